@@ -1,0 +1,29 @@
+# The two set-up commands of the README: `make play` and `make test`.
+# Each creates the virtual environment .venv/ at the repo root when it is missing.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.zeroplay-installed
+
+.PHONY: play test bench venv clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	# CPU build from local disk first; a bare `torch` requirement would pull a multi-GB CUDA build
+	$(BIN)/python -m pip install torch==2.13.0
+	$(BIN)/python -m pip install -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+play: $(STAMP)
+	$(BIN)/zeroplay random-game
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/zeroplay bench rules
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,3 @@
+from zeroplay.cli import main
+
+raise SystemExit(main())

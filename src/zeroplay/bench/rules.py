@@ -1,0 +1,82 @@
+"""Random playouts with win checks (15x15 by default): compiled path vs State API.
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from zeroplay.games import make
+from zeroplay.games.gomoku_kernels import play_sequence_tracked, random_playouts
+
+
+def _tracked_moves(game, start, games: int, rng) -> int:
+    total = 0
+    for _ in range(games):
+        pos = start.fast()
+        order = rng.permutation(start.legal_moves())
+        total += play_sequence_tracked(game.params, game.zkeys, pos.board, pos.info, pos.stack, pos.wmask, order)
+    return total
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--size", type=int, default=15, help="board width and height (default 15)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement, s (default 2)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+
+
+def run(args) -> dict:
+    """Figures for ``zeroplay bench rules`` (see ``measure``)."""
+    return measure(size=args.size, seconds=args.seconds, seed=args.seed)
+
+
+def measure(size: int = 15, seconds: float = 2.0, seed: int = 0) -> dict:
+    """Measure moves/s of random games on a size x size freestyle board, one core.
+
+    Returns a dict: ``compiled_moves_per_s`` (numba: stone, Zobrist update, win check),
+    ``tracked_moves_per_s`` (the same plus the incremental winning-move masks; includes a
+    Python-side shuffle per game), ``state_api_moves_per_s`` (``State.play`` from Python), and
+    ``ratio_compiled_vs_api``, all measured in this one run.
+    """
+    game = make("gomoku", width=size, height=size)
+    start = game.initial()
+    pos = start.fast()
+    rng = np.random.default_rng(seed)
+    random_playouts(game.params, game.zkeys, pos.board, pos.info, 2, seed)  # compile / warm up
+    _tracked_moves(game, start, 2, rng)
+
+    games = 64
+    while True:
+        t0 = time.perf_counter()
+        moves, black_wins = random_playouts(game.params, game.zkeys, pos.board, pos.info, games, seed)
+        dt = time.perf_counter() - t0
+        if dt >= seconds / 2 or games >= 1 << 26:
+            break
+        games *= 4
+    compiled = moves / dt
+
+    t0 = time.perf_counter()
+    tracked_moves = 0
+    while time.perf_counter() - t0 < seconds / 4:
+        tracked_moves += _tracked_moves(game, start, 50, rng)
+    tracked = tracked_moves / (time.perf_counter() - t0)
+
+    t0 = time.perf_counter()
+    api_moves = 0
+    while time.perf_counter() - t0 < seconds / 4:
+        s = start
+        while not s.is_terminal:
+            legal = s.legal_moves()
+            s = s.play(int(legal[rng.integers(len(legal))]))
+            api_moves += 1
+    api = api_moves / (time.perf_counter() - t0)
+    return {
+        "board": f"{size}x{size} freestyle",
+        "games": int(games),
+        "black_win_rate": round(black_wins / games, 4),
+        "mean_game_length": round(moves / games, 2),
+        "compiled_moves_per_s": round(compiled),
+        "tracked_moves_per_s": round(tracked),
+        "state_api_moves_per_s": round(api),
+        "ratio_compiled_vs_api": round(compiled / api, 1),
+    }

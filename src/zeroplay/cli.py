@@ -1,0 +1,99 @@
+"""The ``zeroplay`` command line: ``zeroplay --version``, ``random-game``, ``bench``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+
+from zeroplay import __version__
+
+
+def _cmd_random_game(args) -> int:
+    from zeroplay.games import make
+
+    game = make("gomoku", width=args.size, height=args.size, rule=args.rule)
+    rng = np.random.default_rng(args.seed)
+    state = game.initial()
+    while not state.is_terminal:
+        legal = state.legal_moves()
+        state = state.play(int(legal[rng.integers(len(legal))]))
+    print(state)
+    print("moves:", " ".join(game.format_move(m) for m in state.moves))
+    return 0
+
+
+def _cmd_bench(args) -> int:
+    result = _bench_module(args.what).run(args)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        _print_figures(result)
+    return 0
+
+
+def _print_figures(result: dict, indent: int = 0) -> None:
+    for k, v in result.items():
+        if isinstance(v, dict):
+            print(" " * indent + f"{k}:")
+            _print_figures(v, indent + 2)
+        elif isinstance(v, (int, float)) and not isinstance(v, bool):
+            print(" " * indent + f"{k}: {v:,}")
+        else:
+            print(" " * indent + f"{k}: {v}")
+
+
+def _bench_names() -> list[str]:
+    import pkgutil
+
+    import zeroplay.bench
+
+    return sorted(m.name for m in pkgutil.iter_modules(zeroplay.bench.__path__) if not m.name.startswith("_"))
+
+
+def _bench_module(name: str):
+    import importlib
+
+    return importlib.import_module(f"zeroplay.bench.{name}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="zeroplay", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"zeroplay {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("random-game", help="play one game of random legal moves and print it")
+    p.add_argument("--size", type=int, default=15, help="board width and height (default 15)")
+    p.add_argument("--rule", choices=["freestyle", "standard"], default="freestyle")
+    p.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
+    p.set_defaults(func=_cmd_random_game)
+
+    p = sub.add_parser("bench", help="benchmarks; figures go in docs/BENCHMARKS.md")
+    bench_sub = p.add_subparsers(dest="what", metavar="WHAT", required=True)
+    for name in _bench_names():
+        module = _bench_module(name)
+        bp = bench_sub.add_parser(name, help=module.__doc__.strip().splitlines()[0])
+        bp.add_argument("--json", action="store_true", help="print one JSON object")
+        module.add_arguments(bp)
+        bp.set_defaults(func=_cmd_bench)
+
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        return args.func(args)
+    except ValueError as e:
+        print(f"zeroplay: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""Games behind one API: ``make(name, **options) -> Game``; see ``zeroplay.games.api``."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from zeroplay.games.api import FEATURE_SETS, FastPosition, Game, IllegalMoveError, State
+from zeroplay.games.gomoku import Gomoku, TicTacToe
+from zeroplay.games.symmetry import Symmetry
+
+_REGISTRY: dict[str, Callable[..., Game]] = {
+    "gomoku": Gomoku,
+    "tictactoe": TicTacToe,
+}
+
+
+def register(name: str, factory: Callable[..., Game]) -> None:
+    """Add a game under ``name`` (later registrations replace earlier ones)."""
+    _REGISTRY[name] = factory
+
+
+def names() -> list[str]:
+    """Registered game names."""
+    return sorted(_REGISTRY)
+
+
+def make(name: str, **options) -> Game:
+    """The game ``name`` with its options, e.g. ``make("gomoku", width=15, height=15, rule="standard")``.
+
+    ``size=S`` is accepted as a shorthand for ``width=S, height=S``.
+
+    Raises:
+        ValueError: unknown name or a bad option (the message lists what is accepted).
+    """
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown game {name!r}; known: {', '.join(names())}")
+    if "size" in options:
+        size = options.pop("size")
+        options.setdefault("width", size)
+        options.setdefault("height", size)
+    try:
+        return _REGISTRY[name](**options)
+    except TypeError as e:
+        raise ValueError(f"bad options for {name!r}: {e}") from None
+
+
+__all__ = [
+    "FEATURE_SETS",
+    "FastPosition",
+    "Game",
+    "IllegalMoveError",
+    "State",
+    "Symmetry",
+    "make",
+    "names",
+    "register",
+]

@@ -1,0 +1,313 @@
+"""The Game API every game implements: ``Game`` (rules and constants) and immutable ``State``.
+
+Conventions (see shared/README.md): cells are flat ``row * width + col`` with row 0 at the top;
+players are 0 (first player, Black) and 1 (second, White); moves are *actions*
+(``0 <= a < game.num_actions``), which for Gomoku are cells.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Iterable
+
+import numpy as np
+
+from zeroplay.games.layout import (
+    I_KEY,
+    I_LAST,
+    I_NWIN0,
+    I_PLY,
+    I_TERMINAL,
+    I_TO_PLAY,
+    I_WINNER,
+    INFO_SIZE,
+)
+from zeroplay.games.symmetry import Symmetry
+
+FEATURE_SETS = ("basic", "alphazero-gomoku")
+"""Network input feature sets; see ``State.planes``."""
+
+
+class IllegalMoveError(ValueError):
+    """A move that cannot be played here: occupied, out of range, game over, or malformed text.
+
+    The message names the move. The state it was tried on is unchanged.
+    """
+
+
+class FastPosition:
+    """Mutable arrays of one position for the compiled in-place apply/undo path (search only).
+
+    Attributes (layout in ``zeroplay.games.layout``): ``board`` int8 (cells,), ``info`` int64
+    (INFO_SIZE,), ``stack`` int32 (cells + 1,), ``wmask`` uint8 (2, cells).
+    """
+
+    __slots__ = ("board", "info", "stack", "wmask")
+
+    def __init__(self, board, info, stack, wmask):
+        self.board = board
+        self.info = info
+        self.stack = stack
+        self.wmask = wmask
+
+
+class Game(ABC):
+    """Rules and constants of one game with its options fixed (e.g. 15x15 freestyle Gomoku).
+
+    Attributes:
+        name: registry name (``"gomoku"``, ``"tictactoe"``, ...).
+        options: the options it was made with, as ``make(name, **options)`` takes them.
+        height, width: board shape; ``cells = height * width``.
+        num_actions: length of every policy vector.
+        params: int64 (PARAMS_SIZE,) constants for the compiled path.
+        zkeys: int64 (3, cells) Zobrist keys for the compiled path (uint64 bits).
+        symmetries: the board's symmetry group, identity first.
+    """
+
+    name: str
+    options: dict
+    height: int
+    width: int
+    cells: int
+    num_actions: int
+    params: np.ndarray
+    zkeys: np.ndarray
+    symmetries: tuple[Symmetry, ...]
+
+    # --- hooks each game implements -------------------------------------------------------
+    @abstractmethod
+    def _apply(self, pos: FastPosition, action: int) -> None:
+        """Play a legal ``action`` in place, winning-move masks included."""
+
+    @abstractmethod
+    def _undo(self, pos: FastPosition) -> int:
+        """Take back the last action in place; returns it."""
+
+    @abstractmethod
+    def _legal_moves(self, pos: FastPosition) -> np.ndarray:
+        """int64 array of legal actions, ascending."""
+
+    @abstractmethod
+    def _winning_moves(self, pos: FastPosition, player: int) -> np.ndarray:
+        """int64 array of the actions that win at once for ``player``."""
+
+    @abstractmethod
+    def _check_action(self, pos: FastPosition, action: int, text: str) -> None:
+        """Raise IllegalMoveError naming ``text`` if ``action`` is not legal here."""
+
+    @abstractmethod
+    def _new_position(self) -> FastPosition:
+        """Arrays of the initial position."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> int:
+        """Action from text; raises IllegalMoveError for malformed or off-board text."""
+
+    @abstractmethod
+    def format_move(self, action: int, style: str = "algebraic") -> str:
+        """Text of an action; ``parse_move(format_move(a, style)) == a`` for every style."""
+
+    # --- shared API ------------------------------------------------------------------------
+    def initial(self) -> "State":
+        """The start position, first player (0) to move."""
+        return State(self, self._new_position(), ())
+
+    def action_to_cell(self, action: int) -> int:
+        """Cell an action places on in the empty-board sense (Gomoku: the same number)."""
+        return int(action)
+
+    def cell_to_action(self, cell: int) -> int:
+        """Action that targets ``cell`` (Gomoku: the same number)."""
+        return int(cell)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Game) and (self.name, self.options) == (other.name, other.options)
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted(self.options.items()))))
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"make({self.name!r}{', ' if opts else ''}{opts})"
+
+
+class State:
+    """An immutable position. ``play`` returns a new State; nothing here changes in place.
+
+    Attributes:
+        game: the Game.
+        moves: tuple of the actions played since ``game.initial()`` or ``game.from_stones``.
+    """
+
+    __slots__ = ("game", "_pos", "moves")
+
+    def __init__(self, game: Game, pos: FastPosition, moves: tuple):
+        self.game = game
+        self._pos = pos
+        self.moves = moves
+        for a in (pos.board, pos.info, pos.stack, pos.wmask):
+            a.setflags(write=False)
+
+    # --- fields ---------------------------------------------------------------------------
+    @property
+    def to_play(self) -> int:
+        """Side to move: 0 = first player (Black), 1 = second (White)."""
+        return int(self._pos.info[I_TO_PLAY])
+
+    @property
+    def ply(self) -> int:
+        """Stones on the board (set-up stones included)."""
+        return int(self._pos.info[I_PLY])
+
+    @property
+    def key(self) -> int:
+        """64-bit Zobrist key in [0, 2^64), side to move included."""
+        return int(self._pos.info[I_KEY : I_KEY + 1].view(np.uint64)[0])
+
+    @property
+    def is_terminal(self) -> bool:
+        """True when the game is over (a win or a full board)."""
+        return bool(self._pos.info[I_TERMINAL])
+
+    @property
+    def winner(self) -> int | None:
+        """0 or 1 for a won game, None otherwise (terminal with None is a draw)."""
+        w = int(self._pos.info[I_WINNER])
+        return None if w < 0 else w
+
+    @property
+    def last_move(self) -> int | None:
+        """Cell of the last move, None when unknown (initial or set-up without ``last_move``)."""
+        m = int(self._pos.info[I_LAST])
+        return None if m < 0 else m
+
+    @property
+    def board(self) -> np.ndarray:
+        """int8 (height, width): 0 empty, 1 Black (player 0), 2 White (player 1). Read-only."""
+        return self._pos.board.reshape(self.game.height, self.game.width)
+
+    def stones(self, player: int) -> np.ndarray:
+        """int64 cells holding ``player``'s stones, ascending."""
+        return np.flatnonzero(self._pos.board == player + 1)
+
+    def legal_moves(self) -> np.ndarray:
+        """int64 array of legal actions, ascending (row-major cells for Gomoku); empty if over."""
+        return self.game._legal_moves(self._pos)
+
+    def winning_moves(self, player: int | None = None) -> np.ndarray:
+        """int64 actions that win at once for ``player`` (default: the side to move).
+
+        Kept up to date incrementally by the compiled path (only lines through the last move
+        change). Empty in a terminal position.
+        """
+        if player is None:
+            player = self.to_play
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        return self.game._winning_moves(self._pos, player)
+
+    def num_winning_moves(self, player: int) -> int:
+        """How many cells win at once for ``player`` (0 when terminal), in O(1)."""
+        if self.is_terminal:
+            return 0
+        return int(self._pos.info[I_NWIN0 + player])
+
+    # --- moves ----------------------------------------------------------------------------
+    def play(self, move: int | str) -> "State":
+        """The state after ``move`` (an action or its text, ``"h8"`` / ``"7,7"``).
+
+        Raises:
+            IllegalMoveError: game over, occupied or off-board cell, malformed text. This state
+                is unchanged.
+        """
+        game = self.game
+        if isinstance(move, str):
+            text = move
+            action = game.parse_move(move)
+        else:
+            text = repr(move)
+            if isinstance(move, bool) or not isinstance(move, (int, np.integer)):
+                raise IllegalMoveError(f"move {text}: not an action number or move text")
+            action = int(move)
+        if self.is_terminal:
+            raise IllegalMoveError(f"move {text}: the game is over")
+        if not 0 <= action < game.num_actions:
+            raise IllegalMoveError(f"move {text}: out of range 0..{game.num_actions - 1}")
+        game._check_action(self._pos, action, text)
+        pos = self.fast()
+        game._apply(pos, action)
+        return State(game, pos, self.moves + (action,))
+
+    def play_many(self, moves: Iterable[int | str]) -> "State":
+        """Play several moves in order (see ``play``)."""
+        s = self
+        for m in moves:
+            s = s.play(m)
+        return s
+
+    def fast(self) -> FastPosition:
+        """Writable copies of this position's arrays for the compiled in-place path."""
+        p = self._pos
+        return FastPosition(p.board.copy(), p.info.copy(), p.stack.copy(), p.wmask.copy())
+
+    # --- network input --------------------------------------------------------------------
+    def planes(self, features: str = "basic") -> np.ndarray:
+        """Network input, float32 (C, height, width), from the side to move's point of view.
+
+        ``"basic"`` (C = 3): own stones, opponent stones, all ones when the first player is to
+        move. No history, so transposed positions get identical input.
+        ``"alphazero-gomoku"`` (C = 4): own stones, opponent stones, last move (one-hot, all
+        zero when unknown), all ones when the first player is to move -- the AlphaZero Gomoku
+        design (junxiaosong/AlphaZero_Gomoku), with plane indexing fixed for width != height.
+
+        Raises:
+            ValueError: unknown feature set.
+        """
+        g = self.game
+        board = self._pos.board.reshape(g.height, g.width)
+        me = self.to_play + 1
+        if features == "basic":
+            out = np.zeros((3, g.height, g.width), dtype=np.float32)
+            out[2] = 1.0 if self.to_play == 0 else 0.0
+        elif features == "alphazero-gomoku":
+            out = np.zeros((4, g.height, g.width), dtype=np.float32)
+            last = self.last_move
+            if last is not None:
+                out[2, last // g.width, last % g.width] = 1.0
+            out[3] = 1.0 if self.to_play == 0 else 0.0
+        else:
+            raise ValueError(f"unknown feature set {features!r}; choose one of {FEATURE_SETS}")
+        out[0] = board == me
+        out[1] = board == 3 - me
+        return out
+
+    # --- comparisons and display ----------------------------------------------------------
+    def __eq__(self, other) -> bool:
+        return (
+            isinstance(other, State)
+            and self.game == other.game
+            and self.to_play == other.to_play
+            and np.array_equal(self._pos.board, other._pos.board)
+        )
+
+    def __hash__(self) -> int:
+        return self.key
+
+    def __str__(self) -> str:
+        return self.game.render(self)
+
+    def __repr__(self) -> str:
+        status = (
+            "draw" if self.is_terminal and self.winner is None
+            else f"winner={self.winner}" if self.is_terminal
+            else f"to_play={self.to_play}"
+        )
+        return f"<State {self.game!r} ply={self.ply} {status}>"
+
+
+def new_info() -> np.ndarray:
+    """A blank info array: first player to move, no winner, no last move."""
+    info = np.zeros(INFO_SIZE, dtype=np.int64)
+    info[I_WINNER] = -1
+    info[I_LAST] = -1
+    return info

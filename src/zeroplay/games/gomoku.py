@@ -1,0 +1,276 @@
+"""Gomoku (n in a row on a width x height board) and tic-tac-toe, on the compiled kernels.
+
+Rules: ``freestyle`` -- n or more in a row wins; ``standard`` -- exactly n wins, an overline does
+not (for both colours), and a move that makes an overline in one line and exactly n in another
+wins. A full board without a win is a draw.
+
+Notation: ``h8`` -- column letter from the left (a = 0; the letter i is used, unlike Go), row
+number from the bottom (1 = bottom row); Gomocup ``x,y`` -- x = column, y = row from the top,
+both from 0.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from zeroplay.games import gomoku_kernels as K
+from zeroplay.games.api import FastPosition, Game, IllegalMoveError, State, new_info
+from zeroplay.games.layout import (
+    GAME_GOMOKU,
+    I_KEY,
+    I_LAST,
+    I_PLY,
+    I_TERMINAL,
+    I_TO_PLAY,
+    I_WINNER,
+    P_ACTIONS,
+    P_CELLS,
+    P_EMPTY_KEY,
+    P_GAME,
+    P_HEIGHT,
+    P_N_IN_ROW,
+    P_RULE,
+    P_SIDE_KEY,
+    P_WIDTH,
+    PARAMS_SIZE,
+    RULE_FREESTYLE,
+    RULE_STANDARD,
+)
+from zeroplay.games.symmetry import board_symmetries
+from zeroplay.hashing import EMPTY_KEY, SIDE_KEY, last_move_keys, stone_keys
+
+RULES = {"freestyle": RULE_FREESTYLE, "standard": RULE_STANDARD}
+MIN_SIZE, MAX_SIZE = 5, 25
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_ALGEBRAIC = re.compile(r"^\s*([a-zA-Z])\s*(\d{1,3})\s*$")
+_GOMOCUP = re.compile(r"^\s*(-?\d{1,6})\s*,\s*(-?\d{1,6})\s*$")
+
+
+def _i64(u: int) -> int:
+    """uint64 bits as a signed int64 value."""
+    return u - (1 << 64) if u >= 1 << 63 else u
+
+
+class Gomoku(Game):
+    """n in a row on a width x height board. Actions are cells (``num_actions = width*height``).
+
+    Args:
+        width, height: 5..25 each (default 15 x 15).
+        n_in_row: line length that wins, 3..max(width, height) (default 5).
+        rule: ``"freestyle"`` (default) or ``"standard"``.
+
+    Raises:
+        ValueError: an option out of range.
+    """
+
+    def __init__(self, width: int = 15, height: int = 15, n_in_row: int = 5, rule: str = "freestyle",
+                 *, _name: str = "gomoku", _min_size: int = MIN_SIZE):
+        for label, v in (("width", width), ("height", height)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not _min_size <= v <= MAX_SIZE:
+                raise ValueError(f"{label} must be an integer in {_min_size}..{MAX_SIZE}, got {v!r}")
+        if isinstance(n_in_row, bool) or not isinstance(n_in_row, (int, np.integer)) \
+                or not 3 <= n_in_row <= max(width, height):
+            raise ValueError(f"n_in_row must be in 3..{max(width, height)}, got {n_in_row!r}")
+        if rule not in RULES:
+            raise ValueError(f"rule must be one of {sorted(RULES)}, got {rule!r}")
+        self.name = _name
+        self.width, self.height, self.n_in_row, self.rule = int(width), int(height), int(n_in_row), rule
+        self.options = (
+            {} if _name == "tictactoe"
+            else {"width": self.width, "height": self.height, "n_in_row": self.n_in_row, "rule": rule}
+        )
+        self.cells = self.width * self.height
+        self.num_actions = self.cells
+        params = np.zeros(PARAMS_SIZE, dtype=np.int64)
+        params[P_GAME] = GAME_GOMOKU
+        params[P_WIDTH] = self.width
+        params[P_HEIGHT] = self.height
+        params[P_N_IN_ROW] = self.n_in_row
+        params[P_RULE] = RULES[rule]
+        params[P_CELLS] = self.cells
+        params[P_ACTIONS] = self.num_actions
+        params[P_EMPTY_KEY] = _i64(EMPTY_KEY)
+        params[P_SIDE_KEY] = _i64(SIDE_KEY)
+        params.setflags(write=False)
+        self.params = params
+        zkeys = np.empty((3, self.cells), dtype=np.uint64)
+        zkeys[:2] = stone_keys(self.cells)
+        zkeys[2] = last_move_keys(self.cells)
+        self.zkeys = zkeys.view(np.int64)
+        self.zkeys.setflags(write=False)
+        self.symmetries = board_symmetries(self.height, self.width)
+
+    # --- compiled hooks -------------------------------------------------------------------
+    def _new_position(self) -> FastPosition:
+        info = new_info()
+        info[I_KEY] = self.params[P_EMPTY_KEY]
+        wmask = np.zeros((2, self.cells), dtype=np.uint8)
+        board = np.zeros(self.cells, dtype=np.int8)
+        K.compute_wmask(self.params, board, info, wmask)  # non-zero only on tiny boards
+        return FastPosition(board, info, np.full(self.cells + 1, -1, dtype=np.int32), wmask)
+
+    def _apply(self, pos, action):
+        K.apply_move_tracked(self.params, self.zkeys, pos.board, pos.info, pos.stack, pos.wmask, action)
+
+    def _undo(self, pos):
+        return int(K.undo_move_tracked(self.params, self.zkeys, pos.board, pos.info, pos.stack, pos.wmask))
+
+    def _legal_moves(self, pos):
+        out = np.empty(self.cells, dtype=np.int64)
+        n = K.legal_moves(self.params, pos.board, pos.info, out)
+        return out[:n]
+
+    def _winning_moves(self, pos, player):
+        out = np.empty(self.cells, dtype=np.int64)
+        n = K.winning_moves(self.params, pos.info, pos.wmask, player, out)
+        return out[:n]
+
+    def _check_action(self, pos, action, text):
+        if pos.board[action] != 0:
+            raise IllegalMoveError(f"move {text}: cell {self.format_move(action)} is occupied")
+
+    # --- set-up ---------------------------------------------------------------------------
+    def from_stones(self, black, white, to_play: int | None = None, last_move: int | str | None = None) -> State:
+        """A position with the given stones (puzzles, the Gomocup BOARD command, tests).
+
+        Args:
+            black, white: cells (ints) or move texts of Black's / White's stones.
+            to_play: side to move; default from the counts (equal -> Black, one more Black ->
+                White; other counts need it explicit).
+            last_move: the cell of the last move (must hold a stone of the side not to move);
+                without it the last-move plane is all zeros.
+
+        Returns:
+            The State; terminal with its winner if a winning line is already on the board, a
+            draw if the board is full.
+
+        Raises:
+            IllegalMoveError: a cell out of range, malformed, or listed twice.
+            ValueError: counts that need an explicit ``to_play``; both sides holding a win;
+                a ``last_move`` that is not a stone of the side that just moved.
+        """
+        board = np.zeros(self.cells, dtype=np.int8)
+        lists = []
+        for stone, cells in ((1, black), (2, white)):
+            parsed = []
+            for c in cells:
+                a = self._cell_arg(c)
+                if board[a] != 0:
+                    raise IllegalMoveError(f"cell {self.format_move(a)} is listed twice")
+                board[a] = stone
+                parsed.append(a)
+            lists.append(parsed)
+        nb, nw = len(lists[0]), len(lists[1])
+        if to_play is None:
+            if nb == nw:
+                to_play = 0
+            elif nb == nw + 1:
+                to_play = 1
+            else:
+                raise ValueError(f"{nb} black and {nw} white stones: pass to_play explicitly")
+        if to_play not in (0, 1):
+            raise ValueError(f"to_play must be 0 or 1, got {to_play!r}")
+        info = new_info()
+        info[I_TO_PLAY] = to_play
+        info[I_PLY] = nb + nw
+        key = EMPTY_KEY
+        zk = self.zkeys.view(np.uint64)
+        for p in range(2):
+            for a in lists[p]:
+                key ^= int(zk[p, a])
+        if to_play == 1:
+            key ^= SIDE_KEY
+        info[I_KEY] = _i64(key)
+        stack = np.full(self.cells + 1, -1, dtype=np.int32)
+        if last_move is not None:
+            lm = self._cell_arg(last_move)
+            if board[lm] != 2 - to_play:
+                raise ValueError(
+                    f"last_move {self.format_move(lm)} must hold a stone of player {1 - to_play}, "
+                    "the side that just moved"
+                )
+            info[I_LAST] = lm
+            stack[nb + nw - 1] = lm
+        winners = {p for p in range(2) for a in lists[p] if K.wins_at(self.params, board, a, p + 1)}
+        if len(winners) == 2:
+            raise ValueError("both sides already hold a winning line")
+        if winners:
+            info[I_TERMINAL] = 1
+            info[I_WINNER] = winners.pop()
+        elif nb + nw == self.cells:
+            info[I_TERMINAL] = 1
+        wmask = np.zeros((2, self.cells), dtype=np.uint8)
+        K.compute_wmask(self.params, board, info, wmask)
+        return State(self, FastPosition(board, info, stack, wmask), ())
+
+    def _cell_arg(self, c) -> int:
+        if isinstance(c, str):
+            return self.parse_move(c)
+        if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 0 <= c < self.cells:
+            raise IllegalMoveError(f"cell {c!r}: out of range 0..{self.cells - 1}")
+        return int(c)
+
+    # --- notation -------------------------------------------------------------------------
+    def parse_move(self, text: str) -> int:
+        """Cell from ``"h8"`` (column letter, row from the bottom) or Gomocup ``"7,7"`` (x, y).
+
+        Raises:
+            IllegalMoveError: malformed or off-board text (the message quotes it).
+        """
+        if not isinstance(text, str):
+            raise IllegalMoveError(f"move {text!r}: expected text such as 'h8' or '7,7'")
+        m = _ALGEBRAIC.match(text)
+        if m:
+            x = _LETTERS.index(m.group(1).lower())
+            row = int(m.group(2))
+            y = self.height - row
+            if x >= self.width or not 1 <= row <= self.height:
+                raise IllegalMoveError(f"move {text!r}: off the {self.width}x{self.height} board")
+            return y * self.width + x
+        m = _GOMOCUP.match(text)
+        if m:
+            x, y = int(m.group(1)), int(m.group(2))
+            if not (0 <= x < self.width and 0 <= y < self.height):
+                raise IllegalMoveError(f"move {text!r}: off the {self.width}x{self.height} board")
+            return y * self.width + x
+        raise IllegalMoveError(f"move {text!r}: expected a move such as 'h8' or '7,7'")
+
+    def format_move(self, action: int, style: str = "algebraic") -> str:
+        """``"h8"`` (style ``"algebraic"``) or ``"7,7"`` (style ``"gomocup"``) for a cell."""
+        a = int(action)
+        if not 0 <= a < self.cells:
+            raise ValueError(f"action {action!r} out of range 0..{self.cells - 1}")
+        x, y = a % self.width, a // self.width
+        if style == "algebraic":
+            return f"{_LETTERS[x]}{self.height - y}"
+        if style == "gomocup":
+            return f"{x},{y}"
+        raise ValueError(f"unknown move style {style!r}; use 'algebraic' or 'gomocup'")
+
+    def render(self, state: State) -> str:
+        """The board with coordinates: X = Black, O = White, ')' after the last move."""
+        last = state.last_move
+        lines = ["   " + " ".join(_LETTERS[: self.width])]
+        b = state.board
+        for y in range(self.height):
+            row = f"{self.height - y:2d} "
+            for x in range(self.width):
+                c = y * self.width + x
+                ch = ".XO"[b[y, x]]
+                row += ch + (")" if c == last else " ")
+            lines.append(row.rstrip() + f" {self.height - y:2d}")
+        lines.append(lines[0])
+        if state.is_terminal:
+            lines.append("draw" if state.winner is None else f"{'Black' if state.winner == 0 else 'White'} (player {state.winner}) wins")
+        else:
+            lines.append(f"{'Black (X)' if state.to_play == 0 else 'White (O)'} to move")
+        return "\n".join(lines)
+
+
+class TicTacToe(Gomoku):
+    """Tic-tac-toe: 3 x 3, three in a row, on the Gomoku kernels."""
+
+    def __init__(self):
+        super().__init__(3, 3, 3, "freestyle", _name="tictactoe", _min_size=3)

@@ -1,0 +1,265 @@
+"""Compiled Gomoku rules (numba): apply/undo, incremental Zobrist key, win check, winning moves.
+
+Arrays follow ``zeroplay.games.layout``. Every function assumes its move is legal: the Python
+``State`` validates, the search only plays legal moves. Directions d = 0..3 are horizontal,
+vertical, diagonal (down-right) and anti-diagonal (down-left); coordinates are (x, y) with
+x = column from the left and y = row from the top, cell = y * width + x.
+
+Rules: ``RULE_FREESTYLE`` -- a line of n or more of one colour through the move wins;
+``RULE_STANDARD`` -- a line of exactly n wins, an overline (n + 1 or more) does not, for both
+colours; a move that makes an overline in one direction and exactly n in another wins.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from zeroplay.games.layout import (
+    I_KEY,
+    I_LAST,
+    I_NWIN0,
+    I_PLY,
+    I_TERMINAL,
+    I_TO_PLAY,
+    I_WINNER,
+    P_CELLS,
+    P_HEIGHT,
+    P_N_IN_ROW,
+    P_RULE,
+    P_SIDE_KEY,
+    P_WIDTH,
+    RULE_STANDARD,
+)
+
+DIR_DX = np.array([1, 0, 1, -1], dtype=np.int64)
+DIR_DY = np.array([0, 1, 1, 1], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _run(board, w, h, x, y, dx, dy, stone, cap):
+    """Stones equal to ``stone`` contiguous from (x+dx, y+dy) on, counted up to ``cap``."""
+    n = 0
+    x += dx
+    y += dy
+    while n < cap and 0 <= x < w and 0 <= y < h and board[y * w + x] == stone:
+        n += 1
+        x += dx
+        y += dy
+    return n
+
+
+@njit(cache=True, inline="always")
+def line_wins(board, w, h, n, rule, cell, stone, d):
+    """True if a stone ``stone`` (1 or 2) on ``cell`` makes a winning line in direction ``d``.
+
+    The cell's own content is ignored (the stone is taken as placed there).
+    """
+    x = cell % w
+    y = cell // w
+    dx = DIR_DX[d]
+    dy = DIR_DY[d]
+    # n per side is enough to tell exactly-n from an overline
+    total = 1 + _run(board, w, h, x, y, dx, dy, stone, n) + _run(board, w, h, x, y, -dx, -dy, stone, n)
+    if rule == RULE_STANDARD:
+        return total == n
+    return total >= n
+
+
+@njit(cache=True)
+def wins_at(params, board, cell, stone):
+    """True if a stone ``stone`` (1 = Black, 2 = White) on ``cell`` wins under the rule in force."""
+    w = params[P_WIDTH]
+    h = params[P_HEIGHT]
+    n = params[P_N_IN_ROW]
+    rule = params[P_RULE]
+    for d in range(4):
+        if line_wins(board, w, h, n, rule, cell, stone, d):
+            return True
+    return False
+
+
+@njit(cache=True)
+def apply_move(params, zkeys, board, info, stack, move):
+    """Play ``move`` (a cell) for the side to move: stone, key, ply, win/draw check. No wmask."""
+    p = info[I_TO_PLAY]
+    board[move] = p + 1
+    info[I_KEY] ^= zkeys[p, move] ^ params[P_SIDE_KEY]
+    ply = info[I_PLY]
+    stack[ply] = move
+    info[I_PLY] = ply + 1
+    info[I_LAST] = move
+    info[I_TO_PLAY] = 1 - p
+    if wins_at(params, board, move, p + 1):
+        info[I_TERMINAL] = 1
+        info[I_WINNER] = p
+    elif ply + 1 == params[P_CELLS]:
+        info[I_TERMINAL] = 1
+
+
+@njit(cache=True)
+def undo_move(params, zkeys, board, info, stack):
+    """Take back the last move played with ``apply_move``; returns its cell."""
+    ply = info[I_PLY] - 1
+    move = stack[ply]
+    p = 1 - info[I_TO_PLAY]
+    board[move] = 0
+    info[I_KEY] ^= zkeys[p, move] ^ params[P_SIDE_KEY]
+    info[I_PLY] = ply
+    info[I_TO_PLAY] = p
+    info[I_LAST] = stack[ply - 1] if ply > 0 else -1
+    info[I_TERMINAL] = 0
+    info[I_WINNER] = -1
+    return move
+
+
+@njit(cache=True)
+def _refresh_line(params, board, wmask, info, cell, d):
+    """Recompute bit ``d`` of both players' wmask on the empty cells of line d near ``cell``."""
+    w = params[P_WIDTH]
+    h = params[P_HEIGHT]
+    n = params[P_N_IN_ROW]
+    rule = params[P_RULE]
+    dx = DIR_DX[d]
+    dy = DIR_DY[d]
+    x0 = cell % w
+    y0 = cell // w
+    bit = np.uint8(1 << d)
+    # a stone at distance n can still turn an exact-n line into an overline
+    for k in range(-n, n + 1):
+        x = x0 + k * dx
+        y = y0 + k * dy
+        if x < 0 or x >= w or y < 0 or y >= h:
+            continue
+        c = y * w + x
+        if board[c] != 0:
+            continue
+        for p in range(2):
+            old = wmask[p, c]
+            if line_wins(board, w, h, n, rule, c, p + 1, d):
+                new = old | bit
+            else:
+                new = old & ~bit
+            if new != old:
+                wmask[p, c] = new
+                if old == 0:
+                    info[I_NWIN0 + p] += 1
+                elif new == 0:
+                    info[I_NWIN0 + p] -= 1
+
+
+@njit(cache=True)
+def apply_move_tracked(params, zkeys, board, info, stack, wmask, move):
+    """``apply_move`` plus the incremental update of the winning-move masks."""
+    for p in range(2):
+        if wmask[p, move] != 0:
+            info[I_NWIN0 + p] -= 1
+            wmask[p, move] = 0
+    apply_move(params, zkeys, board, info, stack, move)
+    for d in range(4):
+        _refresh_line(params, board, wmask, info, move, d)
+
+
+@njit(cache=True)
+def undo_move_tracked(params, zkeys, board, info, stack, wmask):
+    """``undo_move`` plus the incremental update of the winning-move masks."""
+    move = undo_move(params, zkeys, board, info, stack)
+    for d in range(4):
+        _refresh_line(params, board, wmask, info, move, d)
+    return move
+
+
+@njit(cache=True)
+def compute_wmask(params, board, info, wmask):
+    """Fill ``wmask`` and the I_NWIN counts from scratch (set-up positions)."""
+    w = params[P_WIDTH]
+    h = params[P_HEIGHT]
+    n = params[P_N_IN_ROW]
+    rule = params[P_RULE]
+    info[I_NWIN0] = 0
+    info[I_NWIN0 + 1] = 0
+    for c in range(params[P_CELLS]):
+        for p in range(2):
+            m = np.uint8(0)
+            if board[c] == 0:
+                for d in range(4):
+                    if line_wins(board, w, h, n, rule, c, p + 1, d):
+                        m |= np.uint8(1 << d)
+            wmask[p, c] = m
+            if m != 0:
+                info[I_NWIN0 + p] += 1
+
+
+@njit(cache=True)
+def winning_moves(params, info, wmask, player, out):
+    """Write the cells where ``player`` would win at once into ``out``; returns their count.
+
+    A terminal position has none.
+    """
+    if info[I_TERMINAL] != 0 or info[I_NWIN0 + player] == 0:
+        return 0
+    k = 0
+    for c in range(params[P_CELLS]):
+        if wmask[player, c] != 0:
+            out[k] = c
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def legal_moves(params, board, info, out):
+    """Write the legal moves (empty cells, row-major) into ``out``; returns their count."""
+    if info[I_TERMINAL] != 0:
+        return 0
+    k = 0
+    for c in range(params[P_CELLS]):
+        if board[c] == 0:
+            out[k] = c
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def random_playouts(params, zkeys, start_board, start_info, games, seed):
+    """Play ``games`` random games from the given position; returns (moves played, black wins).
+
+    Each game draws its moves uniformly among the empty cells by a lazy Fisher-Yates shuffle and
+    plays until the game ends: the benchmark of the compiled path (stone, key and win check per move).
+    """
+    np.random.seed(seed)
+    cells = params[P_CELLS]
+    board = start_board.copy()
+    info = start_info.copy()
+    stack = np.full(cells + 1, -1, dtype=np.int32)
+    empties = np.empty(cells, dtype=np.int64)
+    n_empty = legal_moves(params, start_board, start_info, empties)
+    total = 0
+    black_wins = 0
+    for _ in range(games):
+        board[:] = start_board
+        info[:] = start_info
+        for i in range(n_empty):
+            # lazy Fisher-Yates: shuffle only as far as the game goes
+            j = np.random.randint(i, n_empty)
+            t = empties[i]
+            empties[i] = empties[j]
+            empties[j] = t
+            apply_move(params, zkeys, board, info, stack, empties[i])
+            total += 1
+            if info[I_TERMINAL] != 0:
+                break
+        if info[I_WINNER] == 0:
+            black_wins += 1
+    return total, black_wins
+
+
+@njit(cache=True)
+def play_sequence_tracked(params, zkeys, board, info, stack, wmask, moves):
+    """Play ``moves`` in order on the tracked path until the game ends; returns moves played."""
+    n = 0
+    for i in range(moves.shape[0]):
+        apply_move_tracked(params, zkeys, board, info, stack, wmask, moves[i])
+        n += 1
+        if info[I_TERMINAL] != 0:
+            break
+    return n
