@@ -1,0 +1,64 @@
+"""Compiled encoders of network input planes for batches of positions (see ``State.planes``)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from zeroplay.games.layout import I_LAST, I_TO_PLAY, P_CELLS, P_WIDTH
+
+FEATURES_BASIC = 0
+FEATURES_ALPHAZERO_GOMOKU = 1
+FEATURE_IDS = {"basic": FEATURES_BASIC, "alphazero-gomoku": FEATURES_ALPHAZERO_GOMOKU}
+FEATURE_CHANNELS = {"basic": 3, "alphazero-gomoku": 4}
+
+
+def feature_id(features: str) -> int:
+    """Numeric id of a feature set name; raises ValueError for an unknown one."""
+    if features not in FEATURE_IDS:
+        raise ValueError(f"unknown feature set {features!r}; choose one of {tuple(FEATURE_IDS)}")
+    return FEATURE_IDS[features]
+
+
+@njit(cache=True)
+def encode_planes(params, board, info, fid, out):
+    """Write one position's planes into ``out`` float32 (C, H, W), side to move's view."""
+    w = params[P_WIDTH]
+    cells = params[P_CELLS]
+    me = info[I_TO_PLAY] + 1
+    out[:] = 0.0
+    for c in range(cells):
+        s = board[c]
+        if s == 0:
+            continue
+        y = c // w
+        x = c % w
+        if s == me:
+            out[0, y, x] = 1.0
+        else:
+            out[1, y, x] = 1.0
+    first = 1.0 if info[I_TO_PLAY] == 0 else 0.0
+    if fid == FEATURES_BASIC:
+        out[2, :, :] = first
+    else:
+        last = info[I_LAST]
+        if last >= 0:
+            out[2, last // w, last % w] = 1.0
+        out[3, :, :] = first
+
+
+@njit(cache=True)
+def encode_batch(params, boards, infos, fid, out):
+    """Planes of a batch: boards int8 (B, cells), infos int64 (B, INFO_SIZE) -> out (B, C, H, W)."""
+    for b in range(boards.shape[0]):
+        encode_planes(params, boards[b], infos[b], fid, out[b])
+
+
+def planes_batch(game, boards: np.ndarray, infos: np.ndarray, features: str) -> np.ndarray:
+    """float32 (B, C, H, W) planes of a batch of positions (same result as ``State.planes``)."""
+    fid = feature_id(features)
+    out = np.empty((boards.shape[0], FEATURE_CHANNELS[features], game.height, game.width), dtype=np.float32)
+    encode_batch(game.params, boards, infos, fid, out)
+    return out
+
+
