@@ -207,7 +207,7 @@ class State:
         return self.game._winning_moves(self._pos, player)
 
     def num_winning_moves(self, player: int) -> int:
-        """How many cells win at once for ``player`` (0 when terminal), in O(1)."""
+        """How many actions win at once for ``player`` (Gomoku: cells, Connect Four: columns; 0 when terminal), in O(1)."""
         if self.is_terminal:
             return 0
         return int(self._pos.info[I_NWIN0 + player])
