@@ -1,0 +1,49 @@
+"""Policy-value networks: models, loss and trainer, the search's ``NetEvaluator``, checkpoints.
+
+Modules: ``arch`` (preset names -> ``ArchSpec``), ``models`` (``TinyNet``, ``ResTower``),
+``loss``, ``schedule`` (learning rate by step), ``trainer`` (``Trainer``, ``TrainConfig``),
+``evaluator`` (``NetEvaluator``), ``checkpoint`` (safetensors + JSON, atomic), ``atomic_file``.
+
+Names are re-exported lazily (PEP 562), so importing a light module such as
+``zeroplay.nn.atomic_file`` does not import torch.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+_EXPORTS = {
+    "PLANES_VERSION": "arch",
+    "PRESETS": "arch",
+    "ArchSpec": "arch",
+    "arch_spec": "arch",
+    "Checkpoint": "checkpoint",
+    "CheckpointError": "checkpoint",
+    "CheckpointMismatchError": "checkpoint",
+    "load_checkpoint": "checkpoint",
+    "read_checkpoint_meta": "checkpoint",
+    "save_checkpoint": "checkpoint",
+    "NetEvaluator": "evaluator",
+    "masked_log_softmax": "loss",
+    "policy_value_loss": "loss",
+    "ResTower": "models",
+    "TinyNet": "models",
+    "build_model": "models",
+    "model_from_spec": "models",
+    "TrainConfig": "trainer",
+    "Trainer": "trainer",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f"zeroplay.nn.{_EXPORTS[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'zeroplay.nn' has no attribute {name!r}")
+
+
+def __dir__():
+    return __all__

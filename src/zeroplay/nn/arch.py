@@ -1,0 +1,111 @@
+"""Architecture specs: the names users type (``tiny``, ``b6c64``) and the dict a checkpoint stores.
+
+An ``ArchSpec`` fixes everything needed to rebuild a network's modules, so that a checkpoint's
+``arch`` metadata plus its weights give back the same model with no code of the user's run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+
+from zeroplay.games import Game
+from zeroplay.games.planes import FEATURE_CHANNELS
+
+PRESETS = ("tiny", "b6c64", "b10c128")
+"""Named presets; any ``bNcM`` (N residual blocks of M channels) is accepted as well."""
+
+PLANES_VERSION = 1
+"""Version of the ``State.planes`` encodings; bump when a feature set's planes change meaning
+(checkpoints and replay shards record it and refuse another)."""
+
+HEAD_CELLS = "cells"
+HEAD_COLUMNS = "columns"
+_TOWER = re.compile(r"^b(\d{1,3})c(\d{1,4})$")
+
+
+@dataclass(frozen=True)
+class ArchSpec:
+    """What a network is, independent of its weights.
+
+    Attributes:
+        name: ``"tiny"`` or ``"bNcM"``.
+        kind: ``"tiny"`` (size-specific dense heads) or ``"tower"`` (fully convolutional).
+        in_channels: input planes, from the feature set (``"basic"`` 3, ``"alphazero-gomoku"`` 4).
+        blocks, channels: residual blocks and their width (towers; 0 for ``tiny``).
+        head: how cell logits become action logits: ``"cells"`` (action = cell, Gomoku) or
+            ``"columns"`` (action = column, gravity games such as Connect Four; the column's
+            logit is the log-sum-exp of its cells' logits, i.e. its probability is the sum of
+            theirs). ``tiny`` has a dense head over actions and ignores it.
+        height, width, num_actions: the board ``tiny`` was built for (0 for towers: any size).
+    """
+
+    name: str
+    kind: str
+    in_channels: int
+    blocks: int = 0
+    channels: int = 0
+    head: str = HEAD_CELLS
+    height: int = 0
+    width: int = 0
+    num_actions: int = 0
+
+    @property
+    def size_specific(self) -> bool:
+        """True when the weights only fit one board size (``tiny``'s dense heads)."""
+        return self.kind == "tiny"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "ArchSpec":
+        """Inverse of ``to_dict``; raises ValueError on unknown or missing fields."""
+        fields = set(cls.__dataclass_fields__)
+        unknown = set(d) - fields
+        if unknown:
+            raise ValueError(f"unknown architecture fields {sorted(unknown)}")
+        try:
+            return cls(**d)
+        except TypeError as e:
+            raise ValueError(f"bad architecture record: {e}") from None
+
+
+def action_head(game: Game) -> str:
+    """``"cells"`` when actions are the board's cells, ``"columns"`` when they are its columns.
+
+    Raises:
+        ValueError: any other action layout (the fully convolutional head cannot express it).
+    """
+    if game.num_actions == game.cells and all(
+        game.action_to_cell(a) == a for a in range(game.num_actions)
+    ):
+        return HEAD_CELLS
+    if game.num_actions == game.width and game.cells != game.width:
+        return HEAD_COLUMNS
+    raise ValueError(
+        f"{game!r}: {game.num_actions} actions on a {game.height}x{game.width} board are neither "
+        "cells nor columns; a fully convolutional policy head cannot map them (use 'tiny')"
+    )
+
+
+def arch_spec(name: str, game: Game, features: str) -> ArchSpec:
+    """The spec of preset ``name`` for ``game`` with input feature set ``features``.
+
+    Raises:
+        ValueError: unknown name or feature set, or a game the head cannot serve.
+    """
+    if features not in FEATURE_CHANNELS:
+        raise ValueError(f"unknown feature set {features!r}; choose one of {tuple(FEATURE_CHANNELS)}")
+    in_channels = FEATURE_CHANNELS[features]
+    if name == "tiny":
+        return ArchSpec("tiny", "tiny", in_channels, height=game.height, width=game.width,
+                        num_actions=game.num_actions)
+    m = _TOWER.match(name)
+    if not m:
+        raise ValueError(f"unknown architecture {name!r}; use one of {PRESETS} or 'bNcM' "
+                         "(N residual blocks of M channels)")
+    blocks, channels = int(m.group(1)), int(m.group(2))
+    if not (1 <= blocks <= 64 and 8 <= channels <= 1024):
+        raise ValueError(f"architecture {name!r}: blocks must be 1..64 and channels 8..1024")
+    return ArchSpec(name, "tower", in_channels, blocks, channels, action_head(game))

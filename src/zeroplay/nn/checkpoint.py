@@ -1,0 +1,286 @@
+"""Checkpoints: one ``.safetensors`` file, weights plus JSON metadata in its header. Never pickle.
+
+Layout (the safetensors format): 8 bytes little-endian header length N, N bytes of JSON header
+(tensor names, dtypes, shapes, offsets, and ``__metadata__``), then the raw tensor data.
+``__metadata__["zeroplay"]`` holds our JSON record:
+
+    format, format_version       "zeroplay-checkpoint", 1
+    zeroplay_version             package version that wrote it
+    game                         {"name": ..., "options": {...}} as ``games.make`` takes them
+    board                        {"height": H, "width": W} it was trained on
+    rule                         game rule (``options["rule"]``), None if the game has none
+    features, planes_version     input feature set and the plane encoding's version
+    arch                         ``ArchSpec.to_dict()``
+    step, elo                    optimizer steps taken; Elo (None when unmeasured)
+    tensors_sha256               hash over every tensor's name, dtype, shape and bytes
+    optimizer                    ``Trainer.optimizer_state()``'s JSON part, or None
+    extra                        free-form JSON from the caller (run id, iteration, ...)
+
+Model weights are stored under their ``state_dict`` names, optimizer tensors under ``optim/...``.
+Saving is atomic (``atomic_file``): a crash leaves the previous checkpoint intact.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+from safetensors.torch import load as st_load
+from safetensors.torch import save as st_save
+from torch import nn
+
+from zeroplay import __version__
+from zeroplay.games import Game
+from zeroplay.games.planes import FEATURE_CHANNELS
+from zeroplay.nn.arch import PLANES_VERSION, ArchSpec
+from zeroplay.nn.atomic_file import atomic_write_bytes
+from zeroplay.nn.models import model_from_spec
+
+FORMAT = "zeroplay-checkpoint"
+FORMAT_VERSION = 1
+OPTIM_PREFIX = "optim/"
+_SIZE_OPTIONS = ("width", "height", "size")
+_MAX_HEADER = 100 * 1024 * 1024
+
+
+class CheckpointError(ValueError):
+    """A checkpoint file that cannot be used: missing, truncated, corrupt, or of another format."""
+
+
+class CheckpointMismatchError(CheckpointError):
+    """A valid checkpoint made for another game, feature set, architecture or board size.
+
+    Attributes:
+        differences: one line per field that differs, e.g. ``"feature set: checkpoint 'basic',
+            wanted 'alphazero-gomoku'"``.
+    """
+
+    def __init__(self, path, differences: list[str]):
+        self.differences = differences
+        super().__init__(f"checkpoint {os.fspath(path)} does not fit: " + "; ".join(differences))
+
+
+@dataclass
+class Checkpoint:
+    """A loaded checkpoint.
+
+    Attributes:
+        model: the network, on the requested device, in eval mode.
+        meta: the JSON record (see the module docstring).
+        optimizer: ``(tensors, info)`` for ``Trainer.load_optimizer_state``, or None.
+    """
+
+    model: nn.Module
+    meta: dict
+    optimizer: tuple[dict[str, torch.Tensor], dict] | None
+
+    @property
+    def arch(self) -> ArchSpec:
+        return ArchSpec.from_dict(self.meta["arch"])
+
+    @property
+    def features(self) -> str:
+        return self.meta["features"]
+
+    @property
+    def step(self) -> int:
+        return int(self.meta["step"])
+
+    @property
+    def elo(self) -> float | None:
+        return self.meta["elo"]
+
+
+def tensors_sha256(tensors: dict[str, torch.Tensor]) -> str:
+    """Hex SHA-256 over the tensors' names, dtypes, shapes and bytes, in name order."""
+    h = hashlib.sha256()
+    for name in sorted(tensors):
+        t = tensors[name].detach().cpu().contiguous()
+        h.update(f"{name}|{t.dtype}|{tuple(t.shape)}|".encode())
+        h.update(t.reshape(-1).view(torch.uint8).numpy().tobytes())
+    return h.hexdigest()
+
+
+def save_checkpoint(
+    path: str | os.PathLike,
+    model: nn.Module,
+    *,
+    game: Game,
+    features: str,
+    step: int = 0,
+    elo: float | None = None,
+    optimizer: tuple[dict[str, torch.Tensor], dict] | None = None,
+    extra: dict | None = None,
+) -> Path:
+    """Write ``model`` (a ``TinyNet``/``ResTower`` with ``.spec``) atomically to ``path``.
+
+    Args:
+        game: the game it is trained on (name, options and board size are recorded).
+        features: its input feature set; must match ``model.spec.in_channels``.
+        step: optimizer steps taken; elo: its rating, None when unmeasured.
+        optimizer: ``Trainer.optimizer_state()`` to resume training exactly, or None.
+        extra: JSON-able details the caller wants back (iteration, run id, ...).
+
+    Returns:
+        The path written. On any error the file at ``path`` is left as it was.
+    """
+    spec: ArchSpec = model.spec
+    if FEATURE_CHANNELS.get(features) != spec.in_channels:
+        raise ValueError(f"feature set {features!r} does not give the {spec.in_channels} planes {spec.name} reads")
+    tensors = {k: v.detach().cpu().contiguous().clone() for k, v in model.state_dict().items()}
+    optimizer_info = None
+    if optimizer is not None:
+        opt_tensors, optimizer_info = optimizer
+        for k, v in opt_tensors.items():
+            tensors[OPTIM_PREFIX + k] = v.detach().cpu().contiguous().clone()
+    meta = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "zeroplay_version": __version__,
+        "game": {"name": game.name, "options": dict(game.options)},
+        "board": {"height": game.height, "width": game.width},
+        "rule": game.options.get("rule"),
+        "features": features,
+        "planes_version": PLANES_VERSION,
+        "arch": spec.to_dict(),
+        "step": int(step),
+        "elo": None if elo is None else float(elo),
+        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "tensors_sha256": tensors_sha256(tensors),
+        "optimizer": optimizer_info,
+        "extra": extra or {},
+    }
+    data = st_save(tensors, metadata={"format": "pt", "zeroplay": json.dumps(meta, sort_keys=True)})
+    return atomic_write_bytes(path, data)
+
+
+def _parse(path, data: bytes) -> dict:
+    """The zeroplay record of ``data``, after checking the container is whole."""
+    where = os.fspath(path)
+    if len(data) < 8:
+        raise CheckpointError(f"checkpoint {where} is truncated or not a checkpoint ({len(data)} bytes)")
+    (n,) = struct.unpack("<Q", data[:8])
+    if n > min(len(data) - 8, _MAX_HEADER):
+        raise CheckpointError(
+            f"checkpoint {where} is truncated or not a checkpoint: header says {n} bytes, "
+            f"file has {len(data) - 8} after the length field"
+        )
+    try:
+        header = json.loads(data[8 : 8 + n].decode("utf-8"))
+        record = json.loads(header["__metadata__"]["zeroplay"])
+    except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as e:
+        raise CheckpointError(f"checkpoint {where} is corrupt or not a zeroplay checkpoint (header: {e})") from None
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise CheckpointError(f"{where} is not a zeroplay checkpoint")
+    if record.get("format_version") != FORMAT_VERSION:
+        raise CheckpointError(
+            f"checkpoint {where} has format version {record.get('format_version')!r}; this zeroplay "
+            f"({__version__}) reads version {FORMAT_VERSION}"
+        )
+    ends = [int(v["data_offsets"][1]) for k, v in header.items() if k != "__metadata__"]
+    have = len(data) - 8 - n
+    if max(ends, default=0) != have:
+        raise CheckpointError(
+            f"checkpoint {where} is truncated or corrupt: header promises {max(ends, default=0)} bytes "
+            f"of tensor data, the file has {have}"
+        )
+    return record
+
+
+def read_checkpoint_meta(path: str | os.PathLike) -> dict:
+    """The JSON record of the checkpoint at ``path`` (weights not loaded, hash not checked)."""
+    return _parse(path, _read(path))
+
+
+def _read(path) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise CheckpointError(f"no checkpoint at {os.fspath(path)}") from None
+    except IsADirectoryError:
+        raise CheckpointError(f"{os.fspath(path)} is a directory, not a checkpoint") from None
+
+
+def _differences(record: dict, spec: ArchSpec, game: Game | None, features: str | None,
+                 arch: str | None) -> list[str]:
+    diffs = []
+    if game is not None:
+        theirs = record["game"]
+        if theirs["name"] != game.name:
+            diffs.append(f"game: checkpoint {theirs['name']!r}, wanted {game.name!r}")
+        else:
+            # board size is compared separately: only size-specific nets care
+            keys = sorted((set(theirs["options"]) | set(game.options)) - set(_SIZE_OPTIONS))
+            for k in keys:
+                a, b = theirs["options"].get(k), game.options.get(k)
+                if a != b:
+                    diffs.append(f"game option {k}: checkpoint {a!r}, wanted {b!r}")
+            if spec.size_specific and (spec.height, spec.width) != (game.height, game.width):
+                diffs.append(
+                    f"board size: checkpoint {spec.height}x{spec.width} ({spec.name} is size-specific), "
+                    f"wanted {game.height}x{game.width}"
+                )
+    if features is not None and record["features"] != features:
+        diffs.append(f"feature set: checkpoint {record['features']!r}, wanted {features!r}")
+    if record.get("planes_version") != PLANES_VERSION:
+        diffs.append(f"planes version: checkpoint {record.get('planes_version')!r}, this zeroplay {PLANES_VERSION}")
+    if arch is not None and spec.name != arch:
+        diffs.append(f"architecture: checkpoint {spec.name!r}, wanted {arch!r}")
+    return diffs
+
+
+def load_checkpoint(
+    path: str | os.PathLike,
+    *,
+    game: Game | None = None,
+    features: str | None = None,
+    arch: str | None = None,
+    device: str = "cpu",
+) -> Checkpoint:
+    """Load and check the checkpoint at ``path``; the file is only read.
+
+    Args:
+        game: when given, the checkpoint must be for this game: same name and options, except
+            that a fully convolutional tower loads on any board size (``tiny`` needs the same).
+        features: when given, the feature set must match.
+        arch: when given, the architecture name must match (``"tiny"``, ``"b6c64"``, ...).
+
+    Raises:
+        CheckpointMismatchError: a valid checkpoint that does not fit; the message lists each
+            difference.
+        CheckpointError: missing, truncated, corrupt (hash mismatch), or not a checkpoint.
+    """
+    data = _read(path)
+    record = _parse(path, data)
+    where = os.fspath(path)
+    try:
+        spec = ArchSpec.from_dict(record["arch"])
+    except (KeyError, ValueError) as e:
+        raise CheckpointError(f"checkpoint {where} has a bad architecture record: {e}") from None
+    diffs = _differences(record, spec, game, features, arch)
+    if diffs:
+        raise CheckpointMismatchError(path, diffs)
+    try:
+        tensors = st_load(data)
+    except Exception as e:  # safetensors raises its own error types for a damaged body
+        raise CheckpointError(f"checkpoint {where} is corrupt: {e}") from None
+    if tensors_sha256(tensors) != record.get("tensors_sha256"):
+        raise CheckpointError(f"checkpoint {where} is corrupt: tensor data does not match its checksum")
+    weights = {k: v for k, v in tensors.items() if not k.startswith(OPTIM_PREFIX)}
+    model = model_from_spec(spec)
+    try:
+        model.load_state_dict(weights, strict=True)
+    except RuntimeError as e:
+        raise CheckpointError(f"checkpoint {where} does not fit architecture {spec.name!r}: {e}") from None
+    model.to(device).eval()
+    optimizer = None
+    if record.get("optimizer") is not None:
+        opt = {k[len(OPTIM_PREFIX):]: v for k, v in tensors.items() if k.startswith(OPTIM_PREFIX)}
+        optimizer = (opt, record["optimizer"])
+    return Checkpoint(model, record, optimizer)

@@ -1,0 +1,61 @@
+"""``NetEvaluator``: a policy-value network behind the search's evaluator interface."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+
+from zeroplay.games.planes import FEATURE_CHANNELS
+from zeroplay.search.evaluator import LeafBatch
+
+
+class NetEvaluator:
+    """Evaluates batches of leaves with a network (``zeroplay.search.evaluator.Evaluator``).
+
+    Args:
+        model: returns (logits (B, A), values (B,) tanh) from planes (B, C, H, W).
+        features: the feature set the model was trained on (``"basic"``, ``"alphazero-gomoku"``).
+        device: torch device string.
+        threads: ``torch.set_num_threads(threads)`` when given. The setting is process-wide:
+            one intra-op thread per self-play process is fastest on small machines.
+
+    The model is switched to eval mode (batch norm uses its running statistics).
+    """
+
+    def __init__(self, model: nn.Module, features: str, device: str = "cpu", threads: int | None = None):
+        if features not in FEATURE_CHANNELS:
+            raise ValueError(f"unknown feature set {features!r}; choose one of {tuple(FEATURE_CHANNELS)}")
+        if threads is not None:
+            torch.set_num_threads(int(threads))
+        self.features = features
+        self.device = torch.device(device)
+        self.model = model.to(self.device).eval()
+        self.calls = 0
+        self.positions = 0
+
+    def evaluate(self, batch: LeafBatch) -> tuple[np.ndarray, np.ndarray]:
+        """``(priors float32 (B, num_actions), values float32 (B,))`` for ``batch``.
+
+        priors: softmax of the logits over the legal actions only; exactly 0 on illegal ones,
+        each row sums to 1 (an all-illegal row, i.e. a terminal position, is all 0).
+        values: in [-1, 1], from the point of view of the side to move in each position.
+        """
+        return self.evaluate_planes(batch.planes(self.features), batch.legal)
+
+    def evaluate_planes(self, planes: np.ndarray, legal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Same as ``evaluate`` from planes float32 (B, C, H, W) and legal bool (B, A)."""
+        legal_t = torch.from_numpy(np.ascontiguousarray(legal, dtype=np.bool_)).to(self.device)
+        x = torch.from_numpy(np.ascontiguousarray(planes, dtype=np.float32)).to(self.device)
+        with torch.inference_mode():
+            logits, values = self.model(x)
+            if logits.shape != legal_t.shape:
+                raise ValueError(f"network gives {tuple(logits.shape)} logits, legal mask is {tuple(legal_t.shape)}")
+            logits = logits.float().masked_fill(~legal_t, float("-inf"))
+            priors = torch.softmax(logits, dim=1)
+            # softmax of an all -inf row is NaN: those are terminal positions, give them zeros
+            priors = torch.nan_to_num(priors, nan=0.0)
+            values = values.float().clamp(-1.0, 1.0)
+        self.calls += 1
+        self.positions += len(planes)
+        return priors.cpu().numpy(), values.cpu().numpy()

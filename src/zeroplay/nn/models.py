@@ -1,0 +1,143 @@
+"""Policy-value networks: ``TinyNet`` (the AlphaZero Gomoku design) and ``ResTower`` (bNcM).
+
+Both map planes float32 (B, C, H, W) from the side to move's view to
+``(logits float32 (B, num_actions), values float32 (B,) in [-1, 1] from the side to move)``.
+Logits are raw: masking to legal moves happens in the loss and the evaluator.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from zeroplay.games import Game
+from zeroplay.nn.arch import HEAD_COLUMNS, ArchSpec, arch_spec
+
+
+class TinyNet(nn.Module):
+    """3 conv layers 32/64/128 (3x3), policy head 4 filters (1x1) -> dense over actions, value head
+    2 filters -> dense 64 -> 1 tanh (junxiaosong/AlphaZero_Gomoku's network). No normalisation.
+
+    Size-specific: the dense heads fix height, width and num_actions.
+    """
+
+    def __init__(self, spec: ArchSpec):
+        super().__init__()
+        self.spec = spec
+        h, w = spec.height, spec.width
+        self.conv1 = nn.Conv2d(spec.in_channels, 32, 3, padding=1)
+        self.conv2 = nn.Conv2d(32, 64, 3, padding=1)
+        self.conv3 = nn.Conv2d(64, 128, 3, padding=1)
+        self.policy_conv = nn.Conv2d(128, 4, 1)
+        self.policy_fc = nn.Linear(4 * h * w, spec.num_actions)
+        self.value_conv = nn.Conv2d(128, 2, 1)
+        self.value_fc1 = nn.Linear(2 * h * w, 64)
+        self.value_fc2 = nn.Linear(64, 1)
+
+    def forward(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        _check_input(self.spec, planes)
+        x = F.relu(self.conv1(planes))
+        x = F.relu(self.conv2(x))
+        x = F.relu(self.conv3(x))
+        p = F.relu(self.policy_conv(x)).flatten(1)
+        logits = self.policy_fc(p)
+        v = F.relu(self.value_conv(x)).flatten(1)
+        v = torch.tanh(self.value_fc2(F.relu(self.value_fc1(v)))).squeeze(1)
+        return logits, v
+
+
+class ResidualBlock(nn.Module):
+    """conv3x3-BN-ReLU-conv3x3-BN, plus the input, then ReLU."""
+
+    def __init__(self, channels: int):
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(channels)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(channels)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = F.relu(self.bn1(self.conv1(x)))
+        y = self.bn2(self.conv2(y))
+        return F.relu(x + y)
+
+
+class ResTower(nn.Module):
+    """Residual tower, fully convolutional: the same weights run on any board size.
+
+    Input: the feature planes plus one all-ones "on board" plane added here, because zero
+    padding alone hides the board edge whenever the side-to-move plane is zero.
+    Policy head: 1x1 conv to 32 -> BN -> ReLU -> 1x1 conv to one logit per cell; for
+    ``head == "columns"`` a column's logit is the log-sum-exp over its cells.
+    Value head: 1x1 conv to 32 -> BN -> ReLU -> mean and max over the board (64 numbers)
+    -> dense 64 -> ReLU -> dense 1 -> tanh.
+    """
+
+    HEAD_CHANNELS = 32
+
+    def __init__(self, spec: ArchSpec):
+        super().__init__()
+        self.spec = spec
+        c, hc = spec.channels, self.HEAD_CHANNELS
+        self.stem = nn.Conv2d(spec.in_channels + 1, c, 3, padding=1, bias=False)
+        self.stem_bn = nn.BatchNorm2d(c)
+        self.blocks = nn.Sequential(*(ResidualBlock(c) for _ in range(spec.blocks)))
+        self.policy_conv = nn.Conv2d(c, hc, 1, bias=False)
+        self.policy_bn = nn.BatchNorm2d(hc)
+        self.policy_out = nn.Conv2d(hc, 1, 1)
+        self.value_conv = nn.Conv2d(c, hc, 1, bias=False)
+        self.value_bn = nn.BatchNorm2d(hc)
+        self.value_fc1 = nn.Linear(2 * hc, 64)
+        self.value_fc2 = nn.Linear(64, 1)
+
+    def forward(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        _check_input(self.spec, planes)
+        on_board = planes.new_ones((planes.shape[0], 1) + planes.shape[2:])
+        x = F.relu(self.stem_bn(self.stem(torch.cat([planes, on_board], dim=1))))
+        x = self.blocks(x)
+        cell_logits = self.policy_out(F.relu(self.policy_bn(self.policy_conv(x)))).squeeze(1)
+        if self.spec.head == HEAD_COLUMNS:
+            logits = torch.logsumexp(cell_logits, dim=1)  # (B, W): sum of the column's cells
+        else:
+            logits = cell_logits.flatten(1)  # (B, H*W): action = row * width + col
+        v = F.relu(self.value_bn(self.value_conv(x)))
+        pooled = torch.cat([v.mean(dim=(2, 3)), v.amax(dim=(2, 3))], dim=1)
+        v = torch.tanh(self.value_fc2(F.relu(self.value_fc1(pooled)))).squeeze(1)
+        return logits, v
+
+
+def _check_input(spec: ArchSpec, planes: torch.Tensor) -> None:
+    if planes.dim() != 4 or planes.shape[1] != spec.in_channels:
+        raise ValueError(f"{spec.name} expects planes (B, {spec.in_channels}, H, W), got {tuple(planes.shape)}")
+    if spec.size_specific and tuple(planes.shape[2:]) != (spec.height, spec.width):
+        raise ValueError(
+            f"{spec.name} was built for {spec.height}x{spec.width} boards, got "
+            f"{planes.shape[2]}x{planes.shape[3]}"
+        )
+
+
+def model_from_spec(spec: ArchSpec) -> nn.Module:
+    """A freshly initialised network for ``spec`` (``TinyNet`` or ``ResTower``)."""
+    if spec.kind == "tiny":
+        return TinyNet(spec)
+    if spec.kind == "tower":
+        return ResTower(spec)
+    raise ValueError(f"unknown architecture kind {spec.kind!r}")
+
+
+def build_model(arch: str, game: Game, features: str, *, seed: int | None = None) -> nn.Module:
+    """A new network of preset ``arch`` (``"tiny"``, ``"b6c64"``, any ``"bNcM"``) for ``game``.
+
+    Args:
+        seed: makes the initial weights reproducible (torch's global RNG is left untouched).
+
+    Raises:
+        ValueError: unknown preset or feature set, or a game the head cannot serve.
+    """
+    spec = arch_spec(arch, game, features)
+    if seed is None:
+        return model_from_spec(spec)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        return model_from_spec(spec)
