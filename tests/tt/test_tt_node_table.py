@@ -362,3 +362,29 @@ def test_callable_from_compiled_code():
     t = new_node_table(64)
     assert _expand_chain(t, signed(EMPTY_KEY), 10) == (5, 5, 5, False)
     check_structure(t)
+
+
+@pytest.mark.slow
+def test_many_gc_cycles_against_a_dict():
+    """Long random run with keys crowded onto 16 home slots (one huge cluster): grow to the limit,
+    keep a random half, sweep, repeat; compare with a dict."""
+    rng = np.random.default_rng(11)
+    t = new_node_table(1 << 12)
+    model: dict[tuple[int, int, int], int] = {}
+    for _ in range(40):
+        for _ in range(5000):
+            ident = (signed(int(rng.integers(0, 1 << 20)) << 10 | int(rng.integers(0, 4))), int(rng.integers(0, 2)), int(rng.integers(0, 3)))
+            index, created = node_find_or_add(t, *ident)
+            if ident in model:
+                assert (index, created) == (model[ident], False)
+            elif node_count(t) >= 3686 and not created:
+                assert index == -1
+            else:
+                assert created and index not in model.values()
+                model[ident] = index
+        keep = {k: v for k, v in model.items() if rng.random() < 0.5}
+        for v in keep.values():
+            node_mark(t, v)
+        assert node_sweep(t) == len(model) - len(keep)
+        model = keep
+        check_structure(t, model)

@@ -2,7 +2,9 @@
 
 Both are ``typing.NamedTuple``s of numpy arrays; every function but the constructors and the
 stats is ``@njit`` and callable from other compiled code. Keys are Zobrist keys as int64 holding
-the uint64 bits (``zeroplay.hashing``). See ``node_table`` and ``ab_table`` for the layouts.
+the uint64 bits (``zeroplay.hashing``); from Python pass ints in the int64 range (a uint64
+pattern k >= 2^63 as k - 2^64), since numba reuses the int64 compilation for every later call.
+See ``node_table`` and ``ab_table`` for the layouts.
 """
 
 from zeroplay.tt.ab_table import (

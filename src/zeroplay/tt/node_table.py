@@ -284,7 +284,8 @@ def node_sweep(t):
     """Free every live node not marked since the last sweep or clear; returns how many.
 
     Freed indices go back on the free list; survivors keep their indices and stay findable. The
-    marks are cleared and the generation advances.
+    marks are cleared and the generation advances. Cost: one pass over the capacity plus, per
+    freed node, a backward shift along its cluster.
     """
     c = t.node_slot.shape[0]
     counters = t.counters
