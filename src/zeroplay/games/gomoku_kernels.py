@@ -113,59 +113,71 @@ def undo_move(params, zkeys, board, info, stack):
     return move
 
 
+@njit(cache=True, inline="always")
+def _set_bit(params, board, wmask, info, c, p, d):
+    """Recompute bit ``d`` of ``wmask[p, c]`` for the empty cell ``c``, keeping the counts."""
+    old = wmask[p, c]
+    bit = np.uint8(1 << d)
+    if line_wins(board, params[P_WIDTH], params[P_HEIGHT], params[P_N_IN_ROW], params[P_RULE], c, p + 1, d):
+        new = old | bit
+    else:
+        new = old & ~bit
+    if new != old:
+        wmask[p, c] = new
+        if old == 0:
+            info[I_NWIN0 + p] += 1
+        elif new == 0:
+            info[I_NWIN0 + p] -= 1
+
+
 @njit(cache=True)
-def _refresh_line(params, board, wmask, info, cell, d):
-    """Recompute bit ``d`` of both players' wmask on the empty cells of line d near ``cell``."""
+def _refresh_ends(params, board, wmask, info, cell, p, d):
+    """Recompute player p's bit d on the first empty cell beyond p's block through ``cell``,
+    on both sides.
+
+    Why only those two cells: whether an empty cell e wins for p along d depends only on the run
+    of p stones adjacent to e on that line. A change at ``cell`` (a p stone added or removed)
+    alters that run only for the empty cell that touches the block of p stones containing (or
+    ending at) ``cell`` -- one per side. The opponent's bits never change, since their runs
+    never pass through an empty cell.
+    """
     w = params[P_WIDTH]
     h = params[P_HEIGHT]
-    n = params[P_N_IN_ROW]
-    rule = params[P_RULE]
-    dx = DIR_DX[d]
-    dy = DIR_DY[d]
-    x0 = cell % w
-    y0 = cell // w
-    bit = np.uint8(1 << d)
-    # a stone at distance n can still turn an exact-n line into an overline
-    for k in range(-n, n + 1):
-        x = x0 + k * dx
-        y = y0 + k * dy
-        if x < 0 or x >= w or y < 0 or y >= h:
-            continue
-        c = y * w + x
-        if board[c] != 0:
-            continue
-        for p in range(2):
-            old = wmask[p, c]
-            if line_wins(board, w, h, n, rule, c, p + 1, d):
-                new = old | bit
-            else:
-                new = old & ~bit
-            if new != old:
-                wmask[p, c] = new
-                if old == 0:
-                    info[I_NWIN0 + p] += 1
-                elif new == 0:
-                    info[I_NWIN0 + p] -= 1
+    stone = p + 1
+    for sign in (-1, 1):
+        dx = DIR_DX[d] * sign
+        dy = DIR_DY[d] * sign
+        x = cell % w + dx
+        y = cell // w + dy
+        while 0 <= x < w and 0 <= y < h and board[y * w + x] == stone:
+            x += dx
+            y += dy
+        if 0 <= x < w and 0 <= y < h and board[y * w + x] == 0:
+            _set_bit(params, board, wmask, info, y * w + x, p, d)
 
 
 @njit(cache=True)
 def apply_move_tracked(params, zkeys, board, info, stack, wmask, move):
     """``apply_move`` plus the incremental update of the winning-move masks."""
-    for p in range(2):
-        if wmask[p, move] != 0:
-            info[I_NWIN0 + p] -= 1
-            wmask[p, move] = 0
+    p = info[I_TO_PLAY]
+    for q in range(2):
+        if wmask[q, move] != 0:
+            info[I_NWIN0 + q] -= 1
+            wmask[q, move] = 0
     apply_move(params, zkeys, board, info, stack, move)
     for d in range(4):
-        _refresh_line(params, board, wmask, info, move, d)
+        _refresh_ends(params, board, wmask, info, move, p, d)
 
 
 @njit(cache=True)
 def undo_move_tracked(params, zkeys, board, info, stack, wmask):
     """``undo_move`` plus the incremental update of the winning-move masks."""
     move = undo_move(params, zkeys, board, info, stack)
+    p = info[I_TO_PLAY]  # the player whose stone was removed
     for d in range(4):
-        _refresh_line(params, board, wmask, info, move, d)
+        for q in range(2):
+            _set_bit(params, board, wmask, info, move, q, d)
+        _refresh_ends(params, board, wmask, info, move, p, d)
     return move
 
 

@@ -1,0 +1,131 @@
+"""Backup: the Monte-Carlo graph search update and MCTS-solver proofs (compiled).
+
+After a playout, every (node, edge) pair on its path, from the bottom up, gets N(n,a) += 1 and
+then recomputes its node from its children (KataGo's graph search update):
+
+    N(n) = 1 + sum_a N(n,a)
+    Q(n) = (U(n) + sum_a N(n,a) * -Q(child_a)) / N(n)
+
+Proofs (MCTS-solver, Winands et al. 2008): a node with a child proven lost (for that child's
+mover) is a proven win, at 1 + the shortest such loss; a node all of whose children are proven
+wins for the opponent is a proven loss, at 1 + the longest; all children proven with a draw
+among them is a proven draw. A proven node's Q is its exact value (+1, -1 or 0).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from zeroplay.games.layout import I_TERMINAL, I_WINNER
+from zeroplay.search.tree import DRAW, EXPANDED, LOSS, NEW, TERMINAL, UNPROVEN, WIN
+
+
+@njit(cache=True)
+def init_node(tree, n, info):
+    """Fresh payload for node ``n`` of the position ``info`` (terminal results are exact)."""
+    tree.node_n[n] = 0
+    tree.node_vl[n] = 0
+    tree.node_num_edges[n] = 0
+    tree.node_touched[n] = 0
+    tree.node_edge_start[n] = 0
+    tree.node_dist[n] = 0
+    if info[I_TERMINAL] != 0:
+        tree.node_state[n] = TERMINAL
+        if info[I_WINNER] >= 0:
+            # the side to move at a finished game is the side that lost
+            tree.node_u[n] = -1.0
+            tree.node_proof[n] = LOSS
+        else:
+            tree.node_u[n] = 0.0
+            tree.node_proof[n] = DRAW
+        tree.node_q[n] = tree.node_u[n]
+    else:
+        tree.node_state[n] = NEW
+        tree.node_u[n] = 0.0
+        tree.node_q[n] = 0.0
+        tree.node_proof[n] = UNPROVEN
+
+
+@njit(cache=True)
+def update_node(tree, n):
+    """Recompute N(n), Q(n) and the proof of an expanded node from its touched edges."""
+    start = tree.node_edge_start[n]
+    touched = tree.node_touched[n]
+    s = np.float64(tree.node_u[n])
+    total = 1
+    win_dist = 1 << 30
+    loss_dist = 0
+    draw_dist = 0
+    any_draw = False
+    all_proven = touched == tree.node_num_edges[n] and touched > 0
+    for e in range(start, start + touched):
+        c = tree.edge_child[e]
+        visits = tree.edge_n[e]
+        if visits > 0:
+            s -= visits * tree.node_q[c]
+            total += visits
+        if c < 0:
+            all_proven = False
+            continue
+        p = tree.node_proof[c]
+        d = tree.node_dist[c] + 1
+        if p == LOSS:
+            if d < win_dist:
+                win_dist = d
+        elif p == WIN:
+            if d > loss_dist:
+                loss_dist = d
+        elif p == DRAW:
+            any_draw = True
+            if d > draw_dist:
+                draw_dist = d
+        else:
+            all_proven = False
+    tree.node_n[n] = total
+    if tree.node_proof[n] != UNPROVEN:
+        return
+    if win_dist < (1 << 30):
+        tree.node_proof[n] = WIN
+        tree.node_dist[n] = win_dist
+        tree.node_q[n] = 1.0
+    elif all_proven:
+        if any_draw:
+            tree.node_proof[n] = DRAW
+            tree.node_dist[n] = draw_dist
+            tree.node_q[n] = 0.0
+        else:
+            tree.node_proof[n] = LOSS
+            tree.node_dist[n] = loss_dist
+            tree.node_q[n] = -1.0
+    else:
+        tree.node_q[n] = s / total
+
+
+@njit(cache=True)
+def backup_path(tree, virtual_loss, path_node, path_edge, depth, visit):
+    """Remove the path's virtual loss; with ``visit``, count the playout and update each node.
+
+    Args:
+        path_node: int32 (D,) nodes from the root down; path_edge: int64 (D,) the edge taken at
+            each; depth: pairs on the path.
+        visit: False for an abandoned playout (collision, full table): virtual loss only.
+    """
+    for j in range(depth - 1, -1, -1):
+        n = path_node[j]
+        e = path_edge[j]
+        tree.edge_vl[e] -= virtual_loss
+        tree.node_vl[n] -= virtual_loss
+        if visit:
+            tree.edge_n[e] += 1
+            update_node(tree, n)
+
+
+@njit(cache=True)
+def set_expanded(tree, n, value):
+    """An evaluated leaf: U = Q = value (its mover's view), N = 1."""
+    tree.node_u[n] = value
+    tree.node_q[n] = value
+    tree.node_n[n] = 1
+    tree.node_state[n] = EXPANDED
+    tree.node_touched[n] = 0

@@ -1,0 +1,93 @@
+"""Every search parameter in one frozen, documented dataclass (after KataGo's SearchParams)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """Parameters of the PUCT Monte-Carlo graph search.
+
+    Defaults are for play and evaluation (no noise); ``SearchConfig.selfplay()`` gives the
+    self-play variant with Dirichlet noise.
+    """
+
+    # --- PUCT -------------------------------------------------------------------------
+    c_puct: float = 1.25
+    """c_init of the exploration constant (AlphaZero pseudocode: 1.25)."""
+    c_puct_log: float = 0.0
+    """Growth c_log in c_init + c_log * ln((N + c_base) / c_base); 0 disables (AlphaZero: 1.0)."""
+    c_puct_base: float = 19652.0
+    """c_base of the log growth (AlphaZero: 19652)."""
+    puct_eps: float = 0.01
+    """Added under the square root, sqrt(sum_b N(n,b) + eps), so that priors order the first visit."""
+    fpu_reduction: float = 0.2
+    """FPU = parent Q - fpu_reduction * sqrt(sum of visited children's priors) (KataGo: 0.2)."""
+    fpu_reduction_root: float = 0.1
+    """The same at the root (KataGo: 0.1)."""
+
+    # --- batching ---------------------------------------------------------------------
+    batch_size: int = 16
+    """Leaves gathered per round under virtual loss and sent to the evaluator at once."""
+    virtual_loss: int = 1
+    """Visits of value -1 (for the mover) added to each edge of an in-flight playout's path."""
+
+    # --- root noise (self-play only) ----------------------------------------------------
+    noise: bool = False
+    """Mix Dirichlet noise into the root priors (self-play). Off in play/evaluation mode."""
+    dirichlet_total_alpha: float = 10.0
+    """Total concentration spread over the legal moves: alpha = total / legal (KataGo: 10.83)."""
+    dirichlet_epsilon: float = 0.25
+    """Weight of the noise: P' = (1 - eps) P + eps * Dir(alpha) (AlphaZero: 0.25)."""
+
+    # --- memory -----------------------------------------------------------------------
+    node_capacity: int = 1 << 16
+    """Nodes in the node table (a power of two)."""
+    max_load: float = 0.9
+    """Load of the node table at which the search stops expanding and returns what it has."""
+    edge_capacity: int = 1 << 22
+    """Edges in the edge pool (a node has one edge per legal move when expanded)."""
+    eval_cache_size: int = 1 << 14
+    """Evaluation-cache entries (a power of two; 0 disables). Cached per node key."""
+
+    # --- proofs -------------------------------------------------------------------------
+    one_ply_proofs: bool = True
+    """At expansion: a winning move proves a win; an opponent's win leaves only the blocks."""
+    verify_proofs: bool = True
+    """Replay a proven result's line on real game states before reporting it."""
+
+    # --- result -------------------------------------------------------------------------
+    move_choice: str = "visits"
+    """"visits" (most edge visits) or "lcb" (highest lower confidence bound of Q)."""
+    lcb_z: float = 1.96
+    """z of the LCB: Q - z * sqrt((1 - Q^2) / N)."""
+    lcb_min_fraction: float = 0.1
+    """LCB choice considers moves with at least this fraction of the most visits."""
+
+    # --- misc ---------------------------------------------------------------------------
+    debug: bool = False
+    """Check the invariants (N(n) = 1 + sum of edge visits, no virtual loss left) after each batch."""
+    seed: int | None = None
+    """Seed of the noise and of move sampling; None draws a fresh one."""
+
+    def __post_init__(self):
+        if self.node_capacity < 2 or self.node_capacity & (self.node_capacity - 1):
+            raise ValueError(f"node_capacity must be a power of two >= 2, got {self.node_capacity}")
+        if self.eval_cache_size and self.eval_cache_size & (self.eval_cache_size - 1):
+            raise ValueError(f"eval_cache_size must be 0 or a power of two, got {self.eval_cache_size}")
+        if self.batch_size < 1 or self.virtual_loss < 0:
+            raise ValueError("batch_size must be >= 1 and virtual_loss >= 0")
+        if not 0.0 < self.max_load <= 1.0:
+            raise ValueError(f"max_load must be in (0, 1], got {self.max_load}")
+        if self.move_choice not in ("visits", "lcb"):
+            raise ValueError(f"move_choice must be 'visits' or 'lcb', got {self.move_choice!r}")
+
+    @classmethod
+    def selfplay(cls, **overrides) -> "SearchConfig":
+        """Self-play defaults: root noise on."""
+        return cls(noise=True, **overrides)
+
+    def replace(self, **changes) -> "SearchConfig":
+        """A copy with some fields changed."""
+        return replace(self, **changes)

@@ -1,0 +1,338 @@
+"""One round of batched search: descend under virtual loss, queue leaves, then expand them.
+
+Phases of a round (lc0's numbered-phase style):
+  1. ``gather``: up to ``max_leaves`` playouts descend from the root on the working position
+     (moves applied and undone in place). Each ends in one of:
+       QUEUED    -- a new leaf, copied into the batch for the evaluator (virtual loss stays);
+       DONE      -- backed up at once: a terminal node, a proven node, a one-ply proof at the
+                    leaf, or a graph-search stop (child visited more than the edge, or already
+                    on the path) that backs up the child's Q;
+       COLLISION -- a leaf already queued in this batch: its virtual loss is removed;
+       FULL      -- the node table or edge pool cannot take more: the search stops expanding.
+  2. the caller evaluates the queued leaves (one network batch, possibly merged across searches);
+  3. ``finish``: each leaf gets its edges (legal moves, priors sorted descending), U = value,
+     and its path is backed up.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from zeroplay.games import fast
+from zeroplay.games.layout import I_KEY, I_LAST, I_PLY, I_TO_PLAY, INFO_SIZE
+from zeroplay.search.backup import backup_path, init_node, set_expanded, update_node
+from zeroplay.search.select import select_edge
+from zeroplay.search.tree import (
+    EXPANDED,
+    LOSS,
+    M_EDGE_TOP,
+    M_FULL,
+    M_ROOT,
+    NEW,
+    PENDING,
+    TERMINAL,
+    UNPROVEN,
+)
+from zeroplay.tt.node_table import node_find_or_add
+
+QUEUED = 0
+DONE = 1
+COLLISION = 2
+FULL = 3
+
+
+class BatchArrays(NamedTuple):
+    """Per-round buffers for B leaves on a game of ``cells`` cells and A actions (depth D).
+
+    Attributes:
+        leaf_node: int32 (B,) node of each queued leaf.
+        leaf_board: int8 (B, cells); leaf_info: int64 (B, INFO_SIZE) the leaf positions.
+        leaf_legal: bool (B, A) moves the leaf gets edges for (all legal moves, or only the
+            blocks when the opponent threatens to win at once).
+        leaf_key: int64 (B,) node keys (evaluation-cache keys).
+        path_node: int32 (B + 1, D); path_edge: int64 (B + 1, D); path_len: int32 (B + 1,) the
+            path of each leaf (row B is scratch).
+        moves: int64 (A,) scratch for move lists.
+    """
+
+    leaf_node: np.ndarray
+    leaf_board: np.ndarray
+    leaf_info: np.ndarray
+    leaf_legal: np.ndarray
+    leaf_key: np.ndarray
+    path_node: np.ndarray
+    path_edge: np.ndarray
+    path_len: np.ndarray
+    moves: np.ndarray
+
+
+def new_batch_arrays(batch_size: int, cells: int, num_actions: int) -> BatchArrays:
+    depth = cells + 2
+    b = batch_size
+    return BatchArrays(
+        leaf_node=np.zeros(b, np.int32),
+        leaf_board=np.zeros((b, cells), np.int8),
+        leaf_info=np.zeros((b, INFO_SIZE), np.int64),
+        leaf_legal=np.zeros((b, num_actions), np.bool_),
+        leaf_key=np.zeros(b, np.int64),
+        path_node=np.zeros((b + 1, depth), np.int32),
+        path_edge=np.zeros((b + 1, depth), np.int64),
+        path_len=np.zeros(b + 1, np.int32),
+        moves=np.zeros(max(num_actions, cells), np.int64),
+    )
+
+
+@njit(cache=True, inline="always")
+def node_key(zkeys, info, key_last_move):
+    """Node / cache key: the Zobrist key, with the last move folded in when the net sees it."""
+    key = info[I_KEY]
+    if key_last_move and info[I_LAST] >= 0:
+        key ^= zkeys[2, info[I_LAST]]
+    return key
+
+
+@njit(cache=True)
+def _add_child(tree, table, sp, params, zkeys, info):
+    """Find or create the node of the position ``info``; -1 when the table is full."""
+    child, created = node_find_or_add(table, node_key(zkeys, info, sp.key_last_move), info[I_TO_PLAY], info[I_PLY])
+    if child >= 0 and created:
+        init_node(tree, child, info)
+    return child
+
+
+@njit(cache=True)
+def _alloc_edges(tree, count):
+    top = tree.meta[M_EDGE_TOP]
+    if top + count > tree.edge_move.shape[0]:
+        return -1
+    tree.meta[M_EDGE_TOP] = top + count
+    return top
+
+
+@njit(cache=True)
+def _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot, n):
+    """A NEW node reached: prove it in one ply, or queue it for evaluation."""
+    p = info[I_TO_PLAY]
+    num_blocks = 0
+    if sp.one_ply_proofs:
+        if fast.num_winning_moves(params, board, info, wmask, p) > 0:
+            fast.winning_moves(params, board, info, wmask, p, batch.moves)
+            win = batch.moves[0]
+            e = _alloc_edges(tree, 1)
+            if e < 0:
+                return FULL
+            fast.apply(params, zkeys, board, info, stack, wmask, win)
+            child = _add_child(tree, table, sp, params, zkeys, info)
+            fast.undo(params, zkeys, board, info, stack, wmask)
+            if child < 0:
+                return FULL
+            tree.node_n[child] += 1  # the terminal child counts this visit
+            tree.edge_move[e] = win
+            tree.edge_prior[e] = 1.0
+            tree.edge_n[e] = 1
+            tree.edge_vl[e] = 0
+            tree.edge_child[e] = child
+            tree.node_edge_start[n] = e
+            tree.node_num_edges[n] = 1
+            tree.node_touched[n] = 1
+            tree.node_u[n] = 1.0
+            tree.node_state[n] = EXPANDED
+            update_node(tree, n)
+            return DONE
+        num_blocks = fast.num_winning_moves(params, board, info, wmask, 1 - p)
+        if num_blocks >= 2:
+            # every move lets the opponent win next: lost in two plies
+            tree.node_u[n] = -1.0
+            tree.node_q[n] = -1.0
+            tree.node_n[n] = 1
+            tree.node_state[n] = EXPANDED
+            tree.node_proof[n] = LOSS
+            tree.node_dist[n] = 2
+            return DONE
+    legal = batch.leaf_legal[slot]
+    legal[:] = False
+    if num_blocks == 1:
+        k = fast.winning_moves(params, board, info, wmask, 1 - p, batch.moves)
+    else:
+        k = fast.legal_moves(params, board, info, batch.moves)
+    e = _alloc_edges(tree, k)
+    if e < 0:
+        return FULL
+    for i in range(k):
+        legal[batch.moves[i]] = True
+    tree.node_edge_start[n] = e
+    tree.node_num_edges[n] = k
+    tree.node_state[n] = PENDING
+    batch.leaf_node[slot] = n
+    batch.leaf_board[slot, :] = board
+    batch.leaf_info[slot, :] = info
+    batch.leaf_key[slot] = node_key(zkeys, info, sp.key_last_move)
+    return QUEUED
+
+
+@njit(cache=True)
+def descend(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot):
+    """One playout from the root; its path goes into batch row ``slot``. Returns the outcome."""
+    node = tree.meta[M_ROOT]
+    root = node
+    depth = 0
+    vl = sp.virtual_loss
+    outcome = DONE
+    while True:
+        state = tree.node_state[node]
+        if state == TERMINAL:
+            tree.node_n[node] += 1
+            break
+        if tree.node_proof[node] != UNPROVEN:
+            break  # exact value, nothing below can change it
+        if state == NEW:
+            outcome = _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot, node)
+            break
+        if state == PENDING:
+            outcome = COLLISION
+            break
+        e = select_edge(tree, sp, node, node == root)
+        if e < 0:
+            break
+        fast.apply(params, zkeys, board, info, stack, wmask, tree.edge_move[e])
+        child = tree.edge_child[e]
+        if child < 0:
+            child = _add_child(tree, table, sp, params, zkeys, info)
+            if child < 0:
+                fast.undo(params, zkeys, board, info, stack, wmask)
+                outcome = FULL
+                break
+            tree.edge_child[e] = child
+        batch.path_node[slot, depth] = node
+        batch.path_edge[slot, depth] = e
+        depth += 1
+        tree.edge_vl[e] += vl
+        tree.node_vl[node] += vl
+        if tree.node_n[child] > tree.edge_n[e]:
+            break  # graph search: let this edge catch up, backing up the child's Q as it is
+        on_path = False
+        for j in range(depth):
+            if batch.path_node[slot, j] == child:
+                on_path = True
+        if on_path:
+            break
+        node = child
+    batch.path_len[slot] = depth
+    for _ in range(depth):
+        fast.undo(params, zkeys, board, info, stack, wmask)
+    return outcome
+
+
+@njit(cache=True)
+def gather(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, max_leaves, max_playouts):
+    """Run playouts until ``max_leaves`` leaves are queued or ``max_playouts`` are accounted for.
+
+    Returns (queued leaves, playouts completed now, collisions).
+    """
+    queued = 0
+    done = 0
+    collisions = 0
+    root = tree.meta[M_ROOT]
+    while queued < max_leaves and queued + done < max_playouts:
+        if tree.node_proof[root] != UNPROVEN or tree.node_state[root] == TERMINAL:
+            break
+        outcome = descend(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, queued)
+        if outcome == QUEUED:
+            queued += 1
+        elif outcome == DONE:
+            backup_path(tree, sp.virtual_loss, batch.path_node[queued], batch.path_edge[queued],
+                        batch.path_len[queued], True)
+            done += 1
+        else:
+            backup_path(tree, sp.virtual_loss, batch.path_node[queued], batch.path_edge[queued],
+                        batch.path_len[queued], False)
+            if outcome == FULL:
+                tree.meta[M_FULL] = 1
+                break
+            collisions += 1
+            if collisions > max_leaves:
+                break  # the tree is too narrow for this batch size
+    return queued, done, collisions
+
+
+@njit(cache=True)
+def finish(tree, sp, batch, queued, priors, values):
+    """Expand the queued leaves with the evaluator's output and back up their paths.
+
+    Args:
+        priors: float32 (>= queued, A) priors over actions for each leaf.
+        values: float32 (>= queued,) values in [-1, 1] from each leaf's side to move.
+    """
+    for i in range(queued):
+        n = batch.leaf_node[i]
+        start = tree.node_edge_start[n]
+        k = tree.node_num_edges[n]
+        total = 0.0
+        j = 0
+        legal = batch.leaf_legal[i]
+        for a in range(legal.shape[0]):
+            if legal[a]:
+                tree.edge_move[start + j] = a
+                p = max(priors[i, a], np.float32(0.0))
+                tree.edge_prior[start + j] = p
+                total += p
+                j += 1
+        uniform = True
+        first = tree.edge_prior[start] if k > 0 else 0.0
+        for j in range(k):
+            if total > 0.0:
+                tree.edge_prior[start + j] /= total
+            else:
+                tree.edge_prior[start + j] = 1.0 / k
+            if tree.edge_prior[start + j] != first:
+                uniform = False
+            tree.edge_n[start + j] = 0
+            tree.edge_vl[start + j] = 0
+            tree.edge_child[start + j] = -1
+        if not uniform:
+            # decreasing prior, ties in move order: the first untouched edge is the best one
+            order = np.argsort(-tree.edge_prior[start : start + k], kind="mergesort")
+            mv = tree.edge_move[start : start + k].copy()
+            pr = tree.edge_prior[start : start + k].copy()
+            for j in range(k):
+                tree.edge_move[start + j] = mv[order[j]]
+                tree.edge_prior[start + j] = pr[order[j]]
+        set_expanded(tree, n, values[i])
+        backup_path(tree, sp.virtual_loss, batch.path_node[i], batch.path_edge[i], batch.path_len[i], True)
+
+
+@njit(cache=True)
+def check_invariants(tree, root):
+    """Debug: every node reachable from ``root`` has N = 1 + sum of edge visits (expanded,
+    unproven, without a one-ply proof) and no virtual loss. Returns the first bad node or -1."""
+    cap = tree.node_n.shape[0]
+    seen = np.zeros(cap, np.bool_)
+    stack = np.empty(cap, np.int64)
+    top = 0
+    stack[top] = root
+    top += 1
+    seen[root] = True
+    while top > 0:
+        top -= 1
+        n = stack[top]
+        if tree.node_vl[n] != 0:
+            return n
+        if tree.node_state[n] != EXPANDED:
+            continue
+        start = tree.node_edge_start[n]
+        total = 1
+        for e in range(start, start + tree.node_num_edges[n]):
+            if tree.edge_vl[e] != 0:
+                return n
+            total += tree.edge_n[e]
+            c = tree.edge_child[e]
+            if c >= 0 and not seen[c]:
+                seen[c] = True
+                stack[top] = c
+                top += 1
+        if tree.node_n[n] != total:
+            return n
+    return -1

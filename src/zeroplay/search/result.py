@@ -1,0 +1,120 @@
+"""What a search returns, move choice (visits / LCB / proofs) and temperature."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class MoveStats:
+    """One root move.
+
+    Attributes:
+        move: the action.
+        visits: edge visits N(root, a).
+        q: mean value of the move in [-1, 1] from the root mover's view (-Q(child)); the FPU-free
+            value 0.0 when unvisited.
+        prior: raw network prior P(root, a) (not noised).
+        lcb: lower confidence bound of q: q - z * sqrt((1 - q^2) / N); -inf when unvisited.
+        proven: "win" / "loss" / "draw" for the root mover when this move's result is proven,
+            else None; proven_distance the plies to it.
+    """
+
+    move: int
+    visits: int
+    q: float
+    prior: float
+    lcb: float
+    proven: str | None = None
+    proven_distance: int | None = None
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The outcome of one search.
+
+    Attributes:
+        game_over: True when the searched position was already finished (nothing else is set).
+        best_move: the chosen action (None when game_over).
+        root_visits: N(root) = 1 + sum of root edge visits.
+        root_q: Q(root) in [-1, 1] from the root mover's view.
+        moves: per-move statistics, most visited first.
+        policy: float32 (num_actions,) visit distribution over root edges (the policy target pi).
+        pv: principal variation, actions from the root.
+        proven: "win" / "loss" / "draw" for the root mover when proven (and verified), else None.
+        proven_distance: plies to the proven result.
+        playouts: playouts run by this search (not counting reused visits).
+        seconds: wall time of the search.
+        playouts_per_s: playouts / seconds.
+        table_load: node-table load after the search, in [0, 1].
+        stopped_by: what ended the search ("playouts", "visits", "seconds", "proven", "full").
+        notes: warnings, e.g. a proof that failed verification or a full table.
+    """
+
+    game_over: bool = False
+    best_move: int | None = None
+    root_visits: int = 0
+    root_q: float = 0.0
+    moves: tuple[MoveStats, ...] = ()
+    policy: np.ndarray | None = None
+    pv: tuple[int, ...] = ()
+    proven: str | None = None
+    proven_distance: int | None = None
+    playouts: int = 0
+    seconds: float = 0.0
+    playouts_per_s: float = 0.0
+    table_load: float = 0.0
+    stopped_by: str = ""
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def win_rate(self) -> float:
+        """(root_q + 1) / 2: the root mover's expected score in [0, 1]."""
+        return (self.root_q + 1.0) / 2.0
+
+
+def lcb(q: float, n: int, z: float) -> float:
+    """Lower confidence bound of a mean value q in [-1, 1] over n visits (variance <= 1 - q^2)."""
+    if n <= 0:
+        return float("-inf")
+    return q - z * float(np.sqrt(max(1.0 - q * q, 0.0) / n))
+
+
+def apply_temperature(visits: np.ndarray, tau: float) -> np.ndarray:
+    """Visit counts -> probabilities N^(1/tau) / sum, computed stably.
+
+    Divides by the max before the power, so tiny tau never overflows; tau == 0 (or below 1e-3
+    of a visit's resolution) gives the uniform distribution over the most visited moves.
+
+    Args:
+        visits: (K,) non-negative counts, not all zero.
+        tau: temperature >= 0.
+
+    Returns:
+        float64 (K,) probabilities summing to 1.
+
+    Raises:
+        ValueError: negative tau, or all counts zero.
+    """
+    v = np.asarray(visits, dtype=np.float64)
+    if tau < 0:
+        raise ValueError(f"temperature must be >= 0, got {tau}")
+    top = v.max() if v.size else 0.0
+    if top <= 0:
+        raise ValueError("no visits to choose from")
+    if tau == 0:
+        p = (v == top).astype(np.float64)
+    else:
+        with np.errstate(under="ignore"):
+            p = np.power(v / top, 1.0 / tau)
+        if not np.isfinite(p).all() or p.sum() <= 0:
+            p = (v == top).astype(np.float64)
+    return p / p.sum()
+
+
+def sample_move(moves: np.ndarray, visits: np.ndarray, tau: float, rng: np.random.Generator) -> int:
+    """Draw a move with probability from ``apply_temperature(visits, tau)``."""
+    p = apply_temperature(visits, tau)
+    return int(moves[rng.choice(len(moves), p=p)])

@@ -1,0 +1,365 @@
+"""The search driver: root set-up and reuse, rounds of gather / evaluate / finish, results.
+
+Python runs once per batch of leaves; everything per playout is compiled (gather.py).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from zeroplay.games import Game, State
+from zeroplay.games.layout import I_TO_PLAY
+from zeroplay.search.cache import EvalCache
+from zeroplay.search.config import SearchConfig
+from zeroplay.search.evaluator import LeafBatch
+from zeroplay.search.gather import check_invariants, finish, gather, new_batch_arrays, node_key
+from zeroplay.search.backup import init_node
+from zeroplay.search.gc import collect
+from zeroplay.search.limits import Limits
+from zeroplay.search.proof import PROOF_NAMES, best_proven_edge, proof_line, verify_line
+from zeroplay.search.result import MoveStats, SearchResult, lcb
+from zeroplay.search.tree import (
+    DRAW,
+    EXPANDED,
+    LOSS,
+    M_EDGE_TOP,
+    M_FULL,
+    M_ROOT,
+    NEW,
+    NO_NODE,
+    PENDING,
+    UNPROVEN,
+    WIN,
+    SearchParams,
+    new_tree_arrays,
+)
+from zeroplay.tt.node_table import node_clear, node_count, node_find, node_find_or_add
+
+_LAST_MOVE_FEATURES = ("alphazero-gomoku",)
+
+
+class Searcher:
+    """PUCT Monte-Carlo graph search over one game, keeping its tree between searches.
+
+    Args:
+        game: the Game.
+        evaluator: an Evaluator (``zeroplay.search.evaluator``).
+        config: SearchConfig (default: play mode, no noise).
+
+    ``search(state, playouts=...)`` reuses the subtree of ``state`` when the previous searches
+    reached it (our move and the reply), freeing everything else; ``reset()`` empties the tree.
+    """
+
+    def __init__(self, game: Game, evaluator, config: SearchConfig | None = None):
+        self.game = game
+        self.evaluator = evaluator
+        self.config = config = config or SearchConfig()
+        from zeroplay.tt.node_table import new_node_table
+
+        self.table = new_node_table(config.node_capacity, config.max_load)
+        self.tree = new_tree_arrays(config.node_capacity, config.edge_capacity, game.num_actions)
+        self.batch = new_batch_arrays(config.batch_size, game.cells, game.num_actions)
+        features = getattr(evaluator, "features", None)
+        self.params = SearchParams(
+            c_puct=float(config.c_puct),
+            c_puct_log=float(config.c_puct_log),
+            c_puct_base=float(config.c_puct_base),
+            puct_eps=float(config.puct_eps),
+            fpu_reduction=float(config.fpu_reduction),
+            fpu_reduction_root=float(config.fpu_reduction_root),
+            virtual_loss=int(config.virtual_loss),
+            one_ply_proofs=bool(config.one_ply_proofs),
+            key_last_move=features in _LAST_MOVE_FEATURES,
+        )
+        cacheable = getattr(evaluator, "cacheable", True)
+        self.cache = EvalCache(config.eval_cache_size, game.num_actions) if config.eval_cache_size and cacheable else None
+        self.rng = np.random.default_rng(config.seed)
+        self.root_state: State | None = None
+        self._pos = None
+        self._limits: Limits | None = None
+        self._queued = 0
+        self.playouts = 0
+        self.stopped_by = ""
+        self._root_priors_ready = False
+
+    # --- tree lifecycle ---------------------------------------------------------------------
+    def reset(self) -> None:
+        """Empty the tree (a new game, a rule change)."""
+        node_clear(self.table)
+        self.tree.meta[M_EDGE_TOP] = 0
+        self.tree.meta[M_ROOT] = NO_NODE
+        self.tree.meta[M_FULL] = 0
+        self.root_state = None
+
+    @property
+    def root(self) -> int:
+        return int(self.tree.meta[M_ROOT])
+
+    def _set_root(self, state: State) -> None:
+        if state.game != self.game:
+            raise ValueError(f"this searcher plays {self.game!r}, not {state.game!r}")
+        pos = state.fast()
+        key = int(node_key(self.game.zkeys, pos.info, self.params.key_last_move))
+        found = node_find(self.table, key, int(pos.info[I_TO_PLAY]), state.ply) if self.root != NO_NODE else -1
+        if found >= 0 and self.tree.node_state[found] != PENDING:
+            self.tree.meta[M_ROOT] = found
+            collect(self.tree, self.table, found)
+        else:
+            self.reset()
+            node, _ = node_find_or_add(self.table, key, int(pos.info[I_TO_PLAY]), state.ply)
+            init_node(self.tree, node, pos.info)
+            self.tree.meta[M_ROOT] = node
+        self.root_state = state
+        self._pos = pos
+
+    def _prepare_root_priors(self) -> None:
+        """Copy the root's raw priors into its private array; noise them in self-play."""
+        t, r = self.tree, self.root
+        if t.node_state[r] != EXPANDED:
+            return
+        start, k = int(t.node_edge_start[r]), int(t.node_num_edges[r])
+        priors = t.edge_prior[start : start + k].astype(np.float64)
+        if self.config.noise and k > 1:
+            alpha = self.config.dirichlet_total_alpha / k
+            eta = self.rng.dirichlet(np.full(k, alpha))
+            eps = self.config.dirichlet_epsilon
+            priors = (1.0 - eps) * priors + eps * eta
+        t.root_prior[:k] = priors.astype(np.float32)
+        self._root_priors_ready = True
+
+    # --- one search, in steps (search_many interleaves these) ---------------------------------
+    def start(self, state: State, limits: Limits) -> None:
+        """Set the root (reusing the tree when possible) and the limits of a new search."""
+        self._limits = limits
+        self.playouts = 0
+        self.stopped_by = ""
+        self._started = time.perf_counter()
+        self._root_priors_ready = False
+        if state.is_terminal:
+            self.root_state = state
+            self.stopped_by = "game over"
+            return
+        self._set_root(state)
+        self._prepare_root_priors()
+        self._update_stop()
+
+    @property
+    def done(self) -> bool:
+        return bool(self.stopped_by)
+
+    def _update_stop(self) -> None:
+        t, r = self.tree, self.root
+        if t.node_proof[r] != UNPROVEN:
+            self.stopped_by = "proven"
+        elif t.meta[M_FULL]:
+            self.stopped_by = "full"
+        else:
+            self.stopped_by = self._limits.reason(self.playouts, int(t.node_n[r]), self._started) or ""
+
+    def gather(self) -> int:
+        """Phase 1: run playouts until a batch of leaves is queued; returns how many."""
+        t = self.tree
+        remaining = self._limits.remaining_playouts(self.playouts, int(t.node_n[self.root]))
+        max_leaves = 1 if t.node_state[self.root] == NEW else self.config.batch_size
+        pos = self._pos
+        queued, done, _ = gather(t, self.table, self.params, self.game.params, self.game.zkeys,
+                                 pos.board, pos.info, pos.stack, pos.wmask, self.batch, max_leaves, max(remaining, 1))
+        self.playouts += done
+        self._queued = queued
+        if queued == 0:
+            self._after_round()
+        return queued
+
+    def leaf_batch(self) -> LeafBatch:
+        """The queued leaves as a LeafBatch (views into the batch buffers)."""
+        q, b = self._queued, self.batch
+        return LeafBatch(self.game, b.leaf_board[:q], b.leaf_info[:q], b.leaf_legal[:q])
+
+    def finish(self, priors: np.ndarray, values: np.ndarray) -> None:
+        """Phase 3: expand the queued leaves with their evaluations and back them up."""
+        q = self._queued
+        finish(self.tree, self.params, self.batch, q, np.ascontiguousarray(priors[:q], dtype=np.float32),
+               np.ascontiguousarray(values[:q], dtype=np.float32))
+        self.playouts += q
+        self._queued = 0
+        self._after_round()
+
+    def abandon(self) -> None:
+        """Undo a gathered batch that will not be evaluated (the evaluator raised)."""
+        from zeroplay.search.backup import backup_path
+
+        b, t = self.batch, self.tree
+        for i in range(self._queued):
+            n = int(b.leaf_node[i])
+            t.node_state[n] = NEW
+            t.node_num_edges[n] = 0
+            backup_path(t, self.params.virtual_loss, b.path_node[i], b.path_edge[i], int(b.path_len[i]), False)
+        self._queued = 0
+
+    def _after_round(self) -> None:
+        if not self._root_priors_ready:
+            self._prepare_root_priors()
+        if self.config.debug:
+            bad = check_invariants(self.tree, self.root)
+            if bad >= 0:
+                raise AssertionError(f"search invariant broken at node {bad}")
+        self._update_stop()
+
+    def evaluate_queued(self) -> tuple[np.ndarray, np.ndarray]:
+        """Phase 2 for this searcher alone: cache, then the evaluator for the misses."""
+        return evaluate_batches([self])[0]
+
+    # --- whole search --------------------------------------------------------------------------
+    def search(self, state: State, playouts: int | None = None, visits: int | None = None,
+               seconds: float | None = None) -> SearchResult:
+        """Search ``state`` until a limit is reached; see ``SearchResult``.
+
+        Raises:
+            ValueError: no limit given, or a state of another game.
+        """
+        self.start(state, Limits(playouts=playouts, visits=visits, seconds=seconds))
+        while not self.done:
+            if self.gather():
+                try:
+                    priors, values = self.evaluate_queued()
+                except BaseException:
+                    self.abandon()
+                    raise
+                self.finish(priors, values)
+        return self.result()
+
+    # --- results -------------------------------------------------------------------------------
+    def result(self) -> SearchResult:
+        """Statistics of the root, the chosen move, principal variation and proof."""
+        seconds = time.perf_counter() - self._started
+        state = self.root_state
+        if state is None or state.is_terminal:
+            return SearchResult(game_over=True, stopped_by="game over", seconds=seconds)
+        t, r, game = self.tree, self.root, self.game
+        notes = []
+        if t.meta[M_FULL]:
+            notes.append("node table or edge pool full: the search stopped expanding")
+        start, k = int(t.node_edge_start[r]), int(t.node_num_edges[r])
+        policy = np.zeros(game.num_actions, np.float32)
+        stats = []
+        z = self.config.lcb_z
+        for e in range(start, start + k):
+            mv, n, c = int(t.edge_move[e]), int(t.edge_n[e]), int(t.edge_child[e])
+            q = -float(t.node_q[c]) if n > 0 and c >= 0 else 0.0
+            proven, dist = None, None
+            if c >= 0 and t.node_proof[c] != UNPROVEN:
+                proven = {LOSS: "win", WIN: "loss", DRAW: "draw"}[int(t.node_proof[c])]
+                dist = int(t.node_dist[c]) + 1
+            policy[mv] = n
+            stats.append(MoveStats(mv, n, q, float(t.edge_prior[e]), lcb(q, n, z), proven, dist))
+        if policy.sum() > 0:
+            policy /= policy.sum()
+        stats.sort(key=lambda s: (-s.visits, -s.q, -s.prior, s.move))
+
+        proven = PROOF_NAMES.get(int(t.node_proof[r]))
+        distance = int(t.node_dist[r]) if proven else None
+        best = None
+        if proven:
+            line = proof_line(t, r)
+            if self.config.verify_proofs and not verify_line(state, proven, distance, line):
+                notes.append(f"proof ({proven} in {distance}) failed verification on real states; ignored")
+                proven, distance = None, None
+            elif line:
+                best = line[0]
+        if best is None:
+            best = self._choose(stats)
+        pv = self._principal_variation(best)
+        root_q = float(t.node_q[r])
+        return SearchResult(
+            best_move=best,
+            root_visits=int(t.node_n[r]),
+            root_q=root_q,
+            moves=tuple(stats),
+            policy=policy,
+            pv=tuple(pv),
+            proven=proven,
+            proven_distance=distance,
+            playouts=self.playouts,
+            seconds=seconds,
+            playouts_per_s=self.playouts / seconds if seconds > 0 else 0.0,
+            table_load=node_count(self.table) / self.config.node_capacity,
+            stopped_by=self.stopped_by,
+            notes=tuple(notes),
+        )
+
+    def _choose(self, stats: list[MoveStats]) -> int:
+        """Most visits (or best LCB), never a move proven lost while another is not."""
+        candidates = [s for s in stats if s.proven != "loss"] or stats
+        if self.config.move_choice == "lcb":
+            top = max(s.visits for s in candidates)
+            pool = [s for s in candidates if s.visits >= self.config.lcb_min_fraction * top and s.visits > 0]
+            if pool:
+                return max(pool, key=lambda s: (s.lcb, s.visits)).move
+        return candidates[0].move
+
+    def _principal_variation(self, first: int) -> list[int]:
+        t = self.tree
+        pv = [first]
+        n = -1
+        r = self.root
+        for e in range(int(t.node_edge_start[r]), int(t.node_edge_start[r] + t.node_num_edges[r])):
+            if t.edge_move[e] == first:
+                n = int(t.edge_child[e])
+        while n >= 0 and t.node_state[n] == EXPANDED and len(pv) < 64:
+            start, k = int(t.node_edge_start[n]), int(t.node_num_edges[n])
+            if k == 0:
+                break
+            if t.node_proof[n] != UNPROVEN:
+                e = best_proven_edge(t, n)
+                if e < 0:
+                    break
+            else:
+                e = start + int(np.argmax(t.edge_n[start : start + k]))
+                if t.edge_n[e] == 0:
+                    break
+            pv.append(int(t.edge_move[e]))
+            n = int(t.edge_child[e])
+        return pv
+
+
+def evaluate_batches(searchers: list[Searcher]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Evaluate the queued leaves of several searchers with ONE evaluator call.
+
+    Cache hits are answered from each searcher's cache; the misses of all searchers are merged
+    into one LeafBatch (they must share the game and the evaluator).
+
+    Returns, per searcher: priors float32 (queued, A) and values float32 (queued,).
+    """
+    outs, misses = [], []
+    for s in searchers:
+        q = s._queued
+        priors = np.zeros((q, s.game.num_actions), np.float32)
+        values = np.zeros(q, np.float32)
+        hit = np.zeros(q, np.bool_)
+        if s.cache is not None and q:
+            hit = s.cache.lookup(s.batch.leaf_key[:q], priors, values)
+        outs.append((priors, values))
+        misses.append(np.flatnonzero(~hit))
+    total = sum(len(m) for m in misses)
+    if total:
+        first = searchers[0]
+        boards = np.concatenate([s.batch.leaf_board[m] for s, m in zip(searchers, misses)])
+        infos = np.concatenate([s.batch.leaf_info[m] for s, m in zip(searchers, misses)])
+        legal = np.concatenate([s.batch.leaf_legal[m] for s, m in zip(searchers, misses)])
+        p, v = first.evaluator.evaluate(LeafBatch(first.game, boards, infos, legal))
+        p = np.asarray(p, np.float32)
+        v = np.asarray(v, np.float32)
+        if p.shape != (total, first.game.num_actions) or v.shape != (total,):
+            raise ValueError(f"evaluator returned shapes {p.shape}, {v.shape}; expected "
+                             f"({total}, {first.game.num_actions}), ({total},)")
+        at = 0
+        for s, m, (priors, values) in zip(searchers, misses, outs):
+            priors[m] = p[at : at + len(m)]
+            values[m] = v[at : at + len(m)]
+            if s.cache is not None and len(m):
+                s.cache.store(s.batch.leaf_key[m], priors[m], values[m])
+            at += len(m)
+    return outs
+
