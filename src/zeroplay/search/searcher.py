@@ -289,6 +289,68 @@ class Searcher:
             notes=tuple(notes),
         )
 
+    # --- inspection (analysis boards, tests) -------------------------------------------------
+    def node_at(self, moves=()) -> int:
+        """Node index reached from the root through ``moves`` (actions); -1 if not in the tree."""
+        t, n = self.tree, self.root
+        for mv in moves:
+            if n < 0:
+                return -1
+            start = int(t.node_edge_start[n])
+            child = -1
+            for e in range(start, start + int(t.node_num_edges[n])):
+                if t.edge_move[e] == mv:
+                    child = int(t.edge_child[e])
+                    break
+            n = child
+        return n
+
+    def stats_at(self, moves=()) -> dict | None:
+        """Statistics of the node reached through ``moves`` from the root, or None.
+
+        Keys: ``visits`` N, ``q`` Q and ``u`` U (both from that node's side to move), ``state``
+        ("new", "pending", "expanded", "terminal"), ``proven`` ("win"/"loss"/"draw" for its side
+        to move, or None), ``distance``, ``virtual_loss``, ``edges``: list of dicts with
+        ``move``, ``visits`` (edge N), ``prior`` (raw), ``q`` (-Q(child), this node's mover's
+        view; None when the edge was never visited), ``child`` (node index or -1),
+        ``virtual_loss``.
+        """
+        n = self.node_at(moves)
+        if n < 0:
+            return None
+        t = self.tree
+        start = int(t.node_edge_start[n])
+        edges = []
+        for e in range(start, start + int(t.node_num_edges[n])):
+            c, visits = int(t.edge_child[e]), int(t.edge_n[e])
+            edges.append({
+                "move": int(t.edge_move[e]),
+                "visits": visits,
+                "prior": float(t.edge_prior[e]),
+                "q": -float(t.node_q[c]) if c >= 0 and visits > 0 else None,
+                "child": c,
+                "virtual_loss": int(t.edge_vl[e]),
+            })
+        return {
+            "node": n,
+            "visits": int(t.node_n[n]),
+            "q": float(t.node_q[n]),
+            "u": float(t.node_u[n]),
+            "state": ("new", "pending", "expanded", "terminal")[int(t.node_state[n])],
+            "proven": PROOF_NAMES.get(int(t.node_proof[n])),
+            "distance": int(t.node_dist[n]),
+            "virtual_loss": int(t.node_vl[n]),
+            "edges": edges,
+        }
+
+    def root_priors(self) -> np.ndarray:
+        """float32 (num_actions,): the priors the root used in this search (noised in self-play)."""
+        out = np.zeros(self.game.num_actions, np.float32)
+        t, r = self.tree, self.root
+        start, k = int(t.node_edge_start[r]), int(t.node_num_edges[r])
+        out[t.edge_move[start : start + k]] = t.root_prior[:k]
+        return out
+
     def _choose(self, stats: list[MoveStats]) -> int:
         """Most visits (or best LCB), never a move proven lost while another is not."""
         candidates = [s for s in stats if s.proven != "loss"] or stats
