@@ -1,0 +1,141 @@
+"""Training targets from a finished game: (planes, pi, z) per position, z from the side to move.
+
+The sign of z is the classic AlphaZero-reimplementation bug, so it is computed in one place:
+``z = +1`` when the side to move at the sample went on to win, ``-1`` when it lost, ``0`` for a
+draw. A game Black wins therefore gives +1, -1, +1, ... from Black's first move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from zeroplay.games import Game, State
+
+FROM_BOARD = "from-board"
+"""``game_samples(winner=FROM_BOARD)``: take the result from the final position (must be over)."""
+
+
+@dataclass
+class Samples:
+    """Training samples, one row per position.
+
+    Attributes:
+        planes: float32 (T, C, H, W), 0/1, from the side to move's view (``State.planes``).
+        pi: float32 (T, A) search policy targets: >= 0, zero on illegal actions, rows sum to 1.
+        z: float32 (T,) in {-1, 0, +1}: the game's result from the side to move at that sample.
+        legal: bool (T, A) legal actions.
+        ply: int32 (T,) moves played before the sample (0 = the start position).
+    """
+
+    planes: np.ndarray
+    pi: np.ndarray
+    z: np.ndarray
+    legal: np.ndarray
+    ply: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.z)
+
+
+def z_from_side_to_move(to_play: Sequence[int] | np.ndarray, winner: int | None) -> np.ndarray:
+    """float32 (T,): +1 where ``to_play[t] == winner``, -1 where it is the loser, 0 for a draw.
+
+    Args:
+        to_play: side to move (0 Black, 1 White) at each sample.
+        winner: 0, 1, or None for a draw.
+    """
+    to_play = np.asarray(to_play, dtype=np.int64)
+    if winner is None:
+        return np.zeros(len(to_play), dtype=np.float32)
+    if winner not in (0, 1):
+        raise ValueError(f"winner must be 0, 1 or None, got {winner!r}")
+    return np.where(to_play == winner, 1.0, -1.0).astype(np.float32)
+
+
+def game_samples(
+    game: Game,
+    moves: Sequence[int],
+    policies: Sequence[np.ndarray | None],
+    features: str = "basic",
+    *,
+    winner: int | None | str = FROM_BOARD,
+    start: State | None = None,
+) -> Samples:
+    """Samples of one finished game: the position before each move that has a policy target.
+
+    Args:
+        game: the game.
+        moves: the actions played from ``start`` (default ``game.initial()``).
+        policies: one entry per move: float (A,) search policy at the position before that
+            move, or None for moves that are not targets (e.g. fast searches under playout cap
+            randomization).
+        features: feature set of the planes.
+        winner: 0 / 1 / None (draw), needed when the game ended early (resignation, adjudication);
+            by default the final position must be terminal and gives it.
+        start: the position the moves start from.
+
+    Returns:
+        ``Samples`` in move order. Pure: nothing outside is read or changed.
+
+    Raises:
+        ValueError: lengths differ; the game is not over and no winner was given; a policy with
+            negative entries, mass on an illegal action, or a sum other than 1.
+        IllegalMoveError: a move that cannot be played.
+    """
+    if len(policies) != len(moves):
+        raise ValueError(f"{len(moves)} moves but {len(policies)} policies")
+    state = start if start is not None else game.initial()
+    planes, pis, legals, to_play, plies = [], [], [], [], []
+    for t, (move, pi) in enumerate(zip(moves, policies)):
+        if pi is not None:
+            pi = np.asarray(pi, dtype=np.float32)
+            legal = np.zeros(game.num_actions, dtype=np.bool_)
+            legal[state.legal_moves()] = True
+            _check_policy(pi, legal, t, game)
+            planes.append(state.planes(features))
+            pis.append(pi)
+            legals.append(legal)
+            to_play.append(state.to_play)
+            plies.append(t)
+        state = state.play(int(move))
+    if winner == FROM_BOARD:
+        if not state.is_terminal:
+            raise ValueError(
+                f"the game is not over after {len(moves)} moves; pass winner= (0, 1 or None) "
+                "for a resigned or adjudicated game"
+            )
+        winner = state.winner
+    if not pis:
+        return empty_samples(game, features)
+    return Samples(
+        planes=np.stack(planes),
+        pi=np.stack(pis),
+        z=z_from_side_to_move(to_play, winner),
+        legal=np.stack(legals),
+        ply=np.asarray(plies, dtype=np.int32),
+    )
+
+
+def empty_samples(game: Game, features: str) -> Samples:
+    """Zero samples with the right shapes and dtypes."""
+    c = game.initial().planes(features).shape[0]
+    a = game.num_actions
+    return Samples(
+        np.zeros((0, c, game.height, game.width), np.float32), np.zeros((0, a), np.float32),
+        np.zeros(0, np.float32), np.zeros((0, a), np.bool_), np.zeros(0, np.int32),
+    )
+
+
+def _check_policy(pi: np.ndarray, legal: np.ndarray, t: int, game: Game) -> None:
+    if pi.shape != (game.num_actions,):
+        raise ValueError(f"policy at move {t} has shape {pi.shape}, expected ({game.num_actions},)")
+    if (pi < 0).any() or not np.isfinite(pi).all():
+        raise ValueError(f"policy at move {t} has negative or non-finite entries")
+    if (pi[~legal] != 0).any():
+        bad = int(np.flatnonzero((pi != 0) & ~legal)[0])
+        raise ValueError(f"policy at move {t} puts mass on illegal action {game.format_move(bad)}")
+    if abs(float(pi.sum()) - 1.0) > 1e-4:
+        raise ValueError(f"policy at move {t} sums to {float(pi.sum()):.6f}, not 1")
