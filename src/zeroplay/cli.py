@@ -34,6 +34,20 @@ def _cmd_bench(args) -> int:
     return 0
 
 
+def _cmd_plot(args) -> int:
+    from zeroplay.train.plot import plot_run
+
+    try:
+        paths = plot_run(args.run_dir, args.out)
+    except (FileNotFoundError, RuntimeError) as e:  # no metrics.jsonl; matplotlib missing
+        raise ValueError(str(e)) from None
+    for path in paths:
+        print(path)
+    if not paths:
+        print("no metrics to plot yet", file=sys.stderr)
+    return 0
+
+
 def _print_figures(result: dict, indent: int = 0) -> None:
     for k, v in result.items():
         if isinstance(v, dict):
@@ -78,6 +92,11 @@ def build_parser() -> argparse.ArgumentParser:
         bp.add_argument("--json", action="store_true", help="print one JSON object")
         module.add_arguments(bp)
         bp.set_defaults(func=_cmd_bench)
+
+    p = sub.add_parser("plot", help="write PNG charts (losses, Elo, games/hour) of a training run")
+    p.add_argument("run_dir", metavar="RUN_DIR", help="training run directory (holds metrics.jsonl)")
+    p.add_argument("--out", default=None, help="directory for the PNGs (default: RUN_DIR)")
+    p.set_defaults(func=_cmd_plot)
 
     return parser
 

@@ -1,0 +1,68 @@
+"""Run metrics as JSON Lines (``RUN_DIR/metrics.jsonl``): one object per line, appended.
+
+Each record has ``"kind"`` and ``"time"`` (Unix seconds); what ``zeroplay plot`` reads:
+
+    {"kind": "train", "step": int, "loss": f, "value_loss": f, "policy_loss": f, "l2": f, "lr": f,
+     "val_value_loss": f, "val_policy_loss": f}                         (val_* optional)
+    {"kind": "selfplay", "games": int, "moves": int, "seconds": f}     one batch of games
+    {"kind": "arena", "iteration": int, "opponent": str, "elo": f, "elo_low": f, "elo_high": f,
+     "wins": int, "draws": int, "losses": int}
+
+A line is written with one ``write`` on a file opened for appending and flushed, so a crash
+can only tear the last line; ``read_metrics`` skips a line that does not parse.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from pathlib import Path
+
+METRICS_FILE = "metrics.jsonl"
+
+
+class MetricsLog:
+    """Appends records to ``path`` (a ``metrics.jsonl``); parent directories are created."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+
+    def append(self, kind: str, **fields) -> dict:
+        """Write ``{"kind": kind, "time": now, **fields}`` as one line; returns the record.
+
+        Non-finite floats (an Elo of +inf) are written as null: JSON has no infinity.
+        """
+        record = {"kind": kind, "time": round(time.time(), 3)}
+        record.update({k: _finite(v) for k, v in fields.items()})
+        line = json.dumps(record, sort_keys=False) + "\n"
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(line)
+            f.flush()
+        return record
+
+
+def read_metrics(path: str | os.PathLike, kind: str | None = None) -> list[dict]:
+    """Records of ``path`` in order (of ``kind`` when given); [] if the file is missing.
+    Lines that do not parse (a torn last line after a crash) are skipped."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(record, dict) and (kind is None or record.get("kind") == kind):
+                out.append(record)
+    return out
+
+
+def _finite(v):
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
