@@ -183,7 +183,13 @@ def _parse(path, data: bytes) -> dict:
             f"checkpoint {where} has format version {record.get('format_version')!r}; this zeroplay "
             f"({__version__}) reads version {FORMAT_VERSION}"
         )
-    ends = [int(v["data_offsets"][1]) for k, v in header.items() if k != "__metadata__"]
+    missing = [k for k in ("game", "board", "features", "planes_version", "arch", "step") if k not in record]
+    if missing:
+        raise CheckpointError(f"checkpoint {where} is corrupt: its record lacks {', '.join(missing)}")
+    try:
+        ends = [int(v["data_offsets"][1]) for k, v in header.items() if k != "__metadata__"]
+    except (KeyError, TypeError, ValueError, IndexError):
+        raise CheckpointError(f"checkpoint {where} is corrupt: bad tensor entries in its header") from None
     have = len(data) - 8 - n
     if max(ends, default=0) != have:
         raise CheckpointError(
