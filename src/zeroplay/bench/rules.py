@@ -1,4 +1,4 @@
-"""Random playouts with win checks (15x15 by default): compiled path vs State API.
+"""Random playouts with win checks (15x15 by default): compiled path vs State API."""
 
 from __future__ import annotations
 

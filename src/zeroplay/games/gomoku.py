@@ -44,8 +44,9 @@ from zeroplay.hashing import EMPTY_KEY, SIDE_KEY, last_move_keys, stone_keys
 RULES = {"freestyle": RULE_FREESTYLE, "standard": RULE_STANDARD}
 MIN_SIZE, MAX_SIZE = 5, 25
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
-_ALGEBRAIC = re.compile(r"^\s*([a-zA-Z])\s*(\d{1,3})\s*$")
-_GOMOCUP = re.compile(r"^\s*(-?\d{1,6})\s*,\s*(-?\d{1,6})\s*$")
+# re.ASCII: \d must not accept other scripts' digits ("h\uff18" is malformed, not h8)
+_ALGEBRAIC = re.compile(r"^\s*([a-zA-Z])\s*(\d{1,3})\s*$", re.ASCII)
+_GOMOCUP = re.compile(r"^\s*(-?\d{1,6})\s*,\s*(-?\d{1,6})\s*$", re.ASCII)
 
 
 def _i64(u: int) -> int:

@@ -1,0 +1,65 @@
+"""The ``zeroplay`` command: --version, random-game, bench rules --json."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from zeroplay import __version__
+from zeroplay.cli import main
+
+
+def test_version_from_a_fresh_process():
+    out = subprocess.run(
+        [sys.executable, "-m", "zeroplay", "--version"], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == f"zeroplay {__version__}"
+
+
+def test_no_command_prints_help(capsys):
+    assert main([]) == 0
+    assert "random-game" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["--seed", "1"], ["--seed", "2", "--size", "9", "--rule", "standard"]])
+def test_random_game_finishes_and_prints_the_board(argv, capsys):
+    assert main(["random-game", *argv]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0].split()[0] == "a"  # column letters
+    assert "wins" in out or "draw" in out  # a finished game
+    assert lines[-1].startswith("moves: ")
+    size = 9 if "9" in argv else 15
+    moves = lines[-1].split()[1:]
+    assert 9 <= len(moves) <= size * size
+    assert len(set(moves)) == len(moves)
+
+
+def test_random_game_is_reproducible(capsys):
+    main(["random-game", "--seed", "5"])
+    first = capsys.readouterr().out
+    main(["random-game", "--seed", "5"])
+    assert capsys.readouterr().out == first
+
+
+def test_bench_rules_json(capsys):
+    assert main(["bench", "rules", "--json", "--seconds", "0.2"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    for key in (
+        "board",
+        "games",
+        "black_win_rate",
+        "mean_game_length",
+        "compiled_moves_per_s",
+        "tracked_moves_per_s",
+        "state_api_moves_per_s",
+        "ratio_compiled_vs_api",
+    ):
+        assert key in result, key
+    assert result["board"] == "15x15 freestyle"
+    assert result["compiled_moves_per_s"] > 0 and result["state_api_moves_per_s"] > 0
+    assert 9 <= result["mean_game_length"] <= 225
