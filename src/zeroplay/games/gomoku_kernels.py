@@ -50,13 +50,12 @@ def _run(board, w, h, x, y, dx, dy, stone, cap):
 
 
 @njit(cache=True, inline="always")
-def line_wins(board, w, h, n, rule, cell, stone, d):
-    """True if a stone ``stone`` (1 or 2) on ``cell`` makes a winning line in direction ``d``.
+def line_wins_xy(board, w, h, n, rule, x, y, stone, d):
+    """True if a stone ``stone`` (1 or 2) on (x, y) makes a winning line in direction ``d``.
 
-    The cell's own content is ignored (the stone is taken as placed there).
+    The cell's own content is ignored (the stone is taken as placed there). Takes coordinates
+    rather than a cell: the division cell -> (x, y) costs more than the scan itself.
     """
-    x = cell % w
-    y = cell // w
     dx = DIR_DX[d]
     dy = DIR_DY[d]
     # n per side is enough to tell exactly-n from an overline
@@ -66,6 +65,12 @@ def line_wins(board, w, h, n, rule, cell, stone, d):
     return total >= n
 
 
+@njit(cache=True, inline="always")
+def line_wins(board, w, h, n, rule, cell, stone, d):
+    """``line_wins_xy`` for a cell index."""
+    return line_wins_xy(board, w, h, n, rule, cell % w, cell // w, stone, d)
+
+
 @njit(cache=True)
 def wins_at(params, board, cell, stone):
     """True if a stone ``stone`` (1 = Black, 2 = White) on ``cell`` wins under the rule in force."""
@@ -73,8 +78,10 @@ def wins_at(params, board, cell, stone):
     h = params[P_HEIGHT]
     n = params[P_N_IN_ROW]
     rule = params[P_RULE]
+    x = cell % w
+    y = cell // w
     for d in range(4):
-        if line_wins(board, w, h, n, rule, cell, stone, d):
+        if line_wins_xy(board, w, h, n, rule, x, y, stone, d):
             return True
     return False
 
@@ -114,11 +121,13 @@ def undo_move(params, zkeys, board, info, stack):
 
 
 @njit(cache=True, inline="always")
-def _set_bit(params, board, wmask, info, c, p, d):
-    """Recompute bit ``d`` of ``wmask[p, c]`` for the empty cell ``c``, keeping the counts."""
+def _set_bit(params, board, wmask, info, x, y, p, d):
+    """Recompute bit ``d`` of ``wmask[p, c]`` for the empty cell c = (x, y), keeping the counts."""
+    w = params[P_WIDTH]
+    c = y * w + x
     old = wmask[p, c]
     bit = np.uint8(1 << d)
-    if line_wins(board, params[P_WIDTH], params[P_HEIGHT], params[P_N_IN_ROW], params[P_RULE], c, p + 1, d):
+    if line_wins_xy(board, w, params[P_HEIGHT], params[P_N_IN_ROW], params[P_RULE], x, y, p + 1, d):
         new = old | bit
     else:
         new = old & ~bit
@@ -131,9 +140,9 @@ def _set_bit(params, board, wmask, info, c, p, d):
 
 
 @njit(cache=True)
-def _refresh_ends(params, board, wmask, info, cell, p, d):
+def _refresh_ends(params, board, wmask, info, x0, y0, p, d):
     """Recompute player p's bit d on the first empty cell beyond p's block through ``cell``,
-    on both sides.
+    on both sides, ``cell`` = (x0, y0).
 
     Why only those two cells: whether an empty cell e wins for p along d depends only on the run
     of p stones adjacent to e on that line. A change at ``cell`` (a p stone added or removed)
@@ -147,13 +156,13 @@ def _refresh_ends(params, board, wmask, info, cell, p, d):
     for sign in (-1, 1):
         dx = DIR_DX[d] * sign
         dy = DIR_DY[d] * sign
-        x = cell % w + dx
-        y = cell // w + dy
+        x = x0 + dx
+        y = y0 + dy
         while 0 <= x < w and 0 <= y < h and board[y * w + x] == stone:
             x += dx
             y += dy
         if 0 <= x < w and 0 <= y < h and board[y * w + x] == 0:
-            _set_bit(params, board, wmask, info, y * w + x, p, d)
+            _set_bit(params, board, wmask, info, x, y, p, d)
 
 
 @njit(cache=True)
@@ -165,8 +174,11 @@ def apply_move_tracked(params, zkeys, board, info, stack, wmask, move):
             info[I_NWIN0 + q] -= 1
             wmask[q, move] = 0
     apply_move(params, zkeys, board, info, stack, move)
+    w = params[P_WIDTH]
+    x = move % w
+    y = move // w
     for d in range(4):
-        _refresh_ends(params, board, wmask, info, move, p, d)
+        _refresh_ends(params, board, wmask, info, x, y, p, d)
 
 
 @njit(cache=True)
@@ -174,10 +186,13 @@ def undo_move_tracked(params, zkeys, board, info, stack, wmask):
     """``undo_move`` plus the incremental update of the winning-move masks."""
     move = undo_move(params, zkeys, board, info, stack)
     p = info[I_TO_PLAY]  # the player whose stone was removed
+    w = params[P_WIDTH]
+    x = move % w
+    y = move // w
     for d in range(4):
         for q in range(2):
-            _set_bit(params, board, wmask, info, move, q, d)
-        _refresh_ends(params, board, wmask, info, move, p, d)
+            _set_bit(params, board, wmask, info, x, y, q, d)
+        _refresh_ends(params, board, wmask, info, x, y, p, d)
     return move
 
 
@@ -195,7 +210,7 @@ def compute_wmask(params, board, info, wmask):
             m = np.uint8(0)
             if board[c] == 0:
                 for d in range(4):
-                    if line_wins(board, w, h, n, rule, c, p + 1, d):
+                    if line_wins_xy(board, w, h, n, rule, c % w, c // w, p + 1, d):
                         m |= np.uint8(1 << d)
             wmask[p, c] = m
             if m != 0:

@@ -21,7 +21,7 @@ from zeroplay.games.layout import I_TERMINAL, I_WINNER
 from zeroplay.search.tree import DRAW, EXPANDED, LOSS, NEW, TERMINAL, UNPROVEN, WIN
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def init_node(tree, n, info):
     """Fresh payload for node ``n`` of the position ``info`` (terminal results are exact)."""
     tree.node_n[n] = 0
@@ -47,7 +47,7 @@ def init_node(tree, n, info):
         tree.node_proof[n] = UNPROVEN
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def update_node(tree, n):
     """Recompute N(n), Q(n) and the proof of an expanded node from its touched edges."""
     start = tree.node_edge_start[n]
@@ -121,7 +121,7 @@ def backup_path(tree, virtual_loss, path_node, path_edge, depth, visit):
             update_node(tree, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_expanded(tree, n, value):
     """An evaluated leaf: U = Q = value (its mover's view), N = 1."""
     tree.node_u[n] = value

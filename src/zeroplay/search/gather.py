@@ -94,7 +94,7 @@ def node_key(zkeys, info, key_last_move):
     return key
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _add_child(tree, table, sp, params, zkeys, info):
     """Find or create the node of the position ``info``; -1 when the table is full."""
     child, created = node_find_or_add(table, node_key(zkeys, info, sp.key_last_move), info[I_TO_PLAY], info[I_PLY])
@@ -103,7 +103,7 @@ def _add_child(tree, table, sp, params, zkeys, info):
     return child
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _alloc_edges(tree, count):
     top = tree.meta[M_EDGE_TOP]
     if top + count > tree.edge_move.shape[0]:
@@ -112,7 +112,7 @@ def _alloc_edges(tree, count):
     return top
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot, n):
     """A NEW node reached: prove it in one ply, or queue it for evaluation."""
     p = info[I_TO_PLAY]
@@ -173,7 +173,7 @@ def _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot
     return QUEUED
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def descend(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot):
     """One playout from the root; its path goes into batch row ``slot``. Returns the outcome."""
     node = tree.meta[M_ROOT]

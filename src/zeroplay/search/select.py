@@ -50,7 +50,7 @@ def _rotate_into_prefix(tree, n, i):
     tree.root_prior[t] = rp
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def select_edge(tree, sp, n, is_root):
     """Index (in the edge pool) of the edge to follow from expanded node ``n``; -1 if none.
 
