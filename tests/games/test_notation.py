@@ -4,6 +4,8 @@ Gomocup ``x,y`` (x = column, y = row from the top, 0-based), on square and non-s
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from zeroplay.games import IllegalMoveError, make
 
@@ -107,3 +109,28 @@ def test_non_ascii_digits_are_malformed(text):
     """Regression: ``\\d`` once accepted any script's digits, so "h\uff18" parsed as h8."""
     with pytest.raises(IllegalMoveError):
         make("gomoku").parse_move(text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=st.text(max_size=10), shape=st.sampled_from(SHAPES[:4]))
+def test_any_text_parses_to_a_cell_or_raises_illegal_move(text, shape):
+    g = _game(*shape)
+    try:
+        c = g.parse_move(text)
+    except IllegalMoveError as e:
+        assert repr(text) in str(e) or text in str(e)
+        return
+    assert 0 <= c < g.num_actions
+    assert g.parse_move(g.format_move(c)) == c
+
+
+@settings(max_examples=100, deadline=None)
+@given(x=st.integers(-3, 30), y=st.integers(-3, 30), shape=st.sampled_from(SHAPES))
+def test_gomocup_text_on_and_off_the_board(x, y, shape):
+    width, height = shape
+    g = _game(width, height)
+    if 0 <= x < width and 0 <= y < height:
+        assert g.parse_move(f"{x},{y}") == y * width + x
+    else:
+        with pytest.raises(IllegalMoveError):
+            g.parse_move(f"{x},{y}")
