@@ -64,7 +64,6 @@ class UniformEvaluator:
     features = None
 
     def evaluate(self, batch: LeafBatch) -> tuple[np.ndarray, np.ndarray]:
-        legal = batch.legal.astype(np.float32)
-        counts = legal.sum(axis=1, keepdims=True)
-        priors = legal / np.maximum(counts, 1.0)
+        counts = np.count_nonzero(batch.legal, axis=1)
+        priors = batch.legal * (1.0 / np.maximum(counts, 1)).astype(np.float32)[:, None]
         return priors, np.zeros(len(batch), dtype=np.float32)

@@ -53,8 +53,9 @@ class BatchArrays(NamedTuple):
         leaf_legal: bool (B, A) moves the leaf gets edges for (all legal moves, or only the
             blocks when the opponent threatens to win at once).
         leaf_key: int64 (B,) node keys (evaluation-cache keys).
-        path_node: int32 (B + 1, D); path_edge: int64 (B + 1, D); path_len: int32 (B + 1,) the
-            path of each leaf (row B is scratch).
+        path_node: int32 (2B + 1, D); path_edge: int64 (2B + 1, D); path_len: int32 (2B + 1,)
+            paths: row i < B is leaf i's, row B the next descent's scratch, rows B + 1 + k the
+            k-th collision's (kept under virtual loss until the batch is finished).
         moves: int64 (A,) scratch for move lists.
     """
 
@@ -78,9 +79,9 @@ def new_batch_arrays(batch_size: int, cells: int, num_actions: int) -> BatchArra
         leaf_info=np.zeros((b, INFO_SIZE), np.int64),
         leaf_legal=np.zeros((b, num_actions), np.bool_),
         leaf_key=np.zeros(b, np.int64),
-        path_node=np.zeros((b + 1, depth), np.int32),
-        path_edge=np.zeros((b + 1, depth), np.int64),
-        path_len=np.zeros(b + 1, np.int32),
+        path_node=np.zeros((2 * b + 1, depth), np.int32),
+        path_edge=np.zeros((2 * b + 1, depth), np.int64),
+        path_len=np.zeros(2 * b + 1, np.int32),
         moves=np.zeros(max(num_actions, cells), np.int64),
     )
 
@@ -230,11 +231,15 @@ def descend(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, sl
 def gather(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, max_leaves, max_playouts):
     """Run playouts until ``max_leaves`` leaves are queued or ``max_playouts`` are accounted for.
 
-    Returns (queued leaves, playouts completed now, collisions).
+    A collision keeps its virtual loss until the batch is finished (``release_collisions``), so
+    that the next descents turn away from the pending leaf instead of hitting it again (lc0).
+
+    Returns (queued leaves, playouts completed now, collisions kept).
     """
     queued = 0
     done = 0
     collisions = 0
+    first_coll = batch.leaf_node.shape[0] + 1
     root = tree.meta[M_ROOT]
     while queued < max_leaves and queued + done < max_playouts:
         if tree.node_proof[root] != UNPROVEN or tree.node_state[root] == TERMINAL:
@@ -252,10 +257,28 @@ def gather(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, max
             if outcome == FULL:
                 tree.meta[M_FULL] = 1
                 break
-            collisions += 1
-            if collisions > max_leaves:
+            if collisions >= max_leaves:
                 break  # the tree is too narrow for this batch size
+            # keep this path's virtual loss until the batch is done
+            row = first_coll + collisions
+            d = batch.path_len[queued]
+            batch.path_node[row, :d] = batch.path_node[queued, :d]
+            batch.path_edge[row, :d] = batch.path_edge[queued, :d]
+            batch.path_len[row] = d
+            for j in range(d):
+                tree.edge_vl[batch.path_edge[row, j]] += sp.virtual_loss
+                tree.node_vl[batch.path_node[row, j]] += sp.virtual_loss
+            collisions += 1
     return queued, done, collisions
+
+
+@njit(cache=True)
+def release_collisions(tree, sp, batch, collisions):
+    """Remove the virtual loss kept by the collisions of the last gather."""
+    first = batch.leaf_node.shape[0] + 1
+    for k in range(collisions):
+        backup_path(tree, sp.virtual_loss, batch.path_node[first + k], batch.path_edge[first + k],
+                    batch.path_len[first + k], False)
 
 
 @njit(cache=True)

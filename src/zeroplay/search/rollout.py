@@ -6,7 +6,18 @@ import numpy as np
 from numba import njit
 
 from zeroplay.games import gomoku_kernels as gomoku
-from zeroplay.games.layout import GAME_GOMOKU, I_TERMINAL, I_TO_PLAY, I_WINNER, P_CELLS, P_GAME
+from zeroplay.games.layout import (
+    GAME_GOMOKU,
+    I_TERMINAL,
+    I_TO_PLAY,
+    I_WINNER,
+    P_CELLS,
+    P_GAME,
+    P_HEIGHT,
+    P_N_IN_ROW,
+    P_RULE,
+    P_WIDTH,
+)
 from zeroplay.search.evaluator import LeafBatch
 
 
@@ -16,32 +27,48 @@ def _seed(seed):
 
 
 @njit(cache=True)
+def _random_game(board, w, h, n, rule, empties, count, to_play):
+    """Finish a Gomoku game with uniformly random moves (lazy Fisher-Yates over ``empties``);
+    returns the winner (0 or 1) or -1 for a draw. Stones and win checks only: a rollout needs no
+    keys, stack or winning-move masks."""
+    p = to_play
+    for k in range(count):
+        j = np.random.randint(k, count)
+        c = empties[j]
+        empties[j] = empties[k]
+        empties[k] = c
+        board[c] = p + 1
+        x = c % w
+        y = c // w
+        for d in range(4):
+            if gomoku.line_wins_xy(board, w, h, n, rule, x, y, p + 1, d):
+                return p
+        p = 1 - p
+    return -1
+
+
+@njit(cache=True)
 def rollout_values(params, zkeys, boards, infos, out):
     """Play one uniformly random game from each position; ``out[i]`` gets its result in
     {-1, 0, +1} from the point of view of the side to move in position i.
 
-    Gomoku family: moves drawn by a lazy Fisher-Yates shuffle of the empty cells.
+    Gomoku family only (moves drawn by a lazy Fisher-Yates shuffle of the empty cells).
     """
+    if params[P_GAME] != GAME_GOMOKU:
+        raise ValueError("rollouts support the gomoku family only")
     cells = params[P_CELLS]
-    stack = np.full(cells + 1, -1, dtype=np.int32)
     empties = np.empty(cells, dtype=np.int64)
+    board = np.empty(cells, dtype=np.int8)
     for i in range(boards.shape[0]):
-        board = boards[i].copy()
-        info = infos[i].copy()
+        board[:] = boards[i]
+        info = infos[i]
         me = info[I_TO_PLAY]
-        if params[P_GAME] == GAME_GOMOKU:
-            n = gomoku.legal_moves(params, board, info, empties)
-            for k in range(n):
-                j = np.random.randint(k, n)
-                t = empties[k]
-                empties[k] = empties[j]
-                empties[j] = t
-                gomoku.apply_move(params, zkeys, board, info, stack, empties[k])
-                if info[I_TERMINAL] != 0:
-                    break
+        if info[I_TERMINAL] != 0:
+            w = info[I_WINNER]
         else:
-            raise ValueError("rollouts support the gomoku family only")
-        w = info[I_WINNER]
+            count = gomoku.legal_moves(params, board, info, empties)
+            w = _random_game(board, params[P_WIDTH], params[P_HEIGHT], params[P_N_IN_ROW], params[P_RULE],
+                             empties, count, me)
         out[i] = 0.0 if w < 0 else (1.0 if w == me else -1.0)
 
 

@@ -14,7 +14,14 @@ from zeroplay.games.layout import I_TO_PLAY
 from zeroplay.search.cache import EvalCache
 from zeroplay.search.config import SearchConfig
 from zeroplay.search.evaluator import LeafBatch
-from zeroplay.search.gather import check_invariants, finish, gather, new_batch_arrays, node_key
+from zeroplay.search.gather import (
+    check_invariants,
+    finish,
+    gather,
+    new_batch_arrays,
+    node_key,
+    release_collisions,
+)
 from zeroplay.search.backup import init_node
 from zeroplay.search.gc import collect
 from zeroplay.search.limits import Limits
@@ -80,6 +87,7 @@ class Searcher:
         self._pos = None
         self._limits: Limits | None = None
         self._queued = 0
+        self._collisions = 0
         self.playouts = 0
         self.stopped_by = ""
         self._root_priors_ready = False
@@ -164,11 +172,13 @@ class Searcher:
         remaining = self._limits.remaining_playouts(self.playouts, int(t.node_n[self.root]))
         max_leaves = 1 if t.node_state[self.root] == NEW else self.config.batch_size
         pos = self._pos
-        queued, done, _ = gather(t, self.table, self.params, self.game.params, self.game.zkeys,
-                                 pos.board, pos.info, pos.stack, pos.wmask, self.batch, max_leaves, max(remaining, 1))
+        queued, done, collisions = gather(t, self.table, self.params, self.game.params, self.game.zkeys, pos.board,
+                                          pos.info, pos.stack, pos.wmask, self.batch, max_leaves, max(remaining, 1))
         self.playouts += done
         self._queued = queued
+        self._collisions = collisions
         if queued == 0:
+            self._release()
             self._after_round()
         return queued
 
@@ -184,7 +194,13 @@ class Searcher:
                np.ascontiguousarray(values[:q], dtype=np.float32))
         self.playouts += q
         self._queued = 0
+        self._release()
         self._after_round()
+
+    def _release(self) -> None:
+        if self._collisions:
+            release_collisions(self.tree, self.params, self.batch, self._collisions)
+            self._collisions = 0
 
     def abandon(self) -> None:
         """Undo a gathered batch that will not be evaluated (the evaluator raised)."""
@@ -197,6 +213,7 @@ class Searcher:
             t.node_num_edges[n] = 0
             backup_path(t, self.params.virtual_loss, b.path_node[i], b.path_edge[i], int(b.path_len[i]), False)
         self._queued = 0
+        self._release()
 
     def _after_round(self) -> None:
         if not self._root_priors_ready:
@@ -394,6 +411,17 @@ def evaluate_batches(searchers: list[Searcher]) -> list[tuple[np.ndarray, np.nda
 
     Returns, per searcher: priors float32 (queued, A) and values float32 (queued,).
     """
+    if len(searchers) == 1 and searchers[0].cache is None:
+        # the common single-search case: no copies, no bookkeeping
+        s = searchers[0]
+        q = s._queued
+        p, v = s.evaluator.evaluate(s.leaf_batch())
+        p = np.asarray(p, np.float32)
+        v = np.asarray(v, np.float32)
+        if p.shape != (q, s.game.num_actions) or v.shape != (q,):
+            raise ValueError(f"evaluator returned shapes {p.shape}, {v.shape}; expected "
+                             f"({q}, {s.game.num_actions}), ({q},)")
+        return [(p, v)]
     outs, misses = [], []
     for s in searchers:
         q = s._queued
