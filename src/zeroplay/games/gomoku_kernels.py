@@ -71,17 +71,53 @@ def line_wins(board, w, h, n, rule, cell, stone, d):
     return line_wins_xy(board, w, h, n, rule, cell % w, cell // w, stone, d)
 
 
+@njit(cache=True, inline="always")
+def _count(board, cell, step, limit, stone):
+    """Stones equal to ``stone`` at cell + step, cell + 2*step, ..., at most ``limit`` of them.
+
+    ``limit`` must not exceed the steps to the board's edge (no bounds checks here).
+    """
+    k = 0
+    c = cell + step
+    while k < limit and board[c] == stone:
+        k += 1
+        c += step
+    return k
+
+
+@njit(cache=True, inline="always")
+def _line_total(board, cell, step, fwd, back, cap, stone):
+    """1 + stones of ``stone`` on both sides of ``cell`` along ``step`` (each side capped)."""
+    return 1 + _count(board, cell, step, min(fwd, cap), stone) + _count(board, cell, -step, min(back, cap), stone)
+
+
 @njit(cache=True)
 def wins_at(params, board, cell, stone):
-    """True if a stone ``stone`` (1 = Black, 2 = White) on ``cell`` wins under the rule in force."""
+    """True if a stone ``stone`` (1 = Black, 2 = White) on ``cell`` wins under the rule in force.
+
+    Walks flat indices with per-direction limits (the steps to the edge), so a line never wraps
+    across a row end and the inner loop has no coordinate checks.
+    """
     w = params[P_WIDTH]
     h = params[P_HEIGHT]
     n = params[P_N_IN_ROW]
-    rule = params[P_RULE]
+    standard = params[P_RULE] == RULE_STANDARD
     x = cell % w
     y = cell // w
+    left = x
+    right = w - 1 - x
+    up = y
+    down = h - 1 - y
     for d in range(4):
-        if line_wins_xy(board, w, h, n, rule, x, y, stone, d):
+        if d == 0:
+            total = _line_total(board, cell, 1, right, left, n, stone)
+        elif d == 1:
+            total = _line_total(board, cell, w, down, up, n, stone)
+        elif d == 2:
+            total = _line_total(board, cell, w + 1, min(right, down), min(left, up), n, stone)
+        else:
+            total = _line_total(board, cell, w - 1, min(left, down), min(right, up), n, stone)
+        if total == n or (total > n and not standard):
             return True
     return False
 
