@@ -98,6 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, help="directory for the PNGs (default: RUN_DIR)")
     p.set_defaults(func=_cmd_plot)
 
+    from zeroplay.train.commands import add_parsers as add_train_parsers  # train, arena
+
+    add_train_parsers(sub)
+
     return parser
 
 

@@ -1,0 +1,331 @@
+"""Matches between two players: W/D/L, score (draws 1/2), Elo difference with a 95 % interval.
+
+A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> action`` (the
+``Player`` protocol). Players by spec (``make_player``):
+
+    PATH            a checkpoint (``.safetensors``): the network with ``playouts`` per move
+    uniform:N       UniformEvaluator, N playouts per move (search guided by the tree alone)
+    rollout:N       RolloutEvaluator, N playouts per move (plain random-rollout MCTS)
+
+Other kinds plug in with ``register_player_kind(prefix, factory)`` (e.g. ``pbrain:COMMAND`` for
+Gomocup engines). Colours alternate: the first player is Black in games 0, 2, 4, ...
+
+When both players search (``SearchPlayer``), all games run at once in lockstep: each round, the
+games where a player is to move are searched together with ``search_many`` (one evaluator call
+per round for that player's leaves). Otherwise games are played one after the other.
+
+Search players play their best move (no noise), except for the first ``opening_moves`` plies of
+each game, sampled in proportion to the visit counts, so that matches between deterministic
+players do not repeat one game.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Callable, Protocol
+
+import numpy as np
+
+from zeroplay.games import Game, State
+from zeroplay.search import (
+    RolloutEvaluator,
+    SearchConfig,
+    Searcher,
+    SearchResult,
+    UniformEvaluator,
+    apply_temperature,
+)
+from zeroplay.search.limits import Limits
+from zeroplay.search.searcher import evaluate_batches
+from zeroplay.train.elo import EloEstimate, elo_estimate
+from zeroplay.train.selfplay import search_result
+
+
+class Player(Protocol):
+    """An arena player. ``new_game`` is called before each game, ``play`` for each own move."""
+
+    name: str
+
+    def new_game(self, game: Game) -> None: ...
+
+    def play(self, state: State) -> int: ...
+
+
+def search_config(playouts: int, *, batch_size: int = 16) -> SearchConfig:
+    """Play-mode SearchConfig (no noise) sized for ``playouts`` per move plus tree reuse."""
+    nodes = 1 << max(12, (16 * playouts - 1).bit_length())
+    return SearchConfig(batch_size=batch_size, node_capacity=nodes, edge_capacity=nodes * 64,
+                        eval_cache_size=1 << 13)
+
+
+class SearchPlayer:
+    """A PUCT search with an evaluator and a fixed number of playouts per move.
+
+    Args:
+        evaluator: NetEvaluator, UniformEvaluator, RolloutEvaluator, ...
+        playouts: new playouts per move (the reused subtree's visits come on top).
+        name: shown in results.
+        opening_moves: plies from the start whose move is sampled from the visits (tau 1).
+        config: SearchConfig (default ``search_config(playouts)``).
+        seed: of the opening sampling.
+    """
+
+    def __init__(self, evaluator, playouts: int, *, name: str, opening_moves: int = 2,
+                 config: SearchConfig | None = None, seed: int | None = None):
+        if playouts < 1:
+            raise ValueError(f"playouts must be >= 1, got {playouts}")
+        self.evaluator, self.playouts, self.name = evaluator, int(playouts), name
+        self.opening_moves = int(opening_moves)
+        self.config = config or search_config(playouts)
+        self.rng = np.random.default_rng(seed)
+        self._searcher: Searcher | None = None
+
+    def new_searcher(self, game: Game) -> Searcher:
+        return Searcher(game, self.evaluator, self.config)
+
+    def new_game(self, game: Game) -> None:
+        if self._searcher is None or self._searcher.game != game:
+            self._searcher = self.new_searcher(game)
+        self._searcher.reset()
+
+    def play(self, state: State) -> int:
+        if self._searcher is None:
+            self.new_game(state.game)
+        self._searcher.search(state, playouts=self.playouts)
+        return self.choose(state, search_result(self._searcher, state))
+
+    def choose(self, state: State, result: SearchResult) -> int:
+        """The best move, or a visit-proportional sample during the opening plies."""
+        if state.ply >= self.opening_moves or result.proven == "win":
+            return int(result.best_move)
+        stats = [s for s in result.moves if s.proven != "loss" and s.visits > 0]
+        if not stats:
+            return int(result.best_move)
+        p = apply_temperature(np.array([s.visits for s in stats], np.float64), 1.0)
+        return int(stats[int(self.rng.choice(len(stats), p=p))].move)
+
+
+# --- player specs ---------------------------------------------------------------------------------
+PlayerFactory = Callable[[str, Game, dict], Player]
+_KINDS: dict[str, PlayerFactory] = {}
+
+
+def register_player_kind(prefix: str, factory: PlayerFactory) -> None:
+    """Make ``PREFIX:ARG`` specs build players with ``factory(arg, game, options)``.
+
+    ``options`` holds ``playouts`` (for checkpoint players), ``seed``, ``device``,
+    ``opening_moves``.
+    """
+    _KINDS[prefix] = factory
+
+
+def _playouts_arg(kind: str, arg: str) -> int:
+    try:
+        n = int(arg)
+    except ValueError:
+        raise ValueError(f"{kind}:N needs a number of playouts, got {kind}:{arg}") from None
+    if n < 1:
+        raise ValueError(f"{kind}:N needs N >= 1, got {n}")
+    return n
+
+
+def _uniform(arg, game, options):
+    return SearchPlayer(UniformEvaluator(), _playouts_arg("uniform", arg), name=f"uniform:{arg}",
+                        opening_moves=options.get("opening_moves", 2), seed=options.get("seed"))
+
+
+def _rollout(arg, game, options):
+    return SearchPlayer(RolloutEvaluator(seed=options.get("seed")), _playouts_arg("rollout", arg),
+                        name=f"rollout:{arg}", opening_moves=options.get("opening_moves", 2),
+                        seed=options.get("seed"))
+
+
+register_player_kind("uniform", _uniform)
+register_player_kind("rollout", _rollout)
+
+
+def checkpoint_player(path, game: Game, *, playouts: int = 400, name: str | None = None,
+                      opening_moves: int = 2, seed: int | None = None, device: str = "cpu") -> SearchPlayer:
+    """A SearchPlayer with the network of the checkpoint at ``path`` (checked against ``game``)."""
+    from zeroplay.nn import NetEvaluator, load_checkpoint
+
+    ck = load_checkpoint(path, game=game, device=device)
+    return SearchPlayer(NetEvaluator(ck.model, ck.features, device=device), playouts,
+                        name=name or os.fspath(path), opening_moves=opening_moves, seed=seed)
+
+
+def make_player(spec: str, game: Game, *, playouts: int = 400, seed: int | None = None,
+                device: str = "cpu", opening_moves: int = 2) -> Player:
+    """The player named by ``spec`` (see the module docstring).
+
+    Args:
+        playouts: per move, for checkpoint players (``uniform:N`` / ``rollout:N`` carry their own).
+
+    Raises:
+        ValueError: an unknown kind, a bad number, a missing file; CheckpointError /
+            CheckpointMismatchError (both ValueError) for a checkpoint that does not fit ``game``.
+    """
+    prefix, sep, arg = spec.partition(":")
+    if sep and prefix in _KINDS:
+        return _KINDS[prefix](arg, game, {"playouts": playouts, "seed": seed, "device": device,
+                                          "opening_moves": opening_moves})
+    if os.path.exists(spec):
+        return checkpoint_player(spec, game, playouts=playouts, seed=seed, device=device,
+                                 opening_moves=opening_moves)
+    kinds = ", ".join(f"{k}:..." for k in sorted(_KINDS))
+    raise ValueError(f"player {spec!r} is neither a checkpoint file nor one of {kinds}")
+
+
+# --- matches --------------------------------------------------------------------------------------
+@dataclass
+class MatchResult:
+    """A match from the first player's (A's) point of view.
+
+    Attributes:
+        a, b: player names.
+        wins, draws, losses: A's results.
+        as_black: A's (wins, draws, losses) in the games A played Black; as_white likewise.
+        games: per game, ``(a_is_black, winner, moves)`` (winner 0 / 1 / None).
+    """
+
+    a: str
+    b: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    as_black: list = field(default_factory=lambda: [0, 0, 0])
+    as_white: list = field(default_factory=lambda: [0, 0, 0])
+    games: list = field(default_factory=list)
+
+    @property
+    def played(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """(wins + draws / 2) / games for A."""
+        return (self.wins + 0.5 * self.draws) / self.played if self.played else 0.0
+
+    def elo(self) -> EloEstimate:
+        """Elo difference A - B with its 95 % interval."""
+        return elo_estimate(self.wins, self.draws, self.losses)
+
+    def add(self, a_is_black: bool, winner: int | None, moves) -> None:
+        """Book one finished game."""
+        if winner is None:
+            k = 1
+        else:
+            a_won = (winner == 0) == a_is_black
+            k = 0 if a_won else 2
+        self.wins += k == 0
+        self.draws += k == 1
+        self.losses += k == 2
+        (self.as_black if a_is_black else self.as_white)[k] += 1
+        self.games.append((a_is_black, winner, [int(m) for m in moves]))
+
+    def to_dict(self) -> dict:
+        e = self.elo()
+        return {"a": self.a, "b": self.b, "games": self.played, "wins": self.wins, "draws": self.draws,
+                "losses": self.losses, "score": round(self.score, 4), "elo": _num(e.elo),
+                "elo_low": _num(e.elo_low), "elo_high": _num(e.elo_high),
+                "a_as_black": dict(zip(("wins", "draws", "losses"), self.as_black)),
+                "a_as_white": dict(zip(("wins", "draws", "losses"), self.as_white))}
+
+    def __str__(self) -> str:
+        return f"{self.a} vs {self.b}: {self.elo()}  ({self.played} games)"
+
+
+def _num(x: float) -> float | None:
+    return None if not np.isfinite(x) else round(float(x), 1)
+
+
+def play_match(game: Game, a: Player, b: Player, games: int, *, parallel: int = 64,
+               progress=None) -> MatchResult:
+    """Play ``games`` games between ``a`` and ``b``, A Black in even-numbered games.
+
+    Lockstep (``search_many``) when both are SearchPlayers, else one game after another.
+
+    Args:
+        parallel: games at once in lockstep mode.
+        progress: optional tqdm-like object, ``update(1)`` per finished game.
+    """
+    if games < 1:
+        raise ValueError(f"games must be >= 1, got {games}")
+    result = MatchResult(a.name, b.name)
+    if isinstance(a, SearchPlayer) and isinstance(b, SearchPlayer):
+        _lockstep(game, a, b, games, max(1, parallel), result, progress)
+    else:
+        for g in range(games):
+            a_black = g % 2 == 0
+            players = (a, b) if a_black else (b, a)
+            for p in players:
+                p.new_game(game)
+            state = game.initial()
+            while not state.is_terminal:
+                state = state.play(int(players[state.to_play].play(state)))
+            result.add(a_black, state.winner, state.moves)
+            if progress is not None:
+                progress.update(1)
+    return result
+
+
+def _lockstep(game, a: SearchPlayer, b: SearchPlayer, games: int, parallel: int, result: MatchResult,
+              progress) -> None:
+    started = 0
+    live = []  # [game index, state, {player: searcher}]
+
+    def start():
+        nonlocal started
+        g = started
+        started += 1
+        live.append([g, game.initial(), {id(a): a.new_searcher(game), id(b): b.new_searcher(game)}])
+
+    while started < min(games, parallel):
+        start()
+    while live:
+        for player in (a, b):
+            turn = [row for row in live if not row[1].is_terminal and _mover(row, a, b) is player]
+            if not turn:
+                continue
+            results = search_lockstep([row[2][id(player)] for row in turn], [row[1] for row in turn],
+                                      player.playouts)
+            for row, res in zip(turn, results):
+                row[1] = row[1].play(player.choose(row[1], res))
+        still = []
+        for row in live:
+            if row[1].is_terminal:
+                result.add(row[0] % 2 == 0, row[1].winner, row[1].moves)
+                if progress is not None:
+                    progress.update(1)
+            else:
+                still.append(row)
+        live[:] = still
+        while started < games and len(live) < parallel:
+            start()
+
+
+def search_lockstep(searchers: list[Searcher], states: list[State], playouts: int) -> list[SearchResult]:
+    """``search_many`` with the searchers given (one evaluator), results via ``search_result``."""
+    limits = Limits(playouts=playouts)
+    for s, st in zip(searchers, states):
+        s.start(st, limits)
+    active = [s for s in searchers if not s.done]
+    while active:
+        waiting = [s for s in active if s.gather()]
+        if waiting:
+            try:
+                outs = evaluate_batches(waiting)
+            except BaseException:
+                for s in waiting:
+                    s.abandon()
+                raise
+            for s, (p, v) in zip(waiting, outs):
+                s.finish(p, v)
+        active = [s for s in active if not s.done]
+    return [search_result(s, st) for s, st in zip(searchers, states)]
+
+
+def _mover(row, a, b):
+    a_black = row[0] % 2 == 0
+    return a if (row[1].to_play == 0) == a_black else b

@@ -1,0 +1,175 @@
+"""The ``zeroplay train`` and ``zeroplay arena`` subcommands (wired into ``zeroplay.cli``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def add_parsers(sub) -> None:
+    """Add ``train`` and ``arena`` to the ``zeroplay`` subparsers ``sub``."""
+    _add_train(sub)
+    _add_arena(sub)
+
+
+def _add_game_options(p, default_game: str | None) -> None:
+    from zeroplay.games import names
+
+    p.add_argument("--game", choices=names(), default=default_game,
+                   help=f"game (default: {default_game or 'the run’s, else gomoku'})")
+    p.add_argument("--size", type=int, default=None, help="Gomoku board width and height (default 15)")
+    p.add_argument("--n-in-row", type=int, default=None, help="Gomoku line length that wins (default 5)")
+    p.add_argument("--rule", choices=["freestyle", "standard"], default=None, help="Gomoku rule (default freestyle)")
+
+
+def _game_options(args) -> dict | None:
+    opts = {k: v for k, v in (("size", args.size), ("n_in_row", args.n_in_row), ("rule", args.rule)) if v is not None}
+    return opts or None
+
+
+def _add_train(sub) -> None:
+    p = sub.add_parser(
+        "train", help="train a net by self-play (resumable: rerun the same command to continue)",
+        description="Self-play -> replay buffer -> training -> arena, iteration after iteration, in "
+        "RUN_DIR. Rerunning the command on the same RUN_DIR continues where it stopped (also after "
+        "kill -9). Options not given on a resume keep the run's stored values (config.json).")
+    p.add_argument("--run-dir", required=True, help="run directory (created; reused to resume)")
+    _add_game_options(p, None)
+    p.add_argument("--net", default=None, help="network: tiny (default) or bNcM, e.g. b6c64")
+    p.add_argument("--features", choices=["basic", "alphazero-gomoku"], default=None,
+                   help="input planes (default basic)")
+    p.add_argument("--iterations", type=int, default=None,
+                   help="the run's total iterations: stop once it has this many (default: no limit)")
+    p.add_argument("--hours", type=float, default=None,
+                   help="stop starting iterations after this many hours of this call")
+    p.add_argument("--workers", type=int, default=None,
+                   help="self-play processes (default: all cores; 0: in this process)")
+    p.add_argument("--seed", type=int, default=None, help="run seed (default 0)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    g = p.add_argument_group("self-play")
+    g.add_argument("--playouts", type=int, default=None, help="playouts per move (default 400)")
+    g.add_argument("--parallel-games", type=int, default=None,
+                   help="games per worker played at once, batched together (default 32)")
+    g.add_argument("--search-batch", type=int, default=None, help="leaves per game per round (default 16)")
+    g.add_argument("--temperature-moves", type=int, default=None,
+                   help="opening plies sampled from the visits with tau 1 (default 8)")
+    g.add_argument("--resign-threshold", type=float, default=None,
+                   help="resign below this root and best-move Q, in [-1, 1] (default -0.9; "
+                   "below -1 never resigns)")
+    g.add_argument("--no-resign-fraction", type=float, default=None,
+                   help="share of games that never resign, to measure false resignations (default 0.1)")
+    g.add_argument("--full-search-prob", type=float, default=None,
+                   help="playout cap randomization: share of moves with the full search (default 1: off)")
+    g.add_argument("--fast-playouts", type=int, default=None,
+                   help="playouts of the other moves under playout cap randomization (default 64)")
+    g = p.add_argument_group("training")
+    g.add_argument("--games-per-iteration", type=int, default=None, help="self-play games per iteration (default 64)")
+    g.add_argument("--steps", type=int, default=None, help="optimizer steps per iteration (default 100)")
+    g.add_argument("--batch-size", type=int, default=None, help="samples per step (default 256)")
+    g.add_argument("--window", type=int, default=None, help="replay window in samples (default 100000)")
+    g.add_argument("--lr", type=float, default=None, help="learning rate (default 2e-3, Adam)")
+    g.add_argument("--l2", type=float, default=None, help="c of the c*||theta||^2 weight decay (default 1e-4)")
+    g = p.add_argument_group("evaluation")
+    g.add_argument("--eval-games", type=int, default=None,
+                   help="arena games per opponent after each iteration (default 20; 0: none)")
+    g.add_argument("--eval-playouts", type=int, default=None, help="playouts per move in the arena (default: --playouts)")
+    g.add_argument("--baseline", default=None,
+                   help="fixed arena opponent, e.g. rollout:200 (default) or uniform:800; 'none' for none")
+    p.set_defaults(func=_cmd_train)
+
+
+def _overrides(args) -> dict:
+    def pick(**names):
+        return {field: getattr(args, arg) for field, arg in names.items() if getattr(args, arg) is not None}
+
+    selfplay = pick(playouts="playouts", parallel_games="parallel_games", batch_size="search_batch",
+                    temperature_moves="temperature_moves", no_resign_fraction="no_resign_fraction",
+                    full_search_prob="full_search_prob", fast_playouts="fast_playouts")
+    if args.resign_threshold is not None:
+        selfplay["resign_threshold"] = None if args.resign_threshold < -1 else args.resign_threshold
+    loop = pick(games_per_iteration="games_per_iteration", steps_per_iteration="steps", batch_size="batch_size",
+                window="window", eval_games="eval_games", eval_playouts="eval_playouts")
+    if args.baseline is not None:
+        loop["baseline"] = None if args.baseline.lower() == "none" else args.baseline
+    train = pick(lr="lr", l2="l2")
+    return {"seed": args.seed, "selfplay": selfplay, "loop": loop, "train": train}
+
+
+def _cmd_train(args) -> int:
+    from zeroplay.games import make
+    from zeroplay.train.loop import TrainingRun, open_run
+    from zeroplay.train.workers import default_workers
+
+    options = _game_options(args)
+    game_name = args.game
+    structural = {"game": game_name, "net": args.net, "features": args.features, "game_options": None}
+    if options is not None or game_name is not None:
+        structural["game_options"] = dict(make(game_name or "gomoku", **(options or {})).options)
+    config = open_run(args.run_dir, structural, _overrides(args))
+    workers = default_workers() if args.workers is None else args.workers
+    if workers < 0:
+        raise ValueError("--workers must be >= 0")
+    print(f"run {args.run_dir}: {config.game} {config.game_options}, net {config.net}, "
+          f"{config.selfplay.playouts} playouts, {workers} worker(s)", file=sys.stderr, flush=True)
+    run = TrainingRun(args.run_dir, config, workers=workers, progress=not args.no_progress)
+    try:
+        summary = run.run(iterations=args.iterations, hours=args.hours)
+    except KeyboardInterrupt:
+        run.close()
+        print("interrupted: rerun the same command to continue", file=sys.stderr)
+        return 130
+    print(json.dumps(summary))
+    return 0
+
+
+def _add_arena(sub) -> None:
+    p = sub.add_parser(
+        "arena", help="play a match between two players: W/D/L, score and Elo with 95%% interval",
+        description="A player is a checkpoint path, uniform:N or rollout:N (N playouts per move). "
+        "Colours alternate; draws count 1/2.")
+    p.add_argument("a", metavar="A", help="first player")
+    p.add_argument("b", metavar="B", help="second player")
+    p.add_argument("--games", type=int, default=100, help="games (default 100)")
+    _add_game_options(p, "gomoku")
+    p.add_argument("--playouts", type=int, default=400, help="playouts per move of checkpoint players (default 400)")
+    p.add_argument("--opening-moves", type=int, default=2,
+                   help="plies sampled from the visit counts at the start of each game (default 2)")
+    p.add_argument("--parallel", type=int, default=64, help="games played at once when both players search (default 64)")
+    p.add_argument("--seed", type=int, default=None, help="seed (default: fresh)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_arena)
+
+
+def _cmd_arena(args) -> int:
+    import time
+
+    import numpy as np
+
+    from zeroplay.games import make
+    from zeroplay.train.arena import make_player, play_match
+    from zeroplay.train.loop import _tqdm
+
+    game = make(args.game, **(_game_options(args) or {}))
+    seeds = np.random.SeedSequence(args.seed).generate_state(2)
+    a = make_player(args.a, game, playouts=args.playouts, seed=int(seeds[0]), opening_moves=args.opening_moves)
+    b = make_player(args.b, game, playouts=args.playouts, seed=int(seeds[1]), opening_moves=args.opening_moves)
+    bar = _tqdm(not args.no_progress and not args.json, total=args.games, desc="arena", unit="game")
+    t0 = time.perf_counter()
+    try:
+        match = play_match(game, a, b, args.games, parallel=args.parallel, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    out = {**match.to_dict(), "game": game.name, "options": dict(game.options), "playouts": args.playouts,
+           "seconds": round(time.perf_counter() - t0, 1)}
+    if args.json:
+        print(json.dumps(out))
+    else:
+        e = match.elo()
+        print(f"{a.name} vs {b.name}, {match.played} games on {game!r}")
+        print(f"  {a.name}: +{match.wins} ={match.draws} -{match.losses}  score {match.score:.3f}")
+        print(f"  as Black +{match.as_black[0]} ={match.as_black[1]} -{match.as_black[2]}, "
+              f"as White +{match.as_white[0]} ={match.as_white[1]} -{match.as_white[2]}")
+        print(f"  Elo difference {e.elo:+.0f}, 95% interval [{e.elo_low:+.0f}, {e.elo_high:+.0f}]")
+    return 0

@@ -1,0 +1,529 @@
+"""The training loop: self-play -> replay shards -> train -> checkpoint -> arena -> metrics.
+
+Run directory (everything a run needs to continue; nothing else is read)::
+
+    RUN_DIR/
+      config.json                     the run's settings (RunConfig), written when it starts;
+                                      options given again on a resume replace the stored ones
+      checkpoints/iter-000000.safetensors   the initial net; iter-N after iteration N's training
+                                      (weights, optimizer state, step, and in ``extra``:
+                                      iteration, games_total, samples_total, the train summary)
+      evals/iter-000000.json          arena results of iteration N, the best iteration after it
+                                      and the cumulative Elo (written last: an iteration is
+                                      complete when its eval file exists)
+      shards/shard-FIRST-LAST.npz     replay buffer (``ReplayBuffer``), game ids from 0, contiguous
+      records/game-000000123.psq      every self-play game, Gomoku-family games only
+      metrics.jsonl                   selfplay / train / arena records (``train.metrics``)
+      plots/*.png                     ``zeroplay plot`` charts, redrawn after each iteration
+
+Iteration N: play games with net N-1 until the buffer holds ``games_total(N-1) +
+games_per_iteration`` games (finished games are written in shards of ``flush_games`` games, so
+a kill loses only games in progress and the ones not yet flushed); train ``steps_per_iteration``
+steps from checkpoint N-1 (its optimizer state included) on batches sampled from the window with
+the game's symmetries; save checkpoint N (atomic); play the arena (N vs the best so far and vs a
+fixed baseline, colours alternating); write evals/iter-N.json.
+
+Resume: the newest checkpoint that loads is the state. Training steps run after it and not yet
+saved are redone (with the same seeds); self-play counts the games already in the buffer for the
+iteration and plays only the rest, with fresh seeds; game ids continue from the largest id on
+disk, so no game is written twice.
+
+Elo: each evaluation gives the Elo difference of net N against the best net B so far;
+``elo_cumulative(N) = elo_cumulative(B) + diff`` (iteration 0 = 0), with the difference taken from
+the score (W + D/2 + 1/2) / (games + 1) so that a clean sweep stays finite. N becomes the best when
+it scores above 1/2 against B.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+
+import numpy as np
+
+from zeroplay.games import Game, make
+from zeroplay.nn.atomic_file import atomic_write_text
+from zeroplay.train.elo import elo_from_score
+from zeroplay.train.metrics import METRICS_FILE, MetricsLog
+from zeroplay.train.records import save_record
+from zeroplay.train.replay import ReplayBuffer
+from zeroplay.train.selfplay import FinishedGame, SelfPlayConfig
+
+CONFIG_FILE = "config.json"
+CONFIG_VERSION = 1
+CHECKPOINTS, EVALS, SHARDS, RECORDS, PLOTS = "checkpoints", "evals", "shards", "records", "plots"
+
+
+@dataclass(frozen=True)
+class LoopConfig:
+    """Iteration sizes, replay window and evaluation."""
+
+    games_per_iteration: int = 64
+    """Self-play games per iteration."""
+    steps_per_iteration: int = 100
+    """Optimizer steps per iteration."""
+    batch_size: int = 256
+    """Samples per optimizer step."""
+    window: int = 100_000
+    """Replay window: the newest samples sampled from."""
+    validation_fraction: float = 0.05
+    """Share of games held out for the validation loss."""
+    augment: bool = True
+    """Apply a random symmetry of the game to each sampled position."""
+    flush_games: int = 16
+    """Finished games per replay shard (a kill loses at most these plus the games in progress)."""
+    eval_games: int = 20
+    """Arena games per opponent after each iteration (0: no evaluation)."""
+    eval_playouts: int | None = None
+    """Playouts per move of the nets in the arena (None: the self-play playouts)."""
+    baseline: str | None = "rollout:200"
+    """Fixed arena opponent (``uniform:N`` / ``rollout:N`` / checkpoint path), None for none."""
+    records: bool = True
+    """Save every self-play game as PSQ under records/ (Gomoku family)."""
+
+    def __post_init__(self):
+        if self.games_per_iteration < 1 or self.steps_per_iteration < 0 or self.batch_size < 1:
+            raise ValueError("games_per_iteration and batch_size must be >= 1, steps_per_iteration >= 0")
+        if self.flush_games < 1 or self.eval_games < 0:
+            raise ValueError("flush_games must be >= 1 and eval_games >= 0")
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything that defines a run (``config.json``).
+
+    ``game``, ``game_options``, ``net`` and ``features`` fix the shape of the data and the net:
+    they cannot change on a resume. The sections (``selfplay``, ``train``, ``loop``) can.
+    """
+
+    game: str = "gomoku"
+    game_options: dict = field(default_factory=dict)
+    net: str = "tiny"
+    features: str = "basic"
+    seed: int = 0
+    selfplay: SelfPlayConfig = SelfPlayConfig()
+    train: "object" = None  # TrainConfig (zeroplay.nn; imported lazily to keep this module light)
+    loop: LoopConfig = LoopConfig()
+
+    STRUCTURAL = ("game", "game_options", "net", "features")
+
+    def make_game(self) -> Game:
+        return make(self.game, **self.game_options)
+
+    def to_dict(self) -> dict:
+        return {"version": CONFIG_VERSION, "game": self.game, "game_options": dict(self.game_options),
+                "net": self.net, "features": self.features, "seed": self.seed,
+                "selfplay": self.selfplay.to_dict(), "train": _train_config(self.train).to_dict(),
+                "loop": asdict(self.loop)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "RunConfig":
+        from zeroplay.nn import TrainConfig
+
+        if d.get("version") != CONFIG_VERSION:
+            raise ValueError(f"run config version {d.get('version')!r}; this zeroplay reads {CONFIG_VERSION}")
+        return cls(game=d["game"], game_options=dict(d.get("game_options", {})), net=d["net"],
+                   features=d["features"], seed=int(d.get("seed", 0)),
+                   selfplay=_section(SelfPlayConfig, d.get("selfplay", {})),
+                   train=_section(TrainConfig, d.get("train", {})),
+                   loop=_section(LoopConfig, d.get("loop", {})))
+
+    def with_overrides(self, overrides: dict) -> "RunConfig":
+        """A copy with ``{"seed": .., "selfplay": {...}, "train": {...}, "loop": {...}}`` applied."""
+        out = self
+        for key, value in overrides.items():
+            if key in ("selfplay", "train", "loop"):
+                section = getattr(out, key) if key != "train" else _train_config(out.train)
+                if value:
+                    out = replace(out, **{key: _section(type(section), {**_asdict(section), **value})})
+            elif value is not None:
+                out = replace(out, **{key: value})
+        return out
+
+
+def _asdict(section) -> dict:
+    return section.to_dict() if hasattr(section, "to_dict") else asdict(section)
+
+
+def _section(cls, values: dict):
+    known = {f.name for f in fields(cls)}
+    unknown = set(values) - known
+    if unknown:
+        raise ValueError(f"unknown {cls.__name__} settings: {', '.join(sorted(unknown))}")
+    return cls(**values)
+
+
+def _train_config(train):
+    if train is None:
+        from zeroplay.nn import TrainConfig
+
+        return TrainConfig()
+    return train
+
+
+def open_run(run_dir: str | os.PathLike, structural: dict, overrides: dict) -> RunConfig:
+    """The config of the run in ``run_dir``: stored + ``overrides`` when it exists (structural
+    options given must match), else a new one from ``structural`` + ``overrides``; written back.
+
+    Args:
+        structural: ``game``, ``game_options``, ``net``, ``features`` (None = not given).
+        overrides: as ``RunConfig.with_overrides``.
+
+    Raises:
+        ValueError: a structural option that differs from the stored run, or a bad setting.
+    """
+    run_dir = Path(run_dir)
+    path = run_dir / CONFIG_FILE
+    if path.exists():
+        stored = RunConfig.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        diffs = []
+        for key in RunConfig.STRUCTURAL:
+            given = structural.get(key)
+            if given is None:
+                continue
+            have = getattr(stored, key)
+            if given != have:
+                diffs.append(f"{key}: run has {have!r}, command gives {given!r}")
+        if diffs:
+            raise ValueError(f"{run_dir} is a run of another setting ({'; '.join(diffs)}); "
+                             "use a new --run-dir")
+        config = stored.with_overrides(overrides)
+    else:
+        base = RunConfig(**{k: v for k, v in structural.items() if v is not None})
+        # options as the game reports them (defaults filled in), so a resume compares like with like
+        base = replace(base, game_options=dict(base.make_game().options))
+        config = base.with_overrides(overrides)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(config.to_dict(), indent=2, sort_keys=True) + "\n"
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        atomic_write_text(path, text)
+    return config
+
+
+def checkpoint_path(run_dir, iteration: int) -> Path:
+    return Path(run_dir) / CHECKPOINTS / f"iter-{iteration:06d}.safetensors"
+
+
+def eval_path(run_dir, iteration: int) -> Path:
+    return Path(run_dir) / EVALS / f"iter-{iteration:06d}.json"
+
+
+def _checkpoint_iterations(run_dir) -> list[int]:
+    out = []
+    for p in (Path(run_dir) / CHECKPOINTS).glob("iter-*.safetensors"):
+        try:
+            out.append(int(p.stem.split("-")[1]))
+        except (IndexError, ValueError):
+            continue
+    return sorted(out)
+
+
+def _tqdm(enabled: bool, **kwargs):
+    if not enabled:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(mininterval=1.0, dynamic_ncols=True, **kwargs)
+
+
+class TrainingRun:
+    """One run directory, driven iteration by iteration (see the module docstring).
+
+    Args:
+        run_dir: the run directory (its config.json must exist: ``open_run``).
+        config: the run's RunConfig.
+        workers: self-play processes; 0 plays in this process.
+        progress: show progress bars (tqdm) on self-play, training and the arena.
+        log: where one-line progress messages go (default: stderr).
+    """
+
+    def __init__(self, run_dir, config: RunConfig, *, workers: int = 0, progress: bool = False,
+                 log=None):
+        from zeroplay.nn import TrainConfig  # noqa: F401  (torch is needed from here on)
+
+        self.dir = Path(run_dir)
+        self.config = config
+        self.game = config.make_game()
+        self.workers = int(workers)
+        self.progress = progress
+        self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+        for sub in (CHECKPOINTS, EVALS, SHARDS, RECORDS, PLOTS):
+            (self.dir / sub).mkdir(parents=True, exist_ok=True)
+        self.metrics = MetricsLog(self.dir / METRICS_FILE)
+        lc = config.loop
+        self.buffer = ReplayBuffer(self.dir / SHARDS, self.game, config.features, window=lc.window,
+                                   validation_fraction=lc.validation_fraction)
+        self._source = None
+        self.model = None
+        self.trainer = None
+        self.iteration = -1
+        self.meta: dict = {}
+
+    # --- state on disk ------------------------------------------------------------------------
+    def _load_latest(self) -> None:
+        """Load the newest checkpoint that loads (creating iteration 0 on a new run)."""
+        from zeroplay.nn import CheckpointError, Trainer, build_model, load_checkpoint, save_checkpoint
+
+        cfg = self.config
+        for it in reversed(_checkpoint_iterations(self.dir)):
+            try:
+                ck = load_checkpoint(checkpoint_path(self.dir, it), game=self.game, features=cfg.features,
+                                     arch=cfg.net)
+            except CheckpointError as e:
+                self.log(f"skipping checkpoint iteration {it}: {e}")
+                continue
+            self.model, self.meta, self.iteration = ck.model, ck.meta, it
+            self.trainer = Trainer(self.model, _train_config(cfg.train), step=ck.step)
+            if ck.optimizer is not None:
+                self.trainer.load_optimizer_state(*ck.optimizer)
+            return
+        if self.buffer.total_games:
+            raise ValueError(f"{self.dir} holds replay shards but no checkpoint: not a run this zeroplay wrote")
+        self.model = build_model(cfg.net, self.game, cfg.features, seed=cfg.seed)
+        self.trainer = Trainer(self.model, _train_config(cfg.train), step=0)
+        extra = {"iteration": 0, "games_total": 0, "samples_total": 0}
+        save_checkpoint(checkpoint_path(self.dir, 0), self.model, game=self.game, features=cfg.features,
+                        step=0, elo=0.0, optimizer=self.trainer.optimizer_state(), extra=extra)
+        self.iteration, self.meta = 0, {"step": 0, "elo": 0.0, "extra": extra}
+        self._write_eval(0, {"iteration": 0, "best_after": 0, "elo_cumulative": 0.0, "matches": {}})
+
+    def _eval_record(self, iteration: int) -> dict | None:
+        path = eval_path(self.dir, iteration)
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (FileNotFoundError, json.JSONDecodeError):
+            return None
+
+    def _write_eval(self, iteration: int, record: dict) -> None:
+        atomic_write_text(eval_path(self.dir, iteration), json.dumps(record, indent=2, sort_keys=True) + "\n")
+
+    # --- the loop ------------------------------------------------------------------------------
+    def run(self, iterations: int | None = None, hours: float | None = None) -> dict:
+        """Continue the run until it has ``iterations`` iterations or ``hours`` of wall time
+        have passed in this call (checked before each iteration), whichever comes first.
+
+        Returns:
+            ``{"iteration", "step", "games_total", "samples_total", "best", "elo_cumulative"}``.
+        """
+        deadline = None if hours is None else time.monotonic() + hours * 3600.0
+        self._load_latest()
+        if self._eval_record(self.iteration) is None:
+            self._evaluate(self.iteration)
+        try:
+            while iterations is None or self.iteration < iterations:
+                if deadline is not None and time.monotonic() >= deadline:
+                    self.log(f"stopping: {hours} h of wall time reached")
+                    break
+                self._one_iteration(self.iteration + 1)
+        finally:
+            self.close()
+        return self.summary()
+
+    def summary(self) -> dict:
+        ev = self._eval_record(self.iteration) or {}
+        return {"iteration": self.iteration, "step": self.trainer.step if self.trainer else 0,
+                "games_total": self.buffer.total_games, "samples_total": self.buffer.total_samples,
+                "best": ev.get("best_after"), "elo_cumulative": ev.get("elo_cumulative"),
+                "checkpoint": os.fspath(checkpoint_path(self.dir, self.iteration))}
+
+    def close(self) -> None:
+        if self._source is not None:
+            self._source.close()
+            self._source = None
+
+    def _one_iteration(self, it: int) -> None:
+        t0 = time.monotonic()
+        self._selfplay(it)
+        t1 = time.monotonic()
+        train_summary = self._train(it)
+        t2 = time.monotonic()
+        self._save(it, train_summary)
+        self._evaluate(it)
+        t3 = time.monotonic()
+        try:
+            from zeroplay.train.plot import plot_run
+
+            plot_run(self.dir, self.dir / PLOTS)
+        except Exception as e:  # plots are a convenience: never stop training for them
+            self.log(f"plots not written: {e}")
+        ev = self._eval_record(it) or {}
+        self.log(f"iteration {it} done: self-play {t1 - t0:.0f} s, train {t2 - t1:.0f} s, "
+                 f"arena {t3 - t2:.0f} s; games {self.buffer.total_games}, step {self.trainer.step}, "
+                 f"Elo {ev.get('elo_cumulative')}")
+
+    # --- self-play -------------------------------------------------------------------------------
+    def _self_play_source(self):
+        if self._source is None:
+            from zeroplay.nn.arch import arch_spec
+            from zeroplay.train.workers import LocalSelfPlay, WorkerPool
+
+            arch = arch_spec(self.config.net, self.game, self.config.features).to_dict()
+            if self.workers > 0:
+                self._source = WorkerPool(self.game, arch, self.config.features, self.config.selfplay,
+                                          self.workers)
+            else:
+                self._source = LocalSelfPlay(self.game, arch, self.config.features, self.config.selfplay)
+        return self._source
+
+    def _selfplay(self, it: int) -> None:
+        from zeroplay.train.workers import weights_bytes
+
+        self.buffer.refresh()
+        target = int(self.meta["extra"]["games_total"]) + self.config.loop.games_per_iteration
+        need = target - self.buffer.total_games
+        if need <= 0:
+            return
+        source = self._self_play_source()
+        seed = int(np.random.SeedSequence([self.config.seed, it, self.buffer.total_games]).generate_state(1)[0])
+        source.set_weights(weights_bytes(self.model), it - 1, seed)
+        pending: list[FinishedGame] = []
+        clock = {"start": time.monotonic()}
+        bar = _tqdm(self.progress, total=need, desc=f"iteration {it} self-play", unit="game")
+
+        def on_game(g: FinishedGame) -> None:
+            pending.append(g)
+            if bar is not None:
+                bar.update(1)
+            if len(pending) >= self.config.loop.flush_games:
+                self._flush(it, pending, clock)
+
+        try:
+            source.play(need, on_game)
+            if pending:
+                self._flush(it, pending, clock)
+        finally:
+            if bar is not None:
+                bar.close()
+
+    def _flush(self, it: int, games: list[FinishedGame], clock: dict) -> None:
+        """Write finished games as one shard (ids continue from disk), then records and metrics."""
+        samples = [g.samples(self.game, self.config.features) for g in games]
+        first = self.buffer.next_game_id
+        self.buffer.add_games(samples, list(range(first, first + len(games))))
+        if self.config.loop.records and self.game.num_actions == self.game.cells:
+            for k, g in enumerate(games):
+                try:
+                    save_record(self.dir / RECORDS / f"game-{first + k:09d}.psq", g.record(self.game))
+                except ValueError:
+                    pass
+        now = time.monotonic()
+        checked = [g for g in games if g.would_resign is not None]
+        self.metrics.append(
+            "selfplay", iteration=it, games=len(games), moves=sum(len(g.moves) for g in games),
+            samples=sum(len(s) for s in samples), seconds=round(now - clock["start"], 3),
+            first_id=first, last_id=first + len(games) - 1,
+            black_wins=sum(g.winner == 0 for g in games), white_wins=sum(g.winner == 1 for g in games),
+            draws=sum(g.winner is None for g in games), resigned=sum(g.resigned for g in games),
+            resign_checked=len(checked), false_resignations=sum(bool(g.false_resignation) for g in checked),
+            playouts=sum(g.playouts for g in games), weights_version=games[0].weights_version,
+        )
+        clock["start"] = now
+        games.clear()
+
+    # --- training --------------------------------------------------------------------------------
+    def _train(self, it: int) -> dict:
+        import torch
+
+        lc = self.config.loop
+        steps = lc.steps_per_iteration
+        if steps == 0 or self.buffer.num_samples("train") == 0:
+            return {}
+        rng = np.random.default_rng([self.config.seed, it, 1])
+        torch.manual_seed(int(rng.integers(1 << 62)))
+        bar = _tqdm(self.progress, total=steps, desc=f"iteration {it} train", unit="step")
+        sums: dict[str, float] = {}
+        try:
+            for _ in range(steps):
+                b = self.buffer.sample(lc.batch_size, rng, augment=lc.augment)
+                out = self.trainer.train_step(b.planes, b.pi, b.z, b.legal)
+                for k, v in out.items():
+                    sums[k] = sums.get(k, 0.0) + v
+                if bar is not None:
+                    bar.update(1)
+        finally:
+            if bar is not None:
+                bar.close()
+        summary = {k: v / steps for k, v in sums.items()}
+        summary["lr"] = out["lr"]
+        if self.buffer.num_samples("validation"):
+            vs, n = {"value_loss": 0.0, "policy_loss": 0.0}, 0
+            for vb in self.buffer.iter_split("validation", batch_size=1024):
+                out = self.trainer.validation_loss(vb.planes, vb.pi, vb.z, vb.legal)
+                for k in vs:
+                    vs[k] += out[k] * len(vb)
+                n += len(vb)
+                if n >= 8192:
+                    break
+            summary["val_value_loss"] = vs["value_loss"] / n
+            summary["val_policy_loss"] = vs["policy_loss"] / n
+        return summary
+
+    def _save(self, it: int, train_summary: dict) -> None:
+        from zeroplay.nn import save_checkpoint
+
+        extra = {"iteration": it, "games_total": self.buffer.total_games,
+                 "samples_total": self.buffer.total_samples, "train": train_summary}
+        save_checkpoint(checkpoint_path(self.dir, it), self.model, game=self.game, features=self.config.features,
+                        step=self.trainer.step, optimizer=self.trainer.optimizer_state(), extra=extra)
+        self.iteration = it
+        self.meta = {"step": self.trainer.step, "extra": extra}
+        if train_summary:
+            self.metrics.append("train", iteration=it, step=self.trainer.step, **train_summary)
+
+    # --- evaluation ------------------------------------------------------------------------------
+    def _evaluate(self, it: int) -> None:
+        from zeroplay.nn import NetEvaluator, load_checkpoint
+        from zeroplay.train.arena import SearchPlayer, make_player, play_match
+
+        lc = self.config.loop
+        prev = self._eval_record(it - 1) if it > 0 else None
+        best = prev["best_after"] if prev else 0
+        base_elo = (self._eval_record(best) or {}).get("elo_cumulative") or 0.0
+        record = {"iteration": it, "best_before": best, "best_after": it, "elo_cumulative": None, "matches": {}}
+        if lc.eval_games == 0 or it == 0:
+            self._write_eval(it, {**record, "best_after": it if it == 0 or lc.eval_games == 0 else best})
+            return
+        playouts = lc.eval_playouts or self.config.selfplay.playouts
+        seed = int(np.random.SeedSequence([self.config.seed, it, 2]).generate_state(1)[0])
+        model = copy.deepcopy(self.model).eval()
+        me = SearchPlayer(NetEvaluator(model, self.config.features), playouts, name=f"iteration {it}", seed=seed)
+        opponents = []
+        ck = load_checkpoint(checkpoint_path(self.dir, best), game=self.game, features=self.config.features)
+        opponents.append(("previous best", SearchPlayer(NetEvaluator(ck.model, ck.features), playouts,
+                                                        name=f"iteration {best}", seed=seed + 1)))
+        if lc.baseline:
+            opponents.append((lc.baseline, make_player(lc.baseline, self.game, playouts=playouts, seed=seed + 2)))
+        for label, opponent in opponents:
+            bar = _tqdm(self.progress, total=lc.eval_games, desc=f"iteration {it} vs {label}", unit="game")
+            try:
+                match = play_match(self.game, me, opponent, lc.eval_games, progress=bar)
+            finally:
+                if bar is not None:
+                    bar.close()
+            record["matches"][label] = {**match.to_dict(), "opponent_iteration": best if label == "previous best" else None}
+            self.log(f"iteration {it} vs {label} ({opponent.name}): {match.elo()}")
+        vs_best = record["matches"]["previous best"]
+        n = vs_best["games"]
+        smoothed = (vs_best["wins"] + 0.5 * vs_best["draws"] + 0.5) / (n + 1)
+        diff = elo_from_score(smoothed)
+        record["elo_cumulative"] = round(base_elo + diff, 1)
+        record["best_after"] = it if vs_best["score"] > 0.5 else best
+        self._write_eval(it, record)
+        for label, m in record["matches"].items():
+            self.metrics.append("arena", iteration=it, opponent=label, elo=m["elo"], elo_low=m["elo_low"],
+                                elo_high=m["elo_high"], wins=m["wins"], draws=m["draws"], losses=m["losses"],
+                                score=m["score"])
+        # the rising curve: Elo relative to the initial net, with the interval of the last match
+        half = 1.96 * math.sqrt(max(smoothed * (1 - smoothed), 1e-9) / (n + 1)) * 400 / math.log(10) \
+            / max(smoothed * (1 - smoothed), 1e-9)
+        self.metrics.append("arena", iteration=it, opponent="cumulative (iteration 0 = 0)",
+                            elo=record["elo_cumulative"], elo_low=record["elo_cumulative"] - half,
+                            elo_high=record["elo_cumulative"] + half)

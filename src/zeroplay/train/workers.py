@@ -1,0 +1,259 @@
+"""Self-play on all cores: worker processes, each a ``SelfPlayer`` with its own copy of the net.
+
+Design (measured against a shared inference process, see docs/BENCHMARKS.md "Self-play"): every
+worker runs its own lockstep batch of games and its own network (one torch thread), so a worker
+never waits for another. Messages go over one duplex ``Pipe`` per worker (a worker killed in the
+middle of a send breaks only its own pipe):
+
+    driver -> worker   ("weights", version, safetensors bytes, seed)   new net, new games' seed
+                       ("play", task, n)                                play n games
+                       ("stop",)
+    worker -> driver   ("ready",) once started
+                       ("game", task, FinishedGame)                     as each game ends
+                       ("done", task)
+                       ("error", text)
+
+A worker that dies (killed, out of memory) loses only its games in progress: the pool starts a
+new one, hands it the current weights and the games still owed, and goes on.
+
+``LocalSelfPlay`` is the same interface in the calling process (``--workers 0``).
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import time
+import traceback
+from dataclasses import replace
+from multiprocessing.connection import wait
+from typing import Callable
+
+from zeroplay.train.selfplay import FinishedGame, SelfPlayConfig, SelfPlayer
+
+
+def weights_bytes(model) -> bytes:
+    """A model's weights as safetensors bytes (what travels to the workers)."""
+    from safetensors.torch import save
+
+    return save({k: v.detach().cpu().contiguous() for k, v in model.state_dict().items()})
+
+
+def _load_weights(model, data: bytes) -> None:
+    from safetensors.torch import load
+
+    model.load_state_dict(load(data), strict=True)
+    model.eval()
+
+
+def _evaluator(game, arch: dict, features: str, data: bytes | None, model=None):
+    from zeroplay.nn import NetEvaluator
+    from zeroplay.nn.arch import ArchSpec
+    from zeroplay.nn.models import model_from_spec
+
+    if model is None:
+        model = model_from_spec(ArchSpec.from_dict(arch))
+    if data is not None:
+        _load_weights(model, data)
+    return NetEvaluator(model, features), model
+
+
+class LocalSelfPlay:
+    """Self-play in this process (no workers): the interface of ``WorkerPool``."""
+
+    def __init__(self, game, arch: dict, features: str, config: SelfPlayConfig):
+        self.game, self.arch, self.features, self.config = game, arch, features, config
+        self._player: SelfPlayer | None = None
+        self._model = None
+
+    def set_weights(self, data: bytes, version: int, seed: int) -> None:
+        evaluator, self._model = _evaluator(self.game, self.arch, self.features, data, self._model)
+        self._player = SelfPlayer(self.game, evaluator, replace(self.config, seed=seed), weights_version=version)
+
+    def play(self, n_games: int, on_game: Callable[[FinishedGame], None]) -> None:
+        self._player.play(n_games, on_game=on_game)
+
+    def close(self) -> None:
+        pass
+
+
+def _worker_main(conn, game_name: str, game_options: dict, arch: dict, features: str, config: dict) -> None:
+    """Body of a worker process."""
+    try:
+        import torch
+
+        torch.set_num_threads(1)
+        from zeroplay.games import make
+
+        game = make(game_name, **game_options)
+        model = None
+        player = None
+        conn.send(("ready",))
+        while True:
+            msg = conn.recv()
+            if msg[0] == "stop":
+                return
+            if msg[0] == "weights":
+                _, version, data, seed = msg
+                evaluator, model = _evaluator(game, arch, features, data, model)
+                player = SelfPlayer(game, evaluator, SelfPlayConfig(**{**config, "seed": seed}),
+                                    weights_version=version)
+            elif msg[0] == "play":
+                _, task, n = msg
+                player.play(n, on_game=lambda g: conn.send(("game", task, g)))
+                conn.send(("done", task))
+    except (EOFError, BrokenPipeError, KeyboardInterrupt):
+        return
+    except BaseException:
+        try:
+            conn.send(("error", traceback.format_exc()))
+        except Exception:
+            pass
+
+
+class WorkerPool:
+    """``workers`` self-play processes (context ``spawn``: safe with torch and numba threads).
+
+    Args:
+        game: the Game (rebuilt in each worker from its name and options).
+        arch: ``ArchSpec.to_dict()`` of the network.
+        features: input feature set.
+        config: SelfPlayConfig (its ``parallel_games`` is per worker).
+        workers: number of processes.
+    """
+
+    START_TIMEOUT = 300.0
+
+    def __init__(self, game, arch: dict, features: str, config: SelfPlayConfig, workers: int,
+                 context: str = "spawn"):
+        if workers < 1:
+            raise ValueError(f"workers must be >= 1, got {workers}")
+        self.game, self.arch, self.features, self.config = game, arch, features, config
+        self.ctx = mp.get_context(context)
+        self._weights: tuple | None = None
+        self.restarts = 0
+        self._procs: list = [None] * workers
+        self._conns: list = [None] * workers
+        for i in range(workers):
+            self._start(i)
+
+    @property
+    def size(self) -> int:
+        return len(self._procs)
+
+    def _start(self, i: int) -> None:
+        parent, child = self.ctx.Pipe(duplex=True)
+        p = self.ctx.Process(target=_worker_main, name=f"zeroplay-selfplay-{i}", daemon=True,
+                             args=(child, self.game.name, dict(self.game.options), self.arch, self.features,
+                                   self.config.to_dict()))
+        p.start()
+        child.close()
+        self._procs[i], self._conns[i] = p, parent
+        if self._weights is not None:
+            version, data, seed = self._weights
+            parent.send(("weights", version, data, seed + 7919 * (i + 1) + 104729 * self.restarts))
+
+    def _kill(self, i: int) -> None:
+        p = self._procs[i]
+        if p is not None and p.is_alive():
+            p.kill()
+        if p is not None:
+            p.join(5)
+        try:
+            self._conns[i].close()
+        except Exception:
+            pass
+
+    def set_weights(self, data: bytes, version: int, seed: int) -> None:
+        """Send new weights to every worker (each gets its own seed derived from ``seed``)."""
+        self._weights = (version, data, seed)
+        for i, conn in enumerate(self._conns):
+            try:
+                conn.send(("weights", version, data, seed + 7919 * (i + 1)))
+            except (BrokenPipeError, OSError):
+                self._restart(i)
+
+    def _restart(self, i: int) -> None:
+        self._kill(i)
+        self.restarts += 1
+        self._start(i)
+
+    def play(self, n_games: int, on_game: Callable[[FinishedGame], None]) -> None:
+        """Play ``n_games`` games across the workers; ``on_game`` gets each as it ends.
+
+        A worker that dies loses its games in progress; the games it still owed go to its
+        replacement, so exactly ``n_games`` games come back.
+        """
+        owed = [n_games // self.size + (i < n_games % self.size) for i in range(self.size)]
+        task = [0] * self.size
+        busy = [False] * self.size
+        for i in range(self.size):
+            if owed[i]:
+                self._send_play(i, owed[i], task)
+                busy[i] = True
+        while any(busy):
+            by_conn = {self._conns[i]: i for i in range(self.size) if busy[i]}
+            by_sentinel = {self._procs[i].sentinel: i for i in range(self.size) if busy[i]}
+            ready = wait(list(by_conn) + list(by_sentinel), timeout=5.0)
+            dead = set()
+            for r in ready:
+                if r in by_sentinel:
+                    i = by_sentinel[r]
+                    if not self._conns[i].poll():
+                        dead.add(i)
+                    continue
+                i = by_conn[r]
+                try:
+                    msg = r.recv()
+                except (EOFError, OSError, Exception):
+                    dead.add(i)
+                    continue
+                if msg[0] == "game" and msg[1] == task[i]:
+                    owed[i] -= 1
+                    on_game(msg[2])
+                elif msg[0] == "done" and msg[1] == task[i]:
+                    busy[i] = owed[i] > 0
+                    if busy[i]:  # should not happen: ask again for what is missing
+                        self._send_play(i, owed[i], task)
+                elif msg[0] == "error":
+                    raise RuntimeError(f"self-play worker {i} failed:\n{msg[1]}")
+            for i in dead:
+                self._restart(i)
+                if owed[i] > 0:
+                    self._send_play(i, owed[i], task)
+
+    def _send_play(self, i: int, n: int, task: list) -> None:
+        task[i] += 1
+        try:
+            self._conns[i].send(("play", task[i], n))
+        except (BrokenPipeError, OSError):
+            self._restart(i)
+            self._conns[i].send(("play", task[i], n))
+
+    def pids(self) -> list[int]:
+        return [p.pid for p in self._procs]
+
+    def close(self) -> None:
+        for i, conn in enumerate(self._conns):
+            try:
+                conn.send(("stop",))
+            except Exception:
+                pass
+        deadline = time.monotonic() + 5.0
+        for i, p in enumerate(self._procs):
+            p.join(max(0.0, deadline - time.monotonic()))
+            self._kill(i)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def default_workers() -> int:
+    """Cores available to this process."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
