@@ -102,6 +102,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_train_parsers(sub)
 
+    from zeroplay.play.commands import add_play_commands  # play, pbrain, serve
+
+    add_play_commands(sub)
+
     return parser
 
 

@@ -1,0 +1,73 @@
+"""The ``zeroplay play``, ``zeroplay pbrain`` and ``zeroplay serve`` subcommands.
+
+Only argparse set-up at import time: the heavy modules load when a command runs.
+"""
+
+from __future__ import annotations
+
+
+def add_play_commands(sub) -> None:
+    """Add ``play``, ``pbrain`` and ``serve`` to the ``zeroplay`` subparsers ``sub``."""
+    p = sub.add_parser("play", help="play against the engine in the terminal")
+    p.add_argument("--game", choices=["gomoku", "tictactoe"], default="gomoku", help="game (default gomoku)")
+    p.add_argument("--size", type=int, default=15, help="board width and height, 5..25 (default 15)")
+    p.add_argument("--rule", choices=["freestyle", "standard"], default="freestyle",
+                   help="freestyle: five or more wins; standard: exactly five (default freestyle)")
+    p.add_argument("--color", "--colour", choices=["black", "white"], default="black",
+                   help="your colour; Black moves first (default black)")
+    p.add_argument("--playouts", type=int, default=None,
+                   help="engine playouts per move (default 800 when --seconds is not given)")
+    p.add_argument("--seconds", type=float, default=None, help="engine seconds per move (default: no time limit)")
+    p.add_argument("--model", default=None,
+                   help="checkpoint (.safetensors) to play with (default: the shipped model for the game "
+                        "and size; without one, the search-only engine)")
+    p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser("pbrain", help="Gomocup (Piskvork) engine protocol on stdin/stdout")
+    add_pbrain_arguments(p)
+    p.set_defaults(func=_cmd_pbrain)
+
+    p = sub.add_parser("serve", help="web board: play and analyse in the browser")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
+    p.set_defaults(func=_cmd_serve)
+
+
+PBRAIN_PLAYOUTS = 3000
+"""Default cap on playouts per move of the Gomocup engine (its time limits usually stop it first)."""
+
+
+def add_pbrain_arguments(parser) -> None:
+    """Options of ``zeroplay pbrain`` and ``pbrain-zeroplay``."""
+    parser.add_argument("--playouts", type=int, default=PBRAIN_PLAYOUTS,
+                        help=f"most playouts per move; the turn time usually stops the search sooner "
+                             f"(default {PBRAIN_PLAYOUTS})")
+    parser.add_argument("--model", default=None,
+                        help="checkpoint (.safetensors) to play with (default: the shipped model, else "
+                             "search only)")
+
+
+def _positive(args) -> None:
+    if args.playouts is not None and args.playouts < 1:
+        raise ValueError(f"--playouts must be >= 1, got {args.playouts}")
+    if args.seconds is not None and not args.seconds > 0:
+        raise ValueError(f"--seconds must be > 0, got {args.seconds}")
+
+
+def _cmd_play(args) -> int:
+    _positive(args)
+    from zeroplay.play.terminal import run
+
+    return run(args)
+
+
+def _cmd_pbrain(args) -> int:
+    from zeroplay.play.pbrain import run_from_args
+
+    return run_from_args(args)
+
+
+def _cmd_serve(args) -> int:
+    from zeroplay.play.server import serve
+
+    return serve(args.host, args.port)

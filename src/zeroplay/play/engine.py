@@ -1,0 +1,146 @@
+"""Which engine plays: the shipped model for a game and size, or the search-only fallback.
+
+Trained models ship inside the package under ``zeroplay/models/`` (``*.safetensors``
+checkpoints, see ``zeroplay.nn.checkpoint``). ``make_engine(game)`` uses the first one there that
+loads for ``game`` (same game, rule and board size, or a fully convolutional net for the rule);
+without one it falls back to the search-only engine: the same PUCT search guided by the
+window-count heuristic of ``zeroplay.play.heuristic`` (Gomoku family) or by uniform priors (other
+games), with one-ply proofs (it always takes a win in one and blocks a loss in one), and says so
+in ``Engine.note``.
+
+The compiled search needs about 20 s of numba compilation the first time in a new environment
+(cached on disk afterwards); ``warm_up()`` does it on a tiny board.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from zeroplay.games import Game
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+"""Where trained models ship inside the package (``src/zeroplay/models/``)."""
+
+
+@dataclass
+class Engine:
+    """A game's evaluator and how to search with it.
+
+    Attributes:
+        game: the Game it plays.
+        evaluator: the search's Evaluator (network or heuristic).
+        name: one line for people, e.g. ``"model gomoku-15.safetensors"`` or
+            ``"search only (heuristic priors)"``.
+        note: why the search-only engine plays (no shipped model), else None.
+        model_path: the checkpoint file, or None.
+    """
+
+    game: Game
+    evaluator: object
+    name: str
+    note: str | None = None
+    model_path: Path | None = None
+    config_overrides: dict = field(default_factory=dict)
+
+    def new_searcher(self, **config):
+        """A fresh ``Searcher`` (tree reuse across moves) with play-mode config plus ``config``."""
+        from zeroplay.search import SearchConfig, Searcher
+
+        return Searcher(self.game, self.evaluator, SearchConfig(**{**self.config_overrides, **config}))
+
+
+def model_files(models_dir: Path | None = None) -> list[Path]:
+    """Checkpoint files shipped in the package's models folder, sorted by name (may be empty)."""
+    folder = Path(models_dir) if models_dir is not None else MODELS_DIR
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.suffix == ".safetensors" and p.is_file())
+
+
+def find_model(game: Game, models_dir: Path | None = None) -> Path | None:
+    """The shipped model that loads for ``game``, or None (none ship yet: a later issue adds them).
+
+    A file named for the game and size (``gomoku-15x15-standard...``) is tried first; any other
+    checkpoint is tried too, since a fully convolutional net plays on every board size.
+    """
+    files = model_files(models_dir)
+    if not files:
+        return None
+    from zeroplay.nn import CheckpointError, load_checkpoint
+
+    tag = f"{game.name}-{game.width}x{game.height}"
+    for path in sorted(files, key=lambda p: (not p.name.startswith(tag), p.name)):
+        try:
+            load_checkpoint(path, game=game)
+        except CheckpointError:
+            continue
+        return path
+    return None
+
+
+def search_only_evaluator(game: Game):
+    """The heuristic evaluator for the Gomoku family, uniform priors for other games."""
+    if hasattr(game, "n_in_row"):
+        from zeroplay.play.heuristic import HeuristicEvaluator
+
+        return HeuristicEvaluator(), "search only (window-count heuristic priors and values, one-ply proofs)"
+    from zeroplay.search import UniformEvaluator
+
+    return UniformEvaluator(), "search only (uniform priors, one-ply proofs)"
+
+
+def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipped: bool = True) -> Engine:
+    """The engine for ``game``: ``model`` when given, else the shipped model, else search only.
+
+    Raises:
+        zeroplay.nn.CheckpointError: ``model`` was given and does not load for ``game`` (the
+            message names each difference). A ``ValueError``.
+    """
+    if model is None and use_shipped:
+        model = find_model(game)
+        shipped = True
+    else:
+        shipped = False
+    if model is not None:
+        from zeroplay.nn import NetEvaluator, load_checkpoint
+
+        ckpt = load_checkpoint(model, game=game)
+        evaluator = NetEvaluator(ckpt.model, ckpt.features)
+        path = Path(model)
+        return Engine(game, evaluator, f"model {path.name}" + (" (shipped)" if shipped else ""), None, path)
+    evaluator, name = search_only_evaluator(game)
+    note = (f"no trained model for {describe(game)} yet: playing with the {name}. "
+            f"Pass --model PATH to use a checkpoint.")
+    return Engine(game, evaluator, name, note)
+
+
+def describe(game: Game) -> str:
+    """``"gomoku 15x15 freestyle"`` and the like."""
+    rule = getattr(game, "rule", None)
+    if game.name == "gomoku":
+        return f"gomoku {game.width}x{game.height} {rule}"
+    return f"{game.name} {game.width}x{game.height}"
+
+
+def warm_up() -> float:
+    """Compile (or load from the on-disk cache) the rules and search kernels; returns seconds.
+
+    About 20 s the first time in a new environment on a 2-core machine, well under 2 s after.
+    """
+    import time
+
+    t0 = time.perf_counter()
+    from zeroplay.games import make
+    from zeroplay.play.heuristic import HeuristicEvaluator
+    from zeroplay.search import SearchConfig, Searcher
+
+    game = make("gomoku", width=7, height=7, rule="standard")
+    state = game.from_stones([24], [25]).play(17)
+    state.winning_moves()
+    state.legal_moves()
+    searcher = Searcher(game, HeuristicEvaluator(), SearchConfig(node_capacity=1 << 10, edge_capacity=1 << 14))
+    searcher.search(state, playouts=40)
+    searcher.search(state.play(int(searcher.result().best_move)), playouts=8)
+    return time.perf_counter() - t0

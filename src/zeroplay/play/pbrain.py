@@ -1,0 +1,529 @@
+"""The Gomocup (Piskvork) engine protocol on stdin/stdout: ``zeroplay pbrain``, ``pbrain-zeroplay``.
+
+Commands (one a line, LF or CR LF; keywords in any case)::
+
+    START n             new n x n game (5..25)                   -> OK | ERROR ...
+    RECTSTART w,h       new w x h game                           -> OK | ERROR ...
+    RESTART             new game, same board                     -> OK
+    BEGIN               we move first                            -> x,y
+    TURN x,y            the opponent played x,y                  -> x,y (our move)
+    BOARD               whole position, then lines x,y,f, then DONE   -> x,y
+                        (f: 1 own stone, 2 opponent's, 3 marker (continuous game), ignored)
+    TAKEBACK x,y        remove the stone at x,y                  -> OK
+    INFO key value      timeout_turn, timeout_match, time_left (ms), max_memory (bytes),
+                        game_type, rule (bitmask 1 exactly five, 2 continuous, 4 renju, 8 caro),
+                        evaluate, folder                         -> nothing, ever
+    ABOUT                                                        -> name="zeroplay", ...
+    END                                                          -> exit, status 0
+
+Anything else gets ``UNKNOWN ...``; a command that cannot be done gets ``ERROR ...`` and leaves
+the game as it was. A rule we do not play (continuous, renju, caro) is reported as ``ERROR`` at
+the next game command after the ``INFO rule`` (and at every one until a supported rule is set).
+Coordinates: x = column, y = row from the top, both from 0. Only protocol replies go to stdout:
+the process points file descriptor 1 at stderr at start and writes replies to a private copy of
+it, so numba, torch or warnings can never corrupt the protocol stream.
+
+Time: the search gets ``min(timeout_turn, time_left / 16 when timeout_match > 0) * 0.8 - 0.1 s``
+(at most ``--playouts`` playouts); ``timeout_turn 0`` asks for an instant move (a
+few dozen playouts, or the heuristic move). Tree reuse: the search keeps its tree between turns
+(a BOARD that continues the game finds its position in it too); START, RESTART, TAKEBACK and a
+rule change start fresh.
+
+Warm-up: the compiled search takes about 20 s to compile the first time in a new environment
+(cached on disk afterwards). The engine compiles it in a background thread from the moment it
+starts; a move asked for before that is done comes from ``heuristic.quick_move`` (win in one,
+block a win in one, else the best heuristic cell), computed in plain numpy within milliseconds.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import threading
+import time
+import traceback
+from typing import Callable
+
+import numpy as np
+
+from zeroplay import __version__
+from zeroplay.play import heuristic
+
+MIN_SIZE, MAX_SIZE = 5, 25
+DEFAULT_PLAYOUTS = 3000
+"""Cap on playouts per move (``--playouts``); the time limits usually stop the search first.
+Keep equal to ``commands.PBRAIN_PLAYOUTS``."""
+FAST_PLAYOUTS = 48
+"""Playouts for ``timeout_turn 0`` (answer as fast as possible)."""
+DEFAULT_TURN_MS = 5000
+"""Turn time assumed until the manager sends ``INFO timeout_turn``."""
+
+RULE_EXACT5, RULE_CONTINUOUS, RULE_RENJU, RULE_CARO = 1, 2, 4, 8
+_UNSUPPORTED_RULES = {RULE_CONTINUOUS: "continuous game", RULE_RENJU: "renju", RULE_CARO: "caro"}
+
+_COORD = re.compile(r"^\s*(\d{1,9})\s*,\s*(\d{1,9})\s*$", re.ASCII)
+_BOARD_LINE = re.compile(r"^\s*(\d{1,9})\s*,\s*(\d{1,9})\s*,\s*(\d{1,9})\s*$", re.ASCII)
+_INT = re.compile(r"^\s*-?\d{1,30}\s*$", re.ASCII)
+_MAX_ECHO = 60  # characters of a bad line quoted back in a message
+
+
+def _quote(text: str) -> str:
+    """A short printable rendering of untrusted input for a one-line message."""
+    text = "".join(ch if " " <= ch < "\x7f" else "?" for ch in text)
+    return text if len(text) <= _MAX_ECHO else text[:_MAX_ECHO] + "..."
+
+
+class PbrainEngine:
+    """One brain: reads protocol lines with ``handle(line)``, answers through ``out(text)``.
+
+    Args:
+        out: called once per reply line, without the line end.
+        playouts: most playouts per move.
+        model: checkpoint path, or None for the shipped model / search only.
+        warm_up: compile the search in a background thread now (the CLI does); False means
+            compile on the first move that needs it (tests that never search).
+        log: where diagnostics go (a text stream; never stdout).
+        search: False plays ``heuristic.quick_move`` only (instant; fuzzing).
+
+    After ``END``, ``finished`` is True and further lines are ignored.
+    """
+
+    def __init__(self, out: Callable[[str], None], *, playouts: int = DEFAULT_PLAYOUTS, model=None,
+                 warm_up: bool = True, log=None, search: bool = True):
+        self.out = out
+        self.log = log if log is not None else sys.stderr
+        self.max_playouts = max(1, int(playouts))
+        self.model = model
+        self.use_search = search
+        self.finished = False
+        # game
+        self.width = self.height = 0
+        self.board = np.zeros(0, dtype=np.int8)  # 0 empty, 1 own, 2 opponent
+        self.last_opponent: int | None = None
+        # settings from INFO
+        self.timeout_turn_ms = DEFAULT_TURN_MS
+        self.timeout_match_ms = 0
+        self.time_left_ms: int | None = None
+        self.max_memory = 0
+        self.rule = 0
+        self.rule_error: str | None = None
+        # BOARD ... DONE collection
+        self._board_lines: list[str] | None = None
+        # search (created once the compiled code is ready)
+        self._ready = threading.Event()
+        self._warm_error: str | None = None
+        self._searcher = None
+        self._searcher_key = None
+        self._fresh_tree = True
+        if search and warm_up:
+            threading.Thread(target=self._warm_up, name="pbrain-warm-up", daemon=True).start()
+
+    # --- I/O --------------------------------------------------------------------------------
+    def _say(self, text: str) -> None:
+        self.out(text)
+
+    def _debug(self, text: str) -> None:
+        print(f"pbrain: {text}", file=self.log, flush=True)
+
+    def _warm_up(self) -> None:
+        try:
+            from zeroplay.play.engine import warm_up
+
+            seconds = warm_up()
+            self._debug(f"search compiled / loaded in {seconds:.1f} s")
+        except BaseException as e:  # never let the thread die silently; fall back to quick moves
+            self._warm_error = f"{type(e).__name__}: {e}"
+            self._debug(f"warm-up failed, quick moves only: {self._warm_error}")
+        finally:
+            self._ready.set()
+
+    # --- dispatch -----------------------------------------------------------------------------
+    def handle(self, line: str) -> None:
+        """Process one input line (its line end, CR LF or LF, may still be on it)."""
+        if self.finished:
+            return
+        try:
+            self._handle(line.rstrip("\r\n"))
+        except Exception as e:  # a bug must not kill the brain mid-tournament
+            self._debug("internal error:\n" + traceback.format_exc())
+            self._board_lines = None
+            self._say(f"ERROR internal error: {_quote(type(e).__name__ + ': ' + str(e))}")
+
+    def _handle(self, line: str) -> None:
+        if self._board_lines is not None:
+            stripped = line.strip()
+            if stripped.upper() == "DONE":
+                lines, self._board_lines = self._board_lines, None
+                self._cmd_board_done(lines)
+                return
+            if _BOARD_LINE.match(stripped):
+                if len(self._board_lines) < 4 * MAX_SIZE * MAX_SIZE:
+                    self._board_lines.append(stripped)
+                    return
+            self._board_lines = None
+            self._say(f"ERROR BOARD expects x,y,field lines then DONE, got {_quote(stripped)!r}; board discarded")
+            if not stripped:
+                return
+            # fall through: the line is a command of its own
+        parts = line.strip().split(None, 1)
+        if not parts:
+            return  # blank lines are ignored
+        command = parts[0].upper()
+        arg = parts[1].strip() if len(parts) > 1 else ""
+        if command == "INFO":
+            self._cmd_info(arg)
+            return
+        handler = {
+            "START": self._cmd_start,
+            "RECTSTART": self._cmd_rectstart,
+            "RESTART": self._cmd_restart,
+            "BEGIN": self._cmd_begin,
+            "TURN": self._cmd_turn,
+            "BOARD": self._cmd_board,
+            "TAKEBACK": self._cmd_takeback,
+            "ABOUT": self._cmd_about,
+            "END": self._cmd_end,
+        }.get(command)
+        if handler is None:
+            self._say(f"UNKNOWN command {_quote(parts[0])!r}")
+            return
+        if self.rule_error and command not in ("ABOUT", "END"):
+            self._say(f"ERROR {self.rule_error}")
+            return
+        handler(arg)
+
+    # --- commands -----------------------------------------------------------------------------
+    def _cmd_info(self, arg: str) -> None:
+        key, _, value = arg.partition(" ")
+        key, value = key.lower(), value.strip()
+        if key not in ("timeout_turn", "timeout_match", "time_left", "max_memory", "game_type", "rule"):
+            return  # evaluate, folder and keys of future protocol versions: nothing to do
+        if not _INT.match(value):
+            self._debug(f"ignored INFO {key} with a non-integer value {_quote(value)!r}")
+            return
+        number = int(value)
+        if key == "timeout_turn":
+            self.timeout_turn_ms = max(number, 0)
+        elif key == "timeout_match":
+            self.timeout_match_ms = max(number, 0)
+        elif key == "time_left":
+            self.time_left_ms = max(number, 0)
+        elif key == "max_memory":
+            self.max_memory = max(number, 0)
+        elif key == "rule":
+            self._set_rule(number)
+
+    def _set_rule(self, bits: int) -> None:
+        unsupported = [name for bit, name in _UNSUPPORTED_RULES.items() if bits & bit]
+        if bits < 0 or bits >= 16:
+            unsupported.append(f"bits {bits}")
+        if unsupported:
+            self.rule_error = (f"rule {bits} ({', '.join(unsupported)}) is not supported; "
+                               "zeroplay plays free-style (rule 0) and exactly five (rule 1)")
+            return
+        self.rule_error = None
+        if bits != self.rule:
+            self.rule = bits
+            self._fresh_tree = True
+
+    def _new_game(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.board = np.zeros(width * height, dtype=np.int8)
+        self.last_opponent = None
+        self._fresh_tree = True
+
+    def _cmd_start(self, arg: str) -> None:
+        if not re.fullmatch(r"\d{1,9}", arg, re.ASCII):
+            self._say(f"ERROR START expects a board size such as 15, got {_quote(arg)!r}")
+            return
+        size = int(arg)
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            self._say(f"ERROR unsupported size {size}: zeroplay plays {MIN_SIZE}..{MAX_SIZE}")
+            return
+        self._new_game(size, size)
+        self._say("OK")
+
+    def _cmd_rectstart(self, arg: str) -> None:
+        m = _COORD.match(arg)
+        if not m:
+            self._say(f"ERROR RECTSTART expects width,height, got {_quote(arg)!r}")
+            return
+        w, h = int(m.group(1)), int(m.group(2))
+        if not (MIN_SIZE <= w <= MAX_SIZE and MIN_SIZE <= h <= MAX_SIZE):
+            self._say(f"ERROR unsupported size {w}x{h}: zeroplay plays {MIN_SIZE}..{MAX_SIZE} each way")
+            return
+        self._new_game(w, h)
+        self._say("OK")
+
+    def _started(self) -> bool:
+        if self.width == 0:
+            self._say("ERROR no game: send START first")
+            return False
+        return True
+
+    def _cmd_restart(self, arg: str) -> None:
+        if not self._started():
+            return
+        self._new_game(self.width, self.height)
+        self._say("OK")
+
+    def _cell(self, arg: str, command: str) -> int | None:
+        m = _COORD.match(arg)
+        if not m:
+            self._say(f"ERROR {command} expects x,y, got {_quote(arg)!r}")
+            return None
+        x, y = int(m.group(1)), int(m.group(2))
+        if not (x < self.width and y < self.height):
+            self._say(f"ERROR {command} {x},{y} is off the {self.width}x{self.height} board")
+            return None
+        return y * self.width + x
+
+    def _cmd_begin(self, arg: str) -> None:
+        if not self._started():
+            return
+        if self.board.any():
+            self._say("ERROR BEGIN on a board that has stones; use BOARD or TURN")
+            return
+        self._reply_move()
+
+    def _cmd_turn(self, arg: str) -> None:
+        if not self._started():
+            return
+        cell = self._cell(arg, "TURN")
+        if cell is None:
+            return
+        if self.board[cell] != 0:
+            self._say(f"ERROR TURN {cell % self.width},{cell // self.width}: the cell is occupied")
+            return
+        self.board[cell] = 2
+        self.last_opponent = cell
+        self._reply_move()
+
+    def _cmd_takeback(self, arg: str) -> None:
+        if not self._started():
+            return
+        cell = self._cell(arg, "TAKEBACK")
+        if cell is None:
+            return
+        if self.board[cell] == 0:
+            self._say(f"ERROR TAKEBACK {cell % self.width},{cell // self.width}: the cell is empty")
+            return
+        self.board[cell] = 0
+        if self.last_opponent == cell:
+            self.last_opponent = None
+        self._fresh_tree = True
+        self._say("OK")
+
+    def _cmd_board(self, arg: str) -> None:
+        if not self._started():
+            return
+        self._board_lines = []
+
+    def _cmd_board_done(self, lines: list[str]) -> None:
+        board = np.zeros(self.width * self.height, dtype=np.int8)
+        last = None
+        for text in lines:
+            x, y, field = (int(v) for v in _BOARD_LINE.match(text).groups())
+            if not (x < self.width and y < self.height):
+                self._say(f"ERROR BOARD {x},{y} is off the {self.width}x{self.height} board; board unchanged")
+                return
+            if field not in (1, 2, 3):
+                self._say(f"ERROR BOARD {x},{y},{field}: the field must be 1, 2 or 3; board unchanged")
+                return
+            if field == 3:
+                continue  # continuous-game marker, no stone
+            cell = y * self.width + x
+            if board[cell] != 0:
+                self._say(f"ERROR BOARD {x},{y} is listed twice; board unchanged")
+                return
+            board[cell] = field
+            if field == 2:
+                last = cell
+        self.board = board
+        self.last_opponent = last
+        self._reply_move()
+
+    def _cmd_about(self, arg: str) -> None:
+        self._say(f'name="zeroplay", version="{__version__}", author="zeroplay developers", '
+                  'country="", www="", email=""')
+
+    def _cmd_end(self, arg: str) -> None:
+        self.finished = True
+
+    # --- our move -----------------------------------------------------------------------------
+    @property
+    def exact_five(self) -> bool:
+        return bool(self.rule & RULE_EXACT5)
+
+    def _game_over(self) -> str | None:
+        """Why no move can be asked for here, or None."""
+        n, exact = 5, self.exact_five
+        for stone, who in ((2, "the opponent"), (1, "we")):
+            for cell in np.flatnonzero(self.board == stone):
+                board = self.board.copy()
+                board[cell] = 0
+                if heuristic.makes_win(board, self.width, self.height, int(cell), stone, n, exact):
+                    return f"the game is over: {who} already have five in a row"
+        if not (self.board == 0).any():
+            return "the board is full"
+        return None
+
+    def move_seconds(self) -> float | None:
+        """Seconds the search may take for this move; None = answer at once (timeout_turn 0).
+
+        The turn time and, in a timed match, 1/16 of the time left; then 80 % of that less
+        0.1 s for start-up and the reply, the margin on a loaded machine.
+        """
+        if self.timeout_turn_ms == 0:
+            return None
+        budget = self.timeout_turn_ms / 1000.0
+        if self.timeout_match_ms > 0 and self.time_left_ms is not None:
+            budget = min(budget, self.time_left_ms / 1000.0 / 16.0)
+        return max(budget * 0.8 - 0.1, 0.0)
+
+    def _reply_move(self) -> None:
+        why = self._game_over()
+        if why:
+            self._say(f"ERROR {why}")
+            return
+        cell = None
+        if self.use_search:
+            seconds = self.move_seconds()
+            started = time.perf_counter()
+            if not self._ready.is_set():
+                if not any(t.name == "pbrain-warm-up" for t in threading.enumerate()):
+                    threading.Thread(target=self._warm_up, name="pbrain-warm-up", daemon=True).start()
+                # wait for the compile for at most half the move's time, then answer without it
+                self._ready.wait(timeout=0 if seconds is None else seconds * 0.5)
+            if self._ready.is_set() and self._warm_error is None:
+                left = None if seconds is None else seconds - (time.perf_counter() - started)
+                if left is None or left >= 0.02:
+                    cell = self._search_move(left)
+        if cell is None:
+            cell = heuristic.quick_move(self.board, self.width, self.height, 1, 5, self.exact_five)
+        self.board[cell] = 1
+        self._say(f"{cell % self.width},{cell // self.width}")
+
+    def _search_move(self, seconds: float | None) -> int | None:
+        """The search's move in at most ``seconds`` (None: FAST_PLAYOUTS), or None on failure."""
+        try:
+            from zeroplay.search import Limits  # noqa: F401  (compiled already: cheap)
+
+            state = self._state()
+            searcher = self._get_searcher(state.game)
+            if self._fresh_tree:
+                searcher.reset()
+                self._fresh_tree = False
+            if seconds is None:
+                result = searcher.search(state, playouts=min(FAST_PLAYOUTS, self.max_playouts))
+            else:
+                result = searcher.search(state, playouts=self.max_playouts, seconds=max(seconds, 0.01))
+            move = result.best_move
+            if move is None or self.board[int(move)] != 0:
+                return None
+            self._debug(f"{result.playouts} playouts in {result.seconds:.2f} s, win rate "
+                        f"{100 * result.win_rate:.0f}%, stopped by {result.stopped_by}")
+            return int(move)
+        except Exception:
+            self._debug("search failed, quick move instead:\n" + traceback.format_exc())
+            self._searcher = None
+            return None
+
+    def _state(self):
+        """The position as a Game API State, the side to move = us; colours from the counts."""
+        from zeroplay.games import make
+
+        game = make("gomoku", width=self.width, height=self.height,
+                     rule="standard" if self.exact_five else "freestyle")
+        own = np.flatnonzero(self.board == 1).tolist()
+        opp = np.flatnonzero(self.board == 2).tolist()
+        if len(own) == len(opp):
+            return game.from_stones(own, opp, to_play=0, last_move=self._last_opponent_stone())
+        if len(opp) == len(own) + 1:
+            return game.from_stones(opp, own, to_play=1, last_move=self._last_opponent_stone())
+        return game.from_stones(own, opp, to_play=0)
+
+    def _last_opponent_stone(self) -> int | None:
+        last = self.last_opponent
+        return last if last is not None and self.board[last] == 2 else None
+
+    def _get_searcher(self, game):
+        key = (game, self.max_memory)
+        if self._searcher is None or self._searcher_key != key:
+            from zeroplay.play.engine import make_engine
+
+            engine = make_engine(game, self.model)
+            self._debug(f"engine: {engine.name}" + (f" -- {engine.note}" if engine.note else ""))
+            self._searcher = engine.new_searcher(**memory_config(self.max_memory))
+            self._searcher_key = key
+            self._fresh_tree = False
+        return self._searcher
+
+
+def memory_config(max_memory: int) -> dict:
+    """Node and edge capacities that fit ``max_memory`` bytes (0 = the defaults).
+
+    About 100 MB go to Python, numpy and the compiled code; of the rest a third goes to nodes
+    (~72 bytes each with their table slot) and two thirds to edges (20 bytes each).
+    """
+    if max_memory <= 0:
+        return {"node_capacity": 1 << 17, "edge_capacity": 1 << 22}
+    budget = max(max_memory - 100_000_000, 8_000_000)
+    nodes = 1 << max(10, min(17, int(np.log2(budget / 3 / 72))))
+    edges = 1 << max(14, min(22, int(np.log2(budget * 2 / 3 / 20))))
+    return {"node_capacity": nodes, "edge_capacity": edges}
+
+
+def run(stdin, write: Callable[[str], None], **engine_options) -> int:
+    """Serve the protocol from ``stdin`` (a text stream) until END or end of input; returns 0."""
+    engine = PbrainEngine(write, **engine_options)
+    for line in stdin:
+        engine.handle(line)
+        if engine.finished:
+            break
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``pbrain-zeroplay`` console script: the protocol on stdin/stdout."""
+    import argparse
+
+    from zeroplay.play.commands import add_pbrain_arguments
+
+    parser = argparse.ArgumentParser(prog="pbrain-zeroplay", description="zeroplay as a Gomocup (Piskvork) engine")
+    add_pbrain_arguments(parser)
+    return run_from_args(parser.parse_args(argv))
+
+
+def run_from_args(args) -> int:
+    """Point fd 1 at stderr (so nothing but replies reach stdout) and serve stdin."""
+    sys.stdout.flush()
+    reply_fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    replies = os.fdopen(reply_fd, "w", encoding="ascii", errors="replace", newline="\n", buffering=1)
+
+    def write(text: str) -> None:
+        replies.write(text + "\n")
+        replies.flush()
+
+    stdin = open(sys.stdin.fileno(), "r", encoding="utf-8", errors="replace", newline="", closefd=False)
+    if args.model is not None and not os.path.exists(args.model):
+        print(f"pbrain-zeroplay: model file {args.model} not found", file=sys.stderr)
+        return 2
+    try:
+        return run(_lines(stdin), write, playouts=args.playouts, model=args.model)
+    except KeyboardInterrupt:
+        return 0
+    except BrokenPipeError:
+        return 0
+
+
+def _lines(stream):
+    """Lines of ``stream``, split on LF (CR before it is stripped later), read as they arrive."""
+    while True:
+        line = stream.readline()
+        if not line:
+            return
+        yield line

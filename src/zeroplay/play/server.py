@@ -1,0 +1,234 @@
+"""``zeroplay serve``: the web analysis board (FastAPI + uvicorn, a static page, no build step).
+
+HTTP API (JSON unless said otherwise; every game is addressed by its id, so several browser tabs
+play independent games)::
+
+    GET  /                                  the board (static/index.html, app.js, style.css)
+    POST /api/games                         new game {game, size, rule, color, playouts} -> 201 game
+    POST /api/games/load                    new game from a record {text, format: psq|sgf|auto,
+                                            rule, color, playouts} -> 201 game
+    GET  /api/games/{id}                    the game
+    POST /api/games/{id}/move               the person's move {move: "h8" | "7,7" | cell} -> game
+    POST /api/games/{id}/engine             the engine moves (waits for the search) -> {game, search}
+    GET  /api/games/{id}/engine/stream      the same as server-sent events: "progress" events
+                                            (search snapshots), then "done" {game, search}
+    GET  /api/games/{id}/analyze/stream     analysis of the position (nothing is played), events
+                                            as above; ?playouts=N
+    POST /api/games/{id}/undo               take back the person's last move and the reply -> game
+    GET  /api/games/{id}/record?format=psq|sgf   the game record as a file
+
+Errors: 400 bad input (illegal move, unreadable record), 404 unknown game id, 409 not now (not
+your turn, game over, engine busy), 422 malformed request (wrong types, size out of range); the
+body is ``{"detail": message}``. Bad input never produces a 500.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from pathlib import Path
+from typing import Literal
+
+from fastapi import FastAPI, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+from zeroplay import __version__
+from zeroplay.play.webgame import (
+    MAX_PLAYOUTS,
+    MAX_SIZE,
+    MIN_PLAYOUTS,
+    MIN_SIZE,
+    GameConflictError,
+    GameInputError,
+    GameStore,
+    Options,
+    UnknownGameError,
+    moves_from_record,
+)
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+class NewGameIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: Literal["gomoku", "tictactoe"] = "gomoku"
+    size: StrictInt = Field(15, ge=MIN_SIZE, le=MAX_SIZE)
+    rule: Literal["freestyle", "standard"] = "freestyle"
+    color: Literal["black", "white"] = "black"
+    playouts: StrictInt = Field(400, ge=MIN_PLAYOUTS, le=MAX_PLAYOUTS)
+
+
+class MoveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    move: StrictInt | StrictStr = Field(..., description="'h8', '7,7' (x,y from the top-left) or a cell number")
+
+
+class LoadIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    text: StrictStr = Field(..., max_length=200_000)
+    format: Literal["psq", "sgf", "auto"] = "auto"
+    rule: Literal["freestyle", "standard"] = "freestyle"
+    color: Literal["black", "white"] = "black"
+    playouts: StrictInt = Field(400, ge=MIN_PLAYOUTS, le=MAX_PLAYOUTS)
+
+
+def create_app(store: GameStore | None = None) -> FastAPI:
+    """The ASGI app (a fresh game store unless one is given)."""
+    app = FastAPI(title="zeroplay web board", version=__version__, docs_url=None, redoc_url=None)
+    games = store if store is not None else GameStore()
+    app.state.games = games
+
+    @app.exception_handler(GameInputError)
+    async def _bad_input(request: Request, exc: GameInputError):
+        return JSONResponse({"detail": str(exc)}, status_code=400)
+
+    @app.exception_handler(GameConflictError)
+    async def _conflict(request: Request, exc: GameConflictError):
+        return JSONResponse({"detail": str(exc)}, status_code=409)
+
+    @app.exception_handler(UnknownGameError)
+    async def _unknown(request: Request, exc: UnknownGameError):
+        return JSONResponse({"detail": "unknown game id (games are kept in memory: start a new one)"},
+                            status_code=404)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError):
+        parts = []
+        for err in exc.errors():
+            where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+            parts.append(f"{where}: {err.get('msg', 'invalid')}" if where else err.get("msg", "invalid"))
+        return JSONResponse({"detail": "; ".join(parts) or "invalid request"}, status_code=422)
+
+    @app.get("/", include_in_schema=False)
+    async def index():
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/api/health")
+    async def health():
+        return {"ok": True, "version": __version__, "games": len(games)}
+
+    @app.post("/api/games", status_code=201)
+    def new_game(body: NewGameIn | None = None):
+        body = body or NewGameIn()
+        g = games.new(Options(body.game, body.size, body.rule, body.color, body.playouts))
+        return g.to_json()
+
+    @app.post("/api/games/load", status_code=201)
+    def load_game(body: LoadIn):
+        width, _, moves = moves_from_record(body.text, body.format)
+        g = games.new(Options("gomoku", width, body.rule, body.color, body.playouts), tuple(moves))
+        return g.to_json()
+
+    @app.get("/api/games/{game_id}")
+    def get_game(game_id: str):
+        return games.get(game_id).to_json()
+
+    @app.post("/api/games/{game_id}/move")
+    def move(game_id: str, body: MoveIn):
+        g = games.get(game_id)
+        g.play_human(body.move)
+        return g.to_json()
+
+    @app.post("/api/games/{game_id}/undo")
+    def undo(game_id: str):
+        g = games.get(game_id)
+        g.undo()
+        return g.to_json()
+
+    @app.post("/api/games/{game_id}/engine")
+    def engine_move(game_id: str):
+        g = games.get(game_id)
+        search = g.think(play=True)
+        return {"game": g.to_json(), "search": search}
+
+    @app.get("/api/games/{game_id}/engine/stream")
+    async def engine_stream(game_id: str):
+        g = games.get(game_id)
+        _precheck(g, play=True)
+        return _stream(g, play=True, playouts=None)
+
+    @app.get("/api/games/{game_id}/analyze/stream")
+    async def analyze_stream(game_id: str, playouts: int | None = Query(None, ge=MIN_PLAYOUTS, le=MAX_PLAYOUTS)):
+        g = games.get(game_id)
+        _precheck(g, play=False)
+        return _stream(g, play=False, playouts=playouts)
+
+    @app.get("/api/games/{game_id}/record")
+    def record(game_id: str, format: Literal["psq", "sgf"] = "psq"):
+        g = games.get(game_id)
+        text = g.record(format)
+        return PlainTextResponse(text, headers={
+            "Content-Disposition": f'attachment; filename="zeroplay-{g.id}.{format}"'})
+
+    return app
+
+
+def _precheck(g, *, play: bool) -> None:
+    """Refuse a stream with a status code before any event is sent."""
+    s = g.state
+    if s.is_terminal:
+        raise GameConflictError("the game is over")
+    if play and s.to_play == g.human:
+        raise GameConflictError("it is your turn, not the engine's")
+    if g.busy.locked():
+        raise GameConflictError("the engine is already thinking in this game")
+
+
+def _event(name: str, data: dict) -> str:
+    return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+def _stream(g, *, play: bool, playouts: int | None) -> StreamingResponse:
+    """Run the search in a worker thread; stream its snapshots as server-sent events."""
+    loop = asyncio.get_running_loop()
+    events: asyncio.Queue = asyncio.Queue()
+    cancel = threading.Event()
+
+    def progress(snap: dict) -> None:
+        loop.call_soon_threadsafe(events.put_nowait, ("progress", snap))
+
+    def work():
+        try:
+            search = g.think(play=play, playouts=playouts, progress=progress, cancel=cancel)
+            return "done", {"game": g.to_json(), "search": search}
+        except (GameConflictError, GameInputError) as e:
+            return "failed", {"detail": str(e)}
+
+    async def body():
+        task = asyncio.ensure_future(run_in_threadpool(work))
+        task.add_done_callback(lambda t: events.put_nowait(("finished", None)))
+        try:
+            while True:
+                name, data = await events.get()
+                if name == "finished":
+                    break
+                yield _event(name, data)
+            try:
+                name, data = task.result()
+            except Exception as e:  # a bug: say so on the stream rather than cut it
+                name, data = "failed", {"detail": f"internal error: {type(e).__name__}"}
+            yield _event(name, data)
+        finally:
+            cancel.set()  # the client went away: stop the search, play nothing
+
+    return StreamingResponse(body(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000) -> int:
+    """Run the web board until Ctrl-C; returns 0."""
+    import uvicorn
+
+    print(f"zeroplay web board: http://{host}:{port}/  (Ctrl-C stops it)", flush=True)
+    try:
+        uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    except KeyboardInterrupt:
+        pass
+    return 0

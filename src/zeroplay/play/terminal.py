@@ -1,0 +1,245 @@
+"""``zeroplay play``: a person against the engine in the terminal.
+
+The board prints with its coordinates (columns a.., rows numbered from the bottom, ``)`` after
+the last move). A move is ``h8`` or Gomocup ``x,y`` (column, row from the top, from 0).
+Commands: ``undo`` (take back your last move and the reply), ``hint`` (what the engine would
+play for you), ``new [black|white]``, ``help``, ``quit``. After each engine move: its playouts,
+its win rate and the best line it sees. Bad input is explained and asked again; Ctrl-C or the
+end of input ends the program cleanly.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Callable
+
+from zeroplay.games import Game, IllegalMoveError, State
+from zeroplay.play.engine import Engine, describe
+
+HELP = ("Type a move as h8 (column letter, row from the bottom) or x,y (column, row from the top, "
+        "from 0).\nCommands: undo, hint, new [black|white], help, quit.")
+COLOURS = ("black", "white")
+
+
+class TerminalGame:
+    """One session of human-vs-engine games, driven line by line (``handle``) or by ``run``.
+
+    Args:
+        game: the Game.
+        engine: the Engine (``zeroplay.play.engine.make_engine``).
+        human: 0 to play Black (first), 1 for White.
+        playouts / seconds: the engine's limits per move (either or both).
+        out: where text goes (one call per message).
+    """
+
+    def __init__(self, game: Game, engine: Engine, human: int = 0, *, playouts: int | None = 800,
+                 seconds: float | None = None, out: Callable[[str], None] = print):
+        self.game, self.engine, self.human = game, engine, human
+        self.playouts, self.seconds = playouts, seconds
+        if playouts is None and seconds is None:
+            self.playouts = 800
+        self.out = out
+        self.searcher = engine.new_searcher(node_capacity=1 << 17, edge_capacity=1 << 22)
+        self.state: State = game.initial()
+        self.quit = False
+
+    # --- text ---------------------------------------------------------------------------------
+    def side_name(self, player: int) -> str:
+        return ("Black (X)", "White (O)")[player]
+
+    def prompt(self) -> str:
+        if self.state.is_terminal:
+            return "game over: new or quit> "
+        return f"{self.side_name(self.state.to_play)} to move> "
+
+    def show_board(self) -> None:
+        self.out(str(self.state))
+
+    def fmt(self, move: int) -> str:
+        return self.game.format_move(move)
+
+    # --- the engine -----------------------------------------------------------------------------
+    def _search(self, state: State):
+        return self.searcher.search(state, playouts=self.playouts, seconds=self.seconds)
+
+    def engine_move(self) -> int:
+        """Search, play the engine's move, report it; returns the move."""
+        result = self._search(self.state)
+        move = int(result.best_move)
+        self.state = self.state.play(move)
+        self.out(f"zeroplay plays {self.fmt(move)}: {self.summary(result)}")
+        self.show_board()
+        self.report_end()
+        return move
+
+    def summary(self, result) -> str:
+        """``1,000 playouts in 0.4 s, win rate 55% for zeroplay, best line h9 i10 g8``.
+
+        The win rate is the root mover's (zeroplay's) expected score, (Q + 1) / 2.
+        """
+        proven = f", proven {result.proven} in {result.proven_distance}" if result.proven else ""
+        line = " ".join(self.fmt(m) for m in result.pv[:8])
+        return (f"{result.playouts:,} playouts in {result.seconds:.1f} s, win rate "
+                f"{100 * result.win_rate:.0f}% for zeroplay{proven}, best line {line}")
+
+    def report_end(self) -> None:
+        s = self.state
+        if not s.is_terminal:
+            return
+        if s.winner is None:
+            self.out("Draw. Type new for another game, or quit.")
+        elif s.winner == self.human:
+            self.out("You win! Type new for another game, or quit.")
+        else:
+            self.out("zeroplay wins. Type new for another game, or quit.")
+
+    # --- input ----------------------------------------------------------------------------------
+    def handle(self, line: str) -> None:
+        """Act on one line of input: a command or a move (then the engine's reply)."""
+        words = line.strip().split()
+        if not words:
+            return
+        cmd = words[0].lower()
+        if cmd in ("quit", "exit", "q"):
+            self.quit = True
+            return
+        if cmd in ("help", "?"):
+            self.out(HELP)
+            return
+        if cmd == "new":
+            if len(words) > 1 and words[1].lower() not in COLOURS:
+                self.out(f"new takes black or white, not {words[1]!r}")
+                return
+            if len(words) > 1:
+                self.human = COLOURS.index(words[1].lower())
+            self.new_game()
+            return
+        if cmd == "undo":
+            self.undo()
+            return
+        if cmd == "hint":
+            self.hint()
+            return
+        if self.state.is_terminal:
+            self.out("The game is over: type new for another game, undo, or quit.")
+            return
+        if self.state.to_play != self.human:
+            self.out("It is the engine's turn.")
+            return
+        try:
+            self.state = self.state.play(line.strip())
+        except IllegalMoveError as e:
+            self.out(f"Illegal: {e}. Type help for the notation and commands.")
+            return
+        if self.state.is_terminal:
+            self.show_board()
+            self.report_end()
+        else:
+            self.out(f"You play {self.fmt(self.state.moves[-1])}.")
+            self.engine_move()
+
+    def new_game(self) -> None:
+        self.state = self.game.initial()
+        self.searcher.reset()
+        self.out(f"New game: you play {self.side_name(self.human)}.")
+        self.show_board()
+        if self.state.to_play != self.human:
+            self.engine_move()
+
+    def undo(self) -> None:
+        moves = list(self.state.moves)
+        human_moves = [i for i in range(len(moves)) if i % 2 == self.human]
+        if not human_moves:
+            self.out("Nothing to undo.")
+            return
+        keep = human_moves[-1]  # drop your last move and everything after it
+        self.state = self.game.initial().play_many(moves[:keep])
+        self.out(f"Took back {' '.join(self.fmt(m) for m in moves[keep:])}.")
+        self.show_board()
+
+    def hint(self) -> None:
+        if self.state.is_terminal or self.state.to_play != self.human:
+            self.out("No hint: it is not your move.")
+            return
+        result = self._search(self.state)
+        top = ", ".join(f"{self.fmt(s.move)} ({s.visits} visits, {100 * (s.q + 1) / 2:.0f}%)"
+                        for s in result.moves[:3])
+        self.out(f"Hint: {self.fmt(int(result.best_move))}. Top moves: {top}. "
+                 f"Best line: {' '.join(self.fmt(m) for m in result.pv[:8])}")
+
+    def start(self) -> None:
+        """Print the first board; the engine moves first when it plays Black."""
+        self.show_board()
+        if self.state.to_play != self.human and not self.state.is_terminal:
+            self.engine_move()
+
+
+def warm_up_with_note(out: Callable[[str], None]) -> None:
+    """Compile the search (in a thread, so Ctrl-C still works); say why when it takes a while."""
+    from zeroplay.play.engine import warm_up
+
+    errors: list[BaseException] = []
+
+    def work():
+        try:
+            warm_up()
+        except BaseException as e:  # reported below in the main thread
+            errors.append(e)
+
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+    thread.join(2.0)
+    if thread.is_alive():
+        out("Loading the search (numba compiles it the first time: about 20-60 s; cached afterwards)...")
+        while thread.is_alive():
+            thread.join(0.2)
+    if errors:
+        raise errors[0]
+
+
+def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = print) -> int:
+    """``zeroplay play``: returns the exit status (0; 2 for bad options)."""
+    from zeroplay.games import make
+    from zeroplay.play.engine import make_engine
+
+    try:
+        if args.game == "gomoku":
+            game = make("gomoku", width=args.size, height=args.size, rule=args.rule)
+        else:
+            game = make(args.game)
+        engine = make_engine(game, args.model)
+    except ValueError as e:
+        print(f"zeroplay play: {e}", file=sys.stderr)
+        return 2
+    human = COLOURS.index(args.color)
+    try:
+        out(f"zeroplay -- {describe(game)}. You play {('Black (X)', 'White (O)')[human]}. "
+            f"Engine: {engine.name}, {_limits_text(args)} per move.")
+        if engine.note:
+            out(f"Note: {engine.note}")
+        out(HELP)
+        warm_up_with_note(out)
+        session = TerminalGame(game, engine, human, playouts=args.playouts, seconds=args.seconds, out=out)
+        session.start()
+        while not session.quit:
+            try:
+                line = inp(session.prompt())
+            except EOFError:
+                out("")
+                break
+            session.handle(line)
+    except KeyboardInterrupt:
+        out("")
+    out("Bye.")
+    return 0
+
+
+def _limits_text(args) -> str:
+    parts = []
+    if args.playouts is not None:
+        parts.append(f"{args.playouts:,} playouts")
+    if args.seconds is not None:
+        parts.append(f"{args.seconds:g} s")
+    return " or ".join(parts) if parts else "800 playouts"
+

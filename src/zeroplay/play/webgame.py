@@ -1,0 +1,343 @@
+"""The web board's games: one ``WebGame`` per game id, kept by a ``GameStore``.
+
+No web framework here: ``server.py`` turns these objects into HTTP. Every method validates its
+input and raises ``GameInputError`` (-> HTTP 400), ``GameConflictError`` (-> 409: not your
+turn, engine busy, game over) or ``UnknownGameError`` (-> 404: unknown id).
+
+Win rates in the JSON are Black's (player 0) expected score in [0, 1], whatever the side to move,
+so the graph reads one way; per-move win rates in an analysis are the side to move's.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from zeroplay.games import Game, IllegalMoveError, State, make
+from zeroplay.play.engine import Engine, describe, make_engine
+
+GAMES = ("gomoku", "tictactoe")
+MIN_SIZE, MAX_SIZE = 5, 25
+MIN_PLAYOUTS, MAX_PLAYOUTS = 1, 20000
+TOP_MOVES = 10
+PROGRESS_EVERY_S = 0.15
+SEARCH_CONFIG = {"node_capacity": 1 << 15, "edge_capacity": 1 << 20, "eval_cache_size": 1 << 12}
+"""Per game: ~3 MB of nodes and 20 MB of edge pool at most (pages are touched as used)."""
+
+
+class GameInputError(ValueError):
+    """Bad input from the client: an illegal move, a bad option, an unreadable record."""
+
+
+class GameConflictError(RuntimeError):
+    """A valid request that cannot be done now: not your turn, the engine is busy, game over."""
+
+
+class UnknownGameError(LookupError):
+    """No game with this id (never created, or dropped from the store)."""
+
+
+@dataclass
+class Options:
+    """A game's settings as the client chose them (validated by ``Options.check``)."""
+
+    game: str = "gomoku"
+    size: int = 15
+    rule: str = "freestyle"
+    color: str = "black"
+    playouts: int = 400
+
+    def check(self) -> "Options":
+        if self.game not in GAMES:
+            raise GameInputError(f"game must be one of {', '.join(GAMES)}, not {self.game!r}")
+        if self.game == "gomoku" and not MIN_SIZE <= self.size <= MAX_SIZE:
+            raise GameInputError(f"size must be {MIN_SIZE}..{MAX_SIZE}, not {self.size}")
+        if self.rule not in ("freestyle", "standard"):
+            raise GameInputError(f"rule must be freestyle or standard, not {self.rule!r}")
+        if self.color not in ("black", "white"):
+            raise GameInputError(f"color must be black or white, not {self.color!r}")
+        if not MIN_PLAYOUTS <= self.playouts <= MAX_PLAYOUTS:
+            raise GameInputError(f"playouts must be {MIN_PLAYOUTS}..{MAX_PLAYOUTS}, not {self.playouts}")
+        return self
+
+    def make_game(self) -> Game:
+        if self.game == "tictactoe":
+            return make("tictactoe")
+        return make("gomoku", width=self.size, height=self.size, rule=self.rule)
+
+
+_ENGINES: dict[Game, Engine] = {}
+_ENGINES_LOCK = threading.Lock()
+
+
+def engine_for(game: Game) -> Engine:
+    """One Engine (evaluator) per game kind, shared by all web games of that kind."""
+    with _ENGINES_LOCK:
+        if game not in _ENGINES:
+            _ENGINES[game] = make_engine(game)
+        return _ENGINES[game]
+
+
+class WebGame:
+    """One game of the web board: moves, the engine's tree, win rates, the last analysis."""
+
+    def __init__(self, game_id: str, options: Options, moves: tuple[int, ...] = ()):
+        self.id = game_id
+        self.options = options
+        self.game = options.make_game()
+        self.engine = engine_for(self.game)
+        self.searcher = self.engine.new_searcher(**SEARCH_CONFIG)
+        self.state: State = self.game.initial().play_many(moves)
+        self.human = 0 if options.color == "black" else 1
+        self.winrates: dict[int, float] = {}
+        self.analysis: dict | None = None
+        self.busy = threading.Lock()
+        self._analysis_cancel: threading.Event | None = None  # set: stop the running analysis
+        self.touched = time.monotonic()
+
+    # --- views ------------------------------------------------------------------------------
+    def fmt(self, move: int) -> str:
+        return self.game.format_move(int(move))
+
+    def to_json(self) -> dict:
+        s, g = self.state, self.game
+        if s.is_terminal:
+            result = "draw" if s.winner is None else ("Black wins" if s.winner == 0 else "White wins")
+        else:
+            result = None
+        return {
+            "id": self.id,
+            "options": {"game": self.options.game, "size": g.width, "rule": self.options.rule,
+                        "color": self.options.color, "playouts": self.options.playouts},
+            "width": g.width,
+            "height": g.height,
+            "engine": self.engine.name,
+            "note": self.engine.note,
+            "board": [int(v) for v in s.board.reshape(-1)],
+            "moves": [{"cell": int(m), "text": self.fmt(m), "gomocup": g.format_move(int(m), "gomocup")}
+                      for m in s.moves],
+            "last_move": s.last_move,
+            "to_play": s.to_play,
+            "human": self.human,
+            "your_turn": (not s.is_terminal) and s.to_play == self.human,
+            "over": s.is_terminal,
+            "winner": s.winner,
+            "result": result,
+            "winrates": [{"ply": p, "black": round(w, 4)} for p, w in sorted(self.winrates.items())
+                         if p <= s.ply],
+            "analysis": self.analysis if self.analysis and self.analysis.get("ply") == s.ply else None,
+            "busy": self.busy.locked(),
+        }
+
+    # --- moves ------------------------------------------------------------------------------
+    def play_human(self, move) -> None:
+        """Play the person's move (text ``h8`` / ``x,y`` or a cell number)."""
+        if isinstance(move, bool) or not isinstance(move, (int, str)):
+            raise GameInputError("move must be a cell number or text such as 'h8' or '7,7'")
+        if isinstance(move, str) and len(move) > 20:
+            raise GameInputError("move text too long")
+        with self._exclusive():
+            s = self.state
+            if s.is_terminal:
+                raise GameConflictError("the game is over")
+            if s.to_play != self.human:
+                raise GameConflictError("it is the engine's turn")
+            try:
+                self.state = s.play(move)
+            except IllegalMoveError as e:
+                raise GameInputError(str(e)) from None
+            self.touched = time.monotonic()
+
+    def _exclusive(self):
+        """Hold ``busy`` for a change of the game; GameConflictError if the engine is thinking."""
+        game = self
+
+        class _Hold:
+            def __enter__(self):
+                if game.busy.acquire(blocking=False):
+                    return
+                analysis = game._analysis_cancel
+                if analysis is not None:  # an analysis gives way to the person at once
+                    analysis.set()
+                    if game.busy.acquire(timeout=5.0):
+                        return
+                raise GameConflictError("the engine is thinking")
+
+            def __exit__(self, *exc):
+                game.busy.release()
+
+        return _Hold()
+
+    def undo(self) -> None:
+        """Take back the person's last move and everything after it."""
+        with self._exclusive():
+            moves = list(self.state.moves)
+            mine = [i for i in range(len(moves)) if i % 2 == self.human]
+            if not mine:
+                raise GameConflictError("nothing to undo")
+            self.state = self.game.initial().play_many(moves[: mine[-1]])
+            self.winrates = {p: w for p, w in self.winrates.items() if p <= self.state.ply}
+            self.analysis = None
+            self.touched = time.monotonic()
+
+    # --- search -----------------------------------------------------------------------------
+    def think(self, *, play: bool, playouts: int | None = None,
+              progress: Callable[[dict], None] | None = None, cancel: threading.Event | None = None) -> dict:
+        """Search the current position; with ``play`` the engine then plays its move.
+
+        ``progress(snapshot)`` is called every PROGRESS_EVERY_S seconds from this thread;
+        ``cancel`` stops the search early (a closed browser tab) and plays nothing.
+
+        Returns the final snapshot (see ``snapshot``) with ``"move"`` when a move was played.
+        """
+        if not self.busy.acquire(blocking=False):
+            raise GameConflictError("the engine is already thinking in this game")
+        if cancel is None:
+            cancel = threading.Event()
+        if not play:
+            self._analysis_cancel = cancel
+        try:
+            s = self.state
+            if s.is_terminal:
+                raise GameConflictError("the game is over")
+            if play and s.to_play == self.human:
+                raise GameConflictError("it is your turn, not the engine's")
+            from zeroplay.search import Limits
+
+            limit = int(playouts or self.options.playouts)
+            searcher = self.searcher
+            searcher.start(s, Limits(playouts=limit))
+            last = time.monotonic()
+            while not searcher.done and not cancel.is_set():
+                if searcher.gather():
+                    try:
+                        priors, values = searcher.evaluate_queued()
+                    except BaseException:
+                        searcher.abandon()
+                        raise
+                    searcher.finish(priors, values)
+                if progress is not None and time.monotonic() - last >= PROGRESS_EVERY_S:
+                    last = time.monotonic()
+                    progress(self.snapshot(searcher.result(), final=False))
+            result = searcher.result()
+            snap = self.snapshot(result, final=True)
+            cancelled = cancel.is_set()
+            if not cancelled:
+                self.winrates[s.ply] = snap["black_winrate"]
+                self.analysis = snap
+                if play:
+                    move = int(result.best_move)
+                    self.state = s.play(move)
+                    snap["move"] = {"cell": move, "text": self.fmt(move)}
+            self.touched = time.monotonic()
+            snap["cancelled"] = cancelled
+            return snap
+        finally:
+            self._analysis_cancel = None
+            self.busy.release()
+
+    def snapshot(self, result, *, final: bool) -> dict:
+        """Search statistics for the client (win rates: side to move's, except ``black_winrate``)."""
+        s = self.state
+        mover = s.to_play
+        wr = float(result.win_rate)
+        priors = self.searcher.root_priors() if result.moves else np.zeros(self.game.num_actions, np.float32)
+        top = []
+        for m in result.moves[:TOP_MOVES]:
+            if m.visits == 0:
+                break
+            top.append({"cell": int(m.move), "text": self.fmt(m.move), "visits": int(m.visits),
+                        "winrate": round((m.q + 1.0) / 2.0, 4), "prior": round(float(m.prior), 4),
+                        "proven": m.proven})
+        return {
+            "ply": s.ply,
+            "to_play": mover,
+            "final": final,
+            "playouts": int(result.playouts),
+            "visits": int(result.root_visits),
+            "seconds": round(float(result.seconds), 3),
+            "winrate": round(wr, 4),
+            "black_winrate": round(wr if mover == 0 else 1.0 - wr, 4),
+            "best": None if result.best_move is None else {"cell": int(result.best_move),
+                                                           "text": self.fmt(result.best_move)},
+            "pv": [{"cell": int(m), "text": self.fmt(m)} for m in result.pv[:12]],
+            "top": top,
+            "policy": [round(float(p), 4) for p in priors],
+            "proven": result.proven,
+        }
+
+    # --- records ----------------------------------------------------------------------------
+    def record(self, fmt: str) -> str:
+        from zeroplay.train.records import record_of_game, write_psq, write_sgf
+
+        names = ("you", "zeroplay") if self.human == 0 else ("zeroplay", "you")
+        rec = record_of_game(self.game, self.state.moves, black=names[0], white=names[1])
+        if fmt == "psq":
+            return write_psq(rec)
+        if fmt == "sgf":
+            return write_sgf(rec)
+        raise GameInputError(f"format must be psq or sgf, not {fmt!r}")
+
+
+def moves_from_record(text: str, fmt: str = "auto") -> tuple[int, int, list[int]]:
+    """(width, height, moves) of a PSQ or SGF record; ``fmt`` "auto" looks at the text.
+
+    Raises:
+        GameInputError: unreadable, unsupported format, bad board size.
+    """
+    from zeroplay.train.records import read_psq, read_sgf
+
+    if fmt == "auto":
+        fmt = "sgf" if text.lstrip().startswith("(") else "psq"
+    if fmt not in ("psq", "sgf"):
+        raise GameInputError(f"format must be psq, sgf or auto, not {fmt!r}")
+    try:
+        rec = read_psq(text) if fmt == "psq" else read_sgf(text)
+    except (ValueError, IndexError, KeyError) as e:
+        raise GameInputError(f"cannot read the {fmt.upper()} record: {e}") from None
+    if not (MIN_SIZE <= rec.width <= MAX_SIZE and MIN_SIZE <= rec.height <= MAX_SIZE):
+        raise GameInputError(f"record board {rec.width}x{rec.height}: the web board plays {MIN_SIZE}..{MAX_SIZE}")
+    if rec.width != rec.height:
+        raise GameInputError(f"record board {rec.width}x{rec.height}: the web board plays square boards")
+    return rec.width, rec.height, list(rec.moves)
+
+
+class GameStore:
+    """Games by id, at most ``capacity``; the least recently used idle game goes first."""
+
+    def __init__(self, capacity: int = 256):
+        self.capacity = capacity
+        self._games: OrderedDict[str, WebGame] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def new(self, options: Options, moves: tuple[int, ...] = ()) -> WebGame:
+        options.check()
+        try:
+            g = WebGame(secrets.token_hex(8), options, tuple(moves))
+        except IllegalMoveError as e:
+            raise GameInputError(f"the record's moves cannot be replayed: {e}") from None
+        with self._lock:
+            self._games[g.id] = g
+            while len(self._games) > self.capacity:
+                victim = next((k for k, v in self._games.items() if not v.busy.locked()), None)
+                if victim is None:
+                    break
+                del self._games[victim]
+        return g
+
+    def get(self, game_id: str) -> WebGame:
+        with self._lock:
+            g = self._games.get(game_id)
+            if g is None:
+                raise UnknownGameError(game_id)
+            self._games.move_to_end(game_id)
+            return g
