@@ -44,6 +44,8 @@ def _add_train(sub) -> None:
                    help="stop starting iterations after this many hours of this call")
     p.add_argument("--workers", type=int, default=None,
                    help="self-play processes (default: all cores; 0: in this process)")
+    p.add_argument("--threads", type=int, default=None,
+                   help="torch threads for training and the arena (default: half the cores)")
     p.add_argument("--seed", type=int, default=None, help="run seed (default 0)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     g = p.add_argument_group("self-play")
@@ -111,7 +113,7 @@ def _cmd_train(args) -> int:
         raise ValueError("--workers must be >= 0")
     print(f"run {args.run_dir}: {config.game} {config.game_options}, net {config.net}, "
           f"{config.selfplay.playouts} playouts, {workers} worker(s)", file=sys.stderr, flush=True)
-    run = TrainingRun(args.run_dir, config, workers=workers, progress=not args.no_progress)
+    run = TrainingRun(args.run_dir, config, workers=workers, progress=not args.no_progress, threads=args.threads)
     try:
         summary = run.run(iterations=args.iterations, hours=args.hours)
     except KeyboardInterrupt:
