@@ -1,4 +1,4 @@
-"""The ``zeroplay`` command line: ``zeroplay --version``, ``random-game``, ``bench``."""
+"""The ``zeroplay`` command line: ``zeroplay --version``, ``random-game``, ``bench``, ``solve``."""
 
 from __future__ import annotations
 
@@ -46,6 +46,69 @@ def _cmd_plot(args) -> int:
     if not paths:
         print("no metrics to plot yet", file=sys.stderr)
     return 0
+
+
+# --- solve: one exact solver per game, chosen by the GAME argument ------------------------------
+def _add_solve_parsers(sub) -> None:
+    p = sub.add_parser("solve", help="solve positions exactly (connect4: Pascal Pons' scores)")
+    games = p.add_subparsers(dest="game", metavar="GAME", required=True)
+
+    sp = games.add_parser(
+        "connect4",
+        help="exact score and a best move of a Connect Four position",
+        description="Exact score in Pascal Pons' convention, side to move's view: a win scores 22 - "
+        "the winner's stones at the end, a loss the winner's stones - 22, a draw 0.",
+    )
+    sp.add_argument("moves", metavar="MOVES", nargs="?", default=None,
+                    help="the game so far as column digits 1..7 (leftmost = 1), e.g. 4453; '' is the "
+                    "empty board. Omitted: read one position per line from standard input (the first "
+                    "word of each line, so test-set lines '<moves> <score>' work) and print "
+                    "'<moves> <score>' per line, keeping the compiled code and table warm")
+    sp.add_argument("--json", action="store_true", help="print JSON (one object per position)")
+    sp.add_argument("--table-mib", type=float, default=None,
+                    help="alpha-beta table size in MiB (default 16)")
+    sp.set_defaults(func=_cmd_solve_connect4)
+
+
+def _connect4_score_text(score: int) -> str:
+    if score > 0:
+        return f"the side to move wins with its stone number {22 - score}"
+    if score < 0:
+        return f"the side to move loses: the opponent wins with its stone number {22 + score}"
+    return "draw"
+
+
+def _cmd_solve_connect4(args) -> int:
+    from zeroplay.search.connect4_solver import DEFAULT_TABLE_MIB, Connect4Solver
+
+    solver = Connect4Solver(args.table_mib if args.table_mib is not None else DEFAULT_TABLE_MIB)
+    if args.moves is not None:
+        r = solver.solve(args.moves)
+        if args.json:
+            print(json.dumps({"game": "connect4", **r.as_dict()}))
+        else:
+            print(f"moves: {r.moves or '(empty board)'}")
+            print(f"score: {r.score} ({_connect4_score_text(r.score)})")
+            print(f"best move: {r.best_move}")
+            print(f"nodes: {r.nodes:,}")
+            print(f"time: {r.seconds:.6f} s")
+        return 0
+    errors = 0
+    for number, line in enumerate(sys.stdin, 1):
+        words = line.split()
+        if not words:
+            continue
+        try:
+            r = solver.solve(words[0], best_move=args.json)
+        except ValueError as e:
+            print(f"zeroplay: line {number}: {e}", file=sys.stderr, flush=True)
+            errors += 1
+            continue
+        if args.json:
+            print(json.dumps({"game": "connect4", **r.as_dict()}), flush=True)
+        else:
+            print(f"{r.moves} {r.score}", flush=True)
+    return 1 if errors else 0
 
 
 def _print_figures(result: dict, indent: int = 0) -> None:
@@ -101,6 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
     from zeroplay.train.commands import add_parsers as add_train_parsers  # train, arena
 
     add_train_parsers(sub)
+
+    _add_solve_parsers(sub)
 
     from zeroplay.play.commands import add_play_commands  # play, pbrain, serve
 
