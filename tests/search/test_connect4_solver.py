@@ -224,6 +224,20 @@ def test_bitboards_match_game_api():
             state = state.play(int(rng.choice(state.legal_moves())))
 
 
+def test_solve_a_state_set_up_from_stones():
+    game = make("connect4")
+    solver = Connect4Solver(1)
+    for moves, score in LATE:
+        played = game.from_moves(moves)
+        set_up = game.from_stones(played.stones(0), played.stones(1))
+        assert solver.solve(set_up).score == score == solver.solve(played).score
+        assert solver.solve(played).moves == moves
+    with pytest.raises(ValueError, match="over"):
+        solver.solve(game.from_moves("1122334"))
+    with pytest.raises(ValueError, match="connect4"):
+        solver.solve(make("tictactoe").initial())
+
+
 def test_parse_errors():
     with pytest.raises(IllegalMoveError, match="column digit"):
         parse_position("448")

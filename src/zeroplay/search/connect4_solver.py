@@ -479,6 +479,30 @@ def parse_position(moves: str) -> tuple[np.uint64, np.uint64, int]:
     return me, mask, n
 
 
+def bitboards_from_state(state) -> tuple[np.uint64, np.uint64, int]:
+    """(me, mask, stones) of a Game API ``connect4`` State (set-up positions included).
+
+    Raises:
+        ValueError: a State of another game, or one that is over.
+    """
+    game = state.game
+    if game.name != "connect4" or (game.width, game.height) != (WIDTH, HEIGHT):
+        raise ValueError(f"not a 7x6 connect4 state: {game!r}")
+    if state.is_terminal:
+        raise ValueError("the game is over: nothing to solve")
+    me = 0
+    mask = 0
+    for row in range(HEIGHT):
+        for col in range(WIDTH):
+            stone = int(state.board[row, col])
+            if stone:
+                bit = 1 << (col * COL_BITS + (HEIGHT - 1 - row))
+                mask |= bit
+                if stone == state.to_play + 1:
+                    me |= bit
+    return np.uint64(me), np.uint64(mask), int(state.ply)
+
+
 class Connect4Solver:
     """Exact solver with its own alpha-beta table, kept between positions.
 
@@ -501,13 +525,19 @@ class Connect4Solver:
         """Empty the table."""
         ab_clear(self.table)
 
-    def solve(self, moves: str, *, best_move: bool = True) -> SolveResult:
-        """Solve the position after ``moves`` (column digits, ``"4453"``; ``""`` = empty board).
+    def solve(self, moves, *, best_move: bool = True) -> SolveResult:
+        """Solve the position after ``moves`` (column digits, ``"4453"``; ``""`` = empty board),
+        or a Game API ``connect4`` State (then ``moves`` in the result is its history, if any).
 
         Raises:
             IllegalMoveError: malformed moves, a full column, a game already won or a full board.
+            ValueError: a State of another game or a finished one.
         """
-        me, mask, n = parse_position(moves)
+        if isinstance(moves, str):
+            me, mask, n = parse_position(moves)
+        else:
+            me, mask, n = bitboards_from_state(moves)
+            moves = moves.game.format_moves(moves.moves)
         if self.clear_each:
             ab_clear(self.table)
         else:
