@@ -449,13 +449,14 @@ class PbrainEngine:
         return last if last is not None and self.board[last] == 2 else None
 
     def _get_searcher(self, game):
-        key = (game, self.max_memory)
+        capacities = memory_config(self.max_memory)
+        key = (game, tuple(sorted(capacities.items())))
         if self._searcher is None or self._searcher_key != key:
             from zeroplay.play.engine import make_engine
 
             engine = make_engine(game, self.model)
             self._debug(f"engine: {engine.name}" + (f" -- {engine.note}" if engine.note else ""))
-            self._searcher = engine.new_searcher(**memory_config(self.max_memory))
+            self._searcher = engine.new_searcher(**capacities)
             self._searcher_key = key
             self._fresh_tree = False
         return self._searcher
@@ -527,3 +528,7 @@ def _lines(stream):
         if not line:
             return
         yield line
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -222,11 +222,22 @@ def _stream(g, *, play: bool, playouts: int | None) -> StreamingResponse:
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
+def _warm_up() -> None:
+    """Compile the search before the first visitor needs it (about 20 s once per environment)."""
+    try:
+        from zeroplay.play.engine import warm_up
+
+        warm_up()
+    except Exception as e:  # the first search will compile (or fail) on its own
+        print(f"zeroplay serve: warm-up failed: {e}", flush=True)
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000) -> int:
     """Run the web board until Ctrl-C; returns 0."""
     import uvicorn
 
     print(f"zeroplay web board: http://{host}:{port}/  (Ctrl-C stops it)", flush=True)
+    threading.Thread(target=_warm_up, name="serve-warm-up", daemon=True).start()
     try:
         uvicorn.run(create_app(), host=host, port=port, log_level="warning")
     except KeyboardInterrupt:

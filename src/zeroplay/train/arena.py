@@ -6,6 +6,7 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
     PATH            a checkpoint (``.safetensors``): the network with ``playouts`` per move
     uniform:N       UniformEvaluator, N playouts per move (search guided by the tree alone)
     rollout:N       RolloutEvaluator, N playouts per move (plain random-rollout MCTS)
+    pbrain:COMMAND  a Gomocup engine run as a subprocess (``train/pbrain_player.py``), 1 s a turn
 
 Other kinds plug in with ``register_player_kind(prefix, factory)`` (e.g. ``pbrain:COMMAND`` for
 Gomocup engines). Colours alternate: the first player is Black in games 0, 2, 4, ...
@@ -141,8 +142,17 @@ def _rollout(arg, game, options):
                         seed=options.get("seed"))
 
 
+def _pbrain(arg, game, options):
+    from zeroplay.train.pbrain_player import PbrainPlayer
+
+    if not arg.strip():
+        raise ValueError("pbrain:COMMAND needs the engine's command line, e.g. pbrain:pbrain-zeroplay")
+    return PbrainPlayer(arg, timeout_turn_ms=options.get("timeout_turn_ms", 1000), name=f"pbrain:{arg}")
+
+
 register_player_kind("uniform", _uniform)
 register_player_kind("rollout", _rollout)
+register_player_kind("pbrain", _pbrain)
 
 
 def checkpoint_player(path, game: Game, *, playouts: int = 400, name: str | None = None,

@@ -1,9 +1,10 @@
-"""The manager's side of the Gomocup protocol: any pbrain engine as a player.
+"""The manager's side of the Gomocup protocol: any pbrain engine as an arena player.
 
 ``PbrainPlayer("pbrain-zeroplay --playouts 200")`` runs the command as a subprocess and speaks
 the protocol to it (``zeroplay.play.pbrain`` documents the commands). It has the arena's
 ``Player`` interface: ``name``, ``new_game(game)`` and ``play(state) -> action``, plus
-``close()``. ``play_match`` runs games between two players of that interface.
+``close()`` (also run at exit). The arena builds one from the spec ``pbrain:COMMAND``;
+``play_game`` runs one game between two players of that interface.
 
 Each ``play`` sends the smallest update: ``BEGIN`` on an empty board, ``TURN x,y`` when the
 position is the engine's last one plus one opponent move, otherwise the whole position with
@@ -14,6 +15,7 @@ limit, raises ``PbrainError``.
 
 from __future__ import annotations
 
+import atexit
 import queue
 import shlex
 import subprocess
@@ -68,6 +70,7 @@ class PbrainPlayer:
             raise PbrainError(f"cannot start {self.name!r}: {e}") from None
         threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True).start()
         self._first_reply = True
+        atexit.register(self.close)
 
     def _read(self, stream) -> None:
         for line in stream:

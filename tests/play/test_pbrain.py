@@ -1,0 +1,270 @@
+"""The Gomocup engine: the issue's case (CR LF and LF), every command, errors, time, tree reuse."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from play_helpers import PBRAIN, Engine, run_pbrain
+from zeroplay.play.fuzz import REPLY
+
+OWN = ["3,5", "4,5", "5,5", "6,5", "8,5"]
+OPP = ["0,14", "2,14", "4,14", "6,14", "8,14"]
+
+
+def issue_case(eol: str) -> str:
+    lines = (["INFO timeout_turn 0", "INFO rule 1", "INFO some_future_key 5", "START 15", "BOARD"]
+             + [f"{c},1" for c in OWN] + [f"{c},2" for c in OPP]
+             + ["DONE", "XYZZY", "RESTART", "TURN 7,7", "END"])
+    return eol.join(lines) + eol
+
+
+def check_issue_replies(lines: list[str]) -> None:
+    assert lines[0] == "OK"              # START 15 (the three INFO lines print nothing)
+    assert lines[1] == "2,5"             # five exactly; 7,5 would make six
+    assert lines[2].startswith("UNKNOWN")
+    assert lines[3] == "OK"              # RESTART
+    m = re.fullmatch(r"(\d+),(\d+)", lines[4])
+    assert m and (int(m[1]), int(m[2])) != (7, 7) and all(0 <= int(v) < 15 for v in m.groups())
+    assert len(lines) == 5               # END: no output
+
+
+@pytest.mark.parametrize("eol", ["\r\n", "\n"], ids=["crlf", "lf"])
+def test_issue_case_subprocess(eol, warm):
+    proc = run_pbrain(issue_case(eol))
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    out = proc.stdout.decode("ascii")
+    lines = out.splitlines()
+    check_issue_replies(lines)
+    assert all(REPLY.match(line) for line in lines)
+
+
+@pytest.mark.parametrize("eol", ["\r\n", "\n"], ids=["crlf", "lf"])
+def test_issue_case_in_process_with_and_without_search(eol, warm):
+    for search in (True, False):
+        e = Engine(search=search)
+        for line in issue_case(eol).splitlines(keepends=True):
+            e.engine.handle(line)
+        check_issue_replies(e.replies)
+        assert e.engine.finished
+
+
+def test_issue_case_before_the_search_is_compiled():
+    """The heuristic answer (no numba at all) already finds the exactly-five win."""
+    e = Engine(search=False)
+    e.send("INFO rule 1", "START 15", "BOARD", *[f"{c},1" for c in OWN], *[f"{c},2" for c in OPP])
+    assert e.send("DONE") == ["2,5"]
+    e.send("INFO rule 0", "START 15", "BOARD", *[f"{c},1" for c in OWN], *[f"{c},2" for c in OPP])
+    assert e.send("DONE")[0] in ("2,5", "7,5")  # free-style: both win
+
+
+def test_board_lines_in_any_order_and_field_3(warm):
+    e = Engine(playouts=50)
+    e.send("INFO rule 1", "INFO timeout_turn 1000", "START 15")
+    lines = [f"{c},2" for c in OPP[::-1]] + ["1,1,3"] + [f"{c},1" for c in OWN[::-1]]
+    assert e.send("BOARD", *lines, "DONE") == ["2,5"]
+
+
+def test_blocks_the_opponents_four(warm):
+    e = Engine(playouts=200)
+    e.send("INFO timeout_turn 2000", "START 15")
+    reply = e.send("BOARD", "7,7,2", "7,8,2", "7,9,2", "7,10,2", "0,0,1", "14,14,1", "0,14,1", "DONE")
+    assert reply[0] in ("7,6", "7,11")
+
+
+def test_commands_and_errors():
+    e = Engine(search=False)
+    assert e.send("TURN 1,1") == ["ERROR no game: send START first"]
+    assert e.send("BEGIN")[0].startswith("ERROR")
+    assert e.send("START 4")[0].startswith("ERROR unsupported size")
+    assert e.send("START 99999999999999")[0].startswith("ERROR")
+    assert e.send("START abc")[0].startswith("ERROR")
+    assert e.send("RECTSTART 20,10") == ["OK"]
+    assert re.fullmatch(r"\d+,\d+", e.send("BEGIN")[0])
+    assert e.send("BEGIN")[0].startswith("ERROR")  # board not empty
+    assert e.send("START 15") == ["OK"]
+    assert e.send("TURN 15,0")[0].startswith("ERROR TURN 15,0 is off")
+    assert e.send("TURN 1;1")[0].startswith("ERROR TURN expects x,y")
+    reply = e.send("TURN 7,7")[0]
+    x, y = map(int, reply.split(","))
+    assert e.send("TURN 7,7")[0] == "ERROR TURN 7,7: the cell is occupied"
+    assert e.send(f"TAKEBACK {x},{y}") == ["OK"]
+    assert e.send("TAKEBACK 7,7") == ["OK"]
+    assert e.send("TAKEBACK 7,7")[0].startswith("ERROR TAKEBACK 7,7: the cell is empty")
+    assert not e.engine.board.any()
+    assert e.send("ABOUT")[0].startswith('name="zeroplay"')
+    assert e.send("about")[0].startswith('name="zeroplay"')  # keywords in any case
+    assert e.send("XYZZY 1 2") == ["UNKNOWN command 'XYZZY'"]
+    assert e.send("", "   ") == []  # blank lines are ignored
+    assert e.send("INFO", "INFO timeout_turn", "INFO timeout_turn abc", "INFO evaluate 7,7",
+                  "INFO folder /tmp", "INFO some_future_key 5") == []
+    assert e.send("END") == [] and e.engine.finished
+    assert e.send("ABOUT") == []  # nothing after END
+
+
+def test_board_errors_leave_the_board_unchanged():
+    e = Engine(search=False)
+    e.send("START 15", "TURN 7,7")
+    before = e.engine.board.copy()
+    assert e.send("BOARD", "3,3,1", "3,3,2", "DONE")[0].startswith("ERROR BOARD 3,3 is listed twice")
+    assert e.send("BOARD", "30,3,1", "DONE")[0].startswith("ERROR BOARD 30,3 is off")
+    assert e.send("BOARD", "3,3,7", "DONE")[0].startswith("ERROR BOARD 3,3,7")
+    assert (e.engine.board == before).all()
+    # a missing DONE: the next command ends the BOARD with an error and then runs
+    replies = e.send("BOARD", "3,3,1", "ABOUT")
+    assert replies[0].startswith("ERROR BOARD expects") and replies[1].startswith('name="zeroplay"')
+    assert (e.engine.board == before).all()
+
+
+def test_game_over_and_full_board():
+    e = Engine(search=False)
+    e.send("START 15")
+    assert e.send("BOARD", "0,0,2", "1,0,2", "2,0,2", "3,0,2", "4,0,2", "DONE")[0].startswith("ERROR the game is over")
+    e.send("START 5")
+    cells = [f"{x},{y},{1 + (x + 2 * y) % 2 if y < 4 else 1 + (x + 2 * y + 1) % 2}" for y in range(5) for x in range(5)]
+    reply = e.send("BOARD", *cells, "DONE")[0]
+    assert reply.startswith("ERROR")
+
+
+def test_unsupported_rules_error_at_the_next_game_command():
+    for bits, name in ((4, "renju"), (2, "continuous"), (8, "caro"), (5, "renju")):
+        e = Engine(search=False)
+        assert e.send(f"INFO rule {bits}") == []
+        assert e.send("INFO timeout_turn 1000") == []  # INFO never answers
+        reply = e.send("START 15")
+        assert reply[0].startswith("ERROR rule") and name in reply[0]
+        assert e.send("ABOUT")[0].startswith("name=")  # ABOUT still works
+        assert e.send("TURN 7,7")[0].startswith("ERROR rule")
+        assert e.send("INFO rule 1") == []
+        assert e.send("START 15") == ["OK"]
+
+
+def test_time_budget():
+    from zeroplay.play.pbrain import PbrainEngine
+
+    e = PbrainEngine(lambda s: None, warm_up=False, search=False)
+    e.timeout_turn_ms = 0
+    assert e.move_seconds() is None
+    e.timeout_turn_ms = 5000
+    assert e.move_seconds() == pytest.approx(3.9)
+    e.timeout_match_ms, e.time_left_ms = 100_000, 16_000
+    assert e.move_seconds() == pytest.approx(0.7)
+    e.timeout_match_ms = 0  # no match limit: time_left is ignored
+    assert e.move_seconds() == pytest.approx(3.9)
+    e.timeout_turn_ms = 100
+    assert e.move_seconds() == 0.0  # too short to search: the heuristic answers
+
+
+def test_tree_reuse_across_turns_and_fresh_start_after_takeback(warm):
+    e = Engine(playouts=300)
+    e.send("INFO timeout_turn 10000", "START 15")
+    e.send("TURN 7,7")
+    searcher = e.engine._searcher
+    assert searcher is not None
+    pv = searcher.result().pv
+    assert len(pv) >= 2
+    expected = searcher.stats_at(pv[:2])["visits"]  # the subtree of our move and its likeliest reply
+    assert expected > 1
+    answer = f"{pv[1] % 15},{pv[1] // 15}"
+    reply = e.send(f"TURN {answer}")[0]
+    assert re.fullmatch(r"\d+,\d+", reply)
+    assert e.engine._searcher is searcher
+    # the second search started from the subtree the first one grew
+    assert searcher.result().root_visits == 300 + expected
+    assert e.send(f"TAKEBACK {reply}") == ["OK"] and e.engine._fresh_tree
+    e.send(f"TAKEBACK {answer}")
+    assert re.fullmatch(r"\d+,\d+", e.send(f"TURN {answer}")[0])
+    assert searcher.result().root_visits == 300  # reset: no reused visits
+
+
+def test_answers_in_time_while_the_search_compiles(tmp_path):
+    """A cold numba cache: the first move comes from the heuristic, within the turn time."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba-cache"))
+    proc = subprocess.Popen(PBRAIN, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            env=env, text=True, bufsize=1)
+    try:
+        proc.stdin.write("INFO timeout_turn 1000\nSTART 15\n")
+        proc.stdin.flush()
+        assert proc.stdout.readline().strip() == "OK"
+        t0 = time.monotonic()
+        proc.stdin.write("TURN 7,7\n")
+        proc.stdin.flush()
+        reply = proc.stdout.readline().strip()
+        elapsed = time.monotonic() - t0
+        assert re.fullmatch(r"\d+,\d+", reply) and reply != "7,7"
+        assert elapsed < 1.0, f"answered after {elapsed:.2f} s with timeout_turn 1000 ms"
+        proc.stdin.write("END\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_turn_time_is_kept_with_a_warm_search(warm):
+    proc = subprocess.Popen(PBRAIN + ["--playouts", "1000000"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    try:
+        proc.stdin.write("INFO timeout_turn 700\nSTART 15\n")
+        proc.stdin.flush()
+        assert proc.stdout.readline().strip() == "OK"
+        time.sleep(3)  # let the warm-up thread load the compiled search
+        for move in ("7,7", "8,8", "6,9"):
+            t0 = time.monotonic()
+            proc.stdin.write(f"TURN {move}\n")
+            proc.stdin.flush()
+            reply = proc.stdout.readline().strip()
+            assert re.fullmatch(r"\d+,\d+", reply), reply
+            assert time.monotonic() - t0 < 0.7
+        proc.stdin.write("END\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+NOISY = (
+    "import os, sys, threading, time\n"
+    "from zeroplay.play.pbrain import main\n"
+    "def noise():\n"
+    "    time.sleep(0.3); print('NOISE-PRINT'); sys.stdout.flush(); os.write(1, b'NOISE-FD1\\n')\n"
+    "threading.Thread(target=noise, daemon=True).start()\n"
+    "sys.exit(main())\n"
+)
+
+
+def test_nothing_but_replies_on_stdout():
+    """Prints and raw writes to fd 1 after start-up (numba, torch, warnings) go to stderr."""
+    proc = subprocess.Popen([sys.executable, "-c", NOISY], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    time.sleep(1.5)
+    out, err = proc.communicate(b"START 15\r\nABOUT\r\nEND\r\n", timeout=60)
+    assert proc.returncode == 0
+    assert out.decode().splitlines()[0] == "OK" and b"NOISE" not in out
+    assert b"NOISE-PRINT" in err and b"NOISE-FD1" in err
+
+
+def test_console_script_is_installed():
+    script = Path(sys.executable).with_name("pbrain-zeroplay")
+    if not script.exists() and shutil.which("pbrain-zeroplay") is None:
+        pytest.skip("pbrain-zeroplay is not installed in this environment (pip install -e . adds it)")
+    proc = subprocess.run([str(script) if script.exists() else "pbrain-zeroplay"], input=b"ABOUT\nEND\n",
+                          capture_output=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.startswith(b'name="zeroplay"')
+
+
+def test_zeroplay_pbrain_subcommand():
+    proc = subprocess.run([sys.executable, "-m", "zeroplay", "pbrain"], input=b"START 9\nABOUT\nEND\n",
+                          capture_output=True, timeout=60)
+    assert proc.returncode == 0
+    assert proc.stdout.decode().splitlines()[0] == "OK"
