@@ -290,7 +290,8 @@ function renderPanel() {
   const snap = overlay;
   const black = snap ? snap.black_winrate : (game.winrates.length ? game.winrates[game.winrates.length - 1].black : 0.5);
   $("winbar-black").style.width = (100 * black).toFixed(1) + "%";
-  $("winbar-text").textContent = `Black ${Math.round(100 * black)}% · White ${100 - Math.round(100 * black)}%`;
+  const b = Math.round(100 * black);
+  $("winbar-text").innerHTML = `<span>● Black ${b}%</span><span>○ White ${100 - b}%</span>`;
   if (snap) {
     const who = snap.to_play === 0 ? "Black" : "White";
     $("search-info").textContent = `${snap.playouts} playouts · ${snap.visits} visits · ${snap.seconds.toFixed(2)} s · ` +

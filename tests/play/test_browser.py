@@ -1,0 +1,125 @@
+"""A real browser on the web board: Playwright driving Debian's Chromium (headless, no network).
+
+Starts ``zeroplay serve`` on 127.0.0.1 and a free port, opens the page, plays three moves by
+clicking, waits for the engine's replies and the analysis overlay, and saves a screenshot to
+``artifacts/web-board.png`` (a CI artifact; ignored by git). ``.ci/run`` installs Chromium.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+
+# no network beyond the loopback server, no background services, no sandbox as root in CI
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--disable-sync",
+    "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection",
+    "--metrics-recording-only",
+    "--no-pings",
+    "--dns-prefetch-disable",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    "--proxy-server=direct://",
+    "--proxy-bypass-list=*",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture()
+def server(warm):
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "zeroplay", "serve", "--host", "127.0.0.1", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/api/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("zeroplay serve did not start: " + proc.stderr.read().decode()[-2000:])
+                time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_play_three_moves_in_chromium(server):
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium); "
+                    ".ci/run does it in CI")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (pip) is not installed")
+
+    errors: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("response", lambda r: r.status >= 500 and errors.append(f"{r.status} {r.url}"))
+            page.goto(server + "/")
+            page.wait_for_selector("rect.cell", timeout=30_000)
+            page.select_option("#opt-playouts", "200")
+            page.click("#btn-new")
+            page.wait_for_function("document.querySelectorAll('circle.stone').length === 0")
+            your_move = "document.getElementById('status').textContent.startsWith('Your move')"
+            for k in range(3):
+                page.wait_for_function(your_move, timeout=120_000)
+                if k == 0:
+                    cell = "h8"
+                else:  # the analysis' best candidate (first row of the top-moves table)
+                    page.wait_for_selector("#top-moves tbody tr", timeout=60_000)
+                    cell = page.locator("#top-moves tbody tr td").first.text_content().strip()
+                page.click(f'rect.cell[data-move="{cell}"]')
+                # our stone appears, then the engine's reply
+                page.wait_for_function(f"document.querySelectorAll('circle.stone').length >= {2 * k + 1}")
+                page.wait_for_function(f"document.querySelectorAll('circle.stone.white').length >= {k + 1}",
+                                       timeout=120_000)
+            page.wait_for_function(your_move, timeout=120_000)
+            assert page.locator("circle.stone.black").count() == 3
+            assert page.locator("circle.stone.white").count() == 3
+            # the analysis overlay: candidate moves with win rates and visits, and the heat map
+            page.wait_for_selector("circle.candidate", timeout=60_000)
+            assert page.locator("rect.heat").count() > 0
+            assert page.locator("#top-moves tbody tr").count() > 0
+            assert "playouts" in page.locator("#search-info").text_content()
+            assert page.locator("#moves span").count() == 6
+            assert page.locator("path.winrate-line").count() == 1
+            page.wait_for_timeout(500)
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "web-board.png"), full_page=True)
+        finally:
+            browser.close()
+    assert not errors, errors
+    assert (ARTIFACTS / "web-board.png").stat().st_size > 10_000
