@@ -69,6 +69,8 @@ def _add_train(sub) -> None:
     g.add_argument("--steps", type=int, default=None, help="optimizer steps per iteration (default 100)")
     g.add_argument("--batch-size", type=int, default=None, help="samples per step (default 256)")
     g.add_argument("--window", type=int, default=None, help="replay window in samples (default 100000)")
+    g.add_argument("--flush-games", type=int, default=None,
+                   help="finished games per replay shard; a kill loses at most these (default 16)")
     g.add_argument("--lr", type=float, default=None, help="learning rate (default 2e-3, Adam)")
     g.add_argument("--l2", type=float, default=None, help="c of the c*||theta||^2 weight decay (default 1e-4)")
     g = p.add_argument_group("evaluation")
@@ -90,7 +92,8 @@ def _overrides(args) -> dict:
     if args.resign_threshold is not None:
         selfplay["resign_threshold"] = None if args.resign_threshold < -1 else args.resign_threshold
     loop = pick(games_per_iteration="games_per_iteration", steps_per_iteration="steps", batch_size="batch_size",
-                window="window", eval_games="eval_games", eval_playouts="eval_playouts")
+                window="window", eval_games="eval_games", eval_playouts="eval_playouts",
+                flush_games="flush_games")
     if args.baseline is not None:
         loop["baseline"] = None if args.baseline.lower() == "none" else args.baseline
     train = pick(lr="lr", l2="l2")

@@ -1,0 +1,148 @@
+"""SIGKILL of ``zeroplay train`` in the middle of self-play, of a shard write and of a checkpoint
+save: the rerun finishes the run with every game id exactly once, earlier shards byte-identical,
+and loadable checkpoints."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytest.importorskip("torch")
+
+from zeroplay.cli import main  # noqa: E402
+from zeroplay.games import make  # noqa: E402
+from zeroplay.nn import load_checkpoint  # noqa: E402
+from zeroplay.train import ReplayBuffer  # noqa: E402
+from zeroplay.train.shards import read_shard  # noqa: E402
+
+ARGS = ["--game", "tictactoe", "--net", "tiny", "--playouts", "12", "--games-per-iteration", "6",
+        "--parallel-games", "3", "--steps", "3", "--batch-size", "16", "--eval-games", "0",
+        "--flush-games", "2", "--workers", "0", "--no-progress", "--threads", "1", "--iterations", "2"]
+
+# Runs the real command, with one function wrapped so that the process SIGKILLs itself at the
+# chosen moment of iteration 2 (the first one is left to finish).
+KILLER = """
+import os, signal, sys
+mode, run_dir, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+import zeroplay.train.loop as loop
+import zeroplay.train.selfplay as selfplay
+import zeroplay.train.shards as shards
+import zeroplay.nn.checkpoint as checkpoint
+from zeroplay.nn.atomic_file import atomic_write
+
+def die():
+    os.kill(os.getpid(), signal.SIGKILL)
+
+def half_then_die(path, data):
+    def write(f):
+        f.write(data[: len(data) // 2])
+        f.flush()
+        die()
+    atomic_write(path, write)
+
+state = {"flushes": 0}
+if mode == "selfplay":
+    flush = loop.TrainingRun._flush
+    def counting_flush(self, it, games, clock):
+        flush(self, it, games, clock)
+        if it == 2:
+            state["flushes"] += 1
+    loop.TrainingRun._flush = counting_flush
+    finished = selfplay.SelfPlayer._finished
+    def finished_then_die(self, slot, winner, resigned):
+        game = finished(self, slot, winner, resigned)
+        if state["flushes"] >= 1:
+            die()  # a finished game not yet flushed, and games in progress, are lost
+        return game
+    selfplay.SelfPlayer._finished = finished_then_die
+elif mode == "shard":
+    write_shard_atomic = shards.atomic_write
+    def shard_write(path, writer):
+        if os.path.basename(path).startswith("shard-00000000") and int(os.path.basename(path)[6:15]) >= 8:
+            import io
+            buf = io.BytesIO()
+            writer(buf)
+            half_then_die(path, buf.getvalue())
+        return write_shard_atomic(path, writer)
+    shards.atomic_write = shard_write
+elif mode == "save":
+    real = checkpoint.atomic_write_bytes
+    def save(path, data):
+        if os.path.basename(path) == "iter-000002.safetensors":
+            half_then_die(path, data)
+        return real(path, data)
+    checkpoint.atomic_write_bytes = save
+from zeroplay.cli import main
+sys.exit(main(["train", "--run-dir", run_dir] + args))
+"""
+
+GAME = make("tictactoe")
+
+
+def _shards(run_dir):
+    buf = ReplayBuffer(run_dir / "shards", GAME, "basic")
+    assert buf.skipped == []
+    out = {}
+    for path in buf.shard_paths:
+        out[path.name] = (hashlib.sha256(path.read_bytes()).hexdigest(),
+                          read_shard(path, GAME, "basic").game_ids.tolist(), buf)
+    return out
+
+
+def _kill_run(mode, run_dir):
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(KILLER), mode, str(run_dir), *ARGS],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr[-3000:]
+
+
+def _check_resume(run_dir):
+    before = _shards(run_dir)
+    ids_before = sorted(i for _, ids, _ in before.values() for i in ids)
+    assert ids_before == list(range(len(ids_before)))  # contiguous: nothing half-written counts
+    assert main(["train", "--run-dir", str(run_dir), *ARGS]) == 0
+    after = _shards(run_dir)
+    for name, (digest, _, _) in before.items():
+        assert after[name][0] == digest, f"{name} was rewritten"
+    ids = sorted(i for _, ids, _ in after.values() for i in ids)
+    assert ids == list(range(12)), "every game id exactly once"
+    buf = ReplayBuffer(run_dir / "shards", GAME, "basic")
+    assert buf.total_games == 12
+    assert buf.total_samples == sum(len(read_shard(p, GAME, "basic").samples) for p in buf.shard_paths)
+    ck = load_checkpoint(run_dir / "checkpoints" / "iter-000002.safetensors", game=GAME)
+    assert ck.step == 6 and ck.meta["extra"]["games_total"] == 12
+    return before
+
+
+def test_kill_in_the_middle_of_self_play_loses_only_unflushed_games(tmp_path):
+    run = tmp_path / "run"
+    _kill_run("selfplay", run)
+    assert not (run / "checkpoints" / "iter-000002.safetensors").exists()
+    before = _check_resume(run)
+    ids = sorted(i for _, ids, _ in before.values() for i in ids)
+    assert len(ids) == 8  # iteration 1's 6 games + the first flush (2 games) of iteration 2
+
+
+@pytest.mark.slow
+def test_kill_in_the_middle_of_a_shard_write(tmp_path):
+    run = tmp_path / "run"
+    _kill_run("shard", run)
+    _check_resume(run)
+
+
+@pytest.mark.slow
+def test_kill_in_the_middle_of_a_checkpoint_save(tmp_path):
+    run = tmp_path / "run"
+    _kill_run("save", run)
+    temps = [p for p in (run / "checkpoints").iterdir() if p.name.endswith(".tmp")]
+    assert temps, "the save was interrupted after writing part of the temp file"
+    assert not (run / "checkpoints" / "iter-000002.safetensors").exists()
+    load_checkpoint(run / "checkpoints" / "iter-000001.safetensors", game=GAME)  # the last one is whole
+    before = _check_resume(run)
+    ids = sorted(i for _, ids, _ in before.values() for i in ids)
+    assert ids == list(range(12))  # all self-play of iteration 2 was flushed before the save

@@ -1,0 +1,121 @@
+"""``zeroplay train`` end to end on tic-tac-toe: layout, metrics, resume, refusals."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from zeroplay.cli import main  # noqa: E402
+from zeroplay.games import make  # noqa: E402
+from zeroplay.nn import load_checkpoint  # noqa: E402
+from zeroplay.train import ReplayBuffer, read_metrics  # noqa: E402
+from zeroplay.train.shards import read_shard  # noqa: E402
+
+TINY = ["--game", "tictactoe", "--net", "tiny", "--playouts", "12", "--games-per-iteration", "6",
+        "--parallel-games", "3", "--steps", "3", "--batch-size", "16", "--eval-games", "2",
+        "--baseline", "uniform:8", "--eval-playouts", "8", "--flush-games", "4", "--workers", "0",
+        "--no-progress", "--threads", "1"]
+
+
+def _train(run_dir, *extra):
+    return main(["train", "--run-dir", str(run_dir), *TINY, *extra])
+
+
+def _shard_ids(run_dir):
+    game = make("tictactoe")
+    ids = []
+    for path in ReplayBuffer(run_dir / "shards", game, "basic").shard_paths:
+        ids.extend(read_shard(path, game, "basic").game_ids.tolist())
+    return ids
+
+
+def test_two_iterations_write_the_documented_layout(tmp_path, capsys):
+    run = tmp_path / "run"
+    assert _train(run, "--iterations", "2") == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["iteration"] == 2 and summary["step"] == 6 and summary["games_total"] == 12
+    config = json.loads((run / "config.json").read_text())
+    assert config["game"] == "tictactoe" and config["selfplay"]["playouts"] == 12
+    assert config["loop"]["games_per_iteration"] == 6
+    for it in (0, 1, 2):
+        assert (run / "checkpoints" / f"iter-{it:06d}.safetensors").exists()
+        assert json.loads((run / "evals" / f"iter-{it:06d}.json").read_text())["iteration"] == it
+    ck = load_checkpoint(run / "checkpoints" / "iter-000002.safetensors", game=make("tictactoe"))
+    assert ck.step == 6 and ck.meta["extra"]["games_total"] == 12 and ck.optimizer is not None
+    assert _shard_ids(run) == list(range(12))
+    assert len(list((run / "records").glob("game-*.psq"))) == 12
+    kinds = {r["kind"] for r in read_metrics(run / "metrics.jsonl")}
+    assert kinds == {"selfplay", "train", "arena"}
+    arena = read_metrics(run / "metrics.jsonl", "arena")
+    assert {r["opponent"] for r in arena} == {"previous best", "uniform:8", "cumulative (iteration 0 = 0)"}
+    assert (run / "plots" / "losses.png").exists()
+
+
+def test_a_second_call_continues_the_run(tmp_path, capsys):
+    run = tmp_path / "run"
+    assert _train(run, "--iterations", "1") == 0
+    first_ids = _shard_ids(run)
+    one = load_checkpoint(run / "checkpoints" / "iter-000001.safetensors")
+    assert _train(run, "--iterations", "1") == 0  # already there: nothing more
+    assert _shard_ids(run) == first_ids
+    assert _train(run, "--iterations", "2") == 0
+    ids = _shard_ids(run)
+    assert ids == list(range(12)) and len(set(ids)) == len(ids)
+    two = load_checkpoint(run / "checkpoints" / "iter-000002.safetensors")
+    assert (one.step, two.step) == (3, 6)
+    # the first iteration's files are untouched
+    again = load_checkpoint(run / "checkpoints" / "iter-000001.safetensors")
+    assert again.meta["tensors_sha256"] == one.meta["tensors_sha256"]
+    steps = [r["step"] for r in read_metrics(run / "metrics.jsonl", "train")]
+    assert steps == [3, 6]
+
+
+def test_resume_keeps_stored_settings_and_applies_new_ones(tmp_path):
+    run = tmp_path / "run"
+    assert _train(run, "--iterations", "1") == 0
+    # a bare resume: only the run dir and the total
+    assert main(["train", "--run-dir", str(run), "--iterations", "2", "--workers", "0", "--no-progress",
+                 "--threads", "1"]) == 0
+    assert json.loads((run / "config.json").read_text())["selfplay"]["playouts"] == 12
+    assert _train(run, "--iterations", "3", "--games-per-iteration", "2") == 0
+    assert json.loads((run / "config.json").read_text())["loop"]["games_per_iteration"] == 2
+    assert _shard_ids(run) == list(range(14))
+
+
+def test_another_game_in_the_same_run_dir_is_refused(tmp_path, capsys):
+    run = tmp_path / "run"
+    assert _train(run, "--iterations", "1", "--eval-games", "0") == 0
+    capsys.readouterr()
+    code = main(["train", "--run-dir", str(run), "--game", "gomoku", "--size", "6", "--iterations", "2",
+                 "--workers", "0"])
+    assert code == 2
+    assert "another setting" in capsys.readouterr().err
+
+
+def test_sample_counts_match_the_games(tmp_path):
+    run = tmp_path / "run"
+    assert _train(run, "--iterations", "1", "--eval-games", "0") == 0
+    game = make("tictactoe")
+    buf = ReplayBuffer(run / "shards", game, "basic")
+    selfplay = read_metrics(run / "metrics.jsonl", "selfplay")
+    assert sum(r["games"] for r in selfplay) == buf.total_games == 6
+    assert sum(r["samples"] for r in selfplay) == buf.total_samples
+    # every sample's z agrees with the saved record of its game
+    from zeroplay.train import load_record
+
+    for path in buf.shard_paths:
+        shard = read_shard(path, game, "basic")
+        for gid in shard.game_ids:
+            rec = load_record(run / "records" / f"game-{gid:09d}.psq")
+            rows = shard.game_id == gid
+            z, ply = shard.samples.z[rows], shard.samples.ply[rows]
+            final = rec.replay(game)
+            winner = final.winner if final.is_terminal else None
+            if winner is None and final.is_terminal:
+                assert (z == 0).all()
+            elif winner is not None:
+                np.testing.assert_array_equal(z, np.where(ply % 2 == winner, 1.0, -1.0))
