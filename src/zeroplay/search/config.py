@@ -57,6 +57,18 @@ class SearchConfig:
     verify_proofs: bool = True
     """Replay a proven result's line on real game states before reporting it."""
 
+    # --- threat solver (Gomoku; search/vcf.py) -----------------------------------------------
+    threat_solver: bool = False
+    """VCF search for the side to move at every newly expanded node and at the root; a win
+    found makes the node a proven win (distance = the line's length). Costs a window scan per
+    new node (see docs/THREATS.md for the measured price); ignored for other games."""
+    threat_solver_nodes: int = 64
+    """VCF budget (attacker nodes) at a newly expanded node."""
+    threat_solver_root_nodes: int = 100_000
+    """VCF budget at the root, searched once per search after the root's expansion."""
+    threat_solver_table_mib: float = 2.0
+    """Size of the VCF's alpha-beta table in MiB (kept across searches)."""
+
     # --- result -------------------------------------------------------------------------
     move_choice: str = "visits"
     """"visits" (most edge visits) or "lcb" (highest lower confidence bound of Q)."""
@@ -80,6 +92,8 @@ class SearchConfig:
             raise ValueError("batch_size must be >= 1 and virtual_loss >= 0")
         if not 0.0 < self.max_load <= 1.0:
             raise ValueError(f"max_load must be in (0, 1], got {self.max_load}")
+        if self.threat_solver_nodes < 0 or self.threat_solver_root_nodes < 0:
+            raise ValueError("threat_solver_nodes and threat_solver_root_nodes must be >= 0")
         if self.move_choice not in ("visits", "lcb"):
             raise ValueError(f"move_choice must be 'visits' or 'lcb', got {self.move_choice!r}")
 

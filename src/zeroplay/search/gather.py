@@ -35,7 +35,9 @@ from zeroplay.search.tree import (
     PENDING,
     TERMINAL,
     UNPROVEN,
+    WIN,
 )
+from zeroplay.search.vcf import ThreatArrays, threats_off, vcf_leaf
 from zeroplay.tt.node_table import node_find_or_add
 
 QUEUED = 0
@@ -57,6 +59,8 @@ class BatchArrays(NamedTuple):
             paths: row i < B is leaf i's, row B the next descent's scratch, rows B + 1 + k the
             k-th collision's (kept under virtual loss until the batch is finished).
         moves: int64 (A,) scratch for move lists.
+        threats: the threat solver's arrays (``search.vcf.ThreatArrays``; switched off unless
+            ``SearchConfig.threat_solver``).
     """
 
     leaf_node: np.ndarray
@@ -68,9 +72,10 @@ class BatchArrays(NamedTuple):
     path_edge: np.ndarray
     path_len: np.ndarray
     moves: np.ndarray
+    threats: ThreatArrays
 
 
-def new_batch_arrays(batch_size: int, cells: int, num_actions: int) -> BatchArrays:
+def new_batch_arrays(batch_size: int, cells: int, num_actions: int, threats: ThreatArrays | None = None) -> BatchArrays:
     depth = cells + 2
     b = batch_size
     return BatchArrays(
@@ -83,6 +88,7 @@ def new_batch_arrays(batch_size: int, cells: int, num_actions: int) -> BatchArra
         path_edge=np.zeros((2 * b + 1, depth), np.int64),
         path_len=np.zeros(2 * b + 1, np.int32),
         moves=np.zeros(max(num_actions, cells), np.int64),
+        threats=threats if threats is not None else threats_off(),
     )
 
 
@@ -152,6 +158,17 @@ def _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot
             tree.node_state[n] = EXPANDED
             tree.node_proof[n] = LOSS
             tree.node_dist[n] = 2
+            return DONE
+    if n != tree.meta[M_ROOT]:  # the root is checked once its edges exist (Searcher)
+        dist = vcf_leaf(params, zkeys, board, info, stack, wmask, batch.threats, n)
+        if dist > 0:
+            # a VCF for the side to move: a proven win, its line kept in batch.threats
+            tree.node_u[n] = 1.0
+            tree.node_q[n] = 1.0
+            tree.node_n[n] = 1
+            tree.node_state[n] = EXPANDED
+            tree.node_proof[n] = WIN
+            tree.node_dist[n] = dist
             return DONE
     legal = batch.leaf_legal[slot]
     legal[:] = False

@@ -27,6 +27,7 @@ from zeroplay.search.gc import collect
 from zeroplay.search.limits import Limits
 from zeroplay.search.proof import PROOF_NAMES, best_proven_edge, proof_line, verify_line
 from zeroplay.search.result import MoveStats, SearchResult, lcb
+from zeroplay.search.vcf import check_root, new_threat_arrays, proof_tail
 from zeroplay.search.tree import (
     DRAW,
     EXPANDED,
@@ -67,7 +68,9 @@ class Searcher:
 
         self.table = new_node_table(config.node_capacity, config.max_load)
         self.tree = new_tree_arrays(config.node_capacity, config.edge_capacity, game.num_actions)
-        self.batch = new_batch_arrays(config.batch_size, game.cells, game.num_actions)
+        threats = new_threat_arrays(game, config.node_capacity, enabled=True, leaf_nodes=config.threat_solver_nodes,
+                                    table_mib=config.threat_solver_table_mib) if config.threat_solver else None
+        self.batch = new_batch_arrays(config.batch_size, game.cells, game.num_actions, threats)
         features = getattr(evaluator, "features", None)
         self.params = SearchParams(
             c_puct=float(config.c_puct),
@@ -91,6 +94,7 @@ class Searcher:
         self.playouts = 0
         self.stopped_by = ""
         self._root_priors_ready = False
+        self._threats_at_root = False
 
     # --- tree lifecycle ---------------------------------------------------------------------
     def reset(self) -> None:
@@ -151,6 +155,8 @@ class Searcher:
             return
         self._set_root(state)
         self._prepare_root_priors()
+        self._threats_at_root = self.config.threat_solver
+        self._check_root_threats()
         self._update_stop()
 
     @property
@@ -215,9 +221,16 @@ class Searcher:
         self._queued = 0
         self._release()
 
+    def _check_root_threats(self) -> None:
+        """Threat solver: one VCF at the root per search, once the root has its edges."""
+        if self._threats_at_root and self.tree.node_state[self.root] == EXPANDED:
+            self._threats_at_root = False
+            check_root(self, self.config.threat_solver_root_nodes)
+
     def _after_round(self) -> None:
         if not self._root_priors_ready:
             self._prepare_root_priors()
+        self._check_root_threats()
         if self.config.debug:
             bad = check_invariants(self.tree, self.root)
             if bad >= 0:
@@ -280,6 +293,7 @@ class Searcher:
         best = None
         if proven:
             line = proof_line(t, r)
+            line += proof_tail(self, line)  # a VCF-proven node's line, down to the five
             if self.config.verify_proofs and not verify_line(state, proven, distance, line):
                 notes.append(f"proof ({proven} in {distance}) failed verification on real states; ignored")
                 proven, distance = None, None

@@ -1,0 +1,431 @@
+"""Gomoku threat solver: VCF (victory by continuous fours), optional VCT, and its MCTS hook.
+
+``ThreatSolver(game).vcf(state)`` searches a forced win by fours for the side to move and
+returns a ``ThreatResult``: the winning line (attacker and defender moves alternating, ending
+with the attacker's five) or "none found" within a node budget. The search itself is compiled
+(``vcf_kernels``); its table is the alpha-beta table of ``zeroplay.tt.ab_table``.
+
+``ThreatSolver.vct(state)`` (threes allowed, behind a flag in the CLI) searches wins whose
+attacking moves are fours or *threats*: moves after which the attacker, were the defender to
+pass, would win by VCF. See ``ThreatSolver.vct`` for the defender's replies and why they are a
+sound superset.
+
+MCTS: with ``SearchConfig(threat_solver=True)`` the search calls ``vcf_leaf`` on every newly
+expanded node (small budget) and ``solve_root`` on the root before a search (larger budget); a
+found VCF marks the node a proven win at distance = the line's length, and the line is kept in
+``ThreatArrays`` so that the proof can be replayed (``stored_line``) before it is reported.
+
+Coordinates and players follow shared/README.md: cells ``y * width + x``, player 0 = Black.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from zeroplay.games.layout import GAME_GOMOKU, I_KEY, I_TERMINAL, I_TO_PLAY, P_GAME
+from zeroplay.search.vcf_kernels import (
+    ABORTED,
+    C_BUDGET,
+    C_MAX_PLIES,
+    C_NODES,
+    C_THREAT_NODES,
+    C_VCF_NODES,
+    C_WIDE,
+    FOUND,
+    MAX_PLIES,
+    NOT_FOUND,
+    VcfWork,
+    first_win_cell,
+    four_candidates,
+    new_vcf_work,
+    new_vct_work,
+    vcf_search,
+    vct_node,
+)
+from zeroplay.tt.ab_table import ABTable, ab_clear, new_ab_table
+
+DEFAULT_NODES = 200_000
+"""Default node budget (A nodes) of ``ThreatSolver.vcf`` and the ``solve`` command."""
+
+
+@dataclass(frozen=True)
+class ThreatResult:
+    """What a threat search returns.
+
+    Attributes:
+        found: a forced win was found for ``attacker`` (the side to move).
+        line: actions A, D, A, D, ..., A's five (empty when not found). For a VCF every D move
+            is forced; for a VCT it is the main line, one defence among those refuted.
+        attacker: the side to move, 0 (Black) or 1 (White).
+        nodes: attacker nodes searched.
+        seconds: wall time.
+        complete: True when the search ran to the end within its limits (so "not found" means
+            no win of this kind within ``max_plies``); False when the node budget ran out.
+        kind: "vcf" or "vct".
+    """
+
+    found: bool
+    line: tuple[int, ...]
+    attacker: int
+    nodes: int
+    seconds: float
+    complete: bool
+    kind: str = "vcf"
+
+    @property
+    def distance(self) -> int | None:
+        """Plies to the win (the line's length), None when not found."""
+        return len(self.line) if self.found else None
+
+
+class ThreatSolver:
+    """VCF / VCT search on one Gomoku game (board size, n, rule fixed), with its own table.
+
+    Args:
+        game: a Gomoku Game (``zeroplay.games.make("gomoku", ...)``).
+        table_mib: size of the alpha-beta table in MiB (kept between searches; ``clear()``
+            empties it).
+
+    Raises:
+        ValueError: a game that is not of the Gomoku family.
+    """
+
+    def __init__(self, game, *, table_mib: float = 16.0):
+        if int(game.params[P_GAME]) != GAME_GOMOKU:
+            raise ValueError(f"the threat solver plays Gomoku, not {game!r}")
+        self.game = game
+        self.table = new_ab_table(table_mib)
+        self.work = new_vcf_work(game.width, game.height)
+        self._vct_work = None
+
+    def clear(self) -> None:
+        """Empty the table."""
+        ab_clear(self.table)
+
+    def vcf(self, state, *, nodes: int = DEFAULT_NODES, max_plies: int = MAX_PLIES,
+            shortest: bool = False) -> ThreatResult:
+        """Search a VCF for ``state``'s side to move.
+
+        Args:
+            state: a Gomoku State of this solver's game.
+            nodes: budget of attacker nodes.
+            max_plies: longest line searched (both sides' plies, the five included), <= 255.
+            shortest: iterative deepening (max_plies 1, 3, 5, ...): the line found is a shortest
+                VCF, at the cost of re-searching the shallower depths.
+
+        Returns:
+            ThreatResult (kind "vcf").
+        """
+        self._check(state)
+        t0 = time.perf_counter()
+        a = state.to_play
+        if state.is_terminal:
+            return ThreatResult(False, (), a, 0, time.perf_counter() - t0, True)
+        pos = state.fast()
+        depths = range(1, max_plies + 1, 2) if shortest else (max_plies,)
+        total = 0
+        outcome, length = NOT_FOUND, 0
+        for depth in depths:
+            outcome, length, used = vcf_search(self.game.params, self.game.zkeys, pos.board, pos.info, pos.stack,
+                                               pos.wmask, self.work, self.table, depth, nodes - total)
+            total += int(used)
+            if outcome != NOT_FOUND:
+                break
+        line = tuple(int(m) for m in self.work.line[:length]) if outcome == FOUND else ()
+        return ThreatResult(outcome == FOUND, line, a, min(total, nodes), time.perf_counter() - t0,
+                            outcome != ABORTED)
+
+    def vct(self, state, *, nodes: int = DEFAULT_NODES, threats: int = 2, vcf_nodes: int = 2_000,
+            threat_nodes: int = 500, max_plies: int = MAX_PLIES, wide: bool = False) -> ThreatResult:
+        """Search a win by fours and threats for ``state``'s side to move (VCT).
+
+        A *threat* is a non-four move after which the attacker, were the defender to pass, would
+        win by VCF (an open three, a broken three, a four-three setup, ...). The defender's
+        replies to a threat are every cell of that VCF and every cell where the defender makes a
+        four anywhere along it (``vcf_kernels.threat_defences``): a sound superset, since any
+        other reply leaves that VCF winning. Every reply must lose to a VCT with one threat less;
+        fours do not count (a run of fours is one move, as in the puzzles' "win in 3").
+
+        Args:
+            state: a Gomoku State of this solver's game.
+            nodes: budget over the whole search (VCT nodes plus the nodes of the VCF searches).
+            threats: non-four threats allowed on a line.
+            vcf_nodes: budget of the VCF tried first at each VCT node.
+            threat_nodes: budget of the VCF that tests whether a move is a threat.
+            max_plies: longest VCF line looked for.
+
+        Returns:
+            ThreatResult (kind "vct"); ``line`` is the main line: for each threat, the reply
+            with the longest line below it.
+        """
+        self._check(state)
+        t0 = time.perf_counter()
+        a = state.to_play
+        if state.is_terminal:
+            return ThreatResult(False, (), a, 0, time.perf_counter() - t0, True, "vct")
+        if self._vct_work is None:
+            self._vct_work = new_vct_work(self.game.width, self.game.height)
+        vw = self._vct_work
+        vw.counters[:] = 0
+        vw.counters[C_BUDGET] = nodes
+        vw.counters[C_VCF_NODES] = vcf_nodes
+        vw.counters[C_THREAT_NODES] = threat_nodes
+        vw.counters[C_MAX_PLIES] = min(max_plies, MAX_PLIES)
+        vw.counters[C_WIDE] = int(wide)
+        pos = state.fast()
+        outcome = vct_node(self.game.params, self.game.zkeys, pos.board, pos.info, pos.stack, pos.wmask,
+                           self.work, vw, self.table, 0, threats)
+        line = tuple(int(m) for m in vw.lines[0, : vw.line_len[0]]) if outcome == FOUND else ()
+        return ThreatResult(outcome == FOUND, line, a, int(min(vw.counters[C_NODES], nodes)),
+                            time.perf_counter() - t0, outcome != ABORTED, "vct")
+
+    def _check(self, state) -> None:
+        if state.game != self.game:
+            raise ValueError(f"this solver plays {self.game!r}, not {state.game!r}")
+
+
+def solve_vcf(state, *, nodes: int = DEFAULT_NODES, max_plies: int = MAX_PLIES, shortest: bool = False,
+              table_mib: float = 16.0) -> ThreatResult:
+    """``ThreatSolver(state.game).vcf(state, ...)`` with a fresh table."""
+    return ThreatSolver(state.game, table_mib=table_mib).vcf(state, nodes=nodes, max_plies=max_plies,
+                                                              shortest=shortest)
+
+
+def check_vcf_line(state, line) -> str | None:
+    """Replay ``line`` from ``state`` and check it is a VCF for ``state``'s side to move A.
+
+    Checks, on real ``State``s (rules only): every move is legal; every A move but the last
+    makes a four (A then has a winning cell) and blocks D's winning cell when D has one; every D
+    move is A's only winning cell (or, after an open or double four, one of them, the next A
+    move then being the five); D never has a five to play instead; the last move is A's five
+    under the rule in force.
+
+    Returns:
+        None when the line is a VCF, else the reason it is not.
+    """
+    from zeroplay.games import IllegalMoveError
+
+    a = state.to_play
+    s = state
+    line = [int(m) for m in line]
+    if not line:
+        return "empty line"
+    if s.is_terminal:
+        return "the game is over"
+    open_four = False
+    for i, m in enumerate(line):
+        last = i == len(line) - 1
+        if i % 2 == 0:
+            threats = set(int(c) for c in s.winning_moves(1 - a))
+            try:
+                s = s.play(m)
+            except IllegalMoveError as e:
+                return f"ply {i}: illegal: {e}"
+            if last:
+                return None if s.is_terminal and s.winner == a else f"ply {i}: the last move is not a five"
+            if s.is_terminal:
+                return f"ply {i}: the game ended before the line did"
+            if open_four:
+                return f"ply {i}: an open or double four must be followed by the five"
+            if threats and (len(threats) > 1 or m not in threats):
+                return f"ply {i}: the defender had a five at {sorted(threats)} and it was not blocked"
+            wins = s.num_winning_moves(a)
+            if wins == 0:
+                return f"ply {i}: not a four"
+            if s.num_winning_moves(1 - a) > 0:
+                return f"ply {i}: the defender can play a five"
+        else:
+            if last:
+                return f"ply {i}: the line ends with a defender move"
+            blocks = set(int(c) for c in s.winning_moves(a))
+            if m not in blocks:
+                return f"ply {i}: the defender's move is not the block of {sorted(blocks)}"
+            open_four = len(blocks) >= 2
+            try:
+                s = s.play(m)
+            except IllegalMoveError as e:
+                return f"ply {i}: illegal: {e}"
+            if s.is_terminal:
+                return f"ply {i}: the defender's block ended the game"
+    return "the line does not end"
+
+
+# --- MCTS hook ------------------------------------------------------------------------------------
+
+# ThreatArrays.cfg fields
+T_ENABLED = 0  # 1: check newly expanded nodes
+T_LEAF_NODES = 1  # VCF budget at a newly expanded node
+T_MAX_PLIES = 2  # longest VCF line looked for
+T_POOL_TOP = 3  # next free slot of the line pool
+T_CALLS = 4  # VCF searches run (statistics)
+T_PROOFS = 5  # wins found
+T_NODES = 6  # VCF nodes searched in total
+CFG_SIZE = 7
+
+POOL_HEADER = 3
+"""Pool words before a line's moves: key low 32 bits, key high 32 bits, length."""
+
+
+class ThreatArrays(NamedTuple):
+    """What the MCTS carries for its threat solver (compiled, passed inside the batch arrays).
+
+    Attributes:
+        cfg: int64 (CFG_SIZE,) switches, budgets and counters (the T_* fields).
+        table: ABTable of the VCF searches, kept across the whole search and between searches.
+        work: VcfWork scratch.
+        node_line: int64 (node capacity,) pool offset of the VCF line that proved each node, -1
+            when none. Valid only while the pool entry's key matches the node's position.
+        pool: int32 (P,) ring of lines: [key low, key high, length, moves...] each; when full,
+            writing wraps to 0 (a line overwritten is detected by its key and re-searched).
+    """
+
+    cfg: np.ndarray
+    table: ABTable
+    work: VcfWork
+    node_line: np.ndarray
+    pool: np.ndarray
+
+
+def new_threat_arrays(game, node_capacity: int, *, enabled: bool, leaf_nodes: int = 64,
+                      table_mib: float = 2.0, pool_size: int = 1 << 18,
+                      max_plies: int = MAX_PLIES) -> ThreatArrays:
+    """Threat-solver arrays for a search of ``game``; tiny and switched off unless ``enabled``
+    (same dtypes either way, so the compiled search is not specialised twice)."""
+    on = bool(enabled) and int(game.params[P_GAME]) == GAME_GOMOKU
+    cfg = np.zeros(CFG_SIZE, np.int64)
+    cfg[T_ENABLED] = int(on)
+    cfg[T_LEAF_NODES] = int(leaf_nodes)
+    cfg[T_MAX_PLIES] = int(min(max_plies, MAX_PLIES))
+    if on:
+        return ThreatArrays(cfg, new_ab_table(table_mib), new_vcf_work(game.width, game.height),
+                            np.full(node_capacity, -1, np.int64), np.zeros(pool_size, np.int32))
+    return threats_off()
+
+
+@njit(cache=True)
+def _store_line(threats, node, key, length):
+    pool = threats.pool
+    cfg = threats.cfg
+    need = POOL_HEADER + length
+    if need > pool.shape[0] or node >= threats.node_line.shape[0]:
+        return False
+    top = cfg[T_POOL_TOP]
+    if top + need > pool.shape[0]:
+        top = 0
+    pool[top] = np.int32(key & 0xFFFFFFFF)
+    pool[top + 1] = np.int32((key >> 32) & 0xFFFFFFFF)
+    pool[top + 2] = np.int32(length)
+    for i in range(length):
+        pool[top + POOL_HEADER + i] = np.int32(threats.work.line[i])
+    threats.node_line[node] = top
+    cfg[T_POOL_TOP] = top + need
+    return True
+
+
+@njit(cache=True)
+def vcf_node(params, zkeys, board, info, stack, wmask, threats, node, budget):
+    """Search a VCF for the side to move at ``node``; on a win keep its line for the node.
+
+    Returns the line's length (the proven win's distance in plies), 0 when none was found (or
+    the game is not Gomoku). The position is restored.
+    """
+    if params[P_GAME] != GAME_GOMOKU or info[I_TERMINAL] != 0:
+        return 0
+    cfg = threats.cfg
+    cfg[T_CALLS] += 1
+    res, length, used = vcf_search(params, zkeys, board, info, stack, wmask, threats.work, threats.table,
+                                   cfg[T_MAX_PLIES], budget)
+    cfg[T_NODES] += used
+    if res != FOUND or not _store_line(threats, node, info[I_KEY], length):
+        return 0
+    cfg[T_PROOFS] += 1
+    return length
+
+
+@njit(cache=True)
+def vcf_leaf(params, zkeys, board, info, stack, wmask, threats, node):
+    """``vcf_node`` with the leaf budget, when the solver is on (the gather hook)."""
+    if threats.cfg[T_ENABLED] == 0:
+        return 0
+    return vcf_node(params, zkeys, board, info, stack, wmask, threats, node, threats.cfg[T_LEAF_NODES])
+
+
+def stored_line(threats: ThreatArrays, node: int, key: int) -> list[int] | None:
+    """The VCF line that proved ``node`` (a position of Zobrist key ``key``), None when there is
+    none or it was overwritten."""
+    if not 0 <= node < threats.node_line.shape[0]:
+        return None
+    at = int(threats.node_line[node])
+    if at < 0:
+        return None
+    pool = threats.pool
+    lo, hi, length = int(pool[at]) & 0xFFFFFFFF, int(pool[at + 1]) & 0xFFFFFFFF, int(pool[at + 2])
+    k = (hi << 32) | lo
+    if k >= 1 << 63:
+        k -= 1 << 64
+    if k != int(key) or length <= 0 or at + POOL_HEADER + length > pool.shape[0]:
+        return None
+    return [int(m) for m in pool[at + POOL_HEADER : at + POOL_HEADER + length]]
+
+
+def threat_stats(threats: ThreatArrays) -> dict:
+    """Counters of the MCTS hook: ``calls``, ``proofs``, ``nodes``."""
+    cfg = threats.cfg
+    return {"calls": int(cfg[T_CALLS]), "proofs": int(cfg[T_PROOFS]), "nodes": int(cfg[T_NODES])}
+
+
+def _i64(k: int) -> int:
+    k = int(k) & ((1 << 64) - 1)
+    return k - (1 << 64) if k >= 1 << 63 else k
+
+
+def check_root(searcher, budget: int) -> bool:
+    """Before the search goes on: a VCF at the (expanded) root with ``budget`` nodes; a win
+    marks the root a proven win at distance = the line's length. Returns True when it did.
+
+    Called once per search, after the root got its edges (so that a result still lists the
+    root's moves); the edges keep their visits, the root's Q becomes exact (+1).
+    """
+    from zeroplay.search.tree import EXPANDED, UNPROVEN, WIN
+
+    threats, t, r = searcher.batch.threats, searcher.tree, searcher.root
+    if threats.cfg[T_ENABLED] == 0 or r < 0 or t.node_state[r] != EXPANDED or t.node_proof[r] != UNPROVEN:
+        return False
+    pos, game = searcher._pos, searcher.game
+    length = vcf_node(game.params, game.zkeys, pos.board, pos.info, pos.stack, pos.wmask, threats, r, int(budget))
+    if length <= 0:
+        return False
+    t.node_proof[r] = WIN
+    t.node_dist[r] = length
+    t.node_q[r] = 1.0
+    return True
+
+
+def proof_tail(searcher, line: list[int]) -> list[int]:
+    """The VCF line behind the node that ``line`` (a proof line from the root) ends at, when a
+    VCF proved it; else []. Appended to the proof line, it makes the line end in a five."""
+    from zeroplay.search.tree import EXPANDED, WIN
+
+    threats, t = searcher.batch.threats, searcher.tree
+    if threats.cfg[T_ENABLED] == 0:
+        return []
+    n = searcher.node_at(line)
+    if n < 0 or t.node_proof[n] != WIN or t.node_state[n] != EXPANDED:
+        return []
+    try:
+        end = searcher.root_state.play_many(line)
+    except ValueError:
+        return []
+    return stored_line(threats, n, _i64(end.key)) or []
+
+
+def threats_off() -> ThreatArrays:
+    """Switched-off threat-solver arrays (a search without the solver)."""
+    cfg = np.zeros(CFG_SIZE, np.int64)
+    return ThreatArrays(cfg, new_ab_table(0, num_buckets=1), new_vcf_work(5, 5), np.full(1, -1, np.int64),
+                        np.zeros(POOL_HEADER + 1, np.int32))
