@@ -50,7 +50,7 @@ def _cmd_plot(args) -> int:
 
 # --- solve: one exact solver per game, chosen by the GAME argument ------------------------------
 def _add_solve_parsers(sub) -> None:
-    p = sub.add_parser("solve", help="solve positions exactly (connect4: Pascal Pons' scores)")
+    p = sub.add_parser("solve", help="solve positions exactly (connect4: Pascal Pons' scores; gomoku: VCF/VCT)")
     games = p.add_subparsers(dest="game", metavar="GAME", required=True)
 
     sp = games.add_parser(
@@ -68,6 +68,25 @@ def _add_solve_parsers(sub) -> None:
     sp.add_argument("--table-mib", type=float, default=None,
                     help="alpha-beta table size in MiB (default 16)")
     sp.set_defaults(func=_cmd_solve_connect4)
+
+    sp = games.add_parser("gomoku", help="forced win by fours (VCF) or threats (VCT) for the side to move")
+    sp.add_argument("--moves", default="", help="the game so far, moves separated by spaces: h8 notation "
+                    "(column letter, row from the bottom) or Gomocup x,y; Black first (default: empty board)")
+    sp.add_argument("--size", type=int, default=15, help="board width and height (default 15)")
+    sp.add_argument("--rule", choices=["freestyle", "standard"], default="freestyle",
+                    help="freestyle: five or more wins; standard: exactly five (default freestyle)")
+    sp.add_argument("--vct", action="store_true", help="allow threats (threes) besides fours")
+    sp.add_argument("--threats", type=int, default=2, help="with --vct: non-four threats per line (default 2)")
+    sp.add_argument("--nodes", type=int, default=200_000, help="node budget (default 200000)")
+    sp.add_argument("--shortest", action="store_true", help="VCF: iterative deepening, a shortest line")
+    sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp.set_defaults(func=_cmd_solve_gomoku)
+
+
+def _cmd_solve_gomoku(args) -> int:
+    from zeroplay.search.vcf import solve_command
+
+    return solve_command(args)
 
 
 def _connect4_score_text(score: int) -> str:

@@ -376,3 +376,40 @@ def test_puzzle_slice_vcf_solves_known_wins_and_never_claims_a_false_one():
             assert r.found, row["id"]
             assert r.line[0] in listed or s.play_many(r.line).winner == s.to_play
     assert must >= 50 and solved == must
+
+
+# --- zeroplay solve gomoku ---------------------------------------------------------------------------
+def test_cli_solve_gomoku_json_line_replays(capsys):
+    from zeroplay.cli import main
+
+    moves = "d4 a1 e4 a3 f4 o15 g5 o13 g6 o1 g7 c4 g8"  # White to move; Black's d4-f4 and g5-g7
+    assert main(["solve", "gomoku", "--moves", moves, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["to_move"] == "white" and out["kind"] == "vcf" and not out["found"] and out["complete"]
+    moves2 = "d4 c4 e4 g8 f4 a15 g5 c15 g6 a13 g7 o1"  # Black to move: g4 double four
+    assert main(["solve", "gomoku", "--moves", moves2, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["found"] and out["line"][0] == "g4" and out["line_xy"][0] == [6, 11] and out["distance"] == 3
+    g = make("gomoku")
+    s = g.initial().play_many(moves2.split()).play_many(out["line"])
+    assert s.winner == 0
+
+
+def test_cli_solve_gomoku_text_standard_and_vct(capsys):
+    from zeroplay.cli import main
+
+    assert main(["solve", "gomoku", "--moves", "b3 o15 c3 m15 d3 o13 e3 k11 g3 m11", "--rule", "standard"]) == 0
+    out = capsys.readouterr().out
+    assert "VCF found: black wins in 1 ply" in out and "a3(0,12)" in out
+    assert main(["solve", "gomoku", "--moves", "g8 a1 h8 a3 i9 o15 i10 o13"]) == 0
+    assert "none found: no VCF exists" in capsys.readouterr().out
+    assert main(["solve", "gomoku", "--moves", "g8 a1 h8 a3 i9 o15 i10 o13", "--vct", "--threats", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "VCT found: black wins" in out and "line: i8(8,7)" in out
+
+
+def test_cli_solve_gomoku_rejects_an_illegal_move(capsys):
+    from zeroplay.cli import main
+
+    assert main(["solve", "gomoku", "--moves", "h8 h8"]) == 2
+    assert "occupied" in capsys.readouterr().err

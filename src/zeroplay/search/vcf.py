@@ -429,3 +429,54 @@ def threats_off() -> ThreatArrays:
     cfg = np.zeros(CFG_SIZE, np.int64)
     return ThreatArrays(cfg, new_ab_table(0, num_buckets=1), new_vcf_work(5, 5), np.full(1, -1, np.int64),
                         np.zeros(POOL_HEADER + 1, np.int32))
+
+
+# --- `zeroplay solve gomoku` ----------------------------------------------------------------------
+def solve_command(args) -> int:
+    """``zeroplay solve gomoku``: set up the position from ``args.moves``, search, print.
+
+    Args (argparse namespace): moves (text, moves separated by spaces, ``h8`` or ``x,y``),
+    size, rule, vct, threats, nodes, shortest, json.
+
+    Raises:
+        ValueError: an illegal or malformed move (IllegalMoveError is a ValueError).
+    """
+    import json
+
+    from zeroplay.games import make
+
+    game = make("gomoku", width=args.size, height=args.size, rule=args.rule)
+    state = game.initial()
+    for text in (args.moves or "").split():
+        state = state.play(text)
+    solver = ThreatSolver(game)
+    if args.vct:
+        r = solver.vct(state, nodes=args.nodes, threats=args.threats)
+    else:
+        r = solver.vcf(state, nodes=args.nodes, shortest=args.shortest)
+    side = "black" if r.attacker == 0 else "white"
+    if args.json:
+        print(json.dumps({
+            "game": "gomoku", "size": args.size, "rule": args.rule, "moves_played": len(state.moves),
+            "to_move": side, "kind": r.kind, "found": r.found, "complete": r.complete,
+            "line": [game.format_move(m) for m in r.line],
+            "line_xy": [[m % game.width, m // game.width] for m in r.line],
+            "distance": r.distance, "nodes": r.nodes, "seconds": round(r.seconds, 6),
+        }))
+        return 0
+    print(f"position: {len(state.moves)} moves played, {side.capitalize()} to move ({args.rule}, "
+          f"{args.size}x{args.size})")
+    if state.is_terminal:
+        print("the game is over")
+    elif r.found:
+        print(f"{r.kind.upper()} found: {side} wins in {r.distance} pl{'y' if r.distance == 1 else 'ies'}")
+        print("line: " + " ".join(f"{game.format_move(m)}({m % game.width},{m // game.width})" for m in r.line))
+        if r.kind == "vct":
+            print("(the main line: the defender's replies to each threat were all refuted; one is shown)")
+    elif r.complete:
+        print(f"none found: no {r.kind.upper()} exists" + (" within the threats allowed" if r.kind == "vct" else ""))
+    else:
+        print(f"none found within the budget of {args.nodes:,} nodes")
+    print(f"nodes: {r.nodes:,}")
+    print(f"time: {r.seconds:.4f} s")
+    return 0
