@@ -150,8 +150,9 @@ def _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot
             update_node(tree, n)
             return DONE
         num_blocks = fast.num_winning_moves(params, board, info, wmask, 1 - p)
-        if num_blocks >= 2:
-            # every move lets the opponent win next: lost in two plies
+        if num_blocks >= 2 and n != tree.meta[M_ROOT]:
+            # every move lets the opponent win next: lost in two plies (the root still gets its
+            # blocks as edges below, so that the search has moves to report)
             tree.node_u[n] = -1.0
             tree.node_q[n] = -1.0
             tree.node_n[n] = 1
@@ -172,7 +173,7 @@ def _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot
             return DONE
     legal = batch.leaf_legal[slot]
     legal[:] = False
-    if num_blocks == 1:
+    if num_blocks >= 1:
         k = fast.winning_moves(params, board, info, wmask, 1 - p, batch.moves)
     else:
         k = fast.legal_moves(params, board, info, batch.moves)
@@ -214,6 +215,10 @@ def descend(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, sl
             break
         e = select_edge(tree, sp, node, node == root)
         if e < 0:
+            # every edge leads to a win for the opponent, proven through another parent since
+            # this node's last update: prove it lost now (it is not on the path, so the backup
+            # would not), so that the path above backs up its exact value
+            update_node(tree, node)
             break
         fast.apply(params, zkeys, board, info, stack, wmask, tree.edge_move[e])
         child = tree.edge_child[e]

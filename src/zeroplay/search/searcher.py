@@ -115,7 +115,9 @@ class Searcher:
         pos = state.fast()
         key = int(node_key(self.game.zkeys, pos.info, self.params.key_last_move))
         found = node_find(self.table, key, int(pos.info[I_TO_PLAY]), state.ply) if self.root != NO_NODE else -1
-        if found >= 0 and self.tree.node_state[found] != PENDING:
+        # a node proven lost in one ply has no edges: as the root it must be expanded afresh
+        one_ply_loss = found >= 0 and self.tree.node_state[found] == EXPANDED and self.tree.node_num_edges[found] == 0
+        if found >= 0 and self.tree.node_state[found] != PENDING and not one_ply_loss:
             self.tree.meta[M_ROOT] = found
             collect(self.tree, self.table, found)
         else:
@@ -169,6 +171,8 @@ class Searcher:
             self.stopped_by = "proven"
         elif t.meta[M_FULL]:
             self.stopped_by = "full"
+        elif t.node_state[r] == NEW:
+            self.stopped_by = ""  # whatever the limits, the root is evaluated: there must be moves to choose from
         else:
             self.stopped_by = self._limits.reason(self.playouts, int(t.node_n[r]), self._started) or ""
 
@@ -300,7 +304,8 @@ class Searcher:
             elif line:
                 best = line[0]
         if best is None:
-            best = self._choose(stats)
+            # no root edges only when the table filled up before the root could be expanded
+            best = self._choose(stats) if stats else int(state.legal_moves()[0])
         pv = self._principal_variation(best)
         root_q = float(t.node_q[r])
         return SearchResult(
