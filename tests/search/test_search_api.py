@@ -79,6 +79,20 @@ def test_search_many_with_rollouts():
         assert r.best_move is not None
 
 
+@pytest.mark.parametrize("wrap", [False, True], ids=["as-given", "through-evaluate"])
+def test_rollout_search_explores_the_root_from_the_first_chunk(wrap):
+    """Regression: with the rollouts run inside the compiled loop, the first chunk of playouts
+    selected at the root before its private priors were set (all zero on a fresh searcher, or the
+    previous root's), so PUCT never explored: all 199 playouts went into one move."""
+    ev = RolloutEvaluator(seed=1)
+    s = Searcher(SMALL, CountingEvaluator(ev) if wrap else ev, SearchConfig(debug=True))
+    r = s.search(SMALL.initial(), playouts=200)
+    visited = [m for m in r.moves if m.visits > 0]
+    assert len(visited) >= 10
+    assert max(m.visits for m in r.moves) < 150
+    np.testing.assert_allclose(s.root_priors(), np.full(SMALL.num_actions, 1 / SMALL.num_actions), rtol=1e-5)
+
+
 def test_search_many_evaluator_error_leaves_all_searchers_usable():
     class FailOnce(CountingEvaluator):
         def evaluate(self, batch):
