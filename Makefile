@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 play: $(STAMP)
-	$(BIN)/zeroplay random-game
+	$(BIN)/zeroplay play
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
