@@ -122,9 +122,9 @@ def wins_at(params, board, cell, stone):
     return False
 
 
-@njit(cache=True)
-def apply_move(params, zkeys, board, info, stack, move):
-    """Play ``move`` (a cell) for the side to move: stone, key, ply, win/draw check. No wmask."""
+@njit(cache=True, inline="always")
+def _place(params, zkeys, board, info, stack, move):
+    """Stone, key, ply, stack and side to move for ``move``; returns the mover. No win check."""
     p = info[I_TO_PLAY]
     board[move] = p + 1
     info[I_KEY] ^= zkeys[p, move] ^ params[P_SIDE_KEY]
@@ -133,11 +133,23 @@ def apply_move(params, zkeys, board, info, stack, move):
     info[I_PLY] = ply + 1
     info[I_LAST] = move
     info[I_TO_PLAY] = 1 - p
-    if wins_at(params, board, move, p + 1):
+    return p
+
+
+@njit(cache=True, inline="always")
+def _set_result(params, info, p, won):
+    if won:
         info[I_TERMINAL] = 1
         info[I_WINNER] = p
-    elif ply + 1 == params[P_CELLS]:
+    elif info[I_PLY] == params[P_CELLS]:
         info[I_TERMINAL] = 1
+
+
+@njit(cache=True)
+def apply_move(params, zkeys, board, info, stack, move):
+    """Play ``move`` (a cell) for the side to move: stone, key, ply, win/draw check. No wmask."""
+    p = _place(params, zkeys, board, info, stack, move)
+    _set_result(params, info, p, wins_at(params, board, move, p + 1))
 
 
 @njit(cache=True)
@@ -203,13 +215,18 @@ def _refresh_ends(params, board, wmask, info, x0, y0, p, d):
 
 @njit(cache=True)
 def apply_move_tracked(params, zkeys, board, info, stack, wmask, move):
-    """``apply_move`` plus the incremental update of the winning-move masks."""
+    """``apply_move`` plus the incremental update of the winning-move masks.
+
+    The win check is free here: the move wins exactly when its cell's mask for the mover is set.
+    """
     p = info[I_TO_PLAY]
+    won = wmask[p, move] != 0
     for q in range(2):
         if wmask[q, move] != 0:
             info[I_NWIN0 + q] -= 1
             wmask[q, move] = 0
-    apply_move(params, zkeys, board, info, stack, move)
+    _place(params, zkeys, board, info, stack, move)
+    _set_result(params, info, p, won)
     w = params[P_WIDTH]
     x = move % w
     y = move // w

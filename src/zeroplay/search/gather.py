@@ -24,6 +24,7 @@ from numba import njit
 from zeroplay.games import fast
 from zeroplay.games.layout import I_KEY, I_LAST, I_PLY, I_TO_PLAY, INFO_SIZE
 from zeroplay.search.backup import backup_path, init_node, set_expanded, update_node
+from zeroplay.search.rollout import rollout_values
 from zeroplay.search.select import select_edge
 from zeroplay.search.tree import (
     EXPANDED,
@@ -59,6 +60,8 @@ class BatchArrays(NamedTuple):
             paths: row i < B is leaf i's, row B the next descent's scratch, rows B + 1 + k the
             k-th collision's (kept under virtual loss until the batch is finished).
         moves: int64 (A,) scratch for move lists.
+        root_board, root_info, root_wmask: the root position; each descent ends by copying it
+            back (cheaper than undoing every move of a deep path).
         threats: the threat solver's arrays (``search.vcf.ThreatArrays``; switched off unless
             ``SearchConfig.threat_solver``).
     """
@@ -72,6 +75,9 @@ class BatchArrays(NamedTuple):
     path_edge: np.ndarray
     path_len: np.ndarray
     moves: np.ndarray
+    root_board: np.ndarray
+    root_info: np.ndarray
+    root_wmask: np.ndarray
     threats: ThreatArrays
 
 
@@ -88,6 +94,9 @@ def new_batch_arrays(batch_size: int, cells: int, num_actions: int, threats: Thr
         path_edge=np.zeros((2 * b + 1, depth), np.int64),
         path_len=np.zeros(2 * b + 1, np.int32),
         moves=np.zeros(max(num_actions, cells), np.int64),
+        root_board=np.zeros(cells, np.int8),
+        root_info=np.zeros(INFO_SIZE, np.int64),
+        root_wmask=np.zeros((2, cells), np.uint8),
         threats=threats if threats is not None else threats_off(),
     )
 
@@ -225,7 +234,6 @@ def descend(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, sl
         if child < 0:
             child = _add_child(tree, table, sp, params, zkeys, info)
             if child < 0:
-                fast.undo(params, zkeys, board, info, stack, wmask)
                 outcome = FULL
                 break
             tree.edge_child[e] = child
@@ -244,8 +252,9 @@ def descend(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, sl
             break
         node = child
     batch.path_len[slot] = depth
-    for _ in range(depth):
-        fast.undo(params, zkeys, board, info, stack, wmask)
+    board[:] = batch.root_board
+    info[:] = batch.root_info
+    wmask[:] = batch.root_wmask
     return outcome
 
 
@@ -303,6 +312,45 @@ def release_collisions(tree, sp, batch, collisions):
                     batch.path_len[first + k], False)
 
 
+@njit(cache=True, inline="always")
+def _expand(tree, batch, i, priors, value):
+    """Give queued leaf ``i`` its edges (legal moves with priors, sorted descending) and U."""
+    n = batch.leaf_node[i]
+    start = tree.node_edge_start[n]
+    k = tree.node_num_edges[n]
+    total = 0.0
+    j = 0
+    legal = batch.leaf_legal[i]
+    for a in range(legal.shape[0]):
+        if legal[a]:
+            tree.edge_move[start + j] = a
+            p = max(priors[a], np.float32(0.0))
+            tree.edge_prior[start + j] = p
+            total += p
+            j += 1
+    uniform = True
+    first = tree.edge_prior[start] if k > 0 else 0.0
+    for j in range(k):
+        if total > 0.0:
+            tree.edge_prior[start + j] /= total
+        else:
+            tree.edge_prior[start + j] = 1.0 / k
+        if tree.edge_prior[start + j] != first:
+            uniform = False
+        tree.edge_n[start + j] = 0
+        tree.edge_vl[start + j] = 0
+        tree.edge_child[start + j] = -1
+    if not uniform:
+        # decreasing prior, ties in move order: the first untouched edge is the best one
+        order = np.argsort(-tree.edge_prior[start : start + k], kind="mergesort")
+        mv = tree.edge_move[start : start + k].copy()
+        pr = tree.edge_prior[start : start + k].copy()
+        for j in range(k):
+            tree.edge_move[start + j] = mv[order[j]]
+            tree.edge_prior[start + j] = pr[order[j]]
+    set_expanded(tree, n, value)
+
+
 @njit(cache=True)
 def finish(tree, sp, batch, queued, priors, values):
     """Expand the queued leaves with the evaluator's output and back up their paths.
@@ -312,41 +360,42 @@ def finish(tree, sp, batch, queued, priors, values):
         values: float32 (>= queued,) values in [-1, 1] from each leaf's side to move.
     """
     for i in range(queued):
-        n = batch.leaf_node[i]
-        start = tree.node_edge_start[n]
-        k = tree.node_num_edges[n]
-        total = 0.0
-        j = 0
-        legal = batch.leaf_legal[i]
-        for a in range(legal.shape[0]):
-            if legal[a]:
-                tree.edge_move[start + j] = a
-                p = max(priors[i, a], np.float32(0.0))
-                tree.edge_prior[start + j] = p
-                total += p
-                j += 1
-        uniform = True
-        first = tree.edge_prior[start] if k > 0 else 0.0
-        for j in range(k):
-            if total > 0.0:
-                tree.edge_prior[start + j] /= total
-            else:
-                tree.edge_prior[start + j] = 1.0 / k
-            if tree.edge_prior[start + j] != first:
-                uniform = False
-            tree.edge_n[start + j] = 0
-            tree.edge_vl[start + j] = 0
-            tree.edge_child[start + j] = -1
-        if not uniform:
-            # decreasing prior, ties in move order: the first untouched edge is the best one
-            order = np.argsort(-tree.edge_prior[start : start + k], kind="mergesort")
-            mv = tree.edge_move[start : start + k].copy()
-            pr = tree.edge_prior[start : start + k].copy()
-            for j in range(k):
-                tree.edge_move[start + j] = mv[order[j]]
-                tree.edge_prior[start + j] = pr[order[j]]
-        set_expanded(tree, n, values[i])
+        _expand(tree, batch, i, priors[i], values[i])
         backup_path(tree, sp.virtual_loss, batch.path_node[i], batch.path_edge[i], batch.path_len[i], True)
+
+
+@njit(cache=True)
+def run_rollout_playouts(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, max_playouts, rollouts):
+    """Playouts with the random-rollout evaluator fused in: each new leaf gets uniform priors and
+    the mean result of ``rollouts`` random games at once, with no batch and no Python between
+    playouts (as a C++ MCTS does it). Returns the playouts completed."""
+    done = 0
+    root = tree.meta[M_ROOT]
+    priors = np.zeros(batch.leaf_legal.shape[1], np.float32)
+    value = np.zeros(1, np.float32)
+    while done < max_playouts:
+        if tree.node_proof[root] != UNPROVEN or tree.node_state[root] == TERMINAL:
+            break
+        outcome = descend(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, 0)
+        if outcome == QUEUED:
+            legal = batch.leaf_legal[0]
+            for a in range(legal.shape[0]):
+                priors[a] = 1.0 if legal[a] else 0.0
+            total = 0.0
+            for _ in range(rollouts):
+                rollout_values(params, zkeys, batch.leaf_board[0:1], batch.leaf_info[0:1], value)
+                total += value[0]
+            _expand(tree, batch, 0, priors, total / rollouts)
+            backup_path(tree, sp.virtual_loss, batch.path_node[0], batch.path_edge[0], batch.path_len[0], True)
+        elif outcome == DONE:
+            backup_path(tree, sp.virtual_loss, batch.path_node[0], batch.path_edge[0], batch.path_len[0], True)
+        else:
+            backup_path(tree, sp.virtual_loss, batch.path_node[0], batch.path_edge[0], batch.path_len[0], False)
+            if outcome == FULL:
+                tree.meta[M_FULL] = 1
+            break
+        done += 1
+    return done
 
 
 @njit(cache=True)

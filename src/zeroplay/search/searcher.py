@@ -10,7 +10,7 @@ import time
 import numpy as np
 
 from zeroplay.games import Game, State
-from zeroplay.games.layout import I_TO_PLAY
+from zeroplay.games.layout import GAME_GOMOKU, I_TO_PLAY, P_GAME
 from zeroplay.search.cache import EvalCache
 from zeroplay.search.config import SearchConfig
 from zeroplay.search.evaluator import LeafBatch
@@ -21,6 +21,7 @@ from zeroplay.search.gather import (
     new_batch_arrays,
     node_key,
     release_collisions,
+    run_rollout_playouts,
 )
 from zeroplay.search.backup import init_node
 from zeroplay.search.gc import collect
@@ -82,7 +83,11 @@ class Searcher:
             virtual_loss=int(config.virtual_loss),
             one_ply_proofs=bool(config.one_ply_proofs),
             key_last_move=features in _LAST_MOVE_FEATURES,
+            root_noise=bool(config.noise),
         )
+        # an evaluator that can run inside the compiled loop (random rollouts, gomoku family)
+        gomoku_family = int(game.params[P_GAME]) == GAME_GOMOKU
+        self._inline_rollouts = int(getattr(evaluator, "inline_rollouts", 0)) if gomoku_family else 0
         cacheable = getattr(evaluator, "cacheable", True)
         self.cache = EvalCache(config.eval_cache_size, game.num_actions) if config.eval_cache_size and cacheable else None
         self.rng = np.random.default_rng(config.seed)
@@ -127,6 +132,9 @@ class Searcher:
             self.tree.meta[M_ROOT] = node
         self.root_state = state
         self._pos = pos
+        self.batch.root_board[:] = pos.board
+        self.batch.root_info[:] = pos.info
+        self.batch.root_wmask[:] = pos.wmask
 
     def _prepare_root_priors(self) -> None:
         """Copy the root's raw priors into its private array; noise them in self-play."""
@@ -182,6 +190,17 @@ class Searcher:
         remaining = self._limits.remaining_playouts(self.playouts, int(t.node_n[self.root]))
         max_leaves = 1 if t.node_state[self.root] == NEW else self.config.batch_size
         pos = self._pos
+        if self._inline_rollouts:
+            # compiled evaluator: whole chunks of playouts per call (chunks keep time limits live)
+            done = run_rollout_playouts(t, self.table, self.params, self.game.params, self.game.zkeys, pos.board,
+                                        pos.info, pos.stack, pos.wmask, self.batch,
+                                        # the root alone first: its private priors are set after the call
+                                        1 if max_leaves == 1 else min(max(remaining, 1), 256),
+                                        self._inline_rollouts)
+            self.playouts += done
+            self._queued = 0
+            self._after_round()
+            return 0
         queued, done, collisions = gather(t, self.table, self.params, self.game.params, self.game.zkeys, pos.board,
                                           pos.info, pos.stack, pos.wmask, self.batch, max_leaves, max(remaining, 1))
         self.playouts += done

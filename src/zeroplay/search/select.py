@@ -10,8 +10,8 @@ ln((N(n) + c_base) / c_base) (AlphaZero).
 Edges of a non-root node are stored in decreasing prior order, and the ones ever selected form a
 prefix ("touched"). All untouched edges share Q = FPU and N = 0, so the best of them is the first
 one: selection looks at the touched prefix plus one edge, never at all legal moves. The root uses
-its private (possibly noised) priors, scans every edge, and rotates a newly touched edge to the
-end of the prefix so that the prefix rule still holds.
+its private priors; when they are noised it scans every edge and rotates a newly touched edge to
+the end of the prefix so that the prefix rule still holds for later searches.
 """
 
 from __future__ import annotations
@@ -60,7 +60,8 @@ def select_edge(tree, sp, n, is_root):
     start = tree.node_edge_start[n]
     num = tree.node_num_edges[n]
     touched = tree.node_touched[n]
-    limit = num if is_root else min(touched + 1, num)
+    # noised root priors break the prefix order, so only then is every root edge a candidate
+    limit = num if is_root and sp.root_noise else min(touched + 1, num)
     visits = tree.node_n[n]
     total = visits - 1 + tree.node_vl[n]
     if total < 0:

@@ -127,3 +127,4 @@ class SearchParams(NamedTuple):
     virtual_loss: int
     one_ply_proofs: bool
     key_last_move: bool  # fold the last move into node keys (feature sets with a last-move plane)
+    root_noise: bool  # the root's private priors are noised (selection scans all root edges)
