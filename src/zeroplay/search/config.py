@@ -46,8 +46,9 @@ class SearchConfig:
     """Nodes in the node table (a power of two)."""
     max_load: float = 0.9
     """Load of the node table at which the search stops expanding and returns what it has."""
-    edge_capacity: int = 1 << 22
-    """Edges in the edge pool (a node has one edge per legal move when expanded)."""
+    edge_capacity: int = 1 << 24
+    """Edges in the edge pool, 20 bytes each (an expanded node has one edge per legal move: about
+    200 on an open 15x15 board). Allocated with np.zeros, so only the part used costs memory."""
     eval_cache_size: int = 1 << 14
     """Evaluation-cache entries (a power of two; 0 disables). Cached per node key."""
 

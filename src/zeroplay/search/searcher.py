@@ -44,7 +44,7 @@ from zeroplay.search.tree import (
     SearchParams,
     new_tree_arrays,
 )
-from zeroplay.tt.node_table import node_clear, node_count, node_find, node_find_or_add
+from zeroplay.tt.node_table import node_clear, node_count, node_find, node_find_or_add, new_node_table
 
 _LAST_MOVE_FEATURES = ("alphazero-gomoku",)
 
@@ -65,8 +65,6 @@ class Searcher:
         self.game = game
         self.evaluator = evaluator
         self.config = config = config or SearchConfig()
-        from zeroplay.tt.node_table import new_node_table
-
         self.table = new_node_table(config.node_capacity, config.max_load)
         self.tree = new_tree_arrays(config.node_capacity, config.edge_capacity, game.num_actions)
         threats = new_threat_arrays(game, config.node_capacity, enabled=True, leaf_nodes=config.threat_solver_nodes,
