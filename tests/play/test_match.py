@@ -35,8 +35,9 @@ def test_arena_runs_a_pbrain_match(warm):
     from zeroplay.train.arena import make_player, play_match
 
     game = make("gomoku", width=7, height=7)
-    spec = "pbrain:" + " ".join(PBRAIN) + " --playouts 40"
+    spec = "pbrain:turn=300,match=60000:" + " ".join(PBRAIN) + " --playouts 40"
     a = make_player(spec, game)
+    assert (a.timeout_turn_ms, a.timeout_match_ms) == (300, 60000)
     b = make_player("uniform:40", game)
     try:
         result = play_match(game, a, b, 2)

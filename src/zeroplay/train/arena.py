@@ -6,7 +6,8 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
     PATH            a checkpoint (``.safetensors``): the network with ``playouts`` per move
     uniform:N       UniformEvaluator, N playouts per move (search guided by the tree alone)
     rollout:N       RolloutEvaluator, N playouts per move (plain random-rollout MCTS)
-    pbrain:COMMAND  a Gomocup engine run as a subprocess (``train/pbrain_player.py``), 1 s a turn
+    pbrain:COMMAND  a Gomocup engine run as a subprocess (``train/pbrain_player.py``), 1 s a turn;
+                    ``pbrain:turn=MS,match=MS:COMMAND`` sets the protocol's time controls
 
 Other kinds plug in with ``register_player_kind(prefix, factory)`` (e.g. ``pbrain:COMMAND`` for
 Gomocup engines). Colours alternate: the first player is Black in games 0, 2, 4, ...
@@ -143,11 +144,21 @@ def _rollout(arg, game, options):
 
 
 def _pbrain(arg, game, options):
+    """``pbrain:COMMAND`` or, with time controls in ms, ``pbrain:turn=500,match=60000:COMMAND``."""
+    import re
+
     from zeroplay.train.pbrain_player import PbrainPlayer
 
+    times = {"turn": options.get("timeout_turn_ms", 1000), "match": options.get("timeout_match_ms", 0)}
+    m = re.match(r"^\s*((?:turn|match)=\d+(?:\s*,\s*(?:turn|match)=\d+)*)\s*:(.*)$", arg)
+    if m:
+        for item in m.group(1).split(","):
+            key, _, value = item.strip().partition("=")
+            times[key] = int(value)
+        arg = m.group(2)
     if not arg.strip():
         raise ValueError("pbrain:COMMAND needs the engine's command line, e.g. pbrain:pbrain-zeroplay")
-    return PbrainPlayer(arg, timeout_turn_ms=options.get("timeout_turn_ms", 1000), name=f"pbrain:{arg}")
+    return PbrainPlayer(arg, timeout_turn_ms=times["turn"], timeout_match_ms=times["match"], name=f"pbrain:{arg}")
 
 
 register_player_kind("uniform", _uniform)

@@ -35,7 +35,8 @@ class PbrainPlayer:
     Args:
         command: the command line (a string, split like a shell would, or an argv list).
         timeout_turn_ms: ``INFO timeout_turn`` sent at each new game.
-        timeout_match_ms: ``INFO timeout_match`` (0 = no limit).
+        timeout_match_ms: ``INFO timeout_match`` (0 = no limit); with a limit, ``INFO time_left``
+            (the match time less this game's thinking so far) goes before each move request.
         reply_grace_s: seconds granted beyond the turn time before a reply counts as missing.
         startup_grace_s: extra seconds for the first reply of the process (start-up).
         name: shown in results (default: the command).
@@ -59,6 +60,7 @@ class PbrainPlayer:
         self._known: tuple[int, ...] | None = None  # moves of the position the engine holds
         self._game: Game | None = None
         self._first_reply = True
+        self.used_ms = 0
 
     # --- process --------------------------------------------------------------------------
     def _start(self) -> None:
@@ -126,12 +128,16 @@ class PbrainPlayer:
             self._expect_ok(f"RECTSTART {game.width},{game.height}")
         self._game = game
         self._known = ()
+        self.used_ms = 0  # thinking time this game, for INFO time_left in timed matches
 
     def play(self, state: State) -> int:
         game = state.game
         if self._game != game:
             self.new_game(game)
         moves = tuple(int(m) for m in state.moves)
+        if self.timeout_match_ms > 0:
+            self.send(f"INFO time_left {max(self.timeout_match_ms - self.used_ms, 0)}")
+        started = time.monotonic()
         if not moves and state.ply == 0:
             self.send("BEGIN")
         elif self._known is not None and moves[:-1] == self._known and len(moves) == len(self._known) + 1:
@@ -144,6 +150,7 @@ class PbrainPlayer:
                     self.send(f"{game.format_move(int(cell), 'gomocup')},{1 if p == me else 2}")
             self.send("DONE")
         answer = self.reply(self.timeout_turn_ms / 1000.0 + self.reply_grace_s)
+        self.used_ms += int(1000 * (time.monotonic() - started))
         try:
             move = game.parse_move(answer) if "," in answer else None
         except ValueError:
