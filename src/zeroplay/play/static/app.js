@@ -113,7 +113,8 @@ function startStream(kind, url) {
   es.addEventListener("progress", (ev) => {
     overlay = JSON.parse(ev.data);
     if (kind === "engine") setStatus(`zeroplay is thinking… ${overlay.playouts} playouts`, "thinking");
-    render();
+    renderOverlay();
+    renderPanel();
   });
   es.addEventListener("done", (ev) => {
     const d = JSON.parse(ev.data);
@@ -230,19 +231,7 @@ function render() {
     el("text", { x: W - MARGIN / 2, y: cy(y) + 5 }, coords).textContent = String(h - y);
   }
 
-  // analysis overlay: policy heat map, then the top moves with visits and win rate
-  const show = overlay && $("opt-analysis").checked;
-  if (show && overlay.policy) {
-    const heat = el("g", { "pointer-events": "none" }, svg);
-    const maxP = Math.max(...overlay.policy, 1e-9);
-    overlay.policy.forEach((p, c) => {
-      if (p <= 0 || game.board[c] !== 0) return;
-      const a = Math.pow(p / maxP, 0.75) * 0.6;
-      if (a < 0.06) return;
-      el("rect", { x: cx(c % w) - UNIT / 2 + 2, y: cy(Math.floor(c / w)) - UNIT / 2 + 2, width: UNIT - 4, height: UNIT - 4,
-        rx: 6, fill: `rgba(46,107,217,${a.toFixed(3)})`, class: "heat" }, heat);
-    });
-  }
+  el("g", { id: "layer-heat", "pointer-events": "none" }, svg);
 
   // stones
   const last = game.last_move;
@@ -255,17 +244,9 @@ function render() {
     if (c === last) el("circle", { cx: x, cy: y, r: 5.5, fill: "#e0402e", class: "last-move" }, svg);
   });
 
-  if (show && overlay.top) {
-    const labels = el("g", { "pointer-events": "none", "font-family": "system-ui, sans-serif", "text-anchor": "middle" }, svg);
-    overlay.top.slice(0, 8).forEach((m, i) => {
-      if (game.board[m.cell] !== 0) return;
-      const x = cx(m.cell % w), y = cy(Math.floor(m.cell / w));
-      const colour = i === 0 ? "#23a559" : (i < 3 ? "#e3a21a" : "#8f8f8f");
-      el("circle", { cx: x, cy: y, r: UNIT * 0.44, fill: colour, "fill-opacity": 0.88, stroke: "#fff", "stroke-width": 1.2, class: "candidate" }, labels);
-      el("text", { x, y: y - 1, "font-size": 13, "font-weight": 700, fill: "#fff" }, labels).textContent = Math.round(100 * m.winrate);
-      el("text", { x, y: y + 12, "font-size": 10, fill: "#fff" }, labels).textContent = compact(m.visits);
-    });
-  }
+  el("g", { id: "layer-labels", "pointer-events": "none", "font-family": "system-ui, sans-serif",
+    "text-anchor": "middle" }, svg);
+  renderOverlay();
 
   // click targets (on top), with a ghost stone on hover
   const colour = game.to_play === 0 ? "url(#g-black)" : "url(#g-white)";
@@ -274,11 +255,41 @@ function render() {
     const x = cx(c % w), y = cy(Math.floor(c / w));
     const r = el("rect", { x: x - UNIT / 2, y: y - UNIT / 2, width: UNIT, height: UNIT, fill: "transparent",
       class: "cell", "data-cell": c, "data-move": LETTERS[c % w] + (h - Math.floor(c / w)) }, svg);
-    r.addEventListener("click", () => play(c));
     el("circle", { cx: x, cy: y, r: UNIT * 0.45, fill: colour, class: "hover-stone" }, svg);
   }
 
   renderPanel();
+}
+
+// The analysis overlay alone (redrawn on every progress event; the click targets stay put).
+function renderOverlay() {
+  const heat = $("layer-heat"), labels = $("layer-labels");
+  if (!game || !heat || !labels) return;
+  heat.textContent = "";
+  labels.textContent = "";
+  const w = game.width;
+  const cx = (x) => MARGIN + UNIT / 2 + x * UNIT;
+  const cy = (y) => MARGIN + UNIT / 2 + y * UNIT;
+  const show = overlay && $("opt-analysis").checked;
+  if (!show) return;
+  if (overlay.policy) {
+    const maxP = Math.max(...overlay.policy, 1e-9);
+    overlay.policy.forEach((p, c) => {
+      if (p <= 0 || game.board[c] !== 0) return;
+      const a = Math.pow(p / maxP, 0.75) * 0.6;
+      if (a < 0.06) return;
+      el("rect", { x: cx(c % w) - UNIT / 2 + 2, y: cy(Math.floor(c / w)) - UNIT / 2 + 2, width: UNIT - 4, height: UNIT - 4,
+        rx: 6, fill: `rgba(46,107,217,${a.toFixed(3)})`, class: "heat" }, heat);
+    });
+  }
+  (overlay.top || []).slice(0, 8).forEach((m, i) => {
+    if (game.board[m.cell] !== 0) return;
+    const x = cx(m.cell % w), y = cy(Math.floor(m.cell / w));
+    const colour = i === 0 ? "#23a559" : (i < 3 ? "#e3a21a" : "#8f8f8f");
+    el("circle", { cx: x, cy: y, r: UNIT * 0.44, fill: colour, "fill-opacity": 0.88, stroke: "#fff", "stroke-width": 1.2, class: "candidate" }, labels);
+    el("text", { x, y: y - 1, "font-size": 13, "font-weight": 700, fill: "#fff" }, labels).textContent = Math.round(100 * m.winrate);
+    el("text", { x, y: y + 12, "font-size": 10, fill: "#fff" }, labels).textContent = compact(m.visits);
+  });
 }
 
 function compact(n) {
@@ -352,6 +363,10 @@ function init() {
     sizeSel.appendChild(o);
   }
   sizeSel.value = "15";
+  $("board").addEventListener("click", (ev) => {
+    const c = ev.target && ev.target.dataset ? ev.target.dataset.cell : undefined;
+    if (c !== undefined) play(parseInt(c, 10));
+  });
   $("btn-new").addEventListener("click", newGame);
   $("btn-undo").addEventListener("click", undo);
   $("opt-analysis").addEventListener("change", () => {
