@@ -125,11 +125,14 @@ def test_forced_win_in_three_is_proven_and_replays():
     assert result.proven == "win" and result.proven_distance == 3
     assert result.stopped_by == "proven"
     assert result.best_move in {cell(4, 7), cell(8, 7)}  # the open fours
-    # the PV replays on real states and leaves White facing two fives
-    after = state.play_many(result.pv)
+    # the PV runs to the five: open four, a block, the other end
+    assert len(result.pv) == 3
+    end = state.play_many(result.pv)
+    assert end.is_terminal and end.winner == 0
+    # and the win really comes: whatever White does after the open four, Black completes five
+    after = state.play(result.pv[0])
     assert after.to_play == 1
     assert len(after.winning_moves(1)) == 0 and len(after.winning_moves(0)) >= 2
-    # and the win really comes: whatever White does, Black completes five on the next move
     for reply in after.legal_moves():
         s = after.play(int(reply))
         assert any(s.play(int(w)).winner == 0 for w in s.winning_moves(0))

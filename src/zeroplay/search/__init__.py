@@ -37,7 +37,7 @@ def search_many(states, evaluator, *, playouts: int | None = None, visits: int |
     Args:
         states: positions of one game.
         searchers: optional Searchers, one per state, reused across calls (tree reuse in
-            self-play); created fresh when omitted.
+            self-play); created fresh when omitted. They are switched to ``evaluator``.
 
     Returns:
         One SearchResult per state, in order.
@@ -47,6 +47,8 @@ def search_many(states, evaluator, *, playouts: int | None = None, visits: int |
         searchers = [Searcher(s.game, evaluator, config) for s in states]
     if len(searchers) != len(states):
         raise ValueError(f"{len(states)} states but {len(searchers)} searchers")
+    for s in searchers:
+        s.set_evaluator(evaluator)  # new weights in self-play: never keep serving the old net
     limits = Limits(playouts=playouts, visits=visits, seconds=seconds)
     for s, st in zip(searchers, states):
         s.start(st, limits)

@@ -108,6 +108,22 @@ class Searcher:
         self.tree.meta[M_FULL] = 0
         self.root_state = None
 
+    def set_evaluator(self, evaluator) -> None:
+        """Search with another evaluator from now on (new network weights): the evaluation cache
+        is emptied; the tree is emptied too when the new one reads other input features."""
+        if evaluator is self.evaluator:
+            return
+        old_features = getattr(self.evaluator, "features", None)
+        self.evaluator = evaluator
+        if self.cache is not None:
+            self.cache.clear()
+        if getattr(evaluator, "features", None) != old_features:
+            self.params = self.params._replace(
+                key_last_move=getattr(evaluator, "features", None) in _LAST_MOVE_FEATURES)
+            self.reset()
+        gomoku_family = int(self.game.params[P_GAME]) == GAME_GOMOKU
+        self._inline_rollouts = int(getattr(evaluator, "inline_rollouts", 0)) if gomoku_family else 0
+
     @property
     def root(self) -> int:
         return int(self.tree.meta[M_ROOT])
@@ -436,7 +452,23 @@ class Searcher:
                     break
             pv.append(int(t.edge_move[e]))
             n = int(t.edge_child[e])
+        if n >= 0 and t.node_proof[n] == LOSS and t.node_num_edges[n] == 0 and len(pv) < 64:
+            pv += self._double_threat_ending(pv)
         return pv
+
+    def _double_threat_ending(self, pv: list[int]) -> list[int]:
+        """Two plies that finish a line ending where the side to move faces two winning cells
+        (a one-ply proven loss has no edges): a block, then the win that remains."""
+        try:
+            s = self.root_state.play_many(pv)
+        except ValueError:
+            return []
+        threats = [int(m) for m in s.winning_moves(1 - s.to_play)]
+        if len(threats) < 2:
+            return []
+        after = s.play(threats[0])
+        wins = [int(m) for m in after.winning_moves(after.to_play)]
+        return [threats[0], wins[0]] if wins else [threats[0]]
 
 
 def evaluate_batches(searchers: list[Searcher]) -> list[tuple[np.ndarray, np.ndarray]]:
