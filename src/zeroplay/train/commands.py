@@ -51,7 +51,7 @@ def _add_train(sub) -> None:
     g = p.add_argument_group("self-play")
     g.add_argument("--playouts", type=int, default=None, help="playouts per move (default 400)")
     g.add_argument("--parallel-games", type=int, default=None,
-                   help="games per worker played at once, batched together (default 32)")
+                   help="games per worker played at once, batched together (default 8)")
     g.add_argument("--search-batch", type=int, default=None, help="leaves per game per round (default 16)")
     g.add_argument("--temperature-moves", type=int, default=None,
                    help="opening plies sampled from the visits with tau 1 (default 8)")
@@ -64,6 +64,8 @@ def _add_train(sub) -> None:
                    help="playout cap randomization: share of moves with the full search (default 1: off)")
     g.add_argument("--fast-playouts", type=int, default=None,
                    help="playouts of the other moves under playout cap randomization (default 64)")
+    g.add_argument("--precision", choices=["auto", "fp32", "bf16"], default=None,
+                   help="self-play inference precision (default auto: bf16 where the CPU has it)")
     g = p.add_argument_group("training")
     g.add_argument("--games-per-iteration", type=int, default=None, help="self-play games per iteration (default 64)")
     g.add_argument("--steps", type=int, default=None, help="optimizer steps per iteration (default 100)")
@@ -88,7 +90,7 @@ def _overrides(args) -> dict:
 
     selfplay = pick(playouts="playouts", parallel_games="parallel_games", batch_size="search_batch",
                     temperature_moves="temperature_moves", no_resign_fraction="no_resign_fraction",
-                    full_search_prob="full_search_prob", fast_playouts="fast_playouts")
+                    full_search_prob="full_search_prob", fast_playouts="fast_playouts", precision="precision")
     if args.resign_threshold is not None:
         selfplay["resign_threshold"] = None if args.resign_threshold < -1 else args.resign_threshold
     loop = pick(games_per_iteration="games_per_iteration", steps_per_iteration="steps", batch_size="batch_size",

@@ -65,8 +65,9 @@ class SelfPlayConfig:
     """New playouts per full search (reused visits come on top)."""
     batch_size: int = 16
     """Leaves each game queues per round under virtual loss."""
-    parallel_games: int = 32
-    """Games played at once; their leaves share one evaluator call per round."""
+    parallel_games: int = 8
+    """Games played at once; their leaves share one evaluator call per round (8 x 16 leaves:
+    the tiny net's best measured positions per CPU-second; see docs/BENCHMARKS.md)."""
     one_ply_proofs: bool = True
     """The search's one-ply proofs (win now / block now): keeps young nets from missing fives."""
     c_puct: float = 1.25
@@ -98,6 +99,12 @@ class SelfPlayConfig:
     no_resign_fraction: float = 0.1
     """Share of games that never resign (their would-be resignations measure false resignations)."""
 
+    # --- network ------------------------------------------------------------------------------
+    precision: str = "auto"
+    """Inference precision of the net in self-play workers: "fp32", "bf16" (about 1.7x the
+    positions/s on CPUs with bf16 units, measured; priors and values to ~3 digits), or "auto"
+    (bf16 where the CPU has native bf16 support, else fp32). Training stays in fp32."""
+
     seed: int | None = None
     """Seed of everything random in self-play (noise, sampling, which games resign); None: fresh."""
 
@@ -112,6 +119,8 @@ class SelfPlayConfig:
             raise ValueError("temperatures and temperature_moves must be >= 0")
         if self.resign_moves < 1:
             raise ValueError("resign_moves must be >= 1")
+        if self.precision not in ("auto", "fp32", "bf16"):
+            raise ValueError(f"precision must be 'auto', 'fp32' or 'bf16', got {self.precision!r}")
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -323,12 +332,14 @@ class SelfPlayer:
 
     # --- many games ------------------------------------------------------------------------------
     def play(self, n_games: int, on_game: Callable[[FinishedGame], None] | None = None,
-             progress=None) -> list[FinishedGame]:
+             progress=None, stop: Callable[[], bool] | None = None) -> list[FinishedGame]:
         """Play ``n_games`` games; returns them in the order they finished.
 
         Args:
             on_game: called with each game as soon as it ends (a worker streams them back).
             progress: optional tqdm-like object; ``update(1)`` per finished game.
+            stop: checked once per round; when it returns True, ``play`` returns at once and the
+                games in progress are dropped (time-limited runs, benchmarks).
         """
         started, done = 0, []
         slots: list[_Slot] = []
@@ -341,6 +352,9 @@ class SelfPlayer:
             started += 1
             active.append(slot)
         while active:
+            if stop is not None and stop():
+                self.playouts += sum(s.searcher.playouts for s in active)  # the dropped searches'
+                break
             # a game whose search is done plays its move (maybe several: a reused tree can be
             # proven already) and starts its next search, or ends and makes room for a new game
             still = []

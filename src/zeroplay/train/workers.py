@@ -39,6 +39,42 @@ def weights_bytes(model) -> bytes:
     return save({k: v.detach().cpu().contiguous() for k, v in model.state_dict().items()})
 
 
+def inference_model(model, precision: str = "fp32"):
+    """The module a ``NetEvaluator`` should run: ``model`` itself (``"fp32"``) or a bfloat16 copy
+    (``"bf16"``: inputs cast to bfloat16, outputs back to float32; uses the CPU's bf16 units where
+    it has them). Weights loaded into ``model`` later do not reach a bf16 copy: make a new one."""
+    if precision == "auto":
+        precision = "bf16" if native_bf16() else "fp32"
+    if precision == "fp32":
+        return model
+    if precision != "bf16":
+        raise ValueError(f"precision must be 'fp32' or 'bf16', got {precision!r}")
+    import copy
+
+    import torch
+
+    class Bf16(torch.nn.Module):
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = copy.deepcopy(inner).to(torch.bfloat16).eval()
+
+        def forward(self, planes):
+            logits, values = self.inner(planes.to(torch.bfloat16))
+            return logits.float(), values.float()
+
+    return Bf16(model)
+
+
+def native_bf16() -> bool:
+    """True when torch's CPU kernels have native bfloat16 support here (AVX512-BF16, AMX)."""
+    try:
+        import torch
+
+        return bool(torch.backends.mkldnn.is_available() and torch.ops.mkldnn._is_mkldnn_bf16_supported())
+    except (AttributeError, RuntimeError):
+        return False
+
+
 def _load_weights(model, data: bytes) -> None:
     from safetensors.torch import load
 
@@ -46,7 +82,7 @@ def _load_weights(model, data: bytes) -> None:
     model.eval()
 
 
-def _evaluator(game, arch: dict, features: str, data: bytes | None, model=None):
+def _evaluator(game, arch: dict, features: str, data: bytes | None, model=None, precision: str = "fp32"):
     from zeroplay.nn import NetEvaluator
     from zeroplay.nn.arch import ArchSpec
     from zeroplay.nn.models import model_from_spec
@@ -55,7 +91,7 @@ def _evaluator(game, arch: dict, features: str, data: bytes | None, model=None):
         model = model_from_spec(ArchSpec.from_dict(arch))
     if data is not None:
         _load_weights(model, data)
-    return NetEvaluator(model, features), model
+    return NetEvaluator(inference_model(model, precision), features), model
 
 
 class LocalSelfPlay:
@@ -67,7 +103,8 @@ class LocalSelfPlay:
         self._model = None
 
     def set_weights(self, data: bytes, version: int, seed: int) -> None:
-        evaluator, self._model = _evaluator(self.game, self.arch, self.features, data, self._model)
+        evaluator, self._model = _evaluator(self.game, self.arch, self.features, data, self._model,
+                                            self.config.precision)
         self._player = SelfPlayer(self.game, evaluator, replace(self.config, seed=seed), weights_version=version)
 
     def play(self, n_games: int, on_game: Callable[[FinishedGame], None]) -> None:
@@ -95,7 +132,7 @@ def _worker_main(conn, game_name: str, game_options: dict, arch: dict, features:
                 return
             if msg[0] == "weights":
                 _, version, data, seed = msg
-                evaluator, model = _evaluator(game, arch, features, data, model)
+                evaluator, model = _evaluator(game, arch, features, data, model, config.get("precision", "fp32"))
                 player = SelfPlayer(game, evaluator, SelfPlayConfig(**{**config, "seed": seed}),
                                     weights_version=version)
             elif msg[0] == "play":

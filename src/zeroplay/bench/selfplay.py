@@ -1,0 +1,265 @@
+"""Self-play throughput: 8x8 five-in-row, tiny net, 400 playouts per move, all cores.
+
+Each worker process (one torch thread) plays ``--parallel-games`` games at once through the
+lockstep batched search for ``--seconds`` after a warm-up, then measures its net alone on random
+planes at the mean batch size its search sent, so both rates come from the same run.
+
+Figures:
+    moves_per_s           self-play moves per second, all workers together
+    games_per_hour        finished games per hour, all workers together
+    net_positions_per_s   the net's own batched positions/s (all workers, same batch size)
+    search_overhead       1 - (network-evaluated playouts/s) / net_positions_per_s: the share of
+                          self-play time not spent in the network (search, planes, Python)
+
+``--design shared`` measures the other way to use the cores: workers that search and one
+inference process that runs the net for all of them (requests over pipes, batched across
+workers). ``--design per-worker`` (each worker its own net) is what ``zeroplay train`` uses.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import time
+from dataclasses import replace
+
+SIZE, N_IN_ROW = 8, 5
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    parser.add_argument("--playouts", type=int, default=400, help="playouts per move (default 400)")
+    parser.add_argument("--parallel-games", type=int, default=8, help="games per worker at once (default 8)")
+    parser.add_argument("--search-batch", type=int, default=16, help="leaves per game per round (default 16)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="measured seconds (default 60)")
+    parser.add_argument("--design", choices=["per-worker", "shared"], default="per-worker",
+                        help="a net per worker (default) or one shared inference process")
+    parser.add_argument("--precision", choices=["auto", "fp32", "bf16"], default="auto",
+                        help="inference precision of the net (default auto: bf16 where the CPU has it)")
+
+
+def run(args) -> dict:
+    from zeroplay.train.workers import default_workers
+
+    return measure(workers=args.workers or default_workers(), playouts=args.playouts,
+                   parallel_games=args.parallel_games, search_batch=args.search_batch,
+                   seconds=args.seconds, design=args.design, precision=args.precision)
+
+
+# --- worker side ---------------------------------------------------------------------------------
+class _TimedEvaluator:
+    """Wraps an evaluator; counts positions and the seconds spent inside ``evaluate``."""
+
+    def __init__(self, inner):
+        self.inner, self.features = inner, inner.features
+        self.positions, self.calls, self.seconds = 0, 0, 0.0
+
+    def evaluate(self, batch):
+        t = time.perf_counter()
+        out = self.inner.evaluate(batch)
+        self.seconds += time.perf_counter() - t
+        self.positions += len(batch)
+        self.calls += 1
+        return out
+
+
+class _RemoteNet:
+    """Evaluator of a worker in the shared design: sends planes to the inference process."""
+
+    features = "basic"
+
+    def __init__(self, conn):
+        self.conn = conn
+
+    def evaluate(self, batch):
+        self.conn.send((batch.planes(self.features), batch.legal))
+        return self.conn.recv()
+
+
+def _net(precision: str, seed: int):
+    import torch
+
+    from zeroplay.games import make
+    from zeroplay.nn import NetEvaluator, build_model
+    from zeroplay.train.workers import inference_model
+
+    game = make("gomoku", size=SIZE, n_in_row=N_IN_ROW)
+    model = build_model("tiny", game, "basic", seed=seed)
+    torch.set_num_threads(1)
+    return game, NetEvaluator(inference_model(model, precision), "basic")
+
+
+def _net_rate(evaluator, batch: int, seconds: float = 3.0) -> tuple[float, float]:
+    """(positions per wall second, positions per CPU second) of the net alone on random 0/1
+    planes at ``batch`` positions per call (one thread: CPU seconds = time on a core)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    planes = (rng.random((batch, 3, SIZE, SIZE)) < 0.3).astype(np.float32)
+    legal = np.ones((batch, SIZE * SIZE), bool)
+    evaluator.evaluate_planes(planes, legal)
+    n, t0, c0 = 0, time.perf_counter(), time.process_time()
+    while time.perf_counter() - t0 < seconds:
+        evaluator.evaluate_planes(planes, legal)
+        n += batch
+    return n / (time.perf_counter() - t0), n / max(time.process_time() - c0, 1e-9)
+
+
+def _selfplay_worker(conn, remote, opts: dict) -> None:
+    import torch
+
+    torch.set_num_threads(1)
+    from zeroplay.games import make
+    from zeroplay.search import UniformEvaluator
+    from zeroplay.train.selfplay import SelfPlayConfig, SelfPlayer
+
+    game = make("gomoku", size=SIZE, n_in_row=N_IN_ROW)
+    if remote is None:
+        _, net = _net(opts["precision"], opts["seed"])
+    else:
+        net = _RemoteNet(remote)
+    cfg = SelfPlayConfig(playouts=opts["playouts"], parallel_games=opts["parallel_games"],
+                         batch_size=opts["search_batch"], seed=opts["seed"], resign_threshold=None)
+    SelfPlayer(game, UniformEvaluator(), replace(cfg, playouts=8)).play(1)  # compile before timing
+    timed = _TimedEvaluator(net)
+    player = SelfPlayer(game, timed, cfg)
+    games: list = []
+    conn.send(("ready",))
+    start = conn.recv()  # common start time of all workers
+    deadline = start + opts["seconds"]
+    while time.time() < start:
+        time.sleep(0.01)
+    t0, c0 = time.perf_counter(), time.process_time()
+    player.play(1 << 30, on_game=games.append, stop=lambda: time.time() >= deadline)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    out = {"moves": player.moves, "games": len(games), "playouts": player.playouts, "seconds": wall,
+           "cpu_seconds": cpu, "positions": timed.positions, "calls": timed.calls, "net_seconds": timed.seconds,
+           "mean_batch": timed.positions / max(timed.calls, 1),
+           "game_moves": sum(len(g.moves) for g in games)}
+    if remote is None:
+        out["net_positions_per_s"], out["net_positions_per_cpu_s"] = _net_rate(net, max(1, round(out["mean_batch"])))
+    else:
+        remote.send(None)
+    conn.send(("result", out))
+
+
+def _server(conns, opts: dict, result_conn) -> None:
+    """The shared design's inference process: one net call per round over all waiting workers."""
+    from multiprocessing.connection import wait
+
+    import numpy as np
+
+    _, net = _net(opts["precision"], opts["seed"])
+    c0 = time.process_time()
+    live = list(conns)
+    positions = calls = 0
+    busy = 0.0
+    while live:
+        ready = wait(live)
+        reqs = []
+        for c in ready:
+            msg = c.recv()
+            if msg is None:
+                live.remove(c)
+            else:
+                reqs.append((c, msg))
+        if not reqs:
+            continue
+        planes = np.concatenate([m[0] for _, m in reqs])
+        legal = np.concatenate([m[1] for _, m in reqs])
+        t = time.perf_counter()
+        p, v = net.evaluate_planes(planes, legal)
+        busy += time.perf_counter() - t
+        positions += len(planes)
+        calls += 1
+        at = 0
+        for c, m in reqs:
+            k = len(m[0])
+            c.send((p[at:at + k], v[at:at + k]))
+            at += k
+    mean = positions / max(calls, 1)
+    cpu = time.process_time() - c0
+    rate, rate_cpu = _net_rate(net, max(1, round(mean)))
+    result_conn.send({"positions": positions, "calls": calls, "net_seconds": busy, "mean_batch": mean,
+                      "net_positions_per_s": rate, "net_positions_per_cpu_s": rate_cpu,
+                      "cpu_seconds": cpu})
+
+
+# --- driver ----------------------------------------------------------------------------------------
+def measure(workers: int = 2, playouts: int = 400, parallel_games: int = 8, search_batch: int = 16,
+            seconds: float = 60.0, design: str = "per-worker", precision: str = "auto", seed: int = 1) -> dict:
+    """Run the benchmark; see the module docstring for the figures."""
+    from zeroplay.train.workers import native_bf16
+
+    if precision == "auto":
+        precision = "bf16" if native_bf16() else "fp32"
+    ctx = mp.get_context("spawn")
+    opts = {"playouts": playouts, "parallel_games": parallel_games, "search_batch": search_batch,
+            "seconds": seconds, "precision": precision, "seed": seed}
+    procs, conns, server, server_result = [], [], None, None
+    remotes = []
+    if design == "shared":
+        pairs = [ctx.Pipe() for _ in range(workers)]
+        remotes = [a for a, _ in pairs]
+        server_result, child = ctx.Pipe()
+        server = ctx.Process(target=_server, args=([b for _, b in pairs], opts, child), daemon=True)
+        server.start()
+    for i in range(workers):
+        parent, child = ctx.Pipe()
+        p = ctx.Process(target=_selfplay_worker, daemon=True,
+                        args=(child, remotes[i] if remotes else None, {**opts, "seed": seed + i}))
+        p.start()
+        procs.append(p)
+        conns.append(parent)
+    try:
+        for c in conns:
+            assert c.recv()[0] == "ready"
+        start = time.time() + 0.5
+        for c in conns:
+            c.send(start)
+        results = [c.recv()[1] for c in conns]
+        shared = server_result.recv() if server_result is not None else None
+    finally:
+        for p in procs + ([server] if server else []):
+            p.join(30)
+            if p.is_alive():
+                p.kill()
+    wall = max(r["seconds"] for r in results)
+    moves = sum(r["moves"] for r in results)
+    games = sum(r["games"] for r in results)
+    positions = sum(r["positions"] for r in results)
+    cpu = sum(r["cpu_seconds"] for r in results)
+    if shared is None:
+        net_rate = sum(r["net_positions_per_s"] for r in results)
+        net_rate_cpu = sum(r["net_positions_per_cpu_s"] for r in results) / len(results)
+        mean_batch = sum(r["mean_batch"] for r in results) / len(results)
+    else:
+        cpu += shared["cpu_seconds"]  # the inference process's CPU time counts too
+        net_rate = shared["net_positions_per_s"]
+        net_rate_cpu = shared["net_positions_per_cpu_s"]
+        mean_batch = shared["mean_batch"]
+    evaluated_per_s = positions / wall
+    out = {
+        "moves_per_s": round(moves / wall, 2),
+        "games_per_hour": round(games / wall * 3600.0, 1),
+        "net_positions_per_s": round(net_rate, 1),
+        "search_overhead": round(1.0 - evaluated_per_s / net_rate, 4),
+        "details": {
+            "design": design, "precision": precision, "workers": workers, "playouts": playouts,
+            "parallel_games_per_worker": parallel_games, "search_batch": search_batch,
+            "seconds": round(wall, 1), "moves": moves, "games": games,
+            "playouts_per_s": round(sum(r["playouts"] for r in results) / wall, 1),
+            "net_evaluated_playouts_per_s": round(evaluated_per_s, 1),
+            "net_share_of_playouts": round(positions / max(1, sum(r["playouts"] for r in results)), 3),
+            "mean_net_batch": round(mean_batch, 1),
+            "time_in_net_calls": round(sum(r["net_seconds"] for r in results) / sum(r["seconds"] for r in results), 3),
+            "cpu_share_of_wall": round(cpu / sum(r["seconds"] for r in results), 3),
+            # per CPU-second figures: what a core gives when it is not shared with other work
+            "moves_per_cpu_s": round(moves / cpu, 3),
+            "net_evaluated_playouts_per_cpu_s": round(positions / cpu, 1),
+            "net_positions_per_cpu_s": round(net_rate_cpu, 1),
+            "search_overhead_cpu": round(1.0 - (positions / cpu) / net_rate_cpu, 4),
+            "mean_game_moves": round(sum(r["game_moves"] for r in results) / max(games, 1), 1),
+            "board": f"{SIZE}x{SIZE} five-in-row freestyle, tiny net (random weights), basic planes",
+        },
+    }
+    return out
