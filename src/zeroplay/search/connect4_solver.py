@@ -76,8 +76,9 @@ DEFAULT_TABLE_MIB = 16
 """Default alpha-beta table size (MiB): 2^18 buckets of three 16-byte entries (12 MiB used, 786,432
 entries). It stays mostly in the L3 cache, so the serial probes of a small search do not each wait
 for memory: on the 2-core machine of docs/BENCHMARKS.md a 64 MiB table made Test_L3_R1 about 3x
-slower (each of its ~50 nodes paying a memory miss) and saved under 1 % of the nodes on the largest
-sets (Test_L1_R2, Test_L1_R3)."""
+slower (each of its ~50 nodes paying a memory miss) while saving 0.2 % of the nodes on Test_L1_R2
+and about 8 % on the first Test_L1_R3 positions (tens of millions of nodes: pass a larger
+``table_mib`` for such searches)."""
 
 _ONE = np.uint64(1)
 _BOTTOM = np.uint64(sum(1 << (c * COL_BITS) for c in range(WIDTH)))
