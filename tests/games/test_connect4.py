@@ -280,7 +280,7 @@ def test_fast_dispatch_matches_state(game):
 
 def test_winning_moves_vs_brute_force(game):
     rng = np.random.default_rng(3)
-    for _ in range(60):
+    for _ in range(25):
         state = game.initial()
         ref = _Ref()
         while not state.is_terminal:

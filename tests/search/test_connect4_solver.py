@@ -303,3 +303,16 @@ def test_cli_stdin_process_stays_warm():
         proc.stdin.close()
         proc.wait(timeout=60)
     assert proc.returncode == 0
+
+
+@needs_data
+def test_bench_solve_small_run():
+    from zeroplay.bench.solve import measure_connect4
+
+    result = measure_connect4(sets=["Test_L3_R1", "Test_L2_R1"], limit=3, repeats=2, clock="cpu", data=DATA)
+    assert result["mismatches"] == 0 and result["clock"] == "cpu"
+    l3 = result["sets"]["Test_L3_R1"]
+    assert l3["positions"] == 3 and l3["mean_nodes"] > 0 and l3["pons_mean_us"] == 4.9
+    assert isinstance(result["sets"]["Test_L2_R1"]["within_target"], bool)
+    with pytest.raises(ValueError, match="unknown set"):
+        measure_connect4(sets=["Test_L9"], data=DATA)
