@@ -43,7 +43,14 @@ def _add_train(sub) -> None:
     p.add_argument("--hours", type=float, default=None,
                    help="stop starting iterations after this many hours of this call")
     p.add_argument("--workers", type=int, default=None,
-                   help="self-play processes (default: all cores; 0: in this process)")
+                   help="self-play processes (default: all cores; 0: in this process); with --backend "
+                   "ray: actors (default: the cores here, or every CPU of the cluster with --address)")
+    p.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="where self-play runs: local processes (default) or Ray actors, on a local Ray "
+                   "instance or a cluster (needs pip install 'zeroplay[ray]'; docs/DISTRIBUTED.md)")
+    p.add_argument("--address", default=None,
+                   help="with --backend ray: 'auto' or HOST:PORT of a running Ray cluster (default: "
+                   "start a local Ray instance on 127.0.0.1)")
     p.add_argument("--threads", type=int, default=None,
                    help="torch threads for training and the arena (default: half the cores)")
     p.add_argument("--seed", type=int, default=None, help="run seed (default 0)")
@@ -80,7 +87,8 @@ def _add_train(sub) -> None:
                    help="arena games per opponent after each iteration (default 20; 0: none)")
     g.add_argument("--eval-playouts", type=int, default=None, help="playouts per move in the arena (default: --playouts)")
     g.add_argument("--baseline", default=None,
-                   help="fixed arena opponent, e.g. rollout:200 (default) or uniform:800; 'none' for none")
+                   help="fixed arena opponent, e.g. rollout:200 or uniform:800; 'none' for none (default "
+                   "auto: rollout:200 for Gomoku-family games, uniform:200 for others)")
     p.set_defaults(func=_cmd_train)
 
 
@@ -107,6 +115,12 @@ def _cmd_train(args) -> int:
     from zeroplay.train.loop import TrainingRun, open_run
     from zeroplay.train.workers import default_workers
 
+    if args.backend == "ray":
+        from zeroplay.train.ray_backend import ray_missing_message
+
+        if (missing := ray_missing_message()) is not None:
+            print(missing, file=sys.stderr)
+            return 2
     options = _game_options(args)
     game_name = args.game
     structural = {"game": game_name, "net": args.net, "features": args.features, "game_options": None}
@@ -114,11 +128,14 @@ def _cmd_train(args) -> int:
         structural["game_options"] = dict(make(game_name or "gomoku", **(options or {})).options)
     config = open_run(args.run_dir, structural, _overrides(args))
     workers = default_workers() if args.workers is None else args.workers
+    if args.backend == "ray" and args.workers is None and args.address is not None:
+        workers = 0  # one Ray actor per CPU of the cluster
     if workers < 0:
         raise ValueError("--workers must be >= 0")
     print(f"run {args.run_dir}: {config.game} {config.game_options}, net {config.net}, "
           f"{config.selfplay.playouts} playouts, {workers} worker(s)", file=sys.stderr, flush=True)
-    run = TrainingRun(args.run_dir, config, workers=workers, progress=not args.no_progress, threads=args.threads)
+    run = TrainingRun(args.run_dir, config, workers=workers, progress=not args.no_progress, threads=args.threads,
+                      backend=args.backend, address=args.address)
     try:
         summary = run.run(iterations=args.iterations, hours=args.hours)
     except KeyboardInterrupt:

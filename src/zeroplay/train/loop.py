@@ -82,8 +82,10 @@ class LoopConfig:
     """Arena games per opponent after each iteration (0: no evaluation)."""
     eval_playouts: int | None = None
     """Playouts per move of the nets in the arena (None: the self-play playouts)."""
-    baseline: str | None = "rollout:200"
-    """Fixed arena opponent (``uniform:N`` / ``rollout:N`` / checkpoint path), None for none."""
+    baseline: str | None = "auto"
+    """Fixed arena opponent (``uniform:N`` / ``rollout:N`` / checkpoint path), None for none;
+    "auto": ``rollout:200`` for the Gomoku family, ``uniform:200`` for other games (the rollout
+    evaluator plays the Gomoku family only)."""
     records: bool = True
     """Save every self-play game as PSQ under records/ (Gomoku family)."""
 
@@ -240,7 +242,11 @@ class TrainingRun:
     Args:
         run_dir: the run directory (its config.json must exist: ``open_run``).
         config: the run's RunConfig.
-        workers: self-play processes; 0 plays in this process.
+        workers: self-play processes; 0 plays in this process. With ``backend="ray"``: Ray actors
+            (0: one per CPU of the Ray instance or cluster).
+        backend: ``"local"`` (processes on this machine) or ``"ray"`` (``train.ray_backend``).
+        address: with ``backend="ray"``: None starts a local Ray instance, ``"auto"`` or
+            ``"HOST:PORT"`` joins a running cluster.
         progress: show progress bars (tqdm) on self-play, training and the arena.
         log: where one-line progress messages go (default: stderr).
         threads: torch threads of this process (training, arena); default half the cores. One
@@ -248,7 +254,7 @@ class TrainingRun:
     """
 
     def __init__(self, run_dir, config: RunConfig, *, workers: int = 0, progress: bool = False,
-                 log=None, threads: int | None = None):
+                 log=None, threads: int | None = None, backend: str = "local", address: str | None = None):
         import torch
 
         from zeroplay.train.workers import default_workers
@@ -259,6 +265,9 @@ class TrainingRun:
         self.config = config
         self.game = config.make_game()
         self.workers = int(workers)
+        if backend not in ("local", "ray"):
+            raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+        self.backend, self.address = backend, address
         self.progress = progress
         self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
         for sub in (CHECKPOINTS, EVALS, SHARDS, RECORDS, PLOTS):
@@ -372,7 +381,12 @@ class TrainingRun:
             from zeroplay.train.workers import LocalSelfPlay, WorkerPool
 
             arch = arch_spec(self.config.net, self.game, self.config.features).to_dict()
-            if self.workers > 0:
+            if self.backend == "ray":
+                from zeroplay.train.ray_backend import RaySelfPlay
+
+                self._source = RaySelfPlay(self.game, arch, self.config.features, self.config.selfplay,
+                                           self.workers or None, address=self.address, log=self.log)
+            elif self.workers > 0:
                 self._source = WorkerPool(self.game, arch, self.config.features, self.config.selfplay,
                                           self.workers)
             else:
@@ -505,8 +519,11 @@ class TrainingRun:
         ck = load_checkpoint(checkpoint_path(self.dir, best), game=self.game, features=self.config.features)
         opponents.append(("previous best", SearchPlayer(NetEvaluator(ck.model, ck.features), playouts,
                                                         name=f"iteration {best}", seed=seed + 1)))
-        if lc.baseline:
-            opponents.append((lc.baseline, make_player(lc.baseline, self.game, playouts=playouts, seed=seed + 2)))
+        baseline = lc.baseline
+        if baseline == "auto":
+            baseline = "rollout:200" if self.game.num_actions == self.game.cells else "uniform:200"
+        if baseline:
+            opponents.append((baseline, make_player(baseline, self.game, playouts=playouts, seed=seed + 2)))
         for label, opponent in opponents:
             bar = _tqdm(self.progress, total=lc.eval_games, desc=f"iteration {it} vs {label}", unit="game")
             try:
