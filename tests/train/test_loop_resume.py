@@ -119,3 +119,11 @@ def test_sample_counts_match_the_games(tmp_path):
                 assert (z == 0).all()
             elif winner is not None:
                 np.testing.assert_array_equal(z, np.where(ply % 2 == winner, 1.0, -1.0))
+
+
+def test_hours_limit_stops_before_the_next_iteration(tmp_path, capsys):
+    run = tmp_path / "run"
+    assert _train(run, "--hours", "0") == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["iteration"] == 0 and summary["games_total"] == 0
+    assert (run / "checkpoints" / "iter-000000.safetensors").exists()
