@@ -313,6 +313,29 @@ def test_mcts_leaf_vcf_proves_a_loss_and_the_line_verifies():
     _assert_vcf(child, tail)
 
 
+def test_mcts_root_forced_block_into_vcf_is_a_proven_loss():
+    """At the root: the side to move must block a four, and the block leaves the opponent a
+    VCF: ``check_root`` proves the loss at once; the reported line is the block and the VCF."""
+    g = make("gomoku")
+    s = _puzzle_state(g)
+    line = solve_vcf(s).line
+    q = s.play(line[0])
+    r = Searcher(g, UniformEvaluator(), SearchConfig(seed=1, threat_solver=True)).search(q, playouts=50)
+    assert r.proven == "loss" and r.notes == () and r.playouts <= 1
+    assert r.best_move == line[1]
+
+
+def test_mcts_new_nodes_only_prove_the_root_win():
+    """Root budget 0: the winning four's node (the opponent must block into a VCF) is proven
+    lost when it is expanded, so the root becomes a proven win through the MCTS-solver."""
+    g = make("gomoku")
+    s = _puzzle_state(g)
+    cfg = SearchConfig(seed=1, threat_solver=True, threat_solver_root_nodes=0)
+    r = Searcher(g, UniformEvaluator(), cfg).search(s, playouts=800)
+    assert r.proven == "win" and r.notes == ()
+    assert (r.best_move % 15, r.best_move // 15) in PUZZLE_WINNING_FOURS
+
+
 def test_mcts_corrupted_vcf_line_fails_verification():
     g = make("gomoku")
     s = _puzzle_state(g)

@@ -171,14 +171,16 @@ def _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot
             return DONE
     if n != tree.meta[M_ROOT]:  # the root is checked once its edges exist (Searcher)
         dist = vcf_leaf(params, zkeys, board, info, stack, wmask, batch.threats, n)
-        if dist > 0:
-            # a VCF for the side to move: a proven win, its line kept in batch.threats
-            tree.node_u[n] = 1.0
-            tree.node_q[n] = 1.0
+        if dist != 0:
+            # a VCF for the side to move (dist > 0): a proven win; or its forced block runs into
+            # the opponent's VCF (dist < 0): a proven loss. The line is kept in batch.threats.
+            v = 1.0 if dist > 0 else -1.0
+            tree.node_u[n] = v
+            tree.node_q[n] = v
             tree.node_n[n] = 1
             tree.node_state[n] = EXPANDED
-            tree.node_proof[n] = WIN
-            tree.node_dist[n] = dist
+            tree.node_proof[n] = WIN if dist > 0 else LOSS
+            tree.node_dist[n] = abs(dist)
             return DONE
     legal = batch.leaf_legal[slot]
     legal[:] = False

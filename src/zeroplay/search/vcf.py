@@ -27,12 +27,14 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from zeroplay.games.layout import GAME_GOMOKU, I_KEY, I_TERMINAL, I_TO_PLAY, P_GAME
+from zeroplay.games.gomoku_kernels import apply_move_tracked, undo_move_tracked
+from zeroplay.games.layout import GAME_GOMOKU, I_KEY, I_NWIN0, I_TERMINAL, I_TO_PLAY, P_GAME
 from zeroplay.search.vcf_kernels import (
     ABORTED,
     C_BUDGET,
     C_MAX_PLIES,
     C_NODES,
+    C_QUIET,
     C_THREAT_NODES,
     C_VCF_NODES,
     C_WIDE,
@@ -141,7 +143,8 @@ class ThreatSolver:
                             outcome != ABORTED)
 
     def vct(self, state, *, nodes: int = DEFAULT_NODES, threats: int = 2, vcf_nodes: int = 2_000,
-            threat_nodes: int = 500, max_plies: int = MAX_PLIES, wide: bool = False) -> ThreatResult:
+            threat_nodes: int = 500, max_plies: int = MAX_PLIES, wide: bool = False,
+            quiet: bool = True, deepen: bool = True) -> ThreatResult:
         """Search a win by fours and threats for ``state``'s side to move (VCT).
 
         A *threat* is a non-four move after which the attacker, were the defender to pass, would
@@ -177,9 +180,15 @@ class ThreatSolver:
         vw.counters[C_THREAT_NODES] = threat_nodes
         vw.counters[C_MAX_PLIES] = min(max_plies, MAX_PLIES)
         vw.counters[C_WIDE] = int(wide)
+        vw.counters[C_QUIET] = int(quiet)
         pos = state.fast()
-        outcome = vct_node(self.game.params, self.game.zkeys, pos.board, pos.info, pos.stack, pos.wmask,
-                           self.work, vw, self.table, 0, threats)
+        outcome = NOT_FOUND
+        for k in range(1, threats + 1) if deepen and threats >= 1 else (threats,):
+            # iterative deepening on the threats: the cheap wins first, the table keeps the rest
+            outcome = vct_node(self.game.params, self.game.zkeys, pos.board, pos.info, pos.stack, pos.wmask,
+                               self.work, vw, self.table, 0, k)
+            if outcome != NOT_FOUND:
+                break
         line = tuple(int(m) for m in vw.lines[0, : vw.line_len[0]]) if outcome == FOUND else ()
         return ThreatResult(outcome == FOUND, line, a, int(min(vw.counters[C_NODES], nodes)),
                             time.perf_counter() - t0, outcome != ABORTED, "vct")
@@ -308,10 +317,12 @@ def new_threat_arrays(game, node_capacity: int, *, enabled: bool, leaf_nodes: in
 
 
 @njit(cache=True)
-def _store_line(threats, node, key, length):
+def _store_line(threats, node, key, first, length):
+    """Keep ``[first] + work.line[:length]`` (``first`` < 0: no first move) as ``node``'s line."""
     pool = threats.pool
     cfg = threats.cfg
-    need = POOL_HEADER + length
+    total = length + (1 if first >= 0 else 0)
+    need = POOL_HEADER + total
     if need > pool.shape[0] or node >= threats.node_line.shape[0]:
         return False
     top = cfg[T_POOL_TOP]
@@ -319,9 +330,13 @@ def _store_line(threats, node, key, length):
         top = 0
     pool[top] = np.int32(key & 0xFFFFFFFF)
     pool[top + 1] = np.int32((key >> 32) & 0xFFFFFFFF)
-    pool[top + 2] = np.int32(length)
+    pool[top + 2] = np.int32(total)
+    at = top + POOL_HEADER
+    if first >= 0:
+        pool[at] = np.int32(first)
+        at += 1
     for i in range(length):
-        pool[top + POOL_HEADER + i] = np.int32(threats.work.line[i])
+        pool[at + i] = np.int32(threats.work.line[i])
     threats.node_line[node] = top
     cfg[T_POOL_TOP] = top + need
     return True
@@ -329,22 +344,42 @@ def _store_line(threats, node, key, length):
 
 @njit(cache=True)
 def vcf_node(params, zkeys, board, info, stack, wmask, threats, node, budget):
-    """Search a VCF for the side to move at ``node``; on a win keep its line for the node.
+    """VCF checks at ``node``; the line behind a result is kept for the node (``stored_line``).
 
-    Returns the line's length (the proven win's distance in plies), 0 when none was found (or
-    the game is not Gomoku). The position is restored.
+    Returns:
+        +L: the side to move wins by VCF in L plies (line: the VCF).
+        -L: the side to move has no five and must block the opponent's only winning cell; after
+            that block the opponent wins by VCF: lost in L plies (line: the block, then the VCF).
+        0: nothing found (or not Gomoku, or the game is over).
+    The position is restored. Each of the two searches gets ``budget`` nodes.
     """
     if params[P_GAME] != GAME_GOMOKU or info[I_TERMINAL] != 0:
         return 0
     cfg = threats.cfg
+    p = info[I_TO_PLAY]
     cfg[T_CALLS] += 1
     res, length, used = vcf_search(params, zkeys, board, info, stack, wmask, threats.work, threats.table,
                                    cfg[T_MAX_PLIES], budget)
     cfg[T_NODES] += used
-    if res != FOUND or not _store_line(threats, node, info[I_KEY], length):
+    if res == FOUND:
+        if not _store_line(threats, node, info[I_KEY], -1, length):
+            return 0
+        cfg[T_PROOFS] += 1
+        return length
+    if info[I_NWIN0 + p] != 0 or info[I_NWIN0 + 1 - p] != 1:
+        return 0
+    # a forced block: does the opponent win by VCF after it?
+    key = info[I_KEY]
+    block = first_win_cell(params, wmask, 1 - p)
+    apply_move_tracked(params, zkeys, board, info, stack, wmask, block)
+    res, length, used = vcf_search(params, zkeys, board, info, stack, wmask, threats.work, threats.table,
+                                   cfg[T_MAX_PLIES], budget)
+    undo_move_tracked(params, zkeys, board, info, stack, wmask)
+    cfg[T_NODES] += used
+    if res != FOUND or not _store_line(threats, node, key, block, length):
         return 0
     cfg[T_PROOFS] += 1
-    return length
+    return -(length + 1)
 
 
 @njit(cache=True)
@@ -385,37 +420,38 @@ def _i64(k: int) -> int:
 
 
 def check_root(searcher, budget: int) -> bool:
-    """Before the search goes on: a VCF at the (expanded) root with ``budget`` nodes; a win
-    marks the root a proven win at distance = the line's length. Returns True when it did.
+    """Before the search goes on: ``vcf_node`` at the (expanded) root with ``budget`` nodes; a
+    result marks the root a proven win (or a loss: a forced block into the opponent's VCF) at
+    distance = the line's length. Returns True when it did.
 
     Called once per search, after the root got its edges (so that a result still lists the
     root's moves); the edges keep their visits, the root's Q becomes exact (+1).
     """
-    from zeroplay.search.tree import EXPANDED, UNPROVEN, WIN
+    from zeroplay.search.tree import EXPANDED, LOSS, UNPROVEN, WIN
 
     threats, t, r = searcher.batch.threats, searcher.tree, searcher.root
     if threats.cfg[T_ENABLED] == 0 or r < 0 or t.node_state[r] != EXPANDED or t.node_proof[r] != UNPROVEN:
         return False
     pos, game = searcher._pos, searcher.game
-    length = vcf_node(game.params, game.zkeys, pos.board, pos.info, pos.stack, pos.wmask, threats, r, int(budget))
-    if length <= 0:
+    dist = vcf_node(game.params, game.zkeys, pos.board, pos.info, pos.stack, pos.wmask, threats, r, int(budget))
+    if dist == 0:
         return False
-    t.node_proof[r] = WIN
-    t.node_dist[r] = length
-    t.node_q[r] = 1.0
+    t.node_proof[r] = WIN if dist > 0 else LOSS
+    t.node_dist[r] = abs(dist)
+    t.node_q[r] = 1.0 if dist > 0 else -1.0
     return True
 
 
 def proof_tail(searcher, line: list[int]) -> list[int]:
-    """The VCF line behind the node that ``line`` (a proof line from the root) ends at, when a
-    VCF proved it; else []. Appended to the proof line, it makes the line end in a five."""
-    from zeroplay.search.tree import EXPANDED, WIN
+    """The line behind the node that ``line`` (a proof line from the root) ends at, when
+    ``vcf_node`` proved it; else []. Appended to the proof line, it makes the line end in a five."""
+    from zeroplay.search.tree import EXPANDED, LOSS, WIN
 
     threats, t = searcher.batch.threats, searcher.tree
     if threats.cfg[T_ENABLED] == 0:
         return []
     n = searcher.node_at(line)
-    if n < 0 or t.node_proof[n] != WIN or t.node_state[n] != EXPANDED:
+    if n < 0 or t.node_proof[n] not in (WIN, LOSS) or t.node_state[n] != EXPANDED:
         return []
     try:
         end = searcher.root_state.play_many(line)

@@ -399,7 +399,8 @@ C_VCF_NODES = 2  # budget of the VCF tried first at each VCT node
 C_THREAT_NODES = 3  # budget of the VCF that tests a threat (defender passes)
 C_MAX_PLIES = 4  # longest VCF line looked for
 C_WIDE = 5  # 1: threat candidates from windows with n - 4 own stones too (0: n - 3)
-COUNTERS_SIZE = 6
+C_QUIET = 6  # 1: a forced block that is no threat may still win: every defender reply is searched
+COUNTERS_SIZE = 7
 
 VCT_AUX = 1
 """``aux`` of the VCT entries in the shared table (VCF entries use 0): VCT results depend on the
@@ -497,6 +498,33 @@ def threat_defences(params, zkeys, board, info, stack, wmask, work, vw, level, l
 
 
 @njit(cache=True)
+def all_replies(params, board, dfd, work, vw, level):
+    """Every empty cell into ``vw.defs[level]``, the likeliest refutations first: decreasing
+    D's window score (D's fours, then threes) plus A's (cells on A's lines), then cell order.
+    Returns the count."""
+    n = params[P_N_IN_ROW]
+    cells = params[P_CELLS]
+    scan_windows(params, board, dfd, work.score, work.cells, max(n - 3, 0))
+    for c in range(cells):
+        vw.tmp[c] = work.score[c]
+    scan_windows(params, board, 1 - dfd, work.score, work.cells, max(n - 3, 0))
+    out = vw.defs[level]
+    k = 0
+    for c in range(cells):
+        if board[c] != 0:
+            continue
+        s = vw.tmp[c] + work.score[c]
+        vw.tmp[c] = s
+        j = k
+        while j > 0 and vw.tmp[out[j - 1]] < s:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = c
+        k += 1
+    return k
+
+
+@njit(cache=True)
 def vct_node(params, zkeys, board, info, stack, wmask, work, vw, tt, level, threats):
     """VCT search at an A node: wins by fours, and by up to ``threats`` non-four threats.
 
@@ -532,7 +560,9 @@ def vct_node(params, zkeys, board, info, stack, wmask, work, vw, tt, level, thre
             vw.lines[level, i] = work.line[i]
         vw.line_len[level] = length
         return FOUND
-    if threats <= 0 or level + 2 >= vw.lines.shape[0]:
+    if res == ABORTED and cnt[C_NODES] >= cnt[C_BUDGET]:
+        return ABORTED
+    if (threats <= 0 and nd == 0) or level + 2 >= vw.lines.shape[0]:
         return NOT_FOUND
     key = info[I_KEY]
     hit, tt_move, _value, depth, bound = ab_probe(tt, key, VCT_AUX, 0)
@@ -595,7 +625,9 @@ def vct_node(params, zkeys, board, info, stack, wmask, work, vw, tt, level, thre
                 aborted = True
                 break
             continue
-        # a threat? A moves again (D passes) and must win by VCF
+        # a threat? A moves again (D passes) and must win by VCF. A forced block (nd == 1) costs
+        # no threat when it is one, like a four; a forced block that is no threat leaves D a free
+        # move: with C_QUIET, every D reply is searched, at one threat less.
         _null_move(params, info)
         budget = min(cnt[C_THREAT_NODES], cnt[C_BUDGET] - cnt[C_NODES])
         res, length, used = vcf_search(params, zkeys, board, info, stack, wmask, work, tt, cnt[C_MAX_PLIES],
@@ -605,7 +637,19 @@ def vct_node(params, zkeys, board, info, stack, wmask, work, vw, tt, level, thre
         if res == FOUND:
             ndef = threat_defences(params, zkeys, board, info, stack, wmask, work, vw, level, work.line, length)
         _null_move(params, info)
+        if res == ABORTED and cnt[C_NODES] >= cnt[C_BUDGET]:
+            undo_move_tracked(params, zkeys, board, info, stack, wmask)
+            aborted = True
+            break
+        left = threats if nd == 1 else threats - 1
         if res != FOUND:
+            if nd == 1 and cnt[C_QUIET] != 0 and threats >= 1:
+                ndef = all_replies(params, board, dfd, work, vw, level)
+                left = threats - 1
+            else:
+                undo_move_tracked(params, zkeys, board, info, stack, wmask)
+                continue
+        if left < 0:
             undo_move_tracked(params, zkeys, board, info, stack, wmask)
             continue
         best = -1
@@ -613,7 +657,7 @@ def vct_node(params, zkeys, board, info, stack, wmask, work, vw, tt, level, thre
         for i in range(ndef):
             x = vw.defs[level, i]
             apply_move_tracked(params, zkeys, board, info, stack, wmask, x)
-            res = vct_node(params, zkeys, board, info, stack, wmask, work, vw, tt, level + 1, threats - 1)
+            res = vct_node(params, zkeys, board, info, stack, wmask, work, vw, tt, level + 1, left)
             undo_move_tracked(params, zkeys, board, info, stack, wmask)
             if res != FOUND:
                 ok = False

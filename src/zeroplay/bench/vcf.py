@@ -1,0 +1,275 @@
+"""Gomoku threat solver on the puzzle file: VCF/VCT solve rates, false proofs, nodes, time; MCTS on/off.
+
+Data: ``../shared/data/gomoku/puzzles.jsonl`` beside the checkout (fields in its README), or
+``--data FILE``. Every position is set up under freestyle with its side to move, the solver's
+table cleared (not timed), and:
+
+* VCF with ``--nodes`` attacker nodes. A win counts for a target position (one with a non-empty
+  ``freestyle_winning_four_moves``) when its first move is in that list, or when its whole line
+  replays to a five (the list can miss deep wins). Every VCF claimed anywhere in the file is
+  checked by ``check_vcf_line`` (fours, only blocks, five); an invalid one is a false proof.
+* where no VCF was found, VCT (fours and threats, iterative deepening up to ``--threats``) with
+  ``--vct-nodes``; each VCT claimed is replayed to a five (its main line).
+
+``--mcts N``: the MCTS (uniform evaluator, ``--playouts``) with the threat solver off, on, and on
+at new nodes only (root budget 0), on N target positions spread over the file; and the cost per
+playout with the solver on, on positions whose side to move has no VCF (the search runs all its
+playouts there), in playouts per CPU-second.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+DEFAULT_DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "gomoku" / "puzzles.jsonl"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--data", default=str(DEFAULT_DATA), help=f"puzzle file (default {DEFAULT_DATA})")
+    parser.add_argument("--nodes", type=int, default=200_000, help="VCF node budget per position (default 200000)")
+    parser.add_argument("--vct-nodes", type=int, default=1_000_000,
+                        help="VCT node budget where no VCF is found; 0 skips VCT (default 1000000)")
+    parser.add_argument("--threats", type=int, default=3, help="VCT: most non-four threats per line (default 3)")
+    parser.add_argument("--vct-targets-only", action="store_true",
+                        help="run VCT only on the target positions (default: everywhere VCF finds none)")
+    parser.add_argument("--limit", type=int, default=0, help="first N positions only (default all)")
+    parser.add_argument("--mcts", type=int, default=0, help="MCTS on/off on N target positions (default 0: skip)")
+    parser.add_argument("--playouts", type=int, default=800, help="MCTS playouts per search (default 800)")
+
+
+def run(args) -> dict:
+    """Figures for ``zeroplay bench vcf`` (see the module docstring)."""
+    all_rows = load(args.data)
+    rows = all_rows[: args.limit] if args.limit else all_rows
+    out = puzzles(rows, nodes=args.nodes, vct_nodes=args.vct_nodes, threats=args.threats,
+                  vct_targets_only=args.vct_targets_only)
+    if args.mcts:
+        out["mcts"] = mcts_on_off(rows, positions=args.mcts, playouts=args.playouts)
+        out["mcts_cost"] = mcts_cost(all_rows, playouts=args.playouts)
+    return out
+
+
+def load(path) -> list[dict]:
+    """The puzzle rows. Raises FileNotFoundError with the path when the file is missing."""
+    p = Path(path)
+    if not p.exists():
+        raise FileNotFoundError(f"puzzle file not found: {p} (see shared/data/gomoku/README.md)")
+    return [json.loads(line) for line in p.read_text().splitlines() if line.strip()]
+
+
+def position(game, row):
+    """The row's position under ``game``'s rule, its side to move (``to_move``) to play."""
+    return game.from_stones([y * 15 + x for x, y in row["black"]], [y * 15 + x for x, y in row["white"]],
+                            to_play=0 if row["to_move"] == "black" else 1)
+
+
+def listed(row) -> set[int]:
+    """Cells of ``freestyle_winning_four_moves``."""
+    return {y * 15 + x for x, y, _ in row.get("freestyle_winning_four_moves") or []}
+
+
+def puzzles(rows, *, nodes: int, vct_nodes: int, threats: int, vct_targets_only: bool = False) -> dict:
+    """Solve every row; see the module docstring for what counts."""
+    from zeroplay.games import make
+    from zeroplay.search.vcf import ThreatSolver, check_vcf_line
+
+    game = make("gomoku")
+    solver = ThreatSolver(game, table_mib=16)
+    solver.vcf(position(game, rows[0]), nodes=100)  # compile / warm up
+    if vct_nodes:
+        solver.vct(position(game, rows[0]), nodes=100, threats=1)
+    vcf_stats, vct_stats = Counter(), Counter()
+    false = Counter()
+    vcf_nodes, vcf_secs, vct_nodes_used, vct_secs = [], [], [], []
+    by_coll = defaultdict(Counter)
+    for row in rows:
+        s = position(game, row)
+        targets = listed(row)
+        coll = by_coll[row["collection"]]
+        coll["positions"] += 1
+        coll["targets"] += bool(targets)
+        solver.clear()
+        r = solver.vcf(s, nodes=nodes)
+        solved = False
+        if r.found:
+            false["vcf_claims"] += 1
+            if check_vcf_line(s, r.line) is not None:
+                false["vcf_invalid"] += 1
+            else:
+                solved = True
+        if targets:
+            vcf_nodes.append(r.nodes)
+            vcf_secs.append(r.seconds)
+            if solved:
+                vcf_stats["solved"] += 1
+                vcf_stats["first_move_in_list" if r.line[0] in targets else "first_move_outside_list_replayed"] += 1
+                coll["vcf_solved"] += 1
+            else:
+                vcf_stats["none_complete" if r.complete else "none_budget_spent"] += 1
+        if solved or not vct_nodes or (vct_targets_only and not targets):
+            if solved and targets:
+                coll["solved"] += 1
+            continue
+        solver.clear()
+        v = solver.vct(s, nodes=vct_nodes, threats=threats)
+        if v.found:
+            false["vct_claims"] += 1
+            end = s
+            try:
+                end = s.play_many(v.line)
+            except ValueError:
+                pass
+            if not (end.is_terminal and end.winner == s.to_play):
+                false["vct_not_five"] += 1
+                v = None
+        if targets:
+            vct_nodes_used.append(v.nodes if v else 0)
+            vct_secs.append(v.seconds if v else 0.0)
+            if v is not None and v.found:
+                vct_stats["solved"] += 1
+                vct_stats["first_move_in_list" if v.line[0] in targets else "first_move_outside_list_replayed"] += 1
+                coll["solved"] += 1
+            elif v is not None:
+                vct_stats["none_budget_spent" if not v.complete else "none_within_threats"] += 1
+    n_targets = len(vcf_nodes)
+    total_solved = vcf_stats["solved"] + vct_stats["solved"]
+
+    def pct(a, b):
+        return round(100.0 * a / b, 2) if b else 0.0
+
+    def mean(xs):
+        return round(sum(xs) / len(xs), 1) if xs else 0.0
+
+    return {
+        "positions": len(rows),
+        "targets": n_targets,
+        "vcf": {
+            "nodes_budget": nodes,
+            "solved": vcf_stats["solved"],
+            "solved_pct": pct(vcf_stats["solved"], n_targets),
+            "first_move_in_list": vcf_stats["first_move_in_list"],
+            "first_move_outside_list_replayed": vcf_stats["first_move_outside_list_replayed"],
+            "none_complete_search": vcf_stats["none_complete"],
+            "none_budget_spent": vcf_stats["none_budget_spent"],
+            "mean_nodes": mean(vcf_nodes),
+            "max_nodes": max(vcf_nodes, default=0),
+            "mean_ms": round(1000 * sum(vcf_secs) / max(n_targets, 1), 3),
+            "max_ms": round(1000 * max(vcf_secs, default=0.0), 2),
+        },
+        "vct_where_no_vcf": {
+            "nodes_budget": vct_nodes,
+            "threats": threats,
+            "tried_on_targets": len(vct_nodes_used),
+            "solved": vct_stats["solved"],
+            "first_move_in_list": vct_stats["first_move_in_list"],
+            "first_move_outside_list_replayed": vct_stats["first_move_outside_list_replayed"],
+            "none_budget_spent": vct_stats["none_budget_spent"],
+            "none_within_threats": vct_stats["none_within_threats"],
+            "mean_nodes": mean(vct_nodes_used),
+            "mean_ms": round(1000 * sum(vct_secs) / max(len(vct_secs), 1), 1),
+        },
+        "vcf_then_vct_solved": total_solved,
+        "vcf_then_vct_solved_pct": pct(total_solved, n_targets),
+        "false_proofs": {
+            "vcf_claims": false["vcf_claims"],
+            "vcf_invalid": false["vcf_invalid"],
+            "vct_claims": false["vct_claims"],
+            "vct_not_ending_in_five": false["vct_not_five"],
+        },
+        "by_collection": {k: dict(v) for k, v in by_coll.items()},
+    }
+
+
+def _spread(rows, count, pred):
+    picked = [r for r in rows if pred(r)]
+    if count >= len(picked):
+        return picked
+    step = len(picked) / count
+    return [picked[int(i * step)] for i in range(count)]
+
+
+def mcts_on_off(rows, *, positions: int, playouts: int) -> list[dict]:
+    """Per target position: the plain MCTS, the MCTS with the threat solver, and with it at new
+    nodes only; each with the same playouts and the uniform evaluator. A search "wins" when it
+    proves the win (verified) or its move is in the list of winning fours."""
+    from zeroplay.games import make
+    from zeroplay.search import SearchConfig, Searcher, UniformEvaluator
+    from zeroplay.search.vcf import threat_stats
+
+    game = make("gomoku")
+    table = []
+    configs = {
+        "off": SearchConfig(seed=0),
+        "on": SearchConfig(seed=0, threat_solver=True),
+        "leaves_only": SearchConfig(seed=0, threat_solver=True, threat_solver_root_nodes=0),
+    }
+    for row in _spread(rows, positions, lambda r: bool(listed(r))):
+        s = position(game, row)
+        targets = listed(row)
+        entry = {"id": row["id"], "to_move": row["to_move"],
+                 "shortest_plies": min(p for _, _, p in row["freestyle_winning_four_moves"])}
+        for name, cfg in configs.items():
+            searcher = Searcher(game, UniformEvaluator(), cfg)
+            t0 = time.process_time()
+            res = searcher.search(s, playouts=playouts)
+            cpu = time.process_time() - t0
+            entry[name] = {
+                "move": game.format_move(res.best_move),
+                "move_in_list": res.best_move in targets,
+                "proven": res.proven,
+                "distance": res.proven_distance,
+                "playouts": res.playouts,
+                "cpu_s": round(cpu, 3),
+                "vcf_calls": threat_stats(searcher.batch.threats)["calls"],
+                "vcf_proofs": threat_stats(searcher.batch.threats)["proofs"],
+            }
+        table.append(entry)
+    return table
+
+
+def mcts_cost(rows, *, playouts: int, positions: int = 8, leaf_budgets=(16, 64, 256)) -> dict:
+    """Playouts per CPU-second, threat solver off vs on, on positions whose side to move has no
+    VCF (so no search stops early at a proven root); the node table is reset before each search."""
+    from zeroplay.games import make
+    from zeroplay.search import SearchConfig, Searcher, UniformEvaluator
+    from zeroplay.search.vcf import ThreatSolver, threat_stats
+
+    game = make("gomoku")
+    solver = ThreatSolver(game)
+    states = []
+    for row in rows:
+        s = position(game, row)
+        solver.clear()
+        if not solver.vcf(s, nodes=200_000).found:
+            states.append(s)
+        if len(states) >= positions:
+            break
+    out = {"positions": len(states), "playouts_per_search": playouts}
+    base = None
+    for name, cfg in [("off", SearchConfig(seed=0))] + [
+            (f"on_leaf_{b}", SearchConfig(seed=0, threat_solver=True, threat_solver_nodes=b)) for b in leaf_budgets]:
+        searcher = Searcher(game, UniformEvaluator(), cfg)
+        searcher.search(states[0], playouts=64)  # compile / warm up
+        total = 0
+        t0 = time.process_time()
+        before = threat_stats(searcher.batch.threats)
+        for s in states:
+            searcher.reset()
+            total += searcher.search(s, playouts=playouts).playouts
+        cpu = time.process_time() - t0
+        after = threat_stats(searcher.batch.threats)
+        rate = total / cpu
+        calls = after["calls"] - before["calls"]
+        fig = {"playouts_per_cpu_s": round(rate), "us_per_playout": round(1e6 / rate, 2),
+               "vcf_calls_per_playout": round(calls / max(total, 1), 3),
+               "vcf_nodes_per_call": round((after["nodes"] - before["nodes"]) / max(calls, 1), 2),
+               "vcf_proofs": after["proofs"] - before["proofs"]}
+        if base is None:
+            base = fig["us_per_playout"]
+        else:
+            fig["extra_us_per_playout"] = round(fig["us_per_playout"] - base, 2)
+        out[name] = fig
+    return out
