@@ -57,7 +57,7 @@ class Player(Protocol):
 def search_config(playouts: int, *, batch_size: int = 16) -> SearchConfig:
     """Play-mode SearchConfig (no noise) sized for ``playouts`` per move plus tree reuse."""
     nodes = 1 << max(12, (16 * playouts - 1).bit_length())
-    return SearchConfig(batch_size=batch_size, node_capacity=nodes, edge_capacity=nodes * 64,
+    return SearchConfig(batch_size=batch_size, node_capacity=nodes, edge_capacity=nodes * 256,
                         eval_cache_size=1 << 13)
 
 

@@ -127,11 +127,13 @@ class SelfPlayConfig:
 
     def search_config(self, *, noise: bool, seed: int | None) -> SearchConfig:
         """The SearchConfig of one game's searcher, sized for ``playouts`` per move plus reuse."""
+        # 16 nodes per playout leave room for the reused subtree; 256 edges per node cover a
+        # 15x15 board's expanded nodes (the arrays are np.zeros: untouched pages cost nothing)
         nodes = 1 << max(12, (16 * self.playouts - 1).bit_length())
         return SearchConfig(
             c_puct=self.c_puct, batch_size=self.batch_size, noise=noise,
             dirichlet_total_alpha=self.dirichlet_total_alpha, dirichlet_epsilon=self.dirichlet_epsilon,
-            node_capacity=nodes, edge_capacity=nodes * 64, eval_cache_size=1 << 13,
+            node_capacity=nodes, edge_capacity=nodes * 256, eval_cache_size=1 << 13,
             one_ply_proofs=self.one_ply_proofs, seed=seed,
         )
 
