@@ -1,0 +1,404 @@
+"""Self-play on Ray actors (``zeroplay train --backend ray``): the interface of ``WorkerPool``.
+
+The learner stays on the driver (``TrainingRun``); only self-play moves out. Each actor wraps the
+local backend's ``LocalSelfPlay`` (one ``SelfPlayer``, its lockstep batched search and its own net
+with one torch thread), so both backends play games with the same code::
+
+    driver (TrainingRun)                               actor i (one CPU, any node)
+    set_weights: ray.put(safetensors bytes) once  -->  object store  (fetched once per node)
+    play(n):     actor.play([ref], version, seed_i, n_i)   -> streaming generator
+                 <-- one ObjectRef per finished game       FinishedGame (moves, pi, root Q,
+                 ray.get, weights version checked,         result, weights version)
+                 on_game(game) -> shards, records, metrics
+
+Game ids are given by the driver when it accepts a game (``TrainingRun._flush``), so nothing an
+actor does can write a game twice. The planes of the samples are made on the driver from the
+moves: what comes back is the game, not its tensors (see docs/DISTRIBUTED.md for the bytes).
+
+Failures: a stream that breaks (the actor was killed, its process or node died) loses only the
+games that actor had in progress. The driver then waits for Ray to restart the actor
+(``max_restarts``) or, when Ray will not (``ray.kill``, restarts used up), replaces it with a new
+one, and asks it for the games still owed, with a fresh seed. ``play(n)`` therefore returns
+exactly ``n`` games. An error raised by the self-play code itself is not retried: it propagates.
+
+``--address`` omitted: a local Ray instance, loopback only (every Ray socket bound to
+127.0.0.1), no dashboard, a small object store, ``num_cpus`` = the workers; it is shut down on
+``close``. ``auto`` or ``HOST:PORT``: joins that cluster (``ray start``) and leaves it running.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import queue
+import threading
+import time
+from typing import Callable
+
+from zeroplay.train.selfplay import FinishedGame, SelfPlayConfig
+
+INSTALL_HINT = "pip install 'zeroplay[ray]'"
+"""How to get the optional dependency (the ``ray`` extra of pyproject.toml)."""
+
+MIN_RAY = (2, 9)
+"""Oldest Ray with streaming generator actor methods that ``ray.wait`` accepts."""
+
+OBJECT_STORE_BYTES = 128 * 1024 * 1024
+"""Object store of a local instance: the weights (a few MB) and the games in flight fit many times."""
+
+ACTOR_RESTARTS = 3
+"""``max_restarts`` of each actor: Ray restarts a crashed actor this many times, then we replace it."""
+
+
+class RayUnavailableError(ImportError):
+    """Ray is not installed (or too old); the message says how to install it."""
+
+
+def require_ray():
+    """The ``ray`` module.
+
+    Raises:
+        RayUnavailableError: ray is missing or older than ``MIN_RAY``.
+    """
+    try:
+        import ray
+    except ImportError as e:
+        raise RayUnavailableError(
+            f"--backend ray needs Ray, which is not installed ({e}). Install it with: {INSTALL_HINT}") from e
+    try:
+        version = tuple(int(x) for x in ray.__version__.split(".")[:2])
+    except ValueError:
+        version = MIN_RAY
+    if version < MIN_RAY:
+        raise RayUnavailableError(
+            f"--backend ray needs ray>={'.'.join(map(str, MIN_RAY))}, found {ray.__version__}. "
+            f"Upgrade with: {INSTALL_HINT} --upgrade")
+    return ray
+
+
+def ray_missing_message() -> str | None:
+    """None when Ray can be used, else a message saying how to install it (for the CLI)."""
+    try:
+        require_ray()
+    except RayUnavailableError as e:
+        return f"zeroplay train: {e}"
+    return None
+
+
+@contextlib.contextmanager
+def _loopback_only():
+    """Make a Ray instance started inside the block use 127.0.0.1 for every socket.
+
+    Ray maps a node address of 127.0.0.1 to the machine's reachable address (and then listens on
+    all interfaces) unless its "no cluster" switch is set, as it is on macOS and Windows. The
+    switch is read from the environment (for the processes Ray starts) and from a module constant
+    (for this process); both are restored afterwards, so a later ``ray.init(address=...)`` in
+    this process joins real clusters normally.
+    """
+    from ray._private import ray_constants
+
+    name = ray_constants.ENABLE_RAY_CLUSTERS_ENV_VAR
+    saved_env = {k: os.environ.get(k) for k in (name, "RAY_USAGE_STATS_ENABLED")}
+    saved_flag = ray_constants.ENABLE_RAY_CLUSTER
+    os.environ[name] = "0"
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # a local run reports nothing anywhere
+    ray_constants.ENABLE_RAY_CLUSTER = False
+    try:
+        yield
+    finally:
+        ray_constants.ENABLE_RAY_CLUSTER = saved_flag
+        for k, v in saved_env.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def connect(address: str | None = None, *, num_cpus: int | None = None,
+            object_store_bytes: int = OBJECT_STORE_BYTES) -> bool:
+    """Connect this process to Ray; returns True when it started (and so owns) a Ray instance.
+
+    Args:
+        address: None starts a local instance (loopback only, no dashboard, ``num_cpus`` CPUs,
+            ``object_store_bytes`` of object store); ``"auto"`` or ``"HOST:PORT"`` joins a running
+            cluster. Ignored when this process is already connected (``ray.is_initialized()``).
+        num_cpus: CPUs of a local instance (default: the cores available to this process).
+    """
+    ray = require_ray()
+    if ray.is_initialized():
+        return False
+    if address is None:
+        from zeroplay.train.workers import default_workers
+
+        with _loopback_only():
+            ray.init(address="local", num_cpus=num_cpus or default_workers(), include_dashboard=False,
+                     object_store_memory=int(object_store_bytes), _node_ip_address="127.0.0.1",
+                     namespace="zeroplay")
+    else:
+        ray.init(address=address, namespace="zeroplay")
+    return True
+
+
+# --- actor side -------------------------------------------------------------------------------------
+_DONE = object()
+
+
+class _Failure:
+    def __init__(self, error: BaseException):
+        self.error = error
+
+
+class SelfPlayActor:
+    """Body of a self-play actor (made a Ray actor by ``RaySelfPlay``): a ``LocalSelfPlay``.
+
+    Args:
+        game_name, game_options: the game, rebuilt here.
+        arch: ``ArchSpec.to_dict()`` of the net.
+        features: input feature set.
+        config: ``SelfPlayConfig.to_dict()`` (its ``parallel_games`` are this actor's).
+    """
+
+    def __init__(self, game_name: str, game_options: dict, arch: dict, features: str, config: dict):
+        import torch
+
+        torch.set_num_threads(1)
+        from zeroplay.games import make
+        from zeroplay.train.workers import LocalSelfPlay
+
+        self.local = LocalSelfPlay(make(game_name, **game_options), arch, features, SelfPlayConfig(**config))
+        self._key: tuple | None = None
+
+    def where(self) -> dict:
+        """Where this actor runs: ``{"node_id", "node_ip", "pid"}``."""
+        import ray
+
+        return {"node_id": ray.get_runtime_context().get_node_id(), "node_ip": ray.util.get_node_ip_address(),
+                "pid": os.getpid()}
+
+    def play(self, weights: list, version: int, seed: int, n_games: int):
+        """Generator: play ``n_games`` games with the weights in ``weights[0]`` (an ObjectRef of
+        safetensors bytes, wrapped in a list so that Ray hands over the reference, and the bytes
+        are fetched only when the version or seed is new); yields each ``FinishedGame`` as it ends.
+        """
+        import ray
+
+        if self._key != (version, seed):
+            self.local.set_weights(ray.get(weights[0]), version, seed)
+            self._key = (version, seed)
+        # LocalSelfPlay reports games through a callback; a thread turns that into this stream
+        games: queue.SimpleQueue = queue.SimpleQueue()
+
+        def body():
+            try:
+                import torch
+
+                torch.set_num_threads(1)
+                self.local.play(n_games, games.put)
+                games.put(_DONE)
+            except BaseException as e:  # handed to the stream, which raises it on the driver
+                games.put(_Failure(e))
+
+        thread = threading.Thread(target=body, name="zeroplay-selfplay", daemon=True)
+        thread.start()
+        while True:
+            item = games.get()
+            if item is _DONE:
+                break
+            if isinstance(item, _Failure):
+                raise item.error
+            yield item
+        thread.join()
+
+
+# --- driver side ------------------------------------------------------------------------------------
+class RaySelfPlay:
+    """Self-play games from Ray actors, one CPU each.
+
+    Args:
+        game: the Game (rebuilt on each actor from its name and options).
+        arch: ``ArchSpec.to_dict()`` of the network.
+        features: input feature set.
+        config: SelfPlayConfig (its ``parallel_games`` is per actor).
+        workers: actors; None or 0: one per CPU (of the local instance: the cores here; of a
+            joined cluster: all its CPUs).
+        address: None (start a local instance), ``"auto"`` or ``"HOST:PORT"`` (join a cluster).
+        log: one-line messages (placement, failures, bytes per iteration); default: none.
+        max_restarts: Ray's ``max_restarts`` per actor.
+
+    Attributes:
+        actors: the actor handles, by slot.
+        last_slot: the slot whose actor played the game being handed to ``on_game``.
+        stats: counters: ``weights_puts``, ``weights_bytes`` (last put), ``games``,
+            ``game_bytes`` (pickled FinishedGame bytes accepted), ``stream_failures``,
+            ``restarted`` (Ray restarted the actor), ``replaced`` (a new actor took the slot),
+            ``stale_games`` (games of older weights, dropped).
+    """
+
+    START_TIMEOUT = 300.0
+    """Seconds to wait for a restarted actor before replacing it."""
+
+    def __init__(self, game, arch: dict, features: str, config: SelfPlayConfig, workers: int | None = None,
+                 *, address: str | None = None, log: Callable[[str], None] | None = None,
+                 max_restarts: int = ACTOR_RESTARTS):
+        ray = require_ray()
+        self.game, self.arch, self.features, self.config = game, arch, features, config
+        self.log = log or (lambda msg: None)
+        self._owns_ray = connect(address, num_cpus=workers or None)
+        if not workers:
+            workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self._actor_class = ray.remote(SelfPlayActor).options(
+            num_cpus=1, max_restarts=max_restarts, max_task_retries=0, scheduling_strategy="SPREAD")
+        self.stats = {"weights_puts": 0, "weights_bytes": 0, "games": 0, "game_bytes": 0, "stream_failures": 0,
+                      "restarted": 0, "replaced": 0, "stale_games": 0}
+        self._weights: list | None = None
+        self._version, self._seed = 0, 0
+        self._placed = False
+        self.last_slot = -1
+        self.actors = [self._new_actor() for _ in range(int(workers))]
+
+    @property
+    def size(self) -> int:
+        return len(self.actors)
+
+    def _new_actor(self):
+        return self._actor_class.remote(self.game.name, dict(self.game.options), self.arch, self.features,
+                                        self.config.to_dict())
+
+    def placement(self, timeout: float | None = None) -> list[dict | None]:
+        """Per actor, ``SelfPlayActor.where()`` (None for an actor not running within ``timeout``)."""
+        import ray
+
+        refs = [a.where.remote() for a in self.actors]
+        ready, _ = ray.wait(refs, num_returns=len(refs), timeout=timeout)
+        done = set(ready)
+        out = []
+        for r in refs:
+            try:
+                out.append(ray.get(r) if r in done else None)
+            except ray.exceptions.RayError:
+                out.append(None)
+        return out
+
+    def set_weights(self, data: bytes, version: int, seed: int) -> None:
+        """New weights for the games played from now on: one ``ray.put`` for all actors."""
+        import ray
+
+        self._weights = [ray.put(data)]
+        self._version, self._seed = int(version), int(seed)
+        self.stats["weights_puts"] += 1
+        self.stats["weights_bytes"] = len(data)
+
+    def _seed_of(self, slot: int, attempt: int) -> int:
+        # as WorkerPool: per-slot seeds, and another one for each reissue of the slot's games
+        return (self._seed + 7919 * (slot + 1) + 104729 * attempt) % (1 << 63)
+
+    def play(self, n_games: int, on_game: Callable[[FinishedGame], None]) -> None:
+        """Play ``n_games`` games across the actors; ``on_game`` gets each as it arrives.
+
+        A broken stream (actor killed, node lost) drops the games that actor had in progress; its
+        remaining games go to the restarted or replacing actor, so exactly ``n_games`` come back.
+        """
+        import ray
+        from ray.exceptions import (NodeDiedError, ObjectLostError, RayActorError, RayTaskError,
+                                    WorkerCrashedError)
+
+        if self._weights is None:
+            raise RuntimeError("set_weights first")
+        if not self._placed:
+            self._log_placement()
+        owed = [n_games // self.size + (i < n_games % self.size) for i in range(self.size)]
+        attempts = [0] * self.size
+        streams: dict = {}
+        for i in range(self.size):
+            if owed[i]:
+                streams[self._issue(i, owed[i], attempts)] = i
+        failures, bytes_before = 0, self.stats["game_bytes"]
+        while streams:
+            ready, _ = ray.wait(list(streams), num_returns=1, timeout=30.0)
+            for stream in ready:
+                i = streams[stream]
+                try:
+                    game = ray.get(next(stream))
+                except StopIteration:
+                    del streams[stream]
+                    if owed[i] > 0:  # a stream that ended early: ask again for what is missing
+                        streams[self._issue(i, owed[i], attempts)] = i
+                    continue
+                except RayTaskError as e:  # the self-play code raised: a bug, not a lost machine
+                    raise RuntimeError(f"self-play actor {i} failed:\n{e}") from e
+                except (RayActorError, ObjectLostError, WorkerCrashedError, NodeDiedError) as e:
+                    del streams[stream]
+                    failures += 1
+                    self.stats["stream_failures"] += 1
+                    if failures > 10 * self.size + 10:
+                        raise RuntimeError(f"self-play actors failed {failures} times in one call; giving up") from e
+                    how = self._recover(i)
+                    self.log(f"self-play actor {i} lost ({type(e).__name__}): its games in progress are "
+                             f"dropped; {how}; {owed[i]} game(s) still owed")
+                    if owed[i] > 0:
+                        streams[self._issue(i, owed[i], attempts)] = i
+                    continue
+                if game.weights_version != self._version:
+                    self.stats["stale_games"] += 1
+                    continue
+                owed[i] -= 1
+                self.stats["games"] += 1
+                self.stats["game_bytes"] += len(pickle.dumps(game, protocol=5))
+                self.last_slot = i
+                on_game(game)
+        self.log(f"ray: weights {self.stats['weights_bytes']} bytes put once for {self.size} actor(s); "
+                 f"{n_games} game(s), {self.stats['game_bytes'] - bytes_before} bytes back")
+
+    def _issue(self, i: int, n: int, attempts: list):
+        stream = self.actors[i].play.remote(self._weights, self._version, self._seed_of(i, attempts[i]), n)
+        attempts[i] += 1
+        return stream
+
+    def _recover(self, i: int) -> str:
+        """Make slot ``i`` usable again: the restarted actor, or a new one. Returns what happened."""
+        import ray
+
+        actor = self.actors[i]
+        try:
+            ray.get(actor.where.remote(), timeout=self.START_TIMEOUT)
+            self.stats["restarted"] += 1
+            return "actor restarted by Ray"
+        except (ray.exceptions.RayError, TimeoutError):
+            pass
+        with contextlib.suppress(Exception):
+            ray.kill(actor, no_restart=True)
+        self.actors[i] = self._new_actor()
+        self.stats["replaced"] += 1
+        return "new actor started"
+
+    def _log_placement(self) -> None:
+        t0 = time.monotonic()
+        where = self.placement(timeout=self.START_TIMEOUT)
+        placed = [w for w in where if w is not None]
+        nodes = sorted({w["node_ip"] + " " + w["node_id"][:8] for w in placed})
+        self.log(f"self-play on Ray: {len(placed)}/{self.size} actor(s) up in {time.monotonic() - t0:.0f} s "
+                 f"on {len(nodes)} node(s): {', '.join(nodes)}")
+        self._placed = True
+
+    def close(self) -> None:
+        """Stop the actors; shut Ray down when this object started it."""
+        try:
+            import ray
+        except ImportError:
+            return
+        if not ray.is_initialized():
+            return
+        for actor in self.actors:
+            with contextlib.suppress(Exception):
+                ray.kill(actor, no_restart=True)
+        self.actors = []
+        if self._owns_ray:
+            ray.shutdown()
+            self._owns_ray = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
