@@ -102,7 +102,7 @@ class ThreatSolver:
             raise ValueError(f"the threat solver plays Gomoku, not {game!r}")
         self.game = game
         self.table = new_ab_table(table_mib)
-        self.work = new_vcf_work(game.width, game.height)
+        self.work = new_vcf_work(game.width, game.height, game.n_in_row)
         self._vct_work = None
 
     def clear(self) -> None:
@@ -311,7 +311,7 @@ def new_threat_arrays(game, node_capacity: int, *, enabled: bool, leaf_nodes: in
     cfg[T_LEAF_NODES] = int(leaf_nodes)
     cfg[T_MAX_PLIES] = int(min(max_plies, MAX_PLIES))
     if on:
-        return ThreatArrays(cfg, new_ab_table(table_mib), new_vcf_work(game.width, game.height),
+        return ThreatArrays(cfg, new_ab_table(table_mib), new_vcf_work(game.width, game.height, game.n_in_row),
                             np.full(node_capacity, -1, np.int64), np.zeros(pool_size, np.int32))
     return threats_off()
 

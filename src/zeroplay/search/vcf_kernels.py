@@ -94,7 +94,12 @@ class VcfWork(NamedTuple):
         cand_i: int64 (L,) next candidate to try at each level.
         score: int64 (C,) ordering scores of the window scan (scratch).
         line: int64 (C + 2,) the winning line once found: A, D, A, D, ..., A's five.
-        cells: int64 (max(width, height),) the cells of one board line (scratch).
+        line_cells: int64 (S,) the cells of every board line (row, column, both diagonals) at
+            least n long, line after line, each in order along its direction.
+        line_start: int64 (K + 1,) line k is ``line_cells[line_start[k]:line_start[k + 1]]``.
+        cell_line: int64 (C, 4) the line through each cell in each direction, -1 when that
+            line is shorter than n.
+        line_count: int64 (K,) scratch: a player's stones on each line.
     """
 
     cand: np.ndarray
@@ -102,49 +107,78 @@ class VcfWork(NamedTuple):
     cand_i: np.ndarray
     score: np.ndarray
     line: np.ndarray
-    cells: np.ndarray
+    line_cells: np.ndarray
+    line_start: np.ndarray
+    cell_line: np.ndarray
+    line_count: np.ndarray
 
 
-def new_vcf_work(width: int, height: int) -> VcfWork:
-    """Scratch for lines of up to ``MAX_PLIES`` plies on a width x height board."""
+def board_lines(width: int, height: int, n_in_row: int) -> tuple[np.ndarray, np.ndarray]:
+    """(line_cells, line_start) of every line of ``n_in_row`` or more cells (see VcfWork)."""
+    cells, starts = [], [0]
+    for dx, dy in ((1, 0), (0, 1), (1, 1), (-1, 1)):
+        for y0 in range(height):
+            for x0 in range(width):
+                if 0 <= x0 - dx < width and 0 <= y0 - dy < height:
+                    continue  # not the first cell of its line
+                line = []
+                x, y = x0, y0
+                while 0 <= x < width and 0 <= y < height:
+                    line.append(y * width + x)
+                    x += dx
+                    y += dy
+                if len(line) >= n_in_row:
+                    cells.extend(line)
+                    starts.append(len(cells))
+    return np.array(cells, np.int64), np.array(starts, np.int64)
+
+
+def new_vcf_work(width: int, height: int, n_in_row: int = 5) -> VcfWork:
+    """Scratch for lines of up to ``MAX_PLIES`` plies on a width x height board, n in a row."""
     cells = width * height
     levels = min(cells // 2 + 2, MAX_PLIES // 2 + 2)
+    line_cells, line_start = board_lines(width, height, n_in_row)
+    cell_line = np.full((cells, 4), -1, np.int64)
+    for k in range(line_start.shape[0] - 1):
+        line = line_cells[line_start[k] : line_start[k + 1]]
+        # the direction of a line: from the step between its first two cells
+        step = int(line[1] - line[0])
+        d = 0 if step == 1 else 1 if step == width else 2 if step == width + 1 else 3
+        cell_line[line, d] = k
     return VcfWork(
         cand=np.zeros((levels, cells), np.int64),
         cand_n=np.zeros(levels, np.int64),
         cand_i=np.zeros(levels, np.int64),
         score=np.zeros(cells, np.int64),
         line=np.zeros(cells + 2, np.int64),
-        cells=np.zeros(max(width, height), np.int64),
+        line_cells=line_cells,
+        line_start=line_start,
+        cell_line=cell_line,
+        line_count=np.zeros(line_start.shape[0] - 1, np.int64),
     )
 
 
-@njit(cache=True)
-def _score_line(board, n, me, other, cells, length, score, min_own):
-    """Slide a window of n cells along one board line; every window with no ``other`` stone and
-    at least ``min_own`` ``me`` stones adds to its empty cells' scores: FOUR_WEIGHT when it holds
-    n - 2 ``me`` stones, THREE_WEIGHT when n - 3."""
-    if length < n:
-        return
+@njit(cache=True, inline="always")
+def _score_line(board, n, me, other, cells, first, end, score, min_own):
+    """Slide a window of n cells along one board line (``cells[first:end]``); every window with
+    no ``other`` stone and at least ``min_own`` ``me`` stones adds to its empty cells' scores:
+    FOUR_WEIGHT when it holds n - 2 ``me`` stones, THREE_WEIGHT when n - 3, 1 when fewer."""
     own = 0
     opp = 0
-    for i in range(length):
+    for i in range(first, end):
         v = board[cells[i]]
         if v == me:
             own += 1
         elif v == other:
             opp += 1
-        if i >= n:
+        if i >= first + n:
             u = board[cells[i - n]]
             if u == me:
                 own -= 1
             elif u == other:
                 opp -= 1
-        if i >= n - 1 and opp == 0 and own >= min_own and own <= n - 2:
-            wt = FOUR_WEIGHT if own == n - 2 else (THREE_WEIGHT if own == n - 3 else 0)
-            if wt == 0 and own > 0:
-                wt = 1  # fewer stones: a candidate at all, weight only breaks no tie
-
+        if i >= first + n - 1 and opp == 0 and own >= min_own and own <= n - 2:
+            wt = FOUR_WEIGHT if own == n - 2 else (THREE_WEIGHT if own == n - 3 else 1)
             for j in range(i - n + 1, i + 1):
                 c = cells[j]
                 if board[c] == 0:
@@ -152,45 +186,32 @@ def _score_line(board, n, me, other, cells, length, score, min_own):
 
 
 @njit(cache=True)
-def scan_windows(params, board, player, score, cells, min_own):
-    """Fill ``score`` (zeroed first) for ``player`` over every line of the board (see
-    ``_score_line``); ``min_own`` = n - 2 scores fours only, n - 3 adds the threes' weight."""
-    w = params[P_WIDTH]
-    h = params[P_HEIGHT]
+def scan_windows(params, board, player, score, work, min_own):
+    """Fill ``score`` (zeroed first) for ``player`` over every board line (see ``_score_line``);
+    ``min_own`` = n - 2 scores fours only, n - 3 adds the threes' weight."""
     n = params[P_N_IN_ROW]
     me = player + 1
     other = 2 - player
     score[:] = 0
-    for d in range(4):
-        dx = DIR_DX[d]
-        dy = DIR_DY[d]
-        # a line starts at a cell whose predecessor (x - dx, y - dy) is off the board: on the
-        # left (right) column for dx = 1 (-1), then on the top row
-        for s in range(w + h):
-            if s < h:
-                if dx == 0:
-                    continue
-                x0 = 0 if dx == 1 else w - 1
-                y0 = s
-            else:
-                t = s - h
-                if (dx == 1 and t == 0) or (dx == -1 and t == w - 1) or dy == 0:
-                    continue  # corner already taken from the column, or no row start
-                x0 = t
-                y0 = 0
-            length = 0
-            x = x0
-            y = y0
-            while 0 <= x < w and 0 <= y < h:
-                cells[length] = y * w + x
-                length += 1
-                x += dx
-                y += dy
-            _score_line(board, n, me, other, cells, length, score, min_own)
+    cells = work.line_cells
+    starts = work.line_start
+    count = work.line_count
+    count[:] = 0
+    # only lines holding at least min_own of the player's stones can score
+    cell_line = work.cell_line
+    for c in range(params[P_CELLS]):
+        if board[c] == me:
+            for d in range(4):
+                k = cell_line[c, d]
+                if k >= 0:
+                    count[k] += 1
+    for k in range(starts.shape[0] - 1):
+        if count[k] >= min_own and count[k] > 0:
+            _score_line(board, n, me, other, cells, starts[k], starts[k + 1], score, min_own)
 
 
 @njit(cache=True)
-def four_candidates(params, board, player, score, cells, out):
+def four_candidates(params, board, player, score, work, out):
     """Cells where ``player`` makes a four (a superset under ``standard``: an overline five is
     weeded out when the move is played), best first; returns their count.
 
@@ -198,7 +219,7 @@ def four_candidates(params, board, player, score, cells, out):
     potential double fours come first; windows of n - 3 own stones break ties), then cell index.
     """
     n = params[P_N_IN_ROW]
-    scan_windows(params, board, player, score, cells, max(n - 3, 0))
+    scan_windows(params, board, player, score, work, max(n - 3, 0))
     k = 0
     for c in range(params[P_CELLS]):
         s = score[c]
@@ -281,7 +302,7 @@ def _enter(params, board, info, wmask, work, tt, attacker, level, remaining, roo
         cand[0] = first_win_cell(params, wmask, dfd)  # the counter-four's cell: block it
         k = 1
     else:
-        k = four_candidates(params, board, a, work.score, work.cells, cand)
+        k = four_candidates(params, board, a, work.score, work, cand)
         if hit and tt_move >= 0:
             # the table's move first (it won before from this position)
             for j in range(k):
@@ -474,7 +495,7 @@ def threat_defences(params, zkeys, board, info, stack, wmask, work, vw, level, l
     """
     d = 1 - info[I_TO_PLAY]
     nd = 0
-    k = four_candidates(params, board, d, work.score, work.cells, vw.tmp)
+    k = four_candidates(params, board, d, work.score, work, vw.tmp)
     for i in range(k):
         nd = _add_def(vw, level, nd, vw.tmp[i])
     for i in range(length):
@@ -483,7 +504,7 @@ def threat_defences(params, zkeys, board, info, stack, wmask, work, vw, level, l
     j = 0
     while j + 2 < length:  # A node at j has a four and D's block, the five comes later
         if j > 0:
-            k = four_candidates(params, board, d, work.score, work.cells, vw.tmp)
+            k = four_candidates(params, board, d, work.score, work, vw.tmp)
             for i in range(k):
                 nd = _add_def(vw, level, nd, vw.tmp[i])
         apply_move_tracked(params, zkeys, board, info, stack, wmask, line[j])
@@ -504,10 +525,10 @@ def all_replies(params, board, dfd, work, vw, level):
     Returns the count."""
     n = params[P_N_IN_ROW]
     cells = params[P_CELLS]
-    scan_windows(params, board, dfd, work.score, work.cells, max(n - 3, 0))
+    scan_windows(params, board, dfd, work.score, work, max(n - 3, 0))
     for c in range(cells):
         vw.tmp[c] = work.score[c]
-    scan_windows(params, board, 1 - dfd, work.score, work.cells, max(n - 3, 0))
+    scan_windows(params, board, 1 - dfd, work.score, work, max(n - 3, 0))
     out = vw.defs[level]
     k = 0
     for c in range(cells):
@@ -574,7 +595,7 @@ def vct_node(params, zkeys, board, info, stack, wmask, work, vw, tt, level, thre
         nc = 1
     else:
         n = params[P_N_IN_ROW]
-        scan_windows(params, board, a, work.score, work.cells, max(n - 3 - cnt[C_WIDE], 0))
+        scan_windows(params, board, a, work.score, work, max(n - 3 - cnt[C_WIDE], 0))
         nc = 0
         for c in range(params[P_CELLS]):
             s = work.score[c]
