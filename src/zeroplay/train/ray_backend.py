@@ -360,12 +360,18 @@ class RaySelfPlay:
         import ray
 
         actor = self.actors[i]
-        try:
-            ray.get(actor.where.remote(), timeout=self.START_TIMEOUT)
-            self.stats["restarted"] += 1
-            return "actor restarted by Ray"
-        except (ray.exceptions.RayError, TimeoutError):
-            pass
+        deadline = time.monotonic() + self.START_TIMEOUT
+        while True:
+            try:
+                ray.get(actor.where.remote(), timeout=max(1.0, deadline - time.monotonic()))
+                self.stats["restarted"] += 1
+                return "actor restarted by Ray"
+            except ray.exceptions.ActorUnavailableError:  # restarting: calls fail until it is up
+                if time.monotonic() >= deadline:
+                    break
+                time.sleep(0.5)
+            except (ray.exceptions.RayError, TimeoutError):  # dead for good (ray.kill, restarts used up)
+                break
         with contextlib.suppress(Exception):
             ray.kill(actor, no_restart=True)
         self.actors[i] = self._new_actor()
