@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	# CPU build from local disk first; a bare `torch` requirement would pull a multi-GB CUDA build
 	$(BIN)/python -m pip install torch==2.13.0
-	$(BIN)/python -m pip install -e '.[dev]'
+	$(BIN)/python -m pip install -e '.[dev,ray]'
 	touch $(STAMP)
 
 venv: $(STAMP)
