@@ -62,8 +62,9 @@ def model_files(models_dir: Path | None = None) -> list[Path]:
 def find_model(game: Game, models_dir: Path | None = None) -> Path | None:
     """The shipped model that loads for ``game``, or None (none ship yet: a later issue adds them).
 
-    A file named for the game and size (``gomoku-15x15-standard...``) is tried first; any other
-    checkpoint is tried too, since a fully convolutional net plays on every board size.
+    A file named for the game and size (``gomoku-15x15-freestyle.safetensors``) is tried first;
+    any other checkpoint is tried too, since a fully convolutional net plays on every board size
+    (11x11 free-style gets the 15x15 model). docs/STRENGTH.md lists the shipped files.
     """
     files = model_files(models_dir)
     if not files:
@@ -109,11 +110,21 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         ckpt = load_checkpoint(model, game=game)
         evaluator = NetEvaluator(ckpt.model, ckpt.features)
         path = Path(model)
-        return Engine(game, evaluator, f"model {path.name}" + (" (shipped)" if shipped else ""), None, path)
+        return Engine(game, evaluator, f"model {path.name}" + (_shipped_note(ckpt.meta) if shipped else ""),
+                      None, path)
     evaluator, name = search_only_evaluator(game)
     note = (f"no trained model for {describe(game)} yet: playing with the {name}. "
             f"Pass --model PATH to use a checkpoint.")
     return Engine(game, evaluator, name, note)
+
+
+def _shipped_note(meta: dict) -> str:
+    """`` (shipped, intermediate: iteration 40, 2100 self-play games)`` from a shipped model's record."""
+    info = (meta.get("extra") or {}).get("shipped") or {}
+    if not info:
+        return " (shipped)"
+    return (f" (shipped, {info.get('status', 'final')}: iteration {info.get('iteration')}, "
+            f"{info.get('selfplay_games')} self-play games)")
 
 
 def describe(game: Game) -> str:

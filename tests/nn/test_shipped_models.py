@@ -1,0 +1,90 @@
+"""The trained models shipped in the package (src/zeroplay/models/): each loads with its metadata,
+fits the game it names, gives legal priors and bounded values, and is the one the play side picks."""
+
+import json
+
+import numpy as np
+import pytest
+
+from zeroplay.games import make
+from zeroplay.nn import NetEvaluator, load_checkpoint, read_checkpoint_meta
+from zeroplay.play.engine import MODELS_DIR, find_model, model_files
+
+SHIPPED = model_files()
+# (file name, game options) that must ship once the model is trained (docs/STRENGTH.md)
+EXPECTED = {
+    "gomoku-6x6-4-freestyle.safetensors": dict(size=6, n_in_row=4, rule="freestyle"),
+    "gomoku-8x8-5-freestyle.safetensors": dict(size=8, n_in_row=5, rule="freestyle"),
+    "gomoku-15x15-freestyle.safetensors": dict(size=15, n_in_row=5, rule="freestyle"),
+}
+MAX_BYTES = 8 << 20
+
+
+def _game_of(meta):
+    return make(meta["game"]["name"], **meta["game"]["options"])
+
+
+def _positions(game, rng, count=4):
+    """The empty board and a few random positions that are still being played."""
+    states = [game.initial()]
+    while len(states) < count:
+        s = game.initial()
+        for _ in range(int(rng.integers(1, game.cells // 3))):
+            moves = s.legal_moves()
+            if len(moves) == 0 or s.is_terminal:
+                break
+            nxt = s.play(int(rng.choice(moves)))
+            if nxt.is_terminal:
+                break
+            s = nxt
+        states.append(s)
+    return states
+
+
+def _check_priors(game, ck):
+    ev = NetEvaluator(ck.model, ck.features)
+    states = _positions(game, np.random.default_rng(0))
+    planes = np.stack([s.planes(ck.features) for s in states])
+    legal = np.zeros((len(states), game.num_actions), dtype=np.bool_)
+    for i, s in enumerate(states):
+        legal[i, s.legal_moves()] = True
+    priors, values = ev.evaluate_planes(planes, legal)
+    assert priors.shape == (len(states), game.num_actions)
+    assert (priors[~legal] == 0).all()
+    assert np.isfinite(priors).all() and (priors >= 0).all()
+    np.testing.assert_allclose(priors.sum(axis=1), 1.0, rtol=1e-4)
+    assert np.isfinite(values).all() and ((values >= -1) & (values <= 1)).all()
+
+
+def test_package_data_ships_the_models():
+    text = (MODELS_DIR.parents[2] / "pyproject.toml").read_text()
+    assert '"zeroplay" = ["models/*.safetensors"]' in text
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
+def test_shipped_model_loads_fits_its_game_and_gives_legal_priors(path):
+    assert path.stat().st_size <= MAX_BYTES, "a shipped model is a few MB at most"
+    meta = read_checkpoint_meta(path)
+    game = _game_of(meta)
+    assert path.name.startswith(f"{game.name}-{game.width}x{game.height}-")
+    if path.name in EXPECTED:
+        opts = EXPECTED[path.name]
+        assert (game.width, game.height) == (opts["size"], opts["size"])
+        assert game.options["n_in_row"] == opts["n_in_row"] and game.options["rule"] == opts["rule"]
+    shipped = meta["extra"]["shipped"]
+    assert shipped["status"] in ("final", "intermediate")
+    assert shipped["selfplay_games"] > 0 and shipped["iteration"] > 0
+    assert meta["optimizer"] is None, "ship weights only"
+    json.dumps(meta)
+    ck = load_checkpoint(path, game=game)
+    _check_priors(game, ck)
+    assert find_model(game) == path
+
+
+def test_11x11_plays_with_the_fully_convolutional_15x15_model():
+    path = MODELS_DIR / "gomoku-15x15-freestyle.safetensors"
+    if not path.exists():
+        pytest.skip("the 15x15 model is not shipped yet")
+    game = make("gomoku", size=11, n_in_row=5, rule="freestyle")
+    assert find_model(game) == path
+    _check_priors(game, load_checkpoint(path, game=game))

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Commit the state of the shipped-model training runs that a later session needs to resume them:
+# config.json, metrics.jsonl, cputime.tsv, evals/, shards/ (the whole replay buffer: a resume
+# counts games from the shards on disk), plots/, and of checkpoints/ only the newest and the
+# run's best (evals: best_after of the newest evaluation), which the next arena plays against.
+# Older checkpoints are dropped from the index (kept on disk). Commits nothing else.
+#
+#   training/commit_runs.sh "message" NAME [NAME...]
+set -eu
+cd "$(dirname "$0")/.."
+msg=$1; shift
+paths=()
+for name in "$@"; do
+    run=training/runs/$name
+    [ -d "$run/checkpoints" ] || continue
+    latest=$(ls "$run/checkpoints" | grep -E '^iter-[0-9]+\.safetensors$' | tail -1)
+    newest_eval=$(ls "$run/evals" | tail -1)
+    best=$(.venv/bin/python -c "import json,sys; print('iter-%06d.safetensors' % json.load(open(sys.argv[1]))['best_after'])" "$run/evals/$newest_eval")
+    keep=("$run/checkpoints/$latest")
+    [ -f "$run/checkpoints/$best" ] && keep+=("$run/checkpoints/$best")
+    for f in $(git ls-files "$run/checkpoints"); do
+        case " ${keep[*]} " in *" $f "*) ;; *) git rm -q --cached "$f" ;; esac
+    done
+    git add -f "${keep[@]}"
+    paths+=("$run" "${keep[@]}")
+    git add "$run/config.json" "$run/metrics.jsonl" "$run/cputime.tsv" "$run/evals" "$run/shards" "$run/plots"
+done
+staged=$(git diff --cached --name-only | grep -v '^training/' || true)
+if [ -n "$staged" ]; then
+    echo "commit_runs.sh: someone else's files are staged, not committing:" >&2
+    echo "$staged" >&2
+    exit 1
+fi
+for i in 1 2 3 4 5; do
+    git commit -q -m "$msg" && break
+    sleep 5
+done
+git log --oneline -1

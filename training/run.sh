@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Run (or resume) one shipped-model training run in chunks, logging each chunk's CPU time.
+#
+#   training/run.sh NAME            # NAME = a file training/NAME.args holding the train options
+#
+# Each chunk is `zeroplay train --run-dir training/runs/NAME $(cat training/NAME.args) --hours H`
+# (H = $CHUNK_HOURS, default 0.25). Its wall and CPU seconds (user + sys of the command and its
+# self-play workers) go to training/runs/NAME/cputime.tsv when it ends; while it runs, a sampler
+# writes the CPU seconds so far to cputime.live every 30 s, so a chunk killed with the session is
+# booked (rc "killed", from its last sample) when the run is next started. The run's CPU-hours =
+# the sum of the cpu_s column. The loop ends when a chunk adds no checkpoint: the run has the
+# --iterations total of its args file. Rerunning this script resumes the run (zeroplay train is
+# resumable from its directory).
+set -u
+cd "$(dirname "$0")/.."
+NAME=$1
+ARGS_FILE=training/$NAME.args
+RUN=training/runs/$NAME
+CHUNK_HOURS=${CHUNK_HOURS:-0.25}
+ZP=${ZEROPLAY:-.venv/bin/zeroplay}
+TCK=$(getconf CLK_TCK)
+mkdir -p "$RUN"
+[ -f "$RUN/cputime.tsv" ] || printf 'start\twall_s\tuser_s\tsys_s\tcpu_s\trc\n' > "$RUN/cputime.tsv"
+if [ -s "$RUN/cputime.live" ]; then   # the previous chunk was killed: book its last sample
+    read -r lstart lwall lcpu < "$RUN/cputime.live"
+    printf '%s\t%s\t\t\t%s\tkilled\n' "$lstart" "$lwall" "$lcpu" >> "$RUN/cputime.tsv"
+    rm -f "$RUN/cputime.live"
+fi
+
+cpu_of_tree() {   # CPU seconds (utime + stime + reaped children) of process $1 and its descendants
+    local ticks=0 p f
+    for p in $(pstree -p "$1" 2>/dev/null | grep -o '([0-9]*)' | tr -d '()'); do
+        f=$(cat "/proc/$p/stat" 2>/dev/null) || continue
+        f=${f##*) }
+        set -- $f
+        ticks=$((ticks + ${12} + ${13} + ${14} + ${15}))
+    done
+    awk -v t="$ticks" -v k="$TCK" 'BEGIN { printf "%.1f", t / k }'
+}
+
+fails=0
+while :; do
+    before=$(ls "$RUN/checkpoints" 2>/dev/null | tail -1)
+    start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+    t0=$(date +%s)
+    tf=$(mktemp)
+    # shellcheck disable=SC2046
+    /usr/bin/time -f '%e %U %S' -o "$tf" "$ZP" train --run-dir "$RUN" $(grep -v '^#' "$ARGS_FILE") \
+        --hours "$CHUNK_HOURS" --no-progress &
+    tpid=$!
+    while kill -0 "$tpid" 2>/dev/null; do
+        sleep 30
+        kill -0 "$tpid" 2>/dev/null || break
+        printf '%s %s %s\n' "$start" "$(( $(date +%s) - t0 ))" "$(cpu_of_tree "$tpid")" > "$RUN/cputime.live.tmp"
+        mv -f "$RUN/cputime.live.tmp" "$RUN/cputime.live"
+    done
+    wait "$tpid"
+    rc=$?
+    read -r wall user sys < <(tail -1 "$tf")
+    rm -f "$tf"
+    cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$start" "$wall" "$user" "$sys" "$cpu" "$rc" >> "$RUN/cputime.tsv"
+    rm -f "$RUN/cputime.live"
+    after=$(ls "$RUN/checkpoints" 2>/dev/null | tail -1)
+    if [ "$rc" -ne 0 ]; then
+        fails=$((fails + 1))
+        [ "$fails" -ge 5 ] && { echo "run.sh: 5 failed chunks, giving up" >&2; exit 1; }
+        sleep 60
+        continue
+    fi
+    fails=0
+    [ "$before" = "$after" ] && break
+done

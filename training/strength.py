@@ -1,0 +1,160 @@
+"""Run the docs/STRENGTH.md matches of a shipped model (resumable) and print their table.
+
+    .venv/bin/python training/strength.py run MODEL [--only SUBSTRING] [--games 100]
+    .venv/bin/python training/strength.py table MODEL
+
+MODEL is a key of ``MODELS`` below. ``run`` plays each match of the model that has no result yet in
+``training/strength/MODEL.jsonl`` (one JSON line per match: the exact command and its
+``zeroplay arena --json`` output), so it can be stopped and rerun. ``table`` prints the markdown
+rows of docs/STRENGTH.md from that file. Matches are ``training/arena.py`` (= ``zeroplay arena``
+plus the ``vcf:PATH`` threat-solver player and the ``heuristic:N`` search-only engine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = ".venv/bin/python"
+
+MODELS = {
+    "gomoku-6x6-4-freestyle": {
+        "game": ["--game", "gomoku", "--size", "6", "--n-in-row", "4", "--rule", "freestyle"],
+        "playouts": 400,
+        "previous": "training/runs/gomoku-6x6-4/checkpoints/iter-{prev:06d}.safetensors",
+    },
+    "gomoku-8x8-5-freestyle": {
+        "game": ["--game", "gomoku", "--size", "8", "--n-in-row", "5", "--rule", "freestyle"],
+        "playouts": 400,
+        "previous": "training/runs/gomoku-8x8-5/checkpoints/iter-{prev:06d}.safetensors",
+    },
+    "gomoku-15x15-freestyle": {
+        "game": ["--game", "gomoku", "--size", "15", "--n-in-row", "5", "--rule", "freestyle"],
+        "playouts": 800,
+        "previous": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-{prev:06d}.safetensors",
+        "extra": ["heuristic:800"],
+    },
+    # the 11x11 five-in-row setting, played by the fully convolutional 15x15 model
+    "gomoku-15x15-freestyle@11x11": {
+        "file": "gomoku-15x15-freestyle",
+        "game": ["--game", "gomoku", "--size", "11", "--n-in-row", "5", "--rule", "freestyle"],
+        "playouts": 800,
+        "extra": ["heuristic:800"],
+    },
+}
+
+
+def model_path(key: str) -> str:
+    return f"src/zeroplay/models/{MODELS[key].get('file', key)}.safetensors"
+
+
+def previous_iteration(key: str) -> int | None:
+    """The iteration before the shipped one that was the run's best (its ``best_before``)."""
+    spec = MODELS[key]
+    if "previous" not in spec:
+        return None
+    sys.path.insert(0, str(ROOT / "src"))
+    from zeroplay.nn import read_checkpoint_meta
+
+    shipped = read_checkpoint_meta(ROOT / model_path(key))["extra"]["shipped"]
+    run_dir = ROOT / "training" / "runs" / shipped["run"]
+    ev = json.loads((run_dir / "evals" / f"iter-{shipped['iteration']:06d}.json").read_text())
+    prev = ev.get("best_before")
+    if prev is None or prev == shipped["iteration"]:
+        prev = shipped["iteration"] - 1
+    return int(prev)
+
+
+def matches(key: str, games: int) -> list[tuple[str, list[str]]]:
+    """(label, argv) of each match of ``key``; the model is always player A."""
+    spec = MODELS[key]
+    me = model_path(key)
+    opp = ["rollout:1000", "rollout:5000", "uniform:800"] + spec.get("extra", [])
+    prev = previous_iteration(key)
+    if prev is not None:
+        opp.append(spec["previous"].format(prev=prev))
+    out = [(o, [me, o]) for o in opp]
+    out.append(("threat solver on vs off", [f"vcf:{me}", me]))
+    common = ["--games", str(games), *spec["game"], "--playouts", str(spec["playouts"]), "--json", "--no-progress"]
+    return [(label, [PY, "training/arena.py", *players, *common]) for label, players in out]
+
+
+def results_file(key: str) -> Path:
+    return ROOT / "training" / "strength" / f"{key}.jsonl"
+
+
+def load_results(key: str) -> dict[str, dict]:
+    path = results_file(key)
+    if not path.exists():
+        return {}
+    rows = [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
+    return {r["command"]: r for r in rows}
+
+
+def cmd_run(args) -> int:
+    done = load_results(args.model)
+    path = results_file(args.model)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for label, argv in matches(args.model, args.games):
+        command = shlex.join(argv)
+        if command in done or (args.only and args.only not in label):
+            continue
+        print(f"{args.model}: {label}: {command}", file=sys.stderr, flush=True)
+        proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
+        if proc.returncode != 0:
+            print(proc.stderr[-2000:], file=sys.stderr)
+            return proc.returncode
+        result = json.loads(proc.stdout.strip().splitlines()[-1])
+        with path.open("a") as f:
+            f.write(json.dumps({"label": label, "command": command, "result": result}) + "\n")
+        print(f"  {result['wins']}/{result['draws']}/{result['losses']} score {result['score']}", file=sys.stderr)
+    return 0
+
+
+def _elo(r: dict) -> str:
+    n, w, d, l = r["games"], r["wins"], r["draws"], r["losses"]
+    if l == 0 and d == 0:  # clean sweep: one-sided 95 % lower bound of the score, 0.05 ** (1 / n)
+        low = -400 * math.log10(1 / 0.05 ** (1 / n) - 1)
+        return f"+inf [>= +{low:.0f}]"
+    if w == 0 and d == 0:
+        high = -400 * math.log10(1 / (1 - 0.05 ** (1 / n)) - 1)
+        return f"-inf [<= {high:.0f}]"
+    lo = "-inf" if r["elo_low"] is None else f"{r['elo_low']:+.0f}"
+    hi = "+inf" if r["elo_high"] is None else f"{r['elo_high']:+.0f}"
+    return f"{r['elo']:+.0f} [{lo}, {hi}]"
+
+
+def cmd_table(args) -> int:
+    done = load_results(args.model)
+    print("| opponent | games | W / D / L | score | Elo [95 %] | seconds | command |")
+    print("|---|---|---|---|---|---|---|")
+    for label, argv in matches(args.model, args.games):
+        command = shlex.join(argv).replace(f"{PY} training/arena.py", "training/arena.py")
+        r = done.get(shlex.join(argv))
+        if r is None:
+            print(f"| {label} | - | pending | | | | `{command}` |")
+            continue
+        r = r["result"]
+        print(f"| {label} | {r['games']} | {r['wins']} / {r['draws']} / {r['losses']} | {r['score']:.3f} "
+              f"| {_elo(r)} | {r['seconds']:.0f} | `{command}` |")
+    return 0
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("action", choices=["run", "table"])
+    p.add_argument("model", choices=sorted(MODELS))
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--only", default=None, help="run only matches whose label contains this")
+    args = p.parse_args(argv)
+    return cmd_run(args) if args.action == "run" else cmd_table(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
