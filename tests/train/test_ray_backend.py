@@ -186,3 +186,16 @@ def test_same_layout_sample_format_and_metrics_keys_as_the_local_backend(ray_run
 
     assert keys(ray_dir) == keys(local_dir)
     assert {k for k, _ in keys(ray_dir)} == {"selfplay", "train", "arena"}
+
+
+def test_bench_ray_selfplay_reports_both_backends(local_ray):
+    from zeroplay.bench.ray_selfplay import measure
+    from zeroplay.cli import build_parser
+
+    args = build_parser().parse_args(["bench", "ray_selfplay", "--workers", "1", "--json"])
+    assert args.what == "ray_selfplay" and args.workers == "1"
+    out = measure([1], size=6, n_in_row=4, playouts=8, parallel_games=1, games_per_worker=1,
+                  precision="fp32", traffic=False)
+    assert {(r["backend"], r["workers"]) for r in out["results"]} == {("local", 1), ("ray", 1)}
+    assert all(r["games_per_hour"] > 0 for r in out["results"]) and "1" in out["ray_overhead"]
+    assert ray.is_initialized()  # the shared instance was not shut down by the bench

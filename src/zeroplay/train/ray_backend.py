@@ -98,16 +98,18 @@ def _loopback_only():
     """
     from ray._private import ray_constants
 
-    name = ray_constants.ENABLE_RAY_CLUSTERS_ENV_VAR
+    name = getattr(ray_constants, "ENABLE_RAY_CLUSTERS_ENV_VAR", "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER")
     saved_env = {k: os.environ.get(k) for k in (name, "RAY_USAGE_STATS_ENABLED")}
-    saved_flag = ray_constants.ENABLE_RAY_CLUSTER
+    saved_flag = getattr(ray_constants, "ENABLE_RAY_CLUSTER", None)
     os.environ[name] = "0"
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # a local run reports nothing anywhere
-    ray_constants.ENABLE_RAY_CLUSTER = False
+    if saved_flag is not None:
+        ray_constants.ENABLE_RAY_CLUSTER = False
     try:
         yield
     finally:
-        ray_constants.ENABLE_RAY_CLUSTER = saved_flag
+        if saved_flag is not None:
+            ray_constants.ENABLE_RAY_CLUSTER = saved_flag
         for k, v in saved_env.items():
             if v is None:
                 os.environ.pop(k, None)
@@ -360,13 +362,15 @@ class RaySelfPlay:
         import ray
 
         actor = self.actors[i]
+        # recent Ray fails calls to a restarting actor at once with this error; older versions queue them
+        restarting = getattr(ray.exceptions, "ActorUnavailableError", ())
         deadline = time.monotonic() + self.START_TIMEOUT
         while True:
             try:
                 ray.get(actor.where.remote(), timeout=max(1.0, deadline - time.monotonic()))
                 self.stats["restarted"] += 1
                 return "actor restarted by Ray"
-            except ray.exceptions.ActorUnavailableError:  # restarting: calls fail until it is up
+            except restarting:  # calls fail until it is up again
                 if time.monotonic() >= deadline:
                     break
                 time.sleep(0.5)
