@@ -1,5 +1,6 @@
 """Ray backend on two nodes of one machine (``ray.cluster_utils.Cluster``, both on 127.0.0.1, one
-CPU each): the actors are placed on both nodes and the run completes (issue 6)."""
+CPU each), joined by address as ``--address HOST:PORT`` does: the actors are placed on both nodes
+and the run completes (issue 6)."""
 
 from __future__ import annotations
 
@@ -23,12 +24,11 @@ def two_nodes():
                                                                 "object_store_memory": 80 << 20})
         try:
             cluster.add_node(num_cpus=1, object_store_memory=80 << 20)
-            ray.init(address=cluster.address)
+            cluster.wait_for_nodes()
         except BaseException:
             cluster.shutdown()
             raise
     try:
-        cluster.wait_for_nodes()
         yield cluster
     finally:
         ray.shutdown()
@@ -44,19 +44,25 @@ class Placed(ray_backend.RaySelfPlay):
 
 
 def test_actors_run_on_both_nodes_and_the_run_completes(two_nodes, tmp_path, monkeypatch):
-    nodes = [n for n in ray.nodes() if n["Alive"]]
-    assert len(nodes) == 2 and {n["NodeManagerAddress"] for n in nodes} == {"127.0.0.1"}
+    nodes = two_nodes.list_all_nodes()
+    assert len(nodes) == 2 and {n.node_ip_address for n in nodes} == {"127.0.0.1"}
+    assert not ray.is_initialized()  # the run joins the cluster itself, by its address
     monkeypatch.setattr(ray_backend, "RaySelfPlay", Placed)
     run_dir = tmp_path / "run"
     config = open_run(run_dir, {"game": "tictactoe", "net": "tiny", "features": None, "game_options": None},
                       {"seed": 3, "selfplay": {"playouts": 8, "parallel_games": 2, "precision": "fp32"},
                        "loop": {"games_per_iteration": 4, "steps_per_iteration": 1, "batch_size": 8,
                                 "eval_games": 0}})
-    # workers 0: one actor per CPU of the cluster (2); the address is the joined cluster's
+    # workers 0: one actor per CPU of the cluster (2)
     run = TrainingRun(run_dir, config, workers=0, backend="ray", address=two_nodes.address, threads=1,
                       log=lambda msg: None)
-    summary = run.run(iterations=1)
+    # the switch that keeps 127.0.0.1 as it is: without it Ray rewrites a loopback address to the
+    # machine's own (right for `ray start` clusters, which listen on every interface)
+    with ray_backend._loopback_only():
+        summary = run.run(iterations=1)
     assert summary["iteration"] == 1 and summary["games_total"] == 4
     assert len(Placed.where) == 2 and all(w is not None for w in Placed.where)
-    assert {w["node_id"] for w in Placed.where} == {n["NodeID"] for n in nodes}
-    assert ray.is_initialized()  # a joined cluster is left running
+    assert {w["node_id"] for w in Placed.where} == {n.node_id for n in nodes}
+    assert {w["node_ip"] for w in Placed.where} == {"127.0.0.1"}
+    assert not ray.is_initialized()  # the run disconnected at the end ...
+    assert all(n.remaining_processes_alive() for n in nodes)  # ... and left the cluster running
