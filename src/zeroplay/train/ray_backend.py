@@ -119,7 +119,9 @@ def _loopback_only():
 
 def connect(address: str | None = None, *, num_cpus: int | None = None,
             object_store_bytes: int = OBJECT_STORE_BYTES) -> bool:
-    """Connect this process to Ray; returns True when it started (and so owns) a Ray instance.
+    """Connect this process to Ray; returns True when this call connected it (and so the caller
+    should ``ray.shutdown()`` at the end: that ends a local instance it started, and only
+    disconnects from a joined cluster), False when it was connected already.
 
     Args:
         address: None starts a local instance (loopback only, no dashboard, ``num_cpus`` CPUs,
@@ -392,7 +394,8 @@ class RaySelfPlay:
         self._placed = True
 
     def close(self) -> None:
-        """Stop the actors; shut Ray down when this object started it."""
+        """Stop the actors; disconnect from Ray when this object connected (a local instance it
+        started ends with it; a joined cluster keeps running)."""
         try:
             import ray
         except ImportError:
