@@ -12,7 +12,7 @@ from zeroplay.search.evaluator import Evaluator, LeafBatch, UniformEvaluator
 from zeroplay.search.limits import Limits
 from zeroplay.search.result import MoveStats, SearchResult, apply_temperature, sample_move
 from zeroplay.search.rollout import RolloutEvaluator
-from zeroplay.search.searcher import Searcher, evaluate_batches
+from zeroplay.search.searcher import Searcher, evaluate_batches, lockstep_round
 
 
 def search(state, evaluator=None, *, playouts: int | None = None, visits: int | None = None,
@@ -54,16 +54,7 @@ def search_many(states, evaluator, *, playouts: int | None = None, visits: int |
         s.start(st, limits)
     active = [s for s in searchers if not s.done]
     while active:
-        waiting = [s for s in active if s.gather()]
-        if waiting:
-            try:
-                outs = evaluate_batches(waiting)
-            except BaseException:
-                for s in waiting:
-                    s.abandon()
-                raise
-            for s, (p, v) in zip(waiting, outs):
-                s.finish(p, v)
+        lockstep_round(active)
         active = [s for s in active if not s.done]
     return [s.result() for s in searchers]
 
@@ -79,6 +70,8 @@ __all__ = [
     "Searcher",
     "UniformEvaluator",
     "apply_temperature",
+    "evaluate_batches",
+    "lockstep_round",
     "sample_move",
     "search",
     "search_many",

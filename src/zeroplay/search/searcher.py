@@ -521,3 +521,19 @@ def evaluate_batches(searchers: list[Searcher]) -> list[tuple[np.ndarray, np.nda
             at += len(m)
     return outs
 
+
+def lockstep_round(searchers: list[Searcher]) -> None:
+    """One round of several started searches: each gathers a batch of leaves, all the leaves go
+    to the evaluator in ONE call (``evaluate_batches``), each finishes its batch. On an evaluator
+    error every gathered batch is abandoned (no virtual loss left) and the error propagates."""
+    waiting = [s for s in searchers if not s.done and s.gather()]
+    if not waiting:
+        return
+    try:
+        outs = evaluate_batches(waiting)
+    except BaseException:
+        for s in waiting:
+            s.abandon()
+        raise
+    for s, (p, v) in zip(waiting, outs):
+        s.finish(p, v)
