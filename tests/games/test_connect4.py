@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from zeroplay.games import IllegalMoveError, fast, make
 from zeroplay.games import connect4_kernels as K
-from zeroplay.games.layout import I_NWIN0
 from zeroplay.hashing import zobrist_key
 
 W, H = 7, 6

@@ -7,7 +7,6 @@ Values are from the side to move at the node unless a name says otherwise.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from test_search_fakes import FakeEvaluator, cell, state_key

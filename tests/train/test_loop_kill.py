@@ -5,7 +5,6 @@ and loadable checkpoints."""
 from __future__ import annotations
 
 import hashlib
-import os
 import signal
 import subprocess
 import sys

@@ -23,6 +23,7 @@ from zeroplay.games.layout import (
     INFO_SIZE,
 )
 from zeroplay.games.symmetry import Symmetry
+from zeroplay.hashing import zobrist_key
 
 FEATURE_SETS = ("basic", "alphazero-gomoku")
 """Network input feature sets; see ``State.planes``."""
@@ -310,4 +311,14 @@ def new_info() -> np.ndarray:
     info = np.zeros(INFO_SIZE, dtype=np.int64)
     info[I_WINNER] = -1
     info[I_LAST] = -1
+    return info
+
+
+def setup_info(black, white, to_play: int, cells: int) -> np.ndarray:
+    """Info array of a set-up position: side to move, ply = stones on the board, and the Zobrist
+    key computed from scratch (``zeroplay.hashing.zobrist_key``) as int64 bits."""
+    info = new_info()
+    info[I_TO_PLAY] = to_play
+    info[I_PLY] = len(black) + len(white)
+    info[I_KEY : I_KEY + 1].view(np.uint64)[0] = zobrist_key(black, white, to_play, cells)
     return info

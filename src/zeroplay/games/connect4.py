@@ -22,14 +22,12 @@ import re
 import numpy as np
 
 from zeroplay.games import connect4_kernels as K
-from zeroplay.games.api import FastPosition, Game, IllegalMoveError, State, new_info
+from zeroplay.games.api import FastPosition, Game, IllegalMoveError, State, new_info, setup_info
 from zeroplay.games.layout import (
     GAME_CONNECT4,
     I_KEY,
     I_LAST,
-    I_PLY,
     I_TERMINAL,
-    I_TO_PLAY,
     I_WINNER,
     P_ACTIONS,
     P_CELLS,
@@ -191,17 +189,7 @@ class Connect4(Game):
             to_play = expected
         if to_play != expected:
             raise ValueError(f"to_play={to_play!r} disagrees with the stone counts ({nb} and {nw}): expected {expected}")
-        info = new_info()
-        info[I_TO_PLAY] = to_play
-        info[I_PLY] = nb + nw
-        key = EMPTY_KEY
-        zk = self.zkeys.view(np.uint64)
-        for p in range(2):
-            for a in lists[p]:
-                key ^= int(zk[p, a])
-        if to_play == 1:
-            key ^= SIDE_KEY
-        info[I_KEY] = _i64(key)
+        info = setup_info(lists[0], lists[1], to_play, self.cells)
         stack = np.full(self.cells + 1, -1, dtype=np.int32)
         if last_move is not None:
             lm = self._cell_arg(last_move)

@@ -16,14 +16,12 @@ import re
 import numpy as np
 
 from zeroplay.games import gomoku_kernels as K
-from zeroplay.games.api import FastPosition, Game, IllegalMoveError, State, new_info
+from zeroplay.games.api import FastPosition, Game, IllegalMoveError, State, new_info, setup_info
 from zeroplay.games.layout import (
     GAME_GOMOKU,
     I_KEY,
     I_LAST,
-    I_PLY,
     I_TERMINAL,
-    I_TO_PLAY,
     I_WINNER,
     P_ACTIONS,
     P_CELLS,
@@ -173,17 +171,7 @@ class Gomoku(Game):
                 raise ValueError(f"{nb} black and {nw} white stones: pass to_play explicitly")
         if to_play not in (0, 1):
             raise ValueError(f"to_play must be 0 or 1, got {to_play!r}")
-        info = new_info()
-        info[I_TO_PLAY] = to_play
-        info[I_PLY] = nb + nw
-        key = EMPTY_KEY
-        zk = self.zkeys.view(np.uint64)
-        for p in range(2):
-            for a in lists[p]:
-                key ^= int(zk[p, a])
-        if to_play == 1:
-            key ^= SIDE_KEY
-        info[I_KEY] = _i64(key)
+        info = setup_info(lists[0], lists[1], to_play, self.cells)
         stack = np.full(self.cells + 1, -1, dtype=np.int32)
         if last_move is not None:
             lm = self._cell_arg(last_move)

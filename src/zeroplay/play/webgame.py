@@ -20,7 +20,7 @@ from typing import Callable
 import numpy as np
 
 from zeroplay.games import Game, IllegalMoveError, State, make
-from zeroplay.play.engine import Engine, describe, make_engine
+from zeroplay.play.engine import Engine, make_engine
 
 GAMES = ("gomoku", "tictactoe")
 MIN_SIZE, MAX_SIZE = 5, 25
