@@ -127,14 +127,12 @@ def test_kill_in_the_middle_of_self_play_loses_only_unflushed_games(tmp_path):
     assert len(ids) == 8  # iteration 1's 6 games + the first flush (2 games) of iteration 2
 
 
-@pytest.mark.slow
 def test_kill_in_the_middle_of_a_shard_write(tmp_path):
     run = tmp_path / "run"
     _kill_run("shard", run)
     _check_resume(run)
 
 
-@pytest.mark.slow
 def test_kill_in_the_middle_of_a_checkpoint_save(tmp_path):
     run = tmp_path / "run"
     _kill_run("save", run)
