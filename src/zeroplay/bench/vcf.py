@@ -9,7 +9,8 @@ table cleared (not timed), and:
   replays to a five (the list can miss deep wins). Every VCF claimed anywhere in the file is
   checked by ``check_vcf_line`` (fours, only blocks, five); an invalid one is a false proof.
 * where no VCF was found, VCT (fours and threats, iterative deepening up to ``--threats``) with
-  ``--vct-nodes``; each VCT claimed is replayed to a five (its main line).
+  ``--vct-nodes`` (``--vct-nodes-others`` on positions without a known freestyle win, where it
+  only looks for false claims); each VCT claimed is replayed to a five (its main line).
 
 ``--mcts N``: the MCTS (uniform evaluator, ``--playouts``) with the threat solver off, on, and on
 at new nodes only (root budget 0), on N target positions spread over the file; and the cost per
@@ -33,8 +34,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--vct-nodes", type=int, default=1_000_000,
                         help="VCT node budget where no VCF is found; 0 skips VCT (default 1000000)")
     parser.add_argument("--threats", type=int, default=3, help="VCT: most non-four threats per line (default 3)")
-    parser.add_argument("--vct-targets-only", action="store_true",
-                        help="run VCT only on the target positions (default: everywhere VCF finds none)")
+    parser.add_argument("--vct-nodes-others", type=int, default=200_000,
+                        help="VCT node budget on the positions without a known freestyle win, where it only "
+                        "checks for false claims; 0 skips them (default 200000)")
     parser.add_argument("--limit", type=int, default=0, help="first N positions only (default all)")
     parser.add_argument("--mcts", type=int, default=0, help="MCTS on/off on N target positions (default 0: skip)")
     parser.add_argument("--playouts", type=int, default=800, help="MCTS playouts per search (default 800)")
@@ -45,9 +47,9 @@ def run(args) -> dict:
     all_rows = load(args.data)
     rows = all_rows[: args.limit] if args.limit else all_rows
     out = puzzles(rows, nodes=args.nodes, vct_nodes=args.vct_nodes, threats=args.threats,
-                  vct_targets_only=args.vct_targets_only)
+                  vct_nodes_others=args.vct_nodes_others)
     if args.mcts:
-        out["mcts"] = mcts_on_off(rows, positions=args.mcts, playouts=args.playouts)
+        out["mcts"] = mcts_on_off(all_rows, positions=args.mcts, playouts=args.playouts)
         out["mcts_cost"] = mcts_cost(all_rows, playouts=args.playouts)
     return out
 
@@ -71,7 +73,7 @@ def listed(row) -> set[int]:
     return {y * 15 + x for x, y, _ in row.get("freestyle_winning_four_moves") or []}
 
 
-def puzzles(rows, *, nodes: int, vct_nodes: int, threats: int, vct_targets_only: bool = False) -> dict:
+def puzzles(rows, *, nodes: int, vct_nodes: int, threats: int, vct_nodes_others: int = 200_000) -> dict:
     """Solve every row; see the module docstring for what counts."""
     from zeroplay.games import make
     from zeroplay.search.vcf import ThreatSolver, check_vcf_line
@@ -109,12 +111,13 @@ def puzzles(rows, *, nodes: int, vct_nodes: int, threats: int, vct_targets_only:
                 coll["vcf_solved"] += 1
             else:
                 vcf_stats["none_complete" if r.complete else "none_budget_spent"] += 1
-        if solved or not vct_nodes or (vct_targets_only and not targets):
+        budget = vct_nodes if targets else vct_nodes_others
+        if solved or not budget:
             if solved and targets:
                 coll["solved"] += 1
             continue
         solver.clear()
-        v = solver.vct(s, nodes=vct_nodes, threats=threats)
+        v = solver.vct(s, nodes=budget, threats=threats)
         if v.found:
             false["vct_claims"] += 1
             end = s
@@ -161,6 +164,7 @@ def puzzles(rows, *, nodes: int, vct_nodes: int, threats: int, vct_targets_only:
         },
         "vct_where_no_vcf": {
             "nodes_budget": vct_nodes,
+            "nodes_budget_other_positions": vct_nodes_others,
             "threats": threats,
             "tried_on_targets": len(vct_nodes_used),
             "solved": vct_stats["solved"],
@@ -193,40 +197,52 @@ def _spread(rows, count, pred):
 
 def mcts_on_off(rows, *, positions: int, playouts: int) -> list[dict]:
     """Per target position: the plain MCTS, the MCTS with the threat solver, and with it at new
-    nodes only; each with the same playouts and the uniform evaluator. A search "wins" when it
-    proves the win (verified) or its move is in the list of winning fours."""
+    nodes only (root budget 0); each with the same playouts and the uniform evaluator. Half the
+    positions have a VCF for the side to move, half need threes (no VCF). A search "finds the
+    win" when it proves it (verified) or its move is in the list of winning fours."""
     from zeroplay.games import make
     from zeroplay.search import SearchConfig, Searcher, UniformEvaluator
-    from zeroplay.search.vcf import threat_stats
+    from zeroplay.search.vcf import ThreatSolver, threat_stats
 
     game = make("gomoku")
+    solver = ThreatSolver(game)
+
+    def has_vcf(row):
+        solver.clear()
+        return solver.vcf(position(game, row), nodes=200_000).found
+
+    targets = [r for r in rows if listed(r)]
+    with_vcf = _spread([r for r in targets if has_vcf(r)], (positions + 1) // 2, lambda r: True)
+    without = _spread([r for r in targets if not has_vcf(r)], positions // 2, lambda r: True)
     table = []
     configs = {
         "off": SearchConfig(seed=0),
         "on": SearchConfig(seed=0, threat_solver=True),
         "leaves_only": SearchConfig(seed=0, threat_solver=True, threat_solver_root_nodes=0),
     }
-    for row in _spread(rows, positions, lambda r: bool(listed(r))):
-        s = position(game, row)
-        targets = listed(row)
-        entry = {"id": row["id"], "to_move": row["to_move"],
-                 "shortest_plies": min(p for _, _, p in row["freestyle_winning_four_moves"])}
-        for name, cfg in configs.items():
-            searcher = Searcher(game, UniformEvaluator(), cfg)
-            t0 = time.process_time()
-            res = searcher.search(s, playouts=playouts)
-            cpu = time.process_time() - t0
-            entry[name] = {
-                "move": game.format_move(res.best_move),
-                "move_in_list": res.best_move in targets,
-                "proven": res.proven,
-                "distance": res.proven_distance,
-                "playouts": res.playouts,
-                "cpu_s": round(cpu, 3),
-                "vcf_calls": threat_stats(searcher.batch.threats)["calls"],
-                "vcf_proofs": threat_stats(searcher.batch.threats)["proofs"],
-            }
-        table.append(entry)
+    for group, picked in (("vcf", with_vcf), ("no_vcf", without)):
+        for row in picked:
+            s = position(game, row)
+            wins = listed(row)
+            entry = {"id": row["id"], "group": group, "to_move": row["to_move"],
+                     "shortest_plies": min(p for _, _, p in row["freestyle_winning_four_moves"])}
+            for name, cfg in configs.items():
+                searcher = Searcher(game, UniformEvaluator(), cfg)
+                t0 = time.process_time()
+                res = searcher.search(s, playouts=playouts)
+                cpu = time.process_time() - t0
+                stats = threat_stats(searcher.batch.threats)
+                entry[name] = {
+                    "move": game.format_move(res.best_move),
+                    "move_in_list": res.best_move in wins,
+                    "proven": res.proven,
+                    "distance": res.proven_distance,
+                    "playouts": res.playouts,
+                    "cpu_s": round(cpu, 3),
+                    "vcf_calls": stats["calls"],
+                    "vcf_proofs": stats["proofs"],
+                }
+            table.append(entry)
     return table
 
 

@@ -63,8 +63,9 @@ class SearchConfig:
     """VCF search for the side to move at every newly expanded node and at the root; a win
     found makes the node a proven win (distance = the line's length). Costs a window scan per
     new node (see docs/THREATS.md for the measured price); ignored for other games."""
-    threat_solver_nodes: int = 64
-    """VCF budget (attacker nodes) at a newly expanded node."""
+    threat_solver_nodes: int = 16
+    """VCF budget (attacker nodes) at a newly expanded node (16: nearly the proofs of 64 or 256
+    at a third of the cost of 64; docs/THREATS.md)."""
     threat_solver_root_nodes: int = 100_000
     """VCF budget at the root, searched once per search after the root's expansion."""
     threat_solver_table_mib: float = 2.0

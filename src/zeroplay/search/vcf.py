@@ -300,7 +300,7 @@ class ThreatArrays(NamedTuple):
     pool: np.ndarray
 
 
-def new_threat_arrays(game, node_capacity: int, *, enabled: bool, leaf_nodes: int = 64,
+def new_threat_arrays(game, node_capacity: int, *, enabled: bool, leaf_nodes: int = 16,
                       table_mib: float = 2.0, pool_size: int = 1 << 18,
                       max_plies: int = MAX_PLIES) -> ThreatArrays:
     """Threat-solver arrays for a search of ``game``; tiny and switched off unless ``enabled``
