@@ -436,3 +436,21 @@ def test_cli_solve_gomoku_rejects_an_illegal_move(capsys):
 
     assert main(["solve", "gomoku", "--moves", "h8 h8"]) == 2
     assert "occupied" in capsys.readouterr().err
+
+
+def test_bench_vcf_slice_reports_no_false_proof():
+    _puzzles()  # skips without the data
+    from argparse import Namespace
+
+    from zeroplay.bench import vcf as bench
+
+    args = Namespace(data=str(PUZZLES), nodes=200_000, vct_nodes=20_000, threats=1, vct_nodes_others=0,
+                     limit=0, mcts=0, playouts=0)
+    rows = bench.load(args.data)
+    out = bench.puzzles(rows[::50], nodes=args.nodes, vct_nodes=args.vct_nodes, threats=args.threats,
+                        vct_nodes_others=0)
+    assert out["positions"] == len(rows[::50]) and out["targets"] >= 30
+    assert out["false_proofs"]["vcf_invalid"] == 0 and out["false_proofs"]["vct_not_ending_in_five"] == 0
+    for name in ("intro_1move_vcf", "intro_shioi_vcf", "black_vcf"):
+        coll = out["by_collection"][name]
+        assert coll["vcf_solved"] == coll["targets"]
