@@ -37,11 +37,9 @@ from zeroplay.search import (
     SearchResult,
     UniformEvaluator,
     apply_temperature,
+    search_many,
 )
-from zeroplay.search.limits import Limits
-from zeroplay.search.searcher import evaluate_batches
 from zeroplay.train.elo import EloEstimate, elo_estimate
-from zeroplay.train.selfplay import search_result
 
 
 class Player(Protocol):
@@ -95,7 +93,7 @@ class SearchPlayer:
         if self._searcher is None:
             self.new_game(state.game)
         self._searcher.search(state, playouts=self.playouts)
-        return self.choose(state, search_result(self._searcher, state))
+        return self.choose(state, self._searcher.result())
 
     def choose(self, state: State, result: SearchResult) -> int:
         """The best move, or a visit-proportional sample during the opening plies."""
@@ -309,8 +307,9 @@ def _lockstep(game, a: SearchPlayer, b: SearchPlayer, games: int, parallel: int,
             turn = [row for row in live if not row[1].is_terminal and _mover(row, a, b) is player]
             if not turn:
                 continue
-            results = search_lockstep([row[2][id(player)] for row in turn], [row[1] for row in turn],
-                                      player.playouts)
+            searchers = [row[2][id(player)] for row in turn]
+            results = search_many([row[1] for row in turn], searchers[0].evaluator, playouts=player.playouts,
+                                  searchers=searchers)
             for row, res in zip(turn, results):
                 row[1] = row[1].play(player.choose(row[1], res))
         still = []
@@ -324,27 +323,6 @@ def _lockstep(game, a: SearchPlayer, b: SearchPlayer, games: int, parallel: int,
         live[:] = still
         while started < games and len(live) < parallel:
             start()
-
-
-def search_lockstep(searchers: list[Searcher], states: list[State], playouts: int) -> list[SearchResult]:
-    """``search_many`` with the searchers given (one evaluator), results via ``search_result``."""
-    limits = Limits(playouts=playouts)
-    for s, st in zip(searchers, states):
-        s.start(st, limits)
-    active = [s for s in searchers if not s.done]
-    while active:
-        waiting = [s for s in active if s.gather()]
-        if waiting:
-            try:
-                outs = evaluate_batches(waiting)
-            except BaseException:
-                for s in waiting:
-                    s.abandon()
-                raise
-            for s, (p, v) in zip(waiting, outs):
-                s.finish(p, v)
-        active = [s for s in active if not s.done]
-    return [search_result(s, st) for s, st in zip(searchers, states)]
 
 
 def _mover(row, a, b):

@@ -36,24 +36,9 @@ import numpy as np
 
 from zeroplay.games import Game, State
 from zeroplay.search import Limits, SearchConfig, Searcher, SearchResult, apply_temperature
-from zeroplay.search.searcher import evaluate_batches
+from zeroplay.search import lockstep_round
 from zeroplay.train.records import GameRecord, record_of_game
 from zeroplay.train.targets import FROM_BOARD, Samples, game_samples
-
-
-def search_result(searcher: Searcher, state: State) -> SearchResult:
-    """``searcher.result()`` of a finished search of ``state``, also when the one-ply proofs
-    closed the root with no edges (a reused node lost to two immediate wins of the opponent):
-    then the mover is lost, and the result blocks one of the wins (or plays any legal move)."""
-    stats = searcher.stats_at(())
-    if stats is not None and stats["edges"]:
-        return searcher.result()
-    blocks = state.winning_moves(1 - state.to_play)
-    move = int(blocks[0]) if len(blocks) else int(state.legal_moves()[0])
-    pi = np.zeros(state.game.num_actions, np.float32)
-    pi[move] = 1.0
-    return SearchResult(best_move=move, root_visits=1, root_q=-1.0, policy=pi, proven="loss",
-                        stopped_by="proven")
 
 
 @dataclass(frozen=True)
@@ -305,7 +290,7 @@ class SelfPlayer:
     def _after_search(self, slot: _Slot) -> FinishedGame | None:
         """Play the searched move; returns the game when it ended (else starts the next search)."""
         mover = slot.state.to_play
-        result = search_result(slot.searcher, slot.state)
+        result = slot.searcher.result()
         slot.playouts += result.playouts
         self.playouts += result.playouts
         move = self._choose(slot, result)
@@ -380,14 +365,5 @@ class SelfPlayer:
                 if slot is not None:
                     still.append(slot)
             active = still
-            waiting = [s.searcher for s in active if s.searcher.gather()]
-            if waiting:
-                try:
-                    outs = evaluate_batches(waiting)
-                except BaseException:
-                    for s in waiting:
-                        s.abandon()
-                    raise
-                for s, (p, v) in zip(waiting, outs):
-                    s.finish(p, v)
+            lockstep_round([s.searcher for s in active])
         return done
