@@ -95,7 +95,7 @@ def test_play_three_moves_in_chromium(server):
             page.wait_for_function("document.querySelectorAll('circle.stone').length === 0")
             your_move = "document.getElementById('status').textContent.startsWith('Your move')"
             for k in range(3):
-                page.wait_for_function(your_move, timeout=120_000)
+                page.wait_for_function(your_move, timeout=300_000)
                 if k == 0:
                     cell = "h8"
                 else:  # the analysis' best candidate (first row of the top-moves table)
@@ -105,8 +105,8 @@ def test_play_three_moves_in_chromium(server):
                 # our stone appears, then the engine's reply
                 page.wait_for_function(f"document.querySelectorAll('circle.stone').length >= {2 * k + 1}")
                 page.wait_for_function(f"document.querySelectorAll('circle.stone.white').length >= {k + 1}",
-                                       timeout=120_000)
-            page.wait_for_function(your_move, timeout=120_000)
+                                       timeout=300_000)
+            page.wait_for_function(your_move, timeout=300_000)
             assert page.locator("circle.stone.black").count() == 3
             assert page.locator("circle.stone.white").count() == 3
             # the analysis overlay: candidate moves with win rates and visits, and the heat map

