@@ -12,7 +12,7 @@ table cleared (not timed), and:
   ``--vct-nodes`` (``--vct-nodes-others`` on positions without a known freestyle win, where it
   only looks for false claims); each VCT claimed is replayed to a five (its main line).
 
-``--mcts N``: the MCTS (uniform evaluator, ``--playouts``) with the threat solver off, on, and on
+``--mcts N``: the MCTS (``--evaluator``, ``--playouts``) with the threat solver off, on, and on
 at new nodes only (root budget 0), on N target positions spread over the file; and the cost per
 playout with the solver on, on positions whose side to move has no VCF (the search runs all its
 playouts there), in playouts per CPU-second.
@@ -40,6 +40,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--limit", type=int, default=0, help="first N positions only (default all)")
     parser.add_argument("--mcts", type=int, default=0, help="MCTS on/off on N target positions (default 0: skip)")
     parser.add_argument("--playouts", type=int, default=800, help="MCTS playouts per search (default 800)")
+    parser.add_argument("--evaluator", choices=["uniform", "rollout"], default="uniform",
+                        help="MCTS evaluator: uniform priors and value 0, or one random rollout per leaf "
+                        "(default uniform)")
 
 
 def run(args) -> dict:
@@ -49,8 +52,8 @@ def run(args) -> dict:
     out = puzzles(rows, nodes=args.nodes, vct_nodes=args.vct_nodes, threats=args.threats,
                   vct_nodes_others=args.vct_nodes_others)
     if args.mcts:
-        out["mcts"] = mcts_on_off(all_rows, positions=args.mcts, playouts=args.playouts)
-        out["mcts_cost"] = mcts_cost(all_rows, playouts=args.playouts)
+        out["mcts"] = mcts_on_off(all_rows, positions=args.mcts, playouts=args.playouts, evaluator=args.evaluator)
+        out["mcts_cost"] = mcts_cost(all_rows, playouts=args.playouts, evaluator=args.evaluator)
     return out
 
 
@@ -195,13 +198,19 @@ def _spread(rows, count, pred):
     return [picked[int(i * step)] for i in range(count)]
 
 
-def mcts_on_off(rows, *, positions: int, playouts: int) -> list[dict]:
+def _evaluator(name: str):
+    from zeroplay.search import RolloutEvaluator, UniformEvaluator
+
+    return RolloutEvaluator(1, seed=0) if name == "rollout" else UniformEvaluator()
+
+
+def mcts_on_off(rows, *, positions: int, playouts: int, evaluator: str = "uniform") -> list[dict]:
     """Per target position: the plain MCTS, the MCTS with the threat solver, and with it at new
     nodes only (root budget 0); each with the same playouts and the uniform evaluator. Half the
     positions have a VCF for the side to move, half need threes (no VCF). A search "finds the
     win" when it proves it (verified) or its move is in the list of winning fours."""
     from zeroplay.games import make
-    from zeroplay.search import SearchConfig, Searcher, UniformEvaluator
+    from zeroplay.search import SearchConfig, Searcher
     from zeroplay.search.vcf import ThreatSolver, threat_stats
 
     game = make("gomoku")
@@ -227,7 +236,7 @@ def mcts_on_off(rows, *, positions: int, playouts: int) -> list[dict]:
             entry = {"id": row["id"], "group": group, "to_move": row["to_move"],
                      "shortest_plies": min(p for _, _, p in row["freestyle_winning_four_moves"])}
             for name, cfg in configs.items():
-                searcher = Searcher(game, UniformEvaluator(), cfg)
+                searcher = Searcher(game, _evaluator(evaluator), cfg)
                 t0 = time.process_time()
                 res = searcher.search(s, playouts=playouts)
                 cpu = time.process_time() - t0
@@ -246,12 +255,13 @@ def mcts_on_off(rows, *, positions: int, playouts: int) -> list[dict]:
     return table
 
 
-def mcts_cost(rows, *, playouts: int, positions: int = 8, leaf_budgets=(16, 64, 256)) -> dict:
+def mcts_cost(rows, *, playouts: int, positions: int = 8, leaf_budgets=(16, 64, 256),
+              evaluator: str = "uniform") -> dict:
     """Playouts per CPU-second, threat solver off vs on, on positions whose side to move has no
-    VCF (so no search stops early at a proven root); the node table is reset before each search."""
+    VCF (so no search stops early at a proven root), and under ``quiet`` on the empty board and
+    a 6-stone opening (no fours); the node table is reset before each search."""
     from zeroplay.games import make
-    from zeroplay.search import SearchConfig, Searcher, UniformEvaluator
-    from zeroplay.search.vcf import ThreatSolver, threat_stats
+    from zeroplay.search.vcf import ThreatSolver
 
     game = make("gomoku")
     solver = ThreatSolver(game)
@@ -263,11 +273,27 @@ def mcts_cost(rows, *, playouts: int, positions: int = 8, leaf_budgets=(16, 64, 
             states.append(s)
         if len(states) >= positions:
             break
-    out = {"positions": len(states), "playouts_per_search": playouts}
+    out = {"positions": len(states), "playouts_per_search": playouts, "evaluator": evaluator}
+    out.update(_cost_figures(game, states, playouts, leaf_budgets, evaluator))
+    # quiet positions: no four anywhere, one window scan per new node
+    quiet = [game.initial(), game.initial().play_many(QUIET_OPENING.split())]
+    out["quiet"] = _cost_figures(game, quiet, playouts, leaf_budgets[:1], evaluator)
+    return out
+
+
+QUIET_OPENING = "h8 h9 i9 g7 j10 i8"
+"""A 6-stone opening without fours (the quiet-position cost figure, with the empty board)."""
+
+
+def _cost_figures(game, states, playouts, leaf_budgets, evaluator) -> dict:
+    from zeroplay.search import SearchConfig, Searcher
+    from zeroplay.search.vcf import threat_stats
+
+    out = {}
     base = None
     for name, cfg in [("off", SearchConfig(seed=0))] + [
             (f"on_leaf_{b}", SearchConfig(seed=0, threat_solver=True, threat_solver_nodes=b)) for b in leaf_budgets]:
-        searcher = Searcher(game, UniformEvaluator(), cfg)
+        searcher = Searcher(game, _evaluator(evaluator), cfg)
         searcher.search(states[0], playouts=64)  # compile / warm up
         total = 0
         t0 = time.process_time()
