@@ -2,7 +2,8 @@
 # Commit the state of the shipped-model training runs that a later session needs to resume them:
 # config.json, metrics.jsonl, cputime.tsv, evals/, shards/ (the whole replay buffer: a resume
 # counts games from the shards on disk), plots/, and of checkpoints/ only the newest and the
-# run's best (evals: best_after of the newest evaluation), which the next arena plays against.
+# run's best (evals: best_after of the newest evaluation), which the next arena plays against,
+# and those named in runs/NAME/KEEP (previous models that docs/STRENGTH.md plays against).
 # Older checkpoints are dropped from the index (kept on disk). Commits nothing else.
 #
 #   training/commit_runs.sh "message" NAME [NAME...]
@@ -18,6 +19,11 @@ for name in "$@"; do
     best=$(.venv/bin/python -c "import json,sys; print('iter-%06d.safetensors' % json.load(open(sys.argv[1]))['best_after'])" "$run/evals/$newest_eval")
     keep=("$run/checkpoints/$latest")
     [ -f "$run/checkpoints/$best" ] && keep+=("$run/checkpoints/$best")
+    # checkpoints that docs/STRENGTH.md plays against (the "previous model"), one name a line
+    if [ -f "$run/KEEP" ]; then
+        while read -r k; do [ -n "$k" ] && keep+=("$run/checkpoints/$k"); done < "$run/KEEP"
+        git add "$run/KEEP"
+    fi
     for f in $(git ls-files "$run/checkpoints"); do
         case " ${keep[*]} " in *" $f "*) ;; *) git rm -q --cached "$f" ;; esac
     done

@@ -29,7 +29,7 @@ fi
 
 cpu_of_tree() {   # CPU seconds (utime + stime + reaped children) of process $1 and its descendants
     local ticks=0 p f
-    for p in $(pstree -p "$1" 2>/dev/null | grep -o '([0-9]*)' | tr -d '()'); do
+    for p in $(pstree -pT "$1" 2>/dev/null | grep -o '([0-9]*)' | tr -d '()'); do
         f=$(cat "/proc/$p/stat" 2>/dev/null) || continue
         f=${f##*) }
         set -- $f

@@ -3,7 +3,8 @@
     .venv/bin/python training/strength.py run MODEL [--only SUBSTRING] [--games 100]
     .venv/bin/python training/strength.py table MODEL
 
-MODEL is a key of ``MODELS`` below. ``run`` plays each match of the model that has no result yet in
+MODEL is a key of ``MODELS`` below; its file is ``src/zeroplay/models/FILE.safetensors`` once shipped,
+before that the candidate ``training/candidates/FILE.safetensors`` (``training/export_model.py``). ``run`` plays each match of the model that has no result yet in
 ``training/strength/MODEL.jsonl`` (one JSON line per match: the exact command and its
 ``zeroplay arena --json`` output), so it can be stopped and rerun. ``table`` prints the markdown
 rows of docs/STRENGTH.md from that file. Matches are ``training/arena.py`` (= ``zeroplay arena``
@@ -28,11 +29,13 @@ MODELS = {
         "game": ["--game", "gomoku", "--size", "6", "--n-in-row", "4", "--rule", "freestyle"],
         "playouts": 400,
         "previous": "training/runs/gomoku-6x6-4/checkpoints/iter-{prev:06d}.safetensors",
+        "extra": ["heuristic:400"],
     },
     "gomoku-8x8-5-freestyle": {
         "game": ["--game", "gomoku", "--size", "8", "--n-in-row", "5", "--rule", "freestyle"],
         "playouts": 400,
         "previous": "training/runs/gomoku-8x8-5/checkpoints/iter-{prev:06d}.safetensors",
+        "extra": ["heuristic:400"],
     },
     "gomoku-15x15-freestyle": {
         "game": ["--game", "gomoku", "--size", "15", "--n-in-row", "5", "--rule", "freestyle"],
@@ -51,7 +54,10 @@ MODELS = {
 
 
 def model_path(key: str) -> str:
-    return f"src/zeroplay/models/{MODELS[key].get('file', key)}.safetensors"
+    """The shipped file, or the candidate in training/candidates/ while the model is not shipped."""
+    name = f"{MODELS[key].get('file', key)}.safetensors"
+    shipped = f"src/zeroplay/models/{name}"
+    return shipped if (ROOT / shipped).exists() else f"training/candidates/{name}"
 
 
 def previous_iteration(key: str) -> int | None:
@@ -76,10 +82,10 @@ def matches(key: str, games: int) -> list[tuple[str, list[str]]]:
     spec = MODELS[key]
     me = model_path(key)
     opp = ["rollout:1000", "rollout:5000", "uniform:800"] + spec.get("extra", [])
+    out = [(o, [me, o]) for o in opp]
     prev = previous_iteration(key)
     if prev is not None:
-        opp.append(spec["previous"].format(prev=prev))
-    out = [(o, [me, o]) for o in opp]
+        out.append((f"previous model (iteration {prev})", [me, spec["previous"].format(prev=prev)]))
     out.append(("threat solver on vs off", [f"vcf:{me}", me]))
     common = ["--games", str(games), *spec["game"], "--playouts", str(spec["playouts"]), "--json", "--no-progress"]
     return [(label, [PY, "training/arena.py", *players, *common]) for label, players in out]
@@ -132,16 +138,17 @@ def _elo(r: dict) -> str:
 
 def cmd_table(args) -> int:
     done = load_results(args.model)
-    print("| opponent | games | W / D / L | score | Elo [95 %] | seconds | command |")
-    print("|---|---|---|---|---|---|---|")
+    print("| opponent | games | W / D / L | as Black | as White | score | Elo [95 %] | seconds | command |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for label, argv in matches(args.model, args.games):
-        command = shlex.join(argv).replace(f"{PY} training/arena.py", "training/arena.py")
+        command = shlex.join(argv)
         r = done.get(shlex.join(argv))
         if r is None:
-            print(f"| {label} | - | pending | | | | `{command}` |")
+            print(f"| {label} | - | pending | | | | | | `{command}` |")
             continue
         r = r["result"]
-        print(f"| {label} | {r['games']} | {r['wins']} / {r['draws']} / {r['losses']} | {r['score']:.3f} "
+        colours = " | ".join("{wins} / {draws} / {losses}".format(**r[k]) for k in ("a_as_black", "a_as_white"))
+        print(f"| {label} | {r['games']} | {r['wins']} / {r['draws']} / {r['losses']} | {colours} | {r['score']:.3f} "
               f"| {_elo(r)} | {r['seconds']:.0f} | `{command}` |")
     return 0
 
