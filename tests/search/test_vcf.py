@@ -17,7 +17,13 @@ import pytest
 
 from zeroplay.games import make
 from zeroplay.search import SearchConfig, Searcher, UniformEvaluator
-from zeroplay.search.vcf import ThreatSolver, check_vcf_line, solve_vcf, stored_line, threat_stats
+from zeroplay.search.vcf import (
+    ThreatSolver,
+    check_vcf_line,
+    solve_vcf,
+    stored_line,
+    threat_stats,
+)
 
 PUZZLES = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "gomoku" / "puzzles.jsonl"
 
@@ -32,7 +38,7 @@ def _assert_vcf(state, line):
         assert not s.is_terminal
         assert s.board.ravel()[m] == 0, f"ply {i}: occupied"
         if i % 2 == 0:
-            threats = set(int(c) for c in s.winning_moves(1 - a))
+            threats = {int(c) for c in s.winning_moves(1 - a)}
             s = s.play(m)
             if i == len(line) - 1:
                 assert s.is_terminal and s.winner == a, "the last move is not a five"
@@ -41,7 +47,7 @@ def _assert_vcf(state, line):
                 assert not threats or threats == {m}, f"ply {i}: the defender's five was not blocked"
                 assert s.num_winning_moves(1 - a) == 0
         else:
-            blocks = set(int(c) for c in s.winning_moves(a))
+            blocks = {int(c) for c in s.winning_moves(a)}
             assert m in blocks, f"ply {i}: not a block"
             if len(blocks) >= 2:
                 assert i == len(line) - 2, "after an open or double four the five follows"

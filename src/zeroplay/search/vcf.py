@@ -11,9 +11,11 @@ pass, would win by VCF. See ``ThreatSolver.vct`` for the defender's replies and 
 sound superset.
 
 MCTS: with ``SearchConfig(threat_solver=True)`` the search calls ``vcf_leaf`` on every newly
-expanded node (small budget) and ``solve_root`` on the root before a search (larger budget); a
-found VCF marks the node a proven win at distance = the line's length, and the line is kept in
-``ThreatArrays`` so that the proof can be replayed (``stored_line``) before it is reported.
+expanded node (small budget) and ``check_root`` on the root once per search (larger budget);
+``vcf_node`` marks a node a proven win (a VCF for its side to move) or a proven loss (its only
+move, a forced block, leaves the opponent a VCF) at distance = the line's length, and keeps the
+line in ``ThreatArrays`` so that ``proof_tail`` can append it to the proof line that
+``search.proof.verify_line`` replays before the result is reported. See docs/THREATS.md.
 
 Coordinates and players follow shared/README.md: cells ``y * width + x``, player 0 = Black.
 """
@@ -28,7 +30,14 @@ import numpy as np
 from numba import njit
 
 from zeroplay.games.gomoku_kernels import apply_move_tracked, undo_move_tracked
-from zeroplay.games.layout import GAME_GOMOKU, I_KEY, I_NWIN0, I_TERMINAL, I_TO_PLAY, P_GAME
+from zeroplay.games.layout import (
+    GAME_GOMOKU,
+    I_KEY,
+    I_NWIN0,
+    I_TERMINAL,
+    I_TO_PLAY,
+    P_GAME,
+)
 from zeroplay.search.vcf_kernels import (
     ABORTED,
     C_BUDGET,
@@ -43,7 +52,6 @@ from zeroplay.search.vcf_kernels import (
     NOT_FOUND,
     VcfWork,
     first_win_cell,
-    four_candidates,
     new_vcf_work,
     new_vct_work,
     vcf_search,
@@ -66,8 +74,9 @@ class ThreatResult:
         attacker: the side to move, 0 (Black) or 1 (White).
         nodes: attacker nodes searched.
         seconds: wall time.
-        complete: True when the search ran to the end within its limits (so "not found" means
-            no win of this kind within ``max_plies``); False when the node budget ran out.
+        complete: False when the node budget ran out. For a VCF, ``found=False, complete=True``
+            proves that no VCF of at most ``max_plies`` plies exists; a VCT's "not found" proves
+            nothing (its inner searches have budgets of their own).
         kind: "vcf" or "vct".
     """
 
@@ -230,7 +239,7 @@ def check_vcf_line(state, line) -> str | None:
     for i, m in enumerate(line):
         last = i == len(line) - 1
         if i % 2 == 0:
-            threats = set(int(c) for c in s.winning_moves(1 - a))
+            threats = {int(c) for c in s.winning_moves(1 - a)}
             try:
                 s = s.play(m)
             except IllegalMoveError as e:
@@ -251,7 +260,7 @@ def check_vcf_line(state, line) -> str | None:
         else:
             if last:
                 return f"ply {i}: the line ends with a defender move"
-            blocks = set(int(c) for c in s.winning_moves(a))
+            blocks = {int(c) for c in s.winning_moves(a)}
             if m not in blocks:
                 return f"ply {i}: the defender's move is not the block of {sorted(blocks)}"
             open_four = len(blocks) >= 2

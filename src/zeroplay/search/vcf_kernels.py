@@ -51,7 +51,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from zeroplay.games.gomoku_kernels import DIR_DX, DIR_DY, apply_move_tracked, undo_move_tracked
+from zeroplay.games.gomoku_kernels import (
+    DIR_DX,
+    DIR_DY,
+    apply_move_tracked,
+    undo_move_tracked,
+)
 from zeroplay.games.layout import (
     I_KEY,
     I_NWIN0,
@@ -64,7 +69,14 @@ from zeroplay.games.layout import (
     P_SIDE_KEY,
     P_WIDTH,
 )
-from zeroplay.tt.ab_table import BOUND_LOWER, BOUND_UPPER, MAX_DEPTH, WIN_VALUE, ab_probe, ab_store
+from zeroplay.tt.ab_table import (
+    BOUND_LOWER,
+    BOUND_UPPER,
+    MAX_DEPTH,
+    WIN_VALUE,
+    ab_probe,
+    ab_store,
+)
 
 # search outcomes
 NOT_FOUND = 0
