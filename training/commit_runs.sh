@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Commit the state of the shipped-model training runs that a later session needs to resume them:
-# config.json, metrics.jsonl, cputime.tsv, evals/, shards/ (the whole replay buffer: a resume
+# training/NAME.args, config.json, metrics.jsonl, cputime.tsv (+ cputime.live), evals/, shards/ (the whole replay buffer: a resume
 # counts games from the shards on disk), plots/, and of checkpoints/ only the newest and the
 # run's best (evals: best_after of the newest evaluation), which the next arena plays against,
 # and those named in runs/NAME/KEEP (previous models that docs/STRENGTH.md plays against).
@@ -30,6 +30,10 @@ for name in "$@"; do
     git add -f "${keep[@]}"
     paths+=("$run" "${keep[@]}")
     git add "$run/config.json" "$run/metrics.jsonl" "$run/cputime.tsv" "$run/evals" "$run/shards" "$run/plots"
+    # the CPU seconds so far of the chunk that is running (run.sh books them if the chunk is killed)
+    if [ -f "$run/cputime.live" ]; then git add "$run/cputime.live"
+    else git rm -q --cached --ignore-unmatch "$run/cputime.live"; fi
+    [ -f "training/$name.args" ] && git add "training/$name.args"
 done
 staged=$(git diff --cached --name-only | grep -v '^training/' || true)
 if [ -n "$staged" ]; then
