@@ -127,3 +127,18 @@ def test_hours_limit_stops_before_the_next_iteration(tmp_path, capsys):
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert summary["iteration"] == 0 and summary["games_total"] == 0
     assert (run / "checkpoints" / "iter-000000.safetensors").exists()
+
+
+def test_resume_after_old_shards_were_deleted_plays_only_the_owed_games(tmp_path, capsys):
+    # regression: games owed were counted from the shards on disk, so deleting old shards (a
+    # trimmed window) made the next iteration replay every deleted game
+    run = tmp_path / "run"
+    assert _train(run, "--iterations", "1") == 0
+    shards = sorted((run / "shards").glob("shard-*.npz"))
+    assert shards
+    shards[0].unlink()
+    assert _train(run, "--iterations", "2") == 0
+    ids = _shard_ids(run)
+    assert ids[-6:] == list(range(6, 12))  # iteration 2 played exactly its 6 games, ids 6..11
+    ck = load_checkpoint(run / "checkpoints" / "iter-000002.safetensors", game=make("tictactoe"))
+    assert ck.meta["extra"]["games_total"] == 12

@@ -398,11 +398,13 @@ class TrainingRun:
 
         self.buffer.refresh()
         target = int(self.meta["extra"]["games_total"]) + self.config.loop.games_per_iteration
-        need = target - self.buffer.total_games
+        # ids are handed out contiguously, so next_game_id counts every game ever written, also
+        # when old shards have been deleted (total_games counts only the shards on disk)
+        need = target - self.buffer.next_game_id
         if need <= 0:
             return
         source = self._self_play_source()
-        seed = int(np.random.SeedSequence([self.config.seed, it, self.buffer.total_games]).generate_state(1)[0])
+        seed = int(np.random.SeedSequence([self.config.seed, it, self.buffer.next_game_id]).generate_state(1)[0])
         source.set_weights(weights_bytes(self.model), it - 1, seed)
         pending: list[FinishedGame] = []
         clock = {"start": time.monotonic()}
@@ -489,7 +491,7 @@ class TrainingRun:
     def _save(self, it: int, train_summary: dict) -> None:
         from zeroplay.nn import save_checkpoint
 
-        extra = {"iteration": it, "games_total": self.buffer.total_games,
+        extra = {"iteration": it, "games_total": self.buffer.next_game_id,
                  "samples_total": self.buffer.total_samples, "train": train_summary}
         save_checkpoint(checkpoint_path(self.dir, it), self.model, game=self.game, features=self.config.features,
                         step=self.trainer.step, optimizer=self.trainer.optimizer_state(), extra=extra)
