@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Commit the state of the shipped-model training runs that a later session needs to resume them:
-# training/NAME.args, config.json, metrics.jsonl, cputime.tsv (+ cputime.live), evals/, shards/ (the whole replay buffer: a resume
-# counts games from the shards on disk), plots/, and of checkpoints/ only the newest and the
+# training/NAME.args, config.json, metrics.jsonl, cputime.tsv (+ cputime.live), evals/, shards/ (the whole replay buffer: training
+# samples from it after a resume), plots/, and of checkpoints/ only the newest and the
 # run's best (evals: best_after of the newest evaluation), which the next arena plays against,
 # and those named in runs/NAME/KEEP (previous models that docs/STRENGTH.md plays against).
 # Older checkpoints are dropped from the index (kept on disk). Commits nothing else.
