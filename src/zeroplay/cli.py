@@ -1,4 +1,4 @@
-"""The ``zeroplay`` command line: ``zeroplay --version``, ``random-game``, ``bench``, ``solve``."""
+"""The ``zeroplay`` command line: play, serve, pbrain, train, arena, plot, solve, bench, random-game."""
 
 from __future__ import annotations
 
@@ -201,7 +201,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         return args.func(args)
-    except ValueError as e:
+    except Exception as e:
+        from zeroplay.train.pbrain_player import PbrainError
+
+        if not isinstance(e, (ValueError, PbrainError)):
+            raise  # a bug: keep its traceback
         print(f"zeroplay: error: {e}", file=sys.stderr)
         return 2
 

@@ -38,6 +38,8 @@ def measure(size: int = 15, seconds: float = 2.0, seed: int = 0) -> dict:
     Python-side shuffle per game), ``state_api_moves_per_s`` (``State.play`` from Python), and
     ``ratio_compiled_vs_api``, all measured in this one run.
     """
+    if not seconds > 0:
+        raise ValueError(f"--seconds must be > 0, got {seconds}")
     game = make("gomoku", width=size, height=size)
     start = game.initial()
     pos = start.fast()

@@ -448,8 +448,8 @@ class Searcher:
                     break
             else:
                 e = start + int(np.argmax(t.edge_n[start : start + k]))
-                if t.edge_n[e] == 0:
-                    break
+                if t.edge_n[e] < 2:
+                    break  # a single visit is no principal variation, just the last playout
             pv.append(int(t.edge_move[e]))
             n = int(t.edge_child[e])
         if n >= 0 and t.node_proof[n] == LOSS and t.node_num_edges[n] == 0 and len(pv) < 64:
