@@ -101,7 +101,9 @@ def test_play_three_moves_in_chromium(server):
                 else:  # the analysis' best candidate (first row of the top-moves table)
                     page.wait_for_selector("#top-moves tbody tr", timeout=60_000)
                     cell = page.locator("#top-moves tbody tr td").first.text_content().strip()
-                page.click(f'rect.cell[data-move="{cell}"]')
+                # force: the analysis stream may redraw the board while we click (a person's click
+                # lands anyway; Playwright's "stable element" wait can time out on it)
+                page.click(f'rect.cell[data-move="{cell}"]', force=True)
                 # our stone appears, then the engine's reply
                 page.wait_for_function(f"document.querySelectorAll('circle.stone').length >= {2 * k + 1}")
                 page.wait_for_function(f"document.querySelectorAll('circle.stone.white').length >= {k + 1}",
