@@ -81,7 +81,25 @@ def test_play_three_moves_in_chromium(server):
                     ".ci/run does it in CI")
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (pip) is not installed")
 
+    # A real browser against a live search stream is timing-dependent on a shared 2-core machine:
+    # the whole flow gets up to three attempts, each with a fresh page; an app error (a page error
+    # or a 5xx) fails at once.
     errors: list[str] = []
+    last: Exception | None = None
+    for _attempt in range(3):
+        try:
+            _play_three_moves(sync_api, server, errors)
+            break
+        except sync_api.TimeoutError as e:
+            last = e
+            assert not errors, errors
+    else:
+        raise last
+    assert not errors, errors
+    assert (ARTIFACTS / "web-board.png").stat().st_size > 10_000
+
+
+def _play_three_moves(sync_api, server, errors):
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
@@ -123,5 +141,3 @@ def test_play_three_moves_in_chromium(server):
             page.screenshot(path=str(ARTIFACTS / "web-board.png"), full_page=True)
         finally:
             browser.close()
-    assert not errors, errors
-    assert (ARTIFACTS / "web-board.png").stat().st_size > 10_000
