@@ -2,16 +2,14 @@
 
     .venv/bin/python training/arena.py A B --games 100 --game gomoku --size S --playouts N [--json]
 
-Same options and output as ``zeroplay arena``; a player may also be
+Same options and output as ``zeroplay arena`` (which has ``vcf:PATH``, a checkpoint with the
+threat solver on); a player may also be
 
-    vcf:PATH        the checkpoint at PATH with the Gomoku threat solver on (``SearchConfig.
-                    threat_solver``: a VCF search at every new node and at the root), ``--playouts``
-                    per move. A plain PATH plays with it off, as in ``zeroplay arena``.
     heuristic:N     the search-only engine of ``zeroplay play`` when no model ships: the same PUCT
                     search guided by ``zeroplay.play.heuristic.HeuristicEvaluator``, N playouts.
 
-``zeroplay arena`` cannot offer these itself: the arena (``zeroplay.train``) does not import
-``zeroplay.play``, and its checkpoint players have no search switches.
+``zeroplay arena`` cannot offer it itself: the arena (``zeroplay.train``) does not import
+``zeroplay.play``.
 """
 
 from __future__ import annotations
@@ -20,20 +18,7 @@ import sys
 
 
 def _register() -> None:
-    from zeroplay.train.arena import (
-        SearchPlayer,
-        _playouts_arg,
-        checkpoint_player,
-        register_player_kind,
-        search_config,
-    )
-
-    def vcf(arg, game, options):
-        p = checkpoint_player(arg, game, playouts=options["playouts"], name=f"vcf:{arg}",
-                              opening_moves=options.get("opening_moves", 2), seed=options.get("seed"),
-                              device=options.get("device", "cpu"))
-        p.config = search_config(p.playouts).replace(threat_solver=True)
-        return p
+    from zeroplay.train.arena import SearchPlayer, _playouts_arg, register_player_kind
 
     def heuristic(arg, game, options):
         from zeroplay.play.heuristic import HeuristicEvaluator
@@ -41,7 +26,6 @@ def _register() -> None:
         return SearchPlayer(HeuristicEvaluator(), _playouts_arg("heuristic", arg), name=f"heuristic:{arg}",
                             opening_moves=options.get("opening_moves", 2), seed=options.get("seed"))
 
-    register_player_kind("vcf", vcf)
     register_player_kind("heuristic", heuristic)
 
 

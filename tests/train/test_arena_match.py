@@ -130,3 +130,17 @@ def test_cli_text_and_errors(capsys):
     assert main(["arena", "uniform:8", "uniform:8", "--games", "2", "--game", "tictactoe", "--no-progress"]) == 0
     assert "Elo difference" in capsys.readouterr().out
     assert main(["arena", "bogus", "uniform:8", "--games", "2", "--game", "tictactoe"]) == 2
+
+
+def test_vcf_player_kind_turns_the_threat_solver_on(tmp_path):
+    pytest.importorskip("torch")
+    from zeroplay.nn import build_model, save_checkpoint
+
+    path = tmp_path / "net.safetensors"
+    save_checkpoint(path, build_model("tiny", FOUR, "basic", seed=0), game=FOUR, features="basic")
+    p = make_player(f"vcf:{path}", FOUR, playouts=8, seed=0)
+    assert p.config.threat_solver and p.name == f"vcf:{path}"
+    assert not make_player(str(path), FOUR, playouts=8).config.threat_solver
+    assert play_match(FOUR, p, make_player("uniform:8", FOUR, seed=1), 2).played == 2
+    with pytest.raises(ValueError, match="vcf:PATH"):
+        make_player("vcf:", FOUR)

@@ -122,3 +122,28 @@ def test_bad_settings_are_refused():
         SelfPlayConfig(full_search_prob=0)
     with pytest.raises(ValueError):
         SelfPlayConfig(playouts=0)
+
+
+def test_threat_solver_self_play_converts_every_forced_win():
+    """With the VCF threat solver on, a mover who has a win by fours always wins the game."""
+    from zeroplay.search.vcf import ThreatSolver
+
+    game = make("gomoku", size=9, n_in_row=5)
+    solver = ThreatSolver(game, table_mib=1)
+    checked = 0
+    for threat_solver in (True, False):
+        games = _play(game, 8, playouts=24, resign_threshold=None, temperature_moves=2, threat_solver=threat_solver)
+        missed = 0
+        for g in games:
+            state = game.initial()
+            for move in g.moves:
+                if solver.vcf(state, nodes=5_000).found:
+                    checked += threat_solver
+                    missed += g.winner != state.to_play
+                    break
+                state = state.play(move)
+        if threat_solver:
+            assert missed == 0
+        else:
+            assert missed > 0, "weak plain self-play should miss some forced wins (else this test proves nothing)"
+    assert checked > 0

@@ -4,6 +4,7 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
 ``Player`` protocol). Players by spec (``make_player``):
 
     PATH            a checkpoint (``.safetensors``): the network with ``playouts`` per move
+    vcf:PATH        the same with the Gomoku threat solver on (``SearchConfig.threat_solver``)
     uniform:N       UniformEvaluator, N playouts per move (search guided by the tree alone)
     rollout:N       RolloutEvaluator, N playouts per move (plain random-rollout MCTS)
     pbrain:COMMAND  a Gomocup engine run as a subprocess (``train/pbrain_player.py``), 1 s a turn;
@@ -159,9 +160,21 @@ def _pbrain(arg, game, options):
     return PbrainPlayer(arg, timeout_turn_ms=times["turn"], timeout_match_ms=times["match"], name=f"pbrain:{arg}")
 
 
+def _vcf(arg, game, options):
+    """``vcf:PATH``: the checkpoint at PATH with the Gomoku threat solver on (root and new nodes)."""
+    if not arg:
+        raise ValueError("vcf:PATH needs a checkpoint path")
+    p = checkpoint_player(arg, game, playouts=options["playouts"], name=f"vcf:{arg}",
+                          opening_moves=options.get("opening_moves", 2), seed=options.get("seed"),
+                          device=options.get("device", "cpu"))
+    p.config = p.config.replace(threat_solver=True)
+    return p
+
+
 register_player_kind("uniform", _uniform)
 register_player_kind("rollout", _rollout)
 register_player_kind("pbrain", _pbrain)
+register_player_kind("vcf", _vcf)
 
 
 def checkpoint_player(path, game: Game, *, playouts: int = 400, name: str | None = None,

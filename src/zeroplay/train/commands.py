@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -71,6 +72,8 @@ def _add_train(sub) -> None:
                    help="playout cap randomization: share of moves with the full search (default 1: off)")
     g.add_argument("--fast-playouts", type=int, default=None,
                    help="playouts of the other moves under playout cap randomization (default 64)")
+    g.add_argument("--threat-solver", action=argparse.BooleanOptionalAction, default=None,
+                   help="Gomoku: VCF threat solver in the self-play and arena searches (default off)")
     g.add_argument("--precision", choices=["auto", "fp32", "bf16"], default=None,
                    help="self-play inference precision (default auto: bf16 where the CPU has it)")
     g = p.add_argument_group("training")
@@ -98,7 +101,8 @@ def _overrides(args) -> dict:
 
     selfplay = pick(playouts="playouts", parallel_games="parallel_games", batch_size="search_batch",
                     temperature_moves="temperature_moves", no_resign_fraction="no_resign_fraction",
-                    full_search_prob="full_search_prob", fast_playouts="fast_playouts", precision="precision")
+                    full_search_prob="full_search_prob", fast_playouts="fast_playouts", precision="precision",
+                    threat_solver="threat_solver")
     if args.resign_threshold is not None:
         selfplay["resign_threshold"] = None if args.resign_threshold < -1 else args.resign_threshold
     loop = pick(games_per_iteration="games_per_iteration", steps_per_iteration="steps", batch_size="batch_size",
@@ -149,7 +153,8 @@ def _cmd_train(args) -> int:
 def _add_arena(sub) -> None:
     p = sub.add_parser(
         "arena", help="play a match between two players: W/D/L, score and Elo with 95%% interval",
-        description="A player is a checkpoint path, uniform:N or rollout:N (N playouts per move). "
+        description="A player is a checkpoint path, vcf:PATH (that checkpoint with the Gomoku threat "
+        "solver on), uniform:N or rollout:N (N playouts per move), or pbrain:COMMAND. "
         "Colours alternate; draws count 1/2.")
     p.add_argument("a", metavar="A", help="first player")
     p.add_argument("b", metavar="B", help="second player")

@@ -503,7 +503,7 @@ class TrainingRun:
     # --- evaluation ------------------------------------------------------------------------------
     def _evaluate(self, it: int) -> None:
         from zeroplay.nn import NetEvaluator, load_checkpoint
-        from zeroplay.train.arena import SearchPlayer, make_player, play_match
+        from zeroplay.train.arena import SearchPlayer, make_player, play_match, search_config
 
         lc = self.config.loop
         prev = self._eval_record(it - 1) if it > 0 else None
@@ -516,11 +516,14 @@ class TrainingRun:
         playouts = lc.eval_playouts or self.config.selfplay.playouts
         seed = int(np.random.SeedSequence([self.config.seed, it, 2]).generate_state(1)[0])
         model = copy.deepcopy(self.model).eval()
-        me = SearchPlayer(NetEvaluator(model, self.config.features), playouts, name=f"iteration {it}", seed=seed)
+        # the nets play as self-play plays them (threat solver included); baselines as they are
+        cfg = search_config(playouts).replace(threat_solver=self.config.selfplay.threat_solver)
+        me = SearchPlayer(NetEvaluator(model, self.config.features), playouts, name=f"iteration {it}", seed=seed,
+                          config=cfg)
         opponents = []
         ck = load_checkpoint(checkpoint_path(self.dir, best), game=self.game, features=self.config.features)
         opponents.append(("previous best", SearchPlayer(NetEvaluator(ck.model, ck.features), playouts,
-                                                        name=f"iteration {best}", seed=seed + 1)))
+                                                        name=f"iteration {best}", seed=seed + 1, config=cfg)))
         baseline = lc.baseline
         if baseline == "auto":
             baseline = "rollout:200" if self.game.num_actions == self.game.cells else "uniform:200"

@@ -55,6 +55,10 @@ class SelfPlayConfig:
     the tiny net's best measured positions per CPU-second; see docs/BENCHMARKS.md)."""
     one_ply_proofs: bool = True
     """The search's one-ply proofs (win now / block now): keeps young nets from missing fives."""
+    threat_solver: bool = False
+    """Gomoku: the search's VCF threat solver (``SearchConfig.threat_solver``: at the root and at
+    every new node), so that forced wins by fours are played and their positions get proven
+    values; it also plays in the training run's arena. Ignored for other games."""
     c_puct: float = 1.25
     """PUCT exploration constant (AlphaZero pseudocode: 1.25)."""
     dirichlet_total_alpha: float = 10.0
@@ -119,7 +123,7 @@ class SelfPlayConfig:
             c_puct=self.c_puct, batch_size=self.batch_size, noise=noise,
             dirichlet_total_alpha=self.dirichlet_total_alpha, dirichlet_epsilon=self.dirichlet_epsilon,
             node_capacity=nodes, edge_capacity=nodes * 256, eval_cache_size=1 << 13,
-            one_ply_proofs=self.one_ply_proofs, seed=seed,
+            one_ply_proofs=self.one_ply_proofs, threat_solver=self.threat_solver, seed=seed,
         )
 
 
