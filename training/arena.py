@@ -6,7 +6,9 @@ Same options and output as ``zeroplay arena`` (which has ``vcf:PATH``, a checkpo
 threat solver on); a player may also be
 
     heuristic:N     the search-only engine of ``zeroplay play`` when no model ships: the same PUCT
-                    search guided by ``zeroplay.play.heuristic.HeuristicEvaluator``, N playouts.
+                    search guided by ``zeroplay.play.heuristic.HeuristicEvaluator``, N playouts,
+                    with the threat solver on as ``zeroplay play`` has it (``heuristic-plain:N``:
+                    off).
 
 ``zeroplay arena`` cannot offer it itself: the arena (``zeroplay.train``) does not import
 ``zeroplay.play``.
@@ -18,15 +20,21 @@ import sys
 
 
 def _register() -> None:
-    from zeroplay.train.arena import SearchPlayer, _playouts_arg, register_player_kind
+    from zeroplay.train.arena import SearchPlayer, _playouts_arg, register_player_kind, search_config
 
-    def heuristic(arg, game, options):
-        from zeroplay.play.heuristic import HeuristicEvaluator
+    def kind(prefix, threat_solver):
+        def heuristic(arg, game, options):
+            from zeroplay.play.heuristic import HeuristicEvaluator
 
-        return SearchPlayer(HeuristicEvaluator(), _playouts_arg("heuristic", arg), name=f"heuristic:{arg}",
-                            opening_moves=options.get("opening_moves", 2), seed=options.get("seed"))
+            n = _playouts_arg(prefix, arg)
+            return SearchPlayer(HeuristicEvaluator(), n, name=f"{prefix}:{arg}",
+                                opening_moves=options.get("opening_moves", 2), seed=options.get("seed"),
+                                config=search_config(n).replace(threat_solver=threat_solver))
 
-    register_player_kind("heuristic", heuristic)
+        register_player_kind(prefix, heuristic)
+
+    kind("heuristic", True)
+    kind("heuristic-plain", False)
 
 
 def main(argv=None) -> int:

@@ -188,3 +188,37 @@ def test_metadata_is_plain_json_in_the_safetensors_header(saved):
     n = int.from_bytes(data[:8], "little")
     header = json.loads(data[8 : 8 + n])
     assert json.loads(header["__metadata__"]["zeroplay"])["format"] == "zeroplay-checkpoint"
+
+
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        ({}, []),
+        ({"features": "basic"}, ["feature set"]),
+        ({"game": make("gomoku", size=7, n_in_row=4)}, ["board size: checkpoint 6x6"]),
+        ({"game": make("gomoku", size=6, n_in_row=5)}, ["game option n_in_row: checkpoint 4, wanted 5"]),
+    ],
+)
+def test_header_only_differences_agree_with_loading(saved, kwargs, words):
+    from zeroplay.nn import checkpoint_differences
+
+    path, *_ = saved
+    diffs = checkpoint_differences(path, **kwargs)
+    assert all(any(w in d for d in diffs) for w in words) and bool(diffs) == bool(words)
+    if not diffs:
+        load_checkpoint(path, **kwargs)
+    else:
+        with pytest.raises(CheckpointMismatchError):
+            load_checkpoint(path, **kwargs)
+
+
+@pytest.mark.parametrize("keep", [0, 5, 8, 60, "half", -1])
+def test_header_only_reader_rejects_truncated_files(saved, keep):
+    from zeroplay.nn import checkpoint_differences
+
+    path, *_ = saved
+    data = path.read_bytes()
+    path.write_bytes(data[: {"half": len(data) // 2}.get(keep, keep if keep != -1 else len(data) - 1)])
+    with pytest.raises(CheckpointError, match="truncated|corrupt|not a"):
+        checkpoint_differences(path)
+

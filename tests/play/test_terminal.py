@@ -139,3 +139,14 @@ def test_make_engine_notes_the_missing_model(game):
     g = make(game) if game == "tictactoe" else make("gomoku", width=15, height=15)
     engine = make_engine(g)
     assert engine.model_path is None and "no trained model" in engine.note
+    assert engine.new_searcher().config.threat_solver == (game == "gomoku")
+
+
+def test_choosing_a_shipped_model_does_not_import_torch():
+    import subprocess
+    import sys
+
+    code = ("import sys; from zeroplay.games import make; from zeroplay.play.engine import find_model; "
+            "find_model(make('gomoku', size=9, n_in_row=5)); print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

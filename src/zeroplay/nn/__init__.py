@@ -2,7 +2,8 @@
 
 Modules: ``arch`` (preset names -> ``ArchSpec``), ``models`` (``TinyNet``, ``ResTower``),
 ``loss``, ``schedule`` (learning rate by step), ``trainer`` (``Trainer``, ``TrainConfig``),
-``evaluator`` (``NetEvaluator``), ``checkpoint`` (safetensors + JSON, atomic), ``atomic_file``.
+``evaluator`` (``NetEvaluator``), ``checkpoint`` (safetensors + JSON, atomic), ``record`` (a
+checkpoint's header checked without torch), ``atomic_file``.
 
 Names are re-exported lazily (PEP 562), so importing a light module such as
 ``zeroplay.nn.atomic_file`` does not import torch.
@@ -18,10 +19,11 @@ _EXPORTS = {
     "ArchSpec": "arch",
     "arch_spec": "arch",
     "Checkpoint": "checkpoint",
-    "CheckpointError": "checkpoint",
-    "CheckpointMismatchError": "checkpoint",
+    "CheckpointError": "record",
+    "CheckpointMismatchError": "record",
+    "checkpoint_differences": "record",
     "load_checkpoint": "checkpoint",
-    "read_checkpoint_meta": "checkpoint",
+    "read_checkpoint_meta": "record",
     "save_checkpoint": "checkpoint",
     "NetEvaluator": "evaluator",
     "masked_log_softmax": "loss",

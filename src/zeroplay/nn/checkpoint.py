@@ -41,30 +41,18 @@ from zeroplay.games.planes import FEATURE_CHANNELS
 from zeroplay.nn.arch import PLANES_VERSION, ArchSpec
 from zeroplay.nn.atomic_file import atomic_write_bytes
 from zeroplay.nn.models import model_from_spec
+from zeroplay.nn.record import (  # noqa: F401  (re-exported: the checkpoint API)
+    FORMAT,
+    FORMAT_VERSION,
+    CheckpointError,
+    CheckpointMismatchError,
+    _differences,
+    _parse,
+    _read,
+    read_checkpoint_meta,
+)
 
-FORMAT = "zeroplay-checkpoint"
-FORMAT_VERSION = 1
 OPTIM_PREFIX = "optim/"
-_SIZE_OPTIONS = ("width", "height", "size")
-_MAX_HEADER = 100 * 1024 * 1024
-
-
-class CheckpointError(ValueError):
-    """A checkpoint file that cannot be used: missing, truncated, corrupt, or of another format."""
-
-
-class CheckpointMismatchError(CheckpointError):
-    """A valid checkpoint made for another game, feature set, architecture or board size.
-
-    Attributes:
-        differences: one line per field that differs, e.g. ``"feature set: checkpoint 'basic',
-            wanted 'alphazero-gomoku'"``.
-    """
-
-    def __init__(self, path, differences: list[str]):
-        self.differences = differences
-        super().__init__(f"checkpoint {os.fspath(path)} does not fit: " + "; ".join(differences))
-
 
 @dataclass
 class Checkpoint:
@@ -158,87 +146,6 @@ def save_checkpoint(
     }
     data = st_save(tensors, metadata={"format": "pt", "zeroplay": json.dumps(meta, sort_keys=True)})
     return atomic_write_bytes(path, data)
-
-
-def _parse(path, data: bytes) -> dict:
-    """The zeroplay record of ``data``, after checking the container is whole."""
-    where = os.fspath(path)
-    if len(data) < 8:
-        raise CheckpointError(f"checkpoint {where} is truncated or not a checkpoint ({len(data)} bytes)")
-    (n,) = struct.unpack("<Q", data[:8])
-    if n > min(len(data) - 8, _MAX_HEADER):
-        raise CheckpointError(
-            f"checkpoint {where} is truncated or not a checkpoint: header says {n} bytes, "
-            f"file has {len(data) - 8} after the length field"
-        )
-    try:
-        header = json.loads(data[8 : 8 + n].decode("utf-8"))
-        record = json.loads(header["__metadata__"]["zeroplay"])
-    except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as e:
-        raise CheckpointError(f"checkpoint {where} is corrupt or not a zeroplay checkpoint (header: {e})") from None
-    if not isinstance(record, dict) or record.get("format") != FORMAT:
-        raise CheckpointError(f"{where} is not a zeroplay checkpoint")
-    if record.get("format_version") != FORMAT_VERSION:
-        raise CheckpointError(
-            f"checkpoint {where} has format version {record.get('format_version')!r}; this zeroplay "
-            f"({__version__}) reads version {FORMAT_VERSION}"
-        )
-    missing = [k for k in ("game", "board", "features", "planes_version", "arch", "step") if k not in record]
-    if missing:
-        raise CheckpointError(f"checkpoint {where} is corrupt: its record lacks {', '.join(missing)}")
-    try:
-        ends = [int(v["data_offsets"][1]) for k, v in header.items() if k != "__metadata__"]
-    except (KeyError, TypeError, ValueError, IndexError):
-        raise CheckpointError(f"checkpoint {where} is corrupt: bad tensor entries in its header") from None
-    have = len(data) - 8 - n
-    if max(ends, default=0) != have:
-        raise CheckpointError(
-            f"checkpoint {where} is truncated or corrupt: header promises {max(ends, default=0)} bytes "
-            f"of tensor data, the file has {have}"
-        )
-    return record
-
-
-def read_checkpoint_meta(path: str | os.PathLike) -> dict:
-    """The JSON record of the checkpoint at ``path`` (weights not loaded, hash not checked)."""
-    return _parse(path, _read(path))
-
-
-def _read(path) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise CheckpointError(f"no checkpoint at {os.fspath(path)}") from None
-    except IsADirectoryError:
-        raise CheckpointError(f"{os.fspath(path)} is a directory, not a checkpoint") from None
-
-
-def _differences(record: dict, spec: ArchSpec, game: Game | None, features: str | None,
-                 arch: str | None) -> list[str]:
-    diffs = []
-    if game is not None:
-        theirs = record["game"]
-        if theirs["name"] != game.name:
-            diffs.append(f"game: checkpoint {theirs['name']!r}, wanted {game.name!r}")
-        else:
-            # board size is compared separately: only size-specific nets care
-            keys = sorted((set(theirs["options"]) | set(game.options)) - set(_SIZE_OPTIONS))
-            for k in keys:
-                a, b = theirs["options"].get(k), game.options.get(k)
-                if a != b:
-                    diffs.append(f"game option {k}: checkpoint {a!r}, wanted {b!r}")
-            if spec.size_specific and (spec.height, spec.width) != (game.height, game.width):
-                diffs.append(
-                    f"board size: checkpoint {spec.height}x{spec.width} ({spec.name} is size-specific), "
-                    f"wanted {game.height}x{game.width}"
-                )
-    if features is not None and record["features"] != features:
-        diffs.append(f"feature set: checkpoint {record['features']!r}, wanted {features!r}")
-    if record.get("planes_version") != PLANES_VERSION:
-        diffs.append(f"planes version: checkpoint {record.get('planes_version')!r}, this zeroplay {PLANES_VERSION}")
-    if arch is not None and spec.name != arch:
-        diffs.append(f"architecture: checkpoint {spec.name!r}, wanted {arch!r}")
-    return diffs
 
 
 def load_checkpoint(

@@ -6,7 +6,9 @@ loads for ``game`` (same game, rule and board size, or a fully convolutional net
 without one it falls back to the search-only engine: the same PUCT search guided by the
 window-count heuristic of ``zeroplay.play.heuristic`` (Gomoku family) or by uniform priors (other
 games), with one-ply proofs (it always takes a win in one and blocks a loss in one), and says so
-in ``Engine.note``.
+in ``Engine.note``. Gomoku engines search with the VCF threat solver on
+(``SearchConfig.threat_solver``): it proves wins by fours at the root and at new nodes, which
+both kinds of evaluator miss at play-time playouts (docs/THREATS.md, docs/STRENGTH.md).
 
 The compiled search needs about 20 s of numba compilation the first time in a new environment
 (cached on disk afterwards); ``warm_up()`` does it on a tiny board.
@@ -35,6 +37,8 @@ class Engine:
             ``"search only (heuristic priors)"``.
         note: why the search-only engine plays (no shipped model), else None.
         model_path: the checkpoint file, or None.
+        config_overrides: SearchConfig fields every searcher of this engine gets
+            (``{"threat_solver": True}`` for Gomoku).
     """
 
     game: Game
@@ -69,12 +73,14 @@ def find_model(game: Game, models_dir: Path | None = None) -> Path | None:
     files = model_files(models_dir)
     if not files:
         return None
-    from zeroplay.nn import CheckpointError, load_checkpoint
+    # headers only: no torch import unless a model fits (the weights' hash is checked at load)
+    from zeroplay.nn.record import CheckpointError, checkpoint_differences
 
     tag = f"{game.name}-{game.width}x{game.height}"
     for path in sorted(files, key=lambda p: (not p.name.startswith(tag), p.name)):
         try:
-            load_checkpoint(path, game=game)
+            if checkpoint_differences(path, game=game):
+                continue
         except CheckpointError:
             continue
         return path
@@ -104,6 +110,7 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         shipped = True
     else:
         shipped = False
+    overrides = {"threat_solver": True} if game.name == "gomoku" else {}
     if model is not None:
         from zeroplay.nn import NetEvaluator, load_checkpoint
 
@@ -111,11 +118,11 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         evaluator = NetEvaluator(ckpt.model, ckpt.features)
         path = Path(model)
         return Engine(game, evaluator, f"model {path.name}" + (_shipped_note(ckpt.meta) if shipped else ""),
-                      None, path)
+                      None, path, overrides)
     evaluator, name = search_only_evaluator(game)
     note = (f"no trained model for {describe(game)} yet: playing with the {name}. "
             f"Pass --model PATH to use a checkpoint.")
-    return Engine(game, evaluator, name, note)
+    return Engine(game, evaluator, name, note, None, overrides)
 
 
 def _shipped_note(meta: dict) -> str:
@@ -151,7 +158,8 @@ def warm_up() -> float:
     state = game.from_stones([24], [25]).play(17)
     state.winning_moves()
     state.legal_moves()
-    searcher = Searcher(game, HeuristicEvaluator(), SearchConfig(node_capacity=1 << 10, edge_capacity=1 << 14))
+    searcher = Searcher(game, HeuristicEvaluator(), SearchConfig(node_capacity=1 << 10, edge_capacity=1 << 14,
+                                                                 threat_solver=True))
     searcher.search(state, playouts=40)
     searcher.search(state.play(int(searcher.result().best_move)), playouts=8)
     return time.perf_counter() - t0

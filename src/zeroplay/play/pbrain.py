@@ -115,6 +115,7 @@ class PbrainEngine:
         self._warm_error: str | None = None
         self._searcher = None
         self._searcher_key = None
+        self._engines: dict = {}
         self._fresh_tree = True
         if search and warm_up:
             threading.Thread(target=self._warm_up, name="pbrain-warm-up", daemon=True).start()
@@ -131,6 +132,11 @@ class PbrainEngine:
             from zeroplay.play.engine import warm_up
 
             seconds = warm_up()
+            # the engine of the usual board too: loading a model imports torch (seconds), which
+            # must not eat the first move's time
+            from zeroplay.games import make
+
+            self._engine(make("gomoku", width=15, height=15, rule="freestyle"))
             self._debug(f"search compiled / loaded in {seconds:.1f} s")
         except BaseException as e:  # never let the thread die silently; fall back to quick moves
             self._warm_error = f"{type(e).__name__}: {e}"
@@ -452,14 +458,21 @@ class PbrainEngine:
         capacities = memory_config(self.max_memory)
         key = (game, tuple(sorted(capacities.items())))
         if self._searcher is None or self._searcher_key != key:
-            from zeroplay.play.engine import make_engine
-
-            engine = make_engine(game, self.model)
+            engine = self._engine(game)
             self._debug(f"engine: {engine.name}" + (f" -- {engine.note}" if engine.note else ""))
             self._searcher = engine.new_searcher(**capacities)
             self._searcher_key = key
             self._fresh_tree = False
         return self._searcher
+
+
+    def _engine(self, game):
+        """The engine for ``game`` (made once per game: a model load imports torch)."""
+        if game not in self._engines:
+            from zeroplay.play.engine import make_engine
+
+            self._engines[game] = make_engine(game, self.model)
+        return self._engines[game]
 
 
 def memory_config(max_memory: int) -> dict:

@@ -1,0 +1,162 @@
+"""The JSON record of a checkpoint file, read and checked without torch.
+
+``read_checkpoint_meta`` and ``checkpoint_differences`` read only the file's header (8-byte length
+plus JSON, see ``zeroplay.nn.checkpoint``), so that choosing among shipped models costs no torch
+import; ``load_checkpoint`` uses the same checks before it loads the weights.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from pathlib import Path
+
+from zeroplay import __version__
+from zeroplay.games import Game
+from zeroplay.nn.arch import PLANES_VERSION, ArchSpec
+
+FORMAT = "zeroplay-checkpoint"
+FORMAT_VERSION = 1
+_SIZE_OPTIONS = ("width", "height", "size")
+_MAX_HEADER = 100 * 1024 * 1024
+
+
+class CheckpointError(ValueError):
+    """A checkpoint file that cannot be used: missing, truncated, corrupt, or of another format."""
+
+
+class CheckpointMismatchError(CheckpointError):
+    """A valid checkpoint made for another game, feature set, architecture or board size.
+
+    Attributes:
+        differences: one line per field that differs, e.g. ``"feature set: checkpoint 'basic',
+            wanted 'alphazero-gomoku'"``.
+    """
+
+    def __init__(self, path, differences: list[str]):
+        self.differences = differences
+        super().__init__(f"checkpoint {os.fspath(path)} does not fit: " + "; ".join(differences))
+
+
+def _parse(path, data: bytes, size: int | None = None) -> dict:
+    """The zeroplay record of ``data`` (the file, or its first bytes when ``size``, the file's
+    size, is given), after checking the container is whole."""
+    where = os.fspath(path)
+    size = len(data) if size is None else size
+    if size < 8:
+        raise CheckpointError(f"checkpoint {where} is truncated or not a checkpoint ({size} bytes)")
+    (n,) = struct.unpack("<Q", data[:8])
+    if n > min(size - 8, len(data) - 8, _MAX_HEADER):
+        raise CheckpointError(
+            f"checkpoint {where} is truncated or not a checkpoint: header says {n} bytes, "
+            f"file has {size - 8} after the length field"
+        )
+    try:
+        header = json.loads(data[8 : 8 + n].decode("utf-8"))
+        record = json.loads(header["__metadata__"]["zeroplay"])
+    except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as e:
+        raise CheckpointError(f"checkpoint {where} is corrupt or not a zeroplay checkpoint (header: {e})") from None
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise CheckpointError(f"{where} is not a zeroplay checkpoint")
+    if record.get("format_version") != FORMAT_VERSION:
+        raise CheckpointError(
+            f"checkpoint {where} has format version {record.get('format_version')!r}; this zeroplay "
+            f"({__version__}) reads version {FORMAT_VERSION}"
+        )
+    missing = [k for k in ("game", "board", "features", "planes_version", "arch", "step") if k not in record]
+    if missing:
+        raise CheckpointError(f"checkpoint {where} is corrupt: its record lacks {', '.join(missing)}")
+    try:
+        ends = [int(v["data_offsets"][1]) for k, v in header.items() if k != "__metadata__"]
+    except (KeyError, TypeError, ValueError, IndexError):
+        raise CheckpointError(f"checkpoint {where} is corrupt: bad tensor entries in its header") from None
+    have = size - 8 - n
+    if max(ends, default=0) != have:
+        raise CheckpointError(
+            f"checkpoint {where} is truncated or corrupt: header promises {max(ends, default=0)} bytes "
+            f"of tensor data, the file has {have}"
+        )
+    return record
+
+
+def read_checkpoint_meta(path: str | os.PathLike) -> dict:
+    """The JSON record of the checkpoint at ``path`` (weights not loaded, hash not checked)."""
+    return _parse(path, _read(path))
+
+
+def _read(path) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise CheckpointError(f"no checkpoint at {os.fspath(path)}") from None
+    except IsADirectoryError:
+        raise CheckpointError(f"{os.fspath(path)} is a directory, not a checkpoint") from None
+
+
+def _differences(record: dict, spec: ArchSpec, game: Game | None, features: str | None,
+                 arch: str | None) -> list[str]:
+    diffs = []
+    if game is not None:
+        theirs = record["game"]
+        if theirs["name"] != game.name:
+            diffs.append(f"game: checkpoint {theirs['name']!r}, wanted {game.name!r}")
+        else:
+            # board size is compared separately: only size-specific nets care
+            keys = sorted((set(theirs["options"]) | set(game.options)) - set(_SIZE_OPTIONS))
+            for k in keys:
+                a, b = theirs["options"].get(k), game.options.get(k)
+                if a != b:
+                    diffs.append(f"game option {k}: checkpoint {a!r}, wanted {b!r}")
+            if spec.size_specific and (spec.height, spec.width) != (game.height, game.width):
+                diffs.append(
+                    f"board size: checkpoint {spec.height}x{spec.width} ({spec.name} is size-specific), "
+                    f"wanted {game.height}x{game.width}"
+                )
+    if features is not None and record["features"] != features:
+        diffs.append(f"feature set: checkpoint {record['features']!r}, wanted {features!r}")
+    if record.get("planes_version") != PLANES_VERSION:
+        diffs.append(f"planes version: checkpoint {record.get('planes_version')!r}, this zeroplay {PLANES_VERSION}")
+    if arch is not None and spec.name != arch:
+        diffs.append(f"architecture: checkpoint {spec.name!r}, wanted {arch!r}")
+    return diffs
+
+
+def read_header(path: str | os.PathLike) -> tuple[dict, bytes]:
+    """``(record, header bytes)`` of the checkpoint at ``path``, reading the header only.
+
+    Raises:
+        CheckpointError: missing, not a checkpoint, or a corrupt header (the tensor data is not
+            read, so a damaged body is found only by ``load_checkpoint``).
+    """
+    where = os.fspath(path)
+    try:
+        with open(path, "rb") as f:
+            head = f.read(8)
+            if len(head) < 8:
+                raise CheckpointError(f"checkpoint {where} is truncated or not a checkpoint ({len(head)} bytes)")
+            (n,) = struct.unpack("<Q", head)
+            if n > _MAX_HEADER:
+                raise CheckpointError(f"checkpoint {where} is not a checkpoint: header length {n}")
+            header = f.read(n)
+            size = os.fstat(f.fileno()).st_size
+    except FileNotFoundError:
+        raise CheckpointError(f"no checkpoint at {where}") from None
+    except IsADirectoryError:
+        raise CheckpointError(f"{where} is a directory, not a checkpoint") from None
+    return _parse(path, head + header, size), header
+
+
+def checkpoint_differences(path: str | os.PathLike, *, game: Game | None = None, features: str | None = None,
+                           arch: str | None = None) -> list[str]:
+    """Why the checkpoint at ``path`` would not load for ``game`` (empty: it fits), header only.
+
+    Raises:
+        CheckpointError: as ``read_header``.
+    """
+    record, _ = read_header(path)
+    try:
+        spec = ArchSpec.from_dict(record["arch"])
+    except (KeyError, ValueError) as e:
+        raise CheckpointError(f"checkpoint {os.fspath(path)} has a bad architecture record: {e}") from None
+    return _differences(record, spec, game, features, arch)
