@@ -150,3 +150,12 @@ def test_choosing_a_shipped_model_does_not_import_torch():
             "find_model(make('gomoku', size=9, n_in_row=5)); print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_n_in_row_option_plays_the_shipped_6x6_model(warm):
+    proc = play("c3\nquit\n", "--size", "6", "--n-in-row", "4", "--playouts", "30")
+    assert proc.returncode == 0 and "Traceback" not in proc.stdout + proc.stderr
+    assert "gomoku 6x6 freestyle, 4 in a row" in proc.stdout
+    assert "model gomoku-6x6-4-freestyle.safetensors (shipped" in proc.stdout
+    bad = play("quit\n", "--size", "6", "--n-in-row", "9")
+    assert bad.returncode == 2 and "n_in_row must be in 3..6" in bad.stderr

@@ -36,6 +36,16 @@ def make(name: str, **options) -> Game:
     """
     if name not in _REGISTRY:
         raise ValueError(f"unknown game {name!r}; known: {', '.join(names())}")
+    import inspect
+
+    accepted = [p for p in inspect.signature(_REGISTRY[name]).parameters
+                if not p.startswith("_") and p not in ("self", "args", "kwargs")]
+    if {"width", "height"} <= set(accepted):
+        accepted.insert(0, "size")
+    unknown = sorted(set(options) - set(accepted))
+    if unknown:
+        raise ValueError(f"{name} has no option {', '.join(unknown)} "
+                         f"({'it takes: ' + ', '.join(accepted) if accepted else 'it takes none'})")
     if "size" in options:
         size = options.pop("size")
         options.setdefault("width", size)

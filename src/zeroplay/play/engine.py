@@ -135,10 +135,11 @@ def _shipped_note(meta: dict) -> str:
 
 
 def describe(game: Game) -> str:
-    """``"gomoku 15x15 freestyle"`` and the like."""
+    """``"gomoku 15x15 freestyle"``, ``"gomoku 6x6 freestyle, 4 in a row"`` and the like."""
     rule = getattr(game, "rule", None)
     if game.name == "gomoku":
-        return f"gomoku {game.width}x{game.height} {rule}"
+        n = getattr(game, "n_in_row", 5)
+        return f"gomoku {game.width}x{game.height} {rule}" + (f", {n} in a row" if n != 5 else "")
     return f"{game.name} {game.width}x{game.height}"
 
 

@@ -205,7 +205,8 @@ def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = pr
 
     try:
         if args.game == "gomoku":
-            game = make("gomoku", width=args.size, height=args.size, rule=args.rule)
+            game = make("gomoku", width=args.size, height=args.size, rule=args.rule,
+                        n_in_row=getattr(args, "n_in_row", 5))
         else:
             game = make(args.game)
         engine = make_engine(game, args.model)
