@@ -102,6 +102,10 @@ def _cmd_solve_connect4(args) -> int:
 
     solver = Connect4Solver(args.table_mib if args.table_mib is not None else DEFAULT_TABLE_MIB)
     if args.moves is not None:
+        if len(args.moves.strip()) < 10 and not args.json:
+            # the early positions are the hard ones (Pons: the empty board takes minutes in C++)
+            print(f"zeroplay: solving a position of {len(args.moves.strip())} stones exactly; "
+                  f"with few stones this can take many minutes", file=sys.stderr, flush=True)
         r = solver.solve(args.moves)
         if args.json:
             print(json.dumps({"game": "connect4", **r.as_dict()}))
