@@ -7,8 +7,8 @@ MODEL is a key of ``MODELS`` below; its file is ``src/zeroplay/models/FILE.safet
 before that the candidate ``training/candidates/FILE.safetensors`` (``training/export_model.py``). ``run`` plays each match of the model that has no result yet in
 ``training/strength/MODEL.jsonl`` (one JSON line per match: the exact command and its
 ``zeroplay arena --json`` output), so it can be stopped and rerun. ``table`` prints the markdown
-rows of docs/STRENGTH.md from that file. Matches are ``training/arena.py`` (= ``zeroplay arena``
-plus the ``vcf:PATH`` threat-solver player and the ``heuristic:N`` search-only engine).
+rows of docs/STRENGTH.md from that file. Matches are ``zeroplay arena``, or ``training/arena.py``
+(= ``zeroplay arena`` plus the ``heuristic:N`` search-only engine) when that engine plays.
 """
 
 from __future__ import annotations
@@ -78,17 +78,24 @@ def previous_iteration(key: str) -> int | None:
 
 
 def matches(key: str, games: int) -> list[tuple[str, list[str]]]:
-    """(label, argv) of each match of ``key``; the model is always player A."""
+    """(label, argv) of each match of ``key``; the model is always player A.
+
+    The model plays as ``zeroplay play`` plays it: with the threat solver on (``vcf:PATH``); one
+    match pits that against the same model with the solver off.
+    """
     spec = MODELS[key]
-    me = model_path(key)
+    path = model_path(key)
+    me = f"vcf:{path}"
     opp = ["rollout:1000", "rollout:5000", "uniform:800"] + spec.get("extra", [])
     out = [(o, [me, o]) for o in opp]
     prev = previous_iteration(key)
     if prev is not None:
-        out.append((f"previous model (iteration {prev})", [me, spec["previous"].format(prev=prev)]))
-    out.append(("threat solver on vs off", [f"vcf:{me}", me]))
+        out.append((f"previous model (iteration {prev})", [me, "vcf:" + spec["previous"].format(prev=prev)]))
+    out.append(("threat solver on vs off", [me, path]))
     common = ["--games", str(games), *spec["game"], "--playouts", str(spec["playouts"]), "--json", "--no-progress"]
-    return [(label, [PY, "training/arena.py", *players, *common]) for label, players in out]
+    # heuristic:N exists only in training/arena.py; everything else is plain `zeroplay arena`
+    return [(label, ([PY, "training/arena.py"] if any(p.startswith("heuristic") for p in players)
+                     else [".venv/bin/zeroplay", "arena"]) + [*players, *common]) for label, players in out]
 
 
 def results_file(key: str) -> Path:
