@@ -67,7 +67,16 @@ async function loadGame(id) {
   }
 }
 
+function sameBoard(a, b) {
+  return !!a && !!b && a.id === b.id && a.width === b.width && a.height === b.height &&
+    a.to_play === b.to_play && a.over === b.over && a.moves.length === b.moves.length &&
+    a.moves.every((m, i) => m.cell === b.moves[i].cell);
+}
+
 function setGame(g) {
+  // a finished analysis brings the same position back: redraw only the overlay, so that the
+  // board's click targets are not replaced under the user's pointer
+  const redraw = !sameBoard(game, g);
   game = g;
   sessionStorage.setItem("zeroplay-game", g.id);
   $("opt-size").value = String(g.options.size);
@@ -82,7 +91,12 @@ function setGame(g) {
   $("export-sgf").href = `/api/games/${g.id}/record?format=sgf`;
   if (g.analysis && (!overlay || overlay.ply !== g.analysis.ply)) overlay = g.analysis;
   if (overlay && overlay.ply !== g.moves.length) overlay = null;
-  render();
+  if (redraw) {
+    render();
+  } else {
+    renderOverlay();
+    renderPanel();
+  }
   next();
 }
 
