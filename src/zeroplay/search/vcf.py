@@ -38,6 +38,25 @@ from zeroplay.games.layout import (
     I_TO_PLAY,
     P_GAME,
 )
+from zeroplay.search.pns_kernels import (
+    F_DOUBLE,
+    F_FIVE,
+    F_LINK,
+    F_VCF,
+    K_BUDGET,
+    K_EAGER_NODES,
+    K_MAX_PLIES,
+    K_MAX_THREATS,
+    K_NODES,
+    K_QUIET,
+    K_RANK_WEIGHT,
+    K_THREAT_NODES,
+    K_VCF_NODES,
+    K_WIDE,
+    ROOT,
+    new_pns_tree,
+    pns_search,
+)
 from zeroplay.search.vcf_kernels import (
     ABORTED,
     C_BUDGET,
@@ -61,6 +80,17 @@ from zeroplay.tt.ab_table import ABTable, ab_clear, new_ab_table
 
 DEFAULT_NODES = 200_000
 """Default node budget (A nodes) of ``ThreatSolver.vcf`` and the ``solve`` command."""
+
+PNS_THREATS = 4
+"""Default non-four threats on a line of the proof-number VCT."""
+PNS_VCF_NODES = 1_000
+"""Default budget of the VCF tried at each OR node of the proof-number VCT."""
+PNS_THREAT_NODES = 1_000
+"""Default budget of the VCF that tests a threat (the defender passes) in the proof-number VCT."""
+PNS_MAX_POOL = 1 << 21
+"""Most tree nodes of the proof-number VCT (about 40 bytes each)."""
+PNS_LINE_VCF_NODES = 2_000_000
+"""Budget of the VCF re-searched at a VCF leaf when the main line is written out."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +143,8 @@ class ThreatSolver:
         self.table = new_ab_table(table_mib)
         self.work = new_vcf_work(game.width, game.height, game.n_in_row)
         self._vct_work = None
+        self._pns = None
+        self._pns_root = None
 
     def clear(self) -> None:
         """Empty the table."""
@@ -151,10 +183,22 @@ class ThreatSolver:
         return ThreatResult(outcome == FOUND, line, a, min(total, nodes), time.perf_counter() - t0,
                             outcome != ABORTED)
 
-    def vct(self, state, *, nodes: int = DEFAULT_NODES, threats: int = 2, vcf_nodes: int = 2_000,
-            threat_nodes: int = 500, max_plies: int = MAX_PLIES, wide: bool = False,
-            quiet: bool = True, deepen: bool = True) -> ThreatResult:
+    def vct(self, state, *, nodes: int = DEFAULT_NODES, threats: int | None = None, vcf_nodes: int | None = None,
+            threat_nodes: int | None = None, max_plies: int = MAX_PLIES, wide: bool = False,
+            quiet: bool = True, deepen: bool = True, method: str = "ab",
+            pool: int | None = None, eager_nodes: int = 200,
+            rank_weight: int = 4) -> ThreatResult:
         """Search a win by fours and threats for ``state``'s side to move (VCT).
+
+        ``method="ab"`` (the default): the depth-first search with iterative deepening on the
+        threats (``vcf_kernels.vct_node``; defaults threats=2, vcf_nodes=2000, threat_nodes=500).
+        ``method="pns"``: a proof-number search over threat sequences (``pns_kernels``;
+        docs/THREATS.md; defaults ``threats=PNS_THREATS``, ``vcf_nodes=PNS_VCF_NODES``,
+        ``threat_nodes=PNS_THREAT_NODES``), also deepening on the threats; ``pool`` is the
+        tree's node capacity (default ``nodes // 4``, at most ``PNS_MAX_POOL``),
+        ``eager_nodes`` the VCF budget that settles each new defender reply at once (0: off),
+        ``rank_weight`` how much a candidate's rank in the move order adds to its initial proof
+        number. After a PNS win, ``proof()`` returns the proof tree.
 
         A *threat* is a non-four move after which the attacker, were the defender to pass, would
         win by VCF (an open three, a broken three, a four-three setup, ...). The defender's
@@ -175,6 +219,17 @@ class ThreatSolver:
             ThreatResult (kind "vct"); ``line`` is the main line: for each threat, the reply
             with the longest line below it.
         """
+        if method == "pns":
+            return self._vct_pns(state, nodes=nodes, threats=PNS_THREATS if threats is None else threats,
+                                 vcf_nodes=PNS_VCF_NODES if vcf_nodes is None else vcf_nodes,
+                                 threat_nodes=PNS_THREAT_NODES if threat_nodes is None else threat_nodes,
+                                 max_plies=max_plies, wide=wide, quiet=quiet, pool=pool, deepen=deepen,
+                                 eager_nodes=eager_nodes, rank_weight=rank_weight)
+        if method != "ab":
+            raise ValueError(f"method must be 'pns' or 'ab', not {method!r}")
+        threats = 2 if threats is None else threats
+        vcf_nodes = 2_000 if vcf_nodes is None else vcf_nodes
+        threat_nodes = 500 if threat_nodes is None else threat_nodes
         self._check(state)
         t0 = time.perf_counter()
         a = state.to_play
@@ -201,6 +256,109 @@ class ThreatSolver:
         line = tuple(int(m) for m in vw.lines[0, : vw.line_len[0]]) if outcome == FOUND else ()
         return ThreatResult(outcome == FOUND, line, a, int(min(vw.counters[C_NODES], nodes)),
                             time.perf_counter() - t0, outcome != ABORTED, "vct")
+
+    def _vct_pns(self, state, *, nodes, threats, vcf_nodes, threat_nodes, max_plies, wide, quiet, deepen,
+                 eager_nodes, rank_weight,
+                 pool) -> ThreatResult:
+        self._check(state)
+        t0 = time.perf_counter()
+        a = state.to_play
+        if state.is_terminal:
+            return ThreatResult(False, (), a, 0, time.perf_counter() - t0, True, "vct")
+        if self._vct_work is None:
+            self._vct_work = new_vct_work(self.game.width, self.game.height)
+        capacity = int(pool) if pool else int(min(max(nodes // 4, 1 << 14), PNS_MAX_POOL))
+        if self._pns is None or self._pns.pn.shape[0] != capacity:
+            self._pns = new_pns_tree(capacity, self.game.cells)
+        tree = self._pns
+        c = tree.counters
+        pos = state.fast()
+        spent = 0
+        outcome = NOT_FOUND
+        for k in range(min(1, threats), threats + 1) if deepen else (threats,):
+            # iterative deepening on the threats: the cheap wins first
+            c[:] = 0
+            c[K_BUDGET] = nodes - spent
+            c[K_VCF_NODES] = vcf_nodes
+            c[K_THREAT_NODES] = threat_nodes
+            c[K_MAX_THREATS] = k
+            c[K_MAX_PLIES] = min(max_plies, MAX_PLIES)
+            c[K_WIDE] = int(wide)
+            c[K_QUIET] = int(quiet)
+            c[K_EAGER_NODES] = eager_nodes
+            c[K_RANK_WEIGHT] = rank_weight
+            outcome = pns_search(self.game.params, self.game.zkeys, pos.board, pos.info, pos.stack, pos.wmask,
+                                 self.work, self._vct_work, self.table, tree)
+            spent += int(c[K_NODES])
+            if outcome != NOT_FOUND:
+                break
+        c[K_NODES] = spent
+        self._pns_root = state if outcome == FOUND else None
+        line = tuple(self._pns_line(state)) if outcome == FOUND else ()
+        return ThreatResult(outcome == FOUND, line, a, int(min(c[K_NODES], nodes)), time.perf_counter() - t0,
+                            outcome != ABORTED, "vct")
+
+    def _pns_line(self, state) -> list[int]:
+        """The main line of the last PNS proof: A's proven move at each OR node, D's first reply
+        at each AND node, down to a five, a VCF (searched again) or an open / double four."""
+        t = self._pns
+        line: list[int] = []
+        s = state
+        n, is_or = ROOT, True
+        while True:
+            while t.flags[n] & F_LINK:
+                n = int(t.link[n])
+            f = int(t.flags[n])
+            if is_or and f & F_FIVE:
+                return line + [int(s.winning_moves(s.to_play)[0])]
+            if is_or and f & F_VCF:
+                r = self.vcf(s, nodes=PNS_LINE_VCF_NODES)
+                return line + list(r.line)
+            if not is_or and f & F_DOUBLE:
+                w = [int(c) for c in s.winning_moves(1 - s.to_play)]
+                return line + w[:2]
+            first, k = int(t.first[n]), int(t.count[n])
+            kids = [i for i in range(first, first + k) if t.pn[i] == 0]
+            if not kids:
+                return line  # cannot happen on a proven tree; the caller's replay would fail
+            n = kids[0]
+            m = int(t.move[n])
+            line.append(m)
+            s = s.play(m)
+            is_or = not is_or
+
+    def proof(self):
+        """The proof tree of the last successful ``vct`` (method "pns"), for independent checks.
+
+        Returns:
+            None when the last VCT found nothing, else a nested tuple from the root (A to
+            move): at A's nodes ``("five",)``, ``("vcf",)`` (a VCF from there) or
+            ``("move", m, and_node)``; at D's nodes ``("double",)`` (A has two winning cells)
+            or ``("replies", {reply: or_node, ...})``: the replies the search refuted (every other
+            D move is claimed to lose to the threat's VCF, or to the five when A has a four).
+        """
+        if getattr(self, "_pns_root", None) is None:
+            return None
+        t = self._pns
+
+        def walk(n, is_or):
+            while t.flags[n] & F_LINK:
+                n = int(t.link[n])
+            f = int(t.flags[n])
+            if is_or:
+                if f & F_FIVE:
+                    return ("five",)
+                if f & F_VCF:
+                    return ("vcf",)
+                first, k = int(t.first[n]), int(t.count[n])
+                c = next(i for i in range(first, first + k) if t.pn[i] == 0)
+                return ("move", int(t.move[c]), walk(c, False))
+            if f & F_DOUBLE:
+                return ("double",)
+            first, k = int(t.first[n]), int(t.count[n])
+            return ("replies", {int(t.move[i]): walk(i, True) for i in range(first, first + k)})
+
+        return walk(ROOT, True)
 
     def _check(self, state) -> None:
         if state.game != self.game:
