@@ -454,9 +454,13 @@ def test_bench_vcf_slice_reports_no_false_proof():
                      limit=0, mcts=0, playouts=0)
     rows = bench.load(args.data)
     out = bench.puzzles(rows[::50], nodes=args.nodes, vct_nodes=args.vct_nodes, threats=args.threats,
-                        vct_nodes_others=0)
+                        vct_nodes_others=0, pns_nodes=20_000, pns_threats=2)
     assert out["positions"] == len(rows[::50]) and out["targets"] >= 30
     assert out["false_proofs"]["vcf_invalid"] == 0 and out["false_proofs"]["vct_not_ending_in_five"] == 0
+    assert out["false_proofs"]["total_false"] == 0
+    pipe = out["pipeline"]
+    assert pipe["solved"] + len(pipe["unsolved"]) == out["targets"] and pipe["solved"] >= out["vcf_then_vct_solved"]
+    assert pipe["mean_cpu_ms"] > 0 and pipe["max_cpu_s"] >= 0
     for name in ("intro_1move_vcf", "intro_shioi_vcf", "black_vcf"):
         coll = out["by_collection"][name]
         assert coll["vcf_solved"] == coll["targets"]

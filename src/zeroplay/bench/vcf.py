@@ -11,6 +11,14 @@ table cleared (not timed), and:
 * where no VCF was found, VCT (fours and threats, iterative deepening up to ``--threats``) with
   ``--vct-nodes`` (``--vct-nodes-others`` on positions without a known freestyle win, where it
   only looks for false claims); each VCT claimed is replayed to a five (its main line).
+* where neither found a win, the proof-number VCT (``ThreatSolver.vct(method="pns")``, up to
+  ``--pns-threats`` threats) with ``--pns-nodes`` (``--pns-nodes-others`` elsewhere); its main
+  line is replayed to a five too. The proof trees themselves are verified against every
+  defender reply in tests/search/test_vct_pns.py.
+
+``pipeline``: per target position, the whole chain VCF -> VCT -> PNS until one proves the win:
+solved / targets, mean nodes (all stages), mean and max CPU time (``time.process_time``), and
+the unsolved positions with their shortest known win (plies).
 
 ``--mcts N``: the MCTS (``--evaluator``, ``--playouts``) with the threat solver off, on, and on
 at new nodes only (root budget 0), on N target positions spread over the file; and the cost per
@@ -37,6 +45,11 @@ def add_arguments(parser) -> None:
     parser.add_argument("--vct-nodes-others", type=int, default=200_000,
                         help="VCT node budget on the positions without a known freestyle win, where it only "
                         "checks for false claims; 0 skips them (default 200000)")
+    parser.add_argument("--pns-nodes", type=int, default=0,
+                        help="proof-number VCT budget where VCF and VCT found nothing; 0 skips it (default 0)")
+    parser.add_argument("--pns-threats", type=int, default=4, help="proof-number VCT: most threats (default 4)")
+    parser.add_argument("--pns-nodes-others", type=int, default=0,
+                        help="proof-number VCT budget on positions without a known freestyle win (default 0)")
     parser.add_argument("--limit", type=int, default=0, help="first N positions only (default all)")
     parser.add_argument("--mcts", type=int, default=0, help="MCTS on/off on N target positions (default 0: skip)")
     parser.add_argument("--playouts", type=int, default=800, help="MCTS playouts per search (default 800)")
@@ -50,7 +63,8 @@ def run(args) -> dict:
     all_rows = load(args.data)
     rows = all_rows[: args.limit] if args.limit else all_rows
     out = puzzles(rows, nodes=args.nodes, vct_nodes=args.vct_nodes, threats=args.threats,
-                  vct_nodes_others=args.vct_nodes_others)
+                  vct_nodes_others=args.vct_nodes_others, pns_nodes=getattr(args, "pns_nodes", 0),
+                  pns_threats=getattr(args, "pns_threats", 4), pns_nodes_others=getattr(args, "pns_nodes_others", 0))
     if args.mcts:
         out["mcts"] = mcts_on_off(all_rows, positions=args.mcts, playouts=args.playouts, evaluator=args.evaluator)
         out["mcts_cost"] = mcts_cost(all_rows, playouts=args.playouts, evaluator=args.evaluator)
@@ -76,7 +90,8 @@ def listed(row) -> set[int]:
     return {y * 15 + x for x, y, _ in row.get("freestyle_winning_four_moves") or []}
 
 
-def puzzles(rows, *, nodes: int, vct_nodes: int, threats: int, vct_nodes_others: int = 200_000) -> dict:
+def puzzles(rows, *, nodes: int, vct_nodes: int, threats: int, vct_nodes_others: int = 200_000,
+            pns_nodes: int = 0, pns_threats: int = 4, pns_nodes_others: int = 0) -> dict:
     """Solve every row; see the module docstring for what counts."""
     from zeroplay.games import make
     from zeroplay.search.vcf import ThreatSolver, check_vcf_line
@@ -86,10 +101,46 @@ def puzzles(rows, *, nodes: int, vct_nodes: int, threats: int, vct_nodes_others:
     solver.vcf(position(game, rows[0]), nodes=100)  # compile / warm up
     if vct_nodes:
         solver.vct(position(game, rows[0]), nodes=100, threats=1)
+    if pns_nodes:
+        solver.vct(position(game, rows[0]), nodes=100, threats=1, method="pns")
+    pipe_nodes, pipe_cpu, unsolved = [], [], []
+    pns_stats = Counter()
     vcf_stats, vct_stats = Counter(), Counter()
     false = Counter()
     vcf_nodes, vcf_secs, vct_nodes_used, vct_secs = [], [], [], []
     by_coll = defaultdict(Counter)
+    def pns_stage(s, row, targets, coll, work, cpu):
+        """The proof-number VCT where VCF and VCT found nothing; the pipeline's figures."""
+        budget = pns_nodes if targets else pns_nodes_others
+        p = None
+        if budget:
+            solver.clear()
+            c0 = time.process_time()
+            p = solver.vct(s, nodes=budget, threats=pns_threats, method="pns")
+            cpu += time.process_time() - c0
+            work += p.nodes
+            if p.found:
+                false["pns_claims"] += 1
+                try:
+                    end = s.play_many(p.line)
+                except ValueError:
+                    end = s
+                if not (end.is_terminal and end.winner == s.to_play):
+                    false["pns_not_five"] += 1
+                    p = None
+        if not targets:
+            return
+        pipe_nodes.append(work)
+        pipe_cpu.append(cpu)
+        if p is not None and p.found:
+            pns_stats["solved"] += 1
+            pns_stats["first_move_in_list" if p.line[0] in targets else "first_move_outside_list_replayed"] += 1
+            coll["solved"] += 1
+        else:
+            if p is not None:
+                pns_stats["none_budget_spent" if not p.complete else "none_within_threats"] += 1
+            unsolved.append([row["id"], min(pl for _, _, pl in row["freestyle_winning_four_moves"])])
+
     for row in rows:
         s = position(game, row)
         targets = listed(row)
@@ -97,7 +148,10 @@ def puzzles(rows, *, nodes: int, vct_nodes: int, threats: int, vct_nodes_others:
         coll["positions"] += 1
         coll["targets"] += bool(targets)
         solver.clear()
+        c0 = time.process_time()
         r = solver.vcf(s, nodes=nodes)
+        cpu = time.process_time() - c0
+        work = r.nodes
         solved = False
         if r.found:
             false["vcf_claims"] += 1
@@ -118,9 +172,16 @@ def puzzles(rows, *, nodes: int, vct_nodes: int, threats: int, vct_nodes_others:
         if solved or not budget:
             if solved and targets:
                 coll["solved"] += 1
+                pipe_nodes.append(work)
+                pipe_cpu.append(cpu)
+            elif targets:
+                pns_stage(s, row, targets, coll, work, cpu)
             continue
         solver.clear()
+        c0 = time.process_time()
         v = solver.vct(s, nodes=budget, threats=threats)
+        cpu += time.process_time() - c0
+        work += v.nodes
         if v.found:
             false["vct_claims"] += 1
             end = s
@@ -138,10 +199,16 @@ def puzzles(rows, *, nodes: int, vct_nodes: int, threats: int, vct_nodes_others:
                 vct_stats["solved"] += 1
                 vct_stats["first_move_in_list" if v.line[0] in targets else "first_move_outside_list_replayed"] += 1
                 coll["solved"] += 1
+                pipe_nodes.append(work)
+                pipe_cpu.append(cpu)
+                continue
             elif v is not None:
                 vct_stats["none_budget_spent" if not v.complete else "none_within_threats"] += 1
+        if v is None or not v.found:
+            pns_stage(s, row, targets, coll, work, cpu)
     n_targets = len(vcf_nodes)
     total_solved = vcf_stats["solved"] + vct_stats["solved"]
+    pipe_solved = total_solved + pns_stats["solved"]
 
     def pct(a, b):
         return round(100.0 * a / b, 2) if b else 0.0
@@ -180,11 +247,34 @@ def puzzles(rows, *, nodes: int, vct_nodes: int, threats: int, vct_nodes_others:
         },
         "vcf_then_vct_solved": total_solved,
         "vcf_then_vct_solved_pct": pct(total_solved, n_targets),
+        "pns_where_none_found": {
+            "nodes_budget": pns_nodes,
+            "nodes_budget_other_positions": pns_nodes_others,
+            "threats": pns_threats,
+            "solved": pns_stats["solved"],
+            "first_move_in_list": pns_stats["first_move_in_list"],
+            "first_move_outside_list_replayed": pns_stats["first_move_outside_list_replayed"],
+            "none_budget_spent": pns_stats["none_budget_spent"],
+            "none_within_threats": pns_stats["none_within_threats"],
+        },
+        "pipeline": {
+            "stages": "vcf" + ("+vct" if vct_nodes else "") + ("+pns" if pns_nodes else ""),
+            "solved": pipe_solved,
+            "solved_pct": pct(pipe_solved, n_targets),
+            "mean_nodes": mean(pipe_nodes),
+            "mean_cpu_ms": round(1000 * sum(pipe_cpu) / max(len(pipe_cpu), 1), 2),
+            "max_cpu_s": round(max(pipe_cpu, default=0.0), 2),
+            "unsolved": unsolved,
+        },
         "false_proofs": {
+            "positions_checked": len(rows),
             "vcf_claims": false["vcf_claims"],
             "vcf_invalid": false["vcf_invalid"],
             "vct_claims": false["vct_claims"],
             "vct_not_ending_in_five": false["vct_not_five"],
+            "pns_claims": false["pns_claims"],
+            "pns_not_ending_in_five": false["pns_not_five"],
+            "total_false": false["vcf_invalid"] + false["vct_not_five"] + false["pns_not_five"],
         },
         "by_collection": {k: dict(v) for k, v in by_coll.items()},
     }
