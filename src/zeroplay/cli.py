@@ -76,7 +76,11 @@ def _add_solve_parsers(sub) -> None:
     sp.add_argument("--rule", choices=["freestyle", "standard"], default="freestyle",
                     help="freestyle: five or more wins; standard: exactly five (default freestyle)")
     sp.add_argument("--vct", action="store_true", help="allow threats (threes) besides fours")
-    sp.add_argument("--threats", type=int, default=2, help="with --vct: non-four threats per line (default 2)")
+    sp.add_argument("--method", choices=["ab", "pns"], default="ab",
+                    help="VCT search: ab = depth-first alpha-beta, pns = proof-number search (implies "
+                    "--vct; docs/THREATS.md) (default ab)")
+    sp.add_argument("--threats", type=int, default=None,
+                    help="with --vct: non-four threats per line (default 2 with ab, 4 with pns)")
     sp.add_argument("--nodes", type=int, default=200_000, help="node budget (default 200000)")
     sp.add_argument("--shortest", action="store_true", help="VCF: iterative deepening, a shortest line")
     sp.add_argument("--json", action="store_true", help="print one JSON object")

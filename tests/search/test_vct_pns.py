@@ -4,9 +4,12 @@ A VCT proof is a tree, so a main line that replays to a five is necessary but no
 ``_verify_or`` / ``_verify_and`` below walk the whole proof tree of ``ThreatSolver.proof()`` on
 real ``State``s (rules only, none of the solver's kernels) and, at every defender node, try
 EVERY legal defender move: a reply in the tree is followed; any other reply must lose at once
-to a five (after a four) or to the threat's VCF, which is looked up by the solver (an oracle
-whose answer is then replayed and checked by ``check_vcf_line`` after that very reply). A
-wrong defence set, a four that is no four, a VCF leaf that is no VCF: each fails here.
+to a five (after a four) or to a VCF: the threat's VCF, looked up by the solver (an oracle whose
+answer is then replayed and checked by ``check_vcf_line`` after that very reply), or failing
+that a VCF searched after the reply itself and replayed the same way. A wrong defence set, a
+four that is no four, a VCF leaf that is no VCF, a free move outside a wrong zone: each fails
+here. A free move settled by the zone rule appears in the tree as that reply followed by the
+pass proof, so the whole pass proof is checked again with the reply's stone on the board.
 """
 
 from __future__ import annotations
@@ -78,15 +81,22 @@ def _verify_and(t, node, a, oracle, stats):
             assert u.num_winning_moves(a) >= 1, "a reply outside the tree blocked the four"
         else:
             assert threat_line is not None, "a reply outside the tree, and no threat to answer it"
-            assert check_vcf_line(u, threat_line) is None, "the threat's VCF fails after a reply outside the tree"
-            stats["outside_by_vcf"] += 1
+            if check_vcf_line(u, threat_line) is None:
+                stats["outside_by_vcf"] += 1
+                continue
+            # the oracle's VCF need not be the solver's (with a free move's extra stone on the
+            # board it may pick another); the claim is only that this reply loses: A must have
+            # some VCF after it, searched from there and replayed
+            r = oracle.vcf(u, nodes=2_000_000)
+            assert r.found and check_vcf_line(u, r.line) is None, "a reply outside the tree does not lose"
+            stats["outside_by_own_vcf"] += 1
 
 
 def verify_proof(state, solver, oracle=None):
     """Check the last proof of ``solver`` (a ``vct`` that found a win from ``state``)."""
     proof = solver.proof()
     assert proof is not None
-    stats = {"and_nodes": 0, "replies_tried": 0, "outside_by_vcf": 0, "vcf_leaves": 0}
+    stats = {"and_nodes": 0, "replies_tried": 0, "outside_by_vcf": 0, "outside_by_own_vcf": 0, "vcf_leaves": 0}
     _verify_or(state, proof, state.to_play, oracle or ThreatSolver(state.game), stats)
     return stats
 
@@ -220,3 +230,46 @@ def test_pns_puzzle_proofs_hold_slow():
         r = solver.vct(s, method="pns", nodes=1_000_000)
         if r.found:
             verify_proof(s, solver)
+
+
+# --- free moves: the zone of the pass proof (docs/THREATS.md) ---------------------------------------
+# Black to move must block White's four at f1 (b1-e1), a quiet move: White then has a free move.
+# Black has two separate double-three set-ups (g8 h8 i9 i10 -> i8; l4 m4 n5 n6 -> n4): were White
+# to pass, i8 wins; a White move near it is answered by n4. Every White move outside the pass
+# proof's zone is settled by the pass proof, so few are searched.
+_FREE_BLACK = ["a1", "g8", "h8", "i9", "i10", "l4", "m4", "n5", "n6"]
+_FREE_WHITE = ["b1", "c1", "d1", "e1", "o15", "o8", "h15", "a8", "c15"]
+
+
+def test_pns_free_move_zone_proof_holds_against_every_reply():
+    from zeroplay.search.pns_kernels import K_ZONED
+
+    g = make("gomoku")
+    s = g.from_stones(_FREE_BLACK, _FREE_WHITE, to_play=0)
+    assert not ThreatSolver(g).vcf(s).found
+    solver = ThreatSolver(g)
+    r = solver.vct(s, method="pns", nodes=200_000, threats=2)
+    assert r.found and r.line[0] == g.parse_move("f1")
+    zoned = int(solver._pns.counters[K_ZONED])
+    assert zoned > 150  # most free moves needed no search
+    stats = verify_proof(s, solver)  # each zoned reply: the pass proof replayed with its stone
+    assert stats["and_nodes"] > zoned
+    plain = ThreatSolver(g)
+    assert plain.vct(s, method="pns", nodes=200_000, threats=2, zone=False).found  # the same result
+    assert int(plain._pns.counters[K_ZONED]) == 0
+
+
+def test_pns_zone_without_the_defender_window_cells_is_caught():
+    """White's a8 and a12 make a two: the free move a11 makes it a three, and after Black's
+    threat i8 White's a9 or a10 is a four that gains the tempo. The sound zone keeps a9-a11 (cells
+    where White makes a four with one more stone at a threat) and finds no proof; the zone
+    without those window cells (K_ZONE = 2, deliberately unsound) claims one, and the
+    independent check rejects it."""
+    g = make("gomoku")
+    s = g.from_stones(_FREE_BLACK, _FREE_WHITE[:-1] + ["a12"], to_play=0)
+    sound = ThreatSolver(g)
+    assert not sound.vct(s, method="pns", nodes=200_000, threats=2).found
+    unsound = ThreatSolver(g)
+    assert unsound.vct(s, method="pns", nodes=200_000, threats=2, zone=2).found
+    with pytest.raises(AssertionError, match="does not lose"):
+        verify_proof(s, unsound)

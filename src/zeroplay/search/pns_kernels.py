@@ -88,6 +88,12 @@ F_VCF = 2  # OR node proven by its own VCF (re-searched for the line)
 F_LINK = 4  # settled by the transposition table: ``link`` is the node settled at this position
 F_DOUBLE = 8  # AND node proven because A has two or more winning cells
 F_FIVE = 16  # OR node proven because A has a winning cell
+F_FREE = 32  # AND node where D has a free move: its first child is D's pass (move PASS)
+F_ZONED = 64  # F_FREE node whose pass child is settled (its zone applied, or the pass disproven)
+F_ZONE = 128  # OR node proven by the zone rule: ``link`` is the pass child whose proof holds here
+
+PASS = -2
+"""``PnsTree.move`` of a pass child: D passes (in thought) at a free move."""
 
 # PnsTree.counters fields
 K_NODES = 0  # work done: PNS expansions plus the nodes of every VCF search they ran
@@ -103,7 +109,10 @@ K_EXPANDED = 9  # nodes expanded
 K_ITERATIONS = 10  # descents from the root
 K_EAGER_NODES = 11  # budget of the VCF that settles a new D reply at once (0: off)
 K_RANK_WEIGHT = 12  # a new A candidate of rank i starts with pn = 1 + i * this / 4
-COUNTERS_SIZE = 13
+K_ZONE = 13  # 1: free moves are refuted by the pass proof's zone (2: a deliberately unsound zone, tests)
+K_ZONED = 14  # free moves settled by a zone (D replies that needed no search)
+K_ZONE_FAILS = 15  # pass proofs whose zone could not be used (a nested zone, a VCF not found again)
+COUNTERS_SIZE = 16
 
 ROOT = 0
 
@@ -122,11 +131,14 @@ class PnsTree(NamedTuple):
         count: int32 (N,) number of children.
         move: int32 (N,) the move (cell) that leads from the parent to this node.
         used: int32 (N,) A's non-four threats played on the path down to this node.
-        flags: int8 (N,) F_* bits.
-        link: int32 (N,) with F_LINK: the node settled earlier at the same position.
+        flags: int16 (N,) F_* bits.
+        link: int32 (N,) with F_LINK: the node settled earlier at the same position; with
+            F_ZONE: the pass child whose proof holds at this node.
         path: int32 (L,) scratch: the nodes of the current descent.
         tt_key: int64 (H,) transposition table keys (0 = empty slot).
         tt_node: int32 (H,) the settled node of each key.
+        zone: int8 (C,) scratch: the zone of a pass proof (1 = a cell the proof depends on).
+        walk_node, walk_next, walk_end: int32 (L,) scratch: the explicit stack of the zone walk.
         counters: int64 (COUNTERS_SIZE,) see the K_* fields.
     """
 
@@ -142,6 +154,10 @@ class PnsTree(NamedTuple):
     path: np.ndarray
     tt_key: np.ndarray
     tt_node: np.ndarray
+    zone: np.ndarray
+    walk_node: np.ndarray
+    walk_next: np.ndarray
+    walk_end: np.ndarray
     counters: np.ndarray
 
 
@@ -156,11 +172,15 @@ def new_pns_tree(capacity: int, cells: int, tt_bits: int = 20) -> PnsTree:
         count=np.zeros(capacity, np.int32),
         move=np.full(capacity, -1, np.int32),
         used=np.zeros(capacity, np.int32),
-        flags=np.zeros(capacity, np.int8),
+        flags=np.zeros(capacity, np.int16),
         link=np.full(capacity, -1, np.int32),
         path=np.zeros(cells + 2, np.int32),
         tt_key=np.zeros(1 << tt_bits, np.int64),
         tt_node=np.full(1 << tt_bits, -1, np.int32),
+        zone=np.zeros(cells, np.int8),
+        walk_node=np.zeros(cells + 2, np.int32),
+        walk_next=np.zeros(cells + 2, np.int32),
+        walk_end=np.zeros(cells + 2, np.int32),
         counters=np.zeros(COUNTERS_SIZE, np.int64),
     )
 
@@ -342,16 +362,32 @@ def _expand(params, zkeys, board, info, stack, wmask, work, vw, tt, tree, n, a):
         k = threat_defences(params, zkeys, board, info, stack, wmask, work, vw, 0, work.line, length)
     _null_move(params, info)
     cost = 0 if forced else 1
+    free = False
     if res != FOUND:
         if forced and cnt[K_QUIET] != 0:
             k = all_replies(params, board, d, work, vw, 0)
             cost = 1
+            free = cnt[K_ZONE] != 0
         else:
             _settle(tree, n, False)
             _tt_store(tree, key, n)
             return True
     if k == 0:
         _settle(tree, n, True)  # cannot happen (S has cells); kept as a guard
+        return True
+    if free:
+        # D's free move: first D's pass, alone; once the pass is proven, every reply outside
+        # the pass proof's zone is settled by it (``_apply_zone``), the others are searched
+        first = _new_children(tree, n, k + 1)
+        if first < 0:
+            return False
+        tree.move[first] = PASS
+        for i in range(k):
+            tree.move[first + 1 + i] = vw.defs[0, i]
+        for i in range(first, first + k + 1):
+            tree.used[i] = tree.used[n] + cost
+        tree.flags[n] |= F_FREE
+        _update(tree, n, False)
         return True
     first = _new_children(tree, n, k)
     if first < 0:
@@ -414,9 +450,16 @@ def _update(tree, n, is_or):
             pn = min(pn, tree.pn[i])
             dn += tree.dn[i]
         dn = min(dn, INF)
+    elif tree.flags[n] & F_FREE and not tree.flags[n] & F_ZONED:
+        # the pass first: the replies wait for its zone
+        pn = min(tree.pn[first] + FOUR_PENALTY, INF)
+        dn = tree.dn[first]
     else:
         pn = 0
         dn = INF
+        if tree.flags[n] & F_FREE:
+            first += 1  # the pass is no D move: it proves nothing by itself
+            k -= 1
         for i in range(first, first + k):
             pn += tree.pn[i]
             dn = min(dn, tree.dn[i])
@@ -425,6 +468,163 @@ def _update(tree, n, is_or):
             pn += FOUR_PENALTY  # a forced reply: long runs of fours must not look free
     tree.pn[n] = pn
     tree.dn[n] = dn
+
+
+@njit(cache=True)
+def _mark_windows(params, board, player, work, zone, min_own):
+    """``zone[c] = 1`` for every empty cell of a window of n cells with no stone of the other
+    side and ``min_own`` to n - 2 of ``player``'s stones (n - 2: the cells where ``player`` makes
+    a four; n - 3: also those where two more of its stones make one)."""
+    scan_windows(params, board, player, work.score, work, min_own)
+    for c in range(params[P_CELLS]):
+        if work.score[c] > 0 and board[c] == 0:
+            zone[c] = 1
+
+
+@njit(cache=True)
+def _mark_wins(params, wmask, player, zone):
+    """``zone[c] = 1`` for every cell where ``player`` makes five."""
+    for c in range(params[P_CELLS]):
+        if wmask[player, c] != 0:
+            zone[c] = 1
+
+
+@njit(cache=True)
+def _zone_node(params, zkeys, board, info, stack, wmask, work, vw, tt, tree, n, is_or, a):
+    """Mark in ``tree.zone`` the cells the proof of node ``n`` (its position on the board) rests
+    on at ``n`` itself; returns the range of children whose proofs it also needs, (-1, -1) when
+    the zone cannot be formed (a nested zone, a VCF not found again). See ``_zone_walk``."""
+    zone = tree.zone
+    cnt = tree.counters
+    d = 1 - a
+    nn = params[P_N_IN_ROW]
+    sound = cnt[K_ZONE] == 1
+    while tree.flags[n] & F_LINK:
+        n = tree.link[n]
+    f = tree.flags[n]
+    if f & F_ZONE:
+        return -1, -1
+    if is_or:
+        if sound:
+            _mark_windows(params, board, d, work, zone, nn - 2)  # x must not make a D four
+        if f & F_FIVE:
+            _mark_wins(params, wmask, a, zone)
+            return 0, 0
+        if f & F_VCF:
+            budget = 4 * max(cnt[K_VCF_NODES], cnt[K_THREAT_NODES], cnt[K_EAGER_NODES])
+            res, length, used = vcf_search(params, zkeys, board, info, stack, wmask, work, tt, cnt[K_MAX_PLIES],
+                                           budget)
+            cnt[K_NODES] += used
+            if res != FOUND:
+                return -1, -1
+            # S's cells and D's four cells along S, as for a threat: x outside them leaves S a VCF
+            k = threat_defences(params, zkeys, board, info, stack, wmask, work, vw, 0, work.line, length)
+            for i in range(k):
+                zone[vw.defs[0, i]] = 1
+            return 0, 0
+        first = tree.first[n]
+        for i in range(first, first + tree.count[n]):
+            if tree.pn[i] == 0:
+                zone[tree.move[i]] = 1
+                return i, i + 1
+        return -1, -1
+    if f & F_DOUBLE:
+        _mark_wins(params, wmask, a, zone)
+        return 0, 0
+    first = tree.first[n]
+    end = first + tree.count[n]
+    if first < 0:
+        return 0, 0  # A's move ended the game with its five
+    if f & F_FREE:
+        return first + 1, end  # every D move is a child (x's own cell needs none): no marks
+    for i in range(first, end):
+        zone[tree.move[i]] = 1  # the forced block of A's four, or a threat's defence set
+    if sound and info[I_NWIN0 + a] == 0:
+        # a threat: D's reply y outside the defence set must not make a D four with x either;
+        # D's stones along S are among the set's cells: count them all as D's
+        for i in range(first, end):
+            board[tree.move[i]] = d + 1
+        _mark_windows(params, board, d, work, zone, nn - 3)
+        for i in range(first, end):
+            board[tree.move[i]] = 0
+    return first, end
+
+
+@njit(cache=True)
+def _zone_walk(params, zkeys, board, info, stack, wmask, work, vw, tt, tree, root, a):
+    """The zone of the proof below the OR node ``root`` (its position on the board): ``tree.zone``
+    marks every cell the proof rests on. Returns False when no zone could be formed.
+
+    Claim: a D stone x put on any empty cell outside the zone leaves the proof a proof. The
+    zone holds every move of the proof at A's nodes, every D reply at D's nodes with a four or a
+    threat (the block, the defence set: S's cells and D's four cells along S), every cell of a
+    VCF leaf's line and D's four cells along it, A's winning cells at a five or a double four,
+    and, at every A node, every cell where D makes a four; at a threat, also every cell where D
+    makes a four with one more stone, counting the defence set's cells as D's. Then: A's moves
+    stay legal and its fours keep their winning cells (x is on none of them); D gets a four or a
+    five through x nowhere (x alone makes none; with D's reply y outside a defence set -- the
+    only stone not in the proof besides x -- it makes none either); D nodes with every reply
+    as a child (free moves) lose one child, x's cell. The proof must hold with one extra D stone
+    only: a nested zone (a second extra stone) makes the walk fail. K_ZONE = 2 leaves D's window
+    marks out (unsound: for the tests that the independent checker catches it).
+    """
+    wnext = tree.walk_next
+    wend = tree.walk_end
+    tree.zone[:] = 0
+    lo, hi = _zone_node(params, zkeys, board, info, stack, wmask, work, vw, tt, tree, root, True, a)
+    if lo < 0:
+        return False
+    depth = 0
+    wnext[0] = lo
+    wend[0] = hi
+    ok = True
+    while depth >= 0:
+        if wnext[depth] < wend[depth]:
+            c = wnext[depth]
+            wnext[depth] += 1
+            apply_move_tracked(params, zkeys, board, info, stack, wmask, tree.move[c])
+            depth += 1
+            lo, hi = _zone_node(params, zkeys, board, info, stack, wmask, work, vw, tt, tree, c, depth % 2 == 0, a)
+            if lo < 0:
+                ok = False
+                break
+            wnext[depth] = lo
+            wend[depth] = hi
+        else:
+            if depth > 0:
+                undo_move_tracked(params, zkeys, board, info, stack, wmask)
+            depth -= 1
+    if not ok:
+        while depth > 0:
+            undo_move_tracked(params, zkeys, board, info, stack, wmask)
+            depth -= 1
+    return ok
+
+
+@njit(cache=True)
+def _apply_zone(params, zkeys, board, info, stack, wmask, work, vw, tt, tree, n, a):
+    """The F_FREE node ``n`` (its position on the board): its pass child is settled. Proven: each
+    D reply outside the pass proof's zone is settled by it (F_ZONE, ``link`` = the pass child);
+    the replies left (all of them when the pass was disproven or no zone could be formed) get
+    the immediate VCF check and are searched."""
+    cnt = tree.counters
+    tree.flags[n] |= F_ZONED
+    p = tree.first[n]
+    use = False
+    if tree.pn[p] == 0:
+        _null_move(params, info)
+        use = _zone_walk(params, zkeys, board, info, stack, wmask, work, vw, tt, tree, p, a)
+        _null_move(params, info)
+        if not use:
+            cnt[K_ZONE_FAILS] += 1
+    for i in range(p + 1, p + tree.count[n]):
+        if use and tree.zone[tree.move[i]] == 0:
+            _settle(tree, i, True)
+            tree.flags[i] |= F_ZONE
+            tree.link[i] = p
+            cnt[K_ZONED] += 1
+        elif cnt[K_EAGER_NODES] > 0:
+            _eager(params, zkeys, board, info, stack, wmask, work, tt, tree, i, a)
 
 
 @njit(cache=True)
@@ -465,12 +665,22 @@ def pns_search(params, zkeys, board, info, stack, wmask, work, vw, tt, tree):
                         v = tree.pn[i]
                         best = i
             else:
+                end = first + tree.count[n]
+                if tree.flags[n] & F_FREE:
+                    if not tree.flags[n] & F_ZONED:
+                        end = first + 1  # the pass alone until it is settled
+                    else:
+                        first += 1  # then the replies, without the pass
+                        best = first
                 v = tree.dn[first]
-                for i in range(first + 1, first + tree.count[n]):
+                for i in range(first + 1, end):
                     if tree.dn[i] < v:
                         v = tree.dn[i]
                         best = i
-            apply_move_tracked(params, zkeys, board, info, stack, wmask, tree.move[best])
+            if tree.move[best] == PASS:
+                _null_move(params, info)
+            else:
+                apply_move_tracked(params, zkeys, board, info, stack, wmask, tree.move[best])
             depth += 1
             path[depth] = best
             n = best
@@ -479,10 +689,17 @@ def pns_search(params, zkeys, board, info, stack, wmask, work, vw, tt, tree):
         ok = _expand(params, zkeys, board, info, stack, wmask, work, vw, tt, tree, n, a)
         # 3. back up to the root, undoing the moves
         while depth > 0:
-            undo_move_tracked(params, zkeys, board, info, stack, wmask)
+            if tree.move[n] == PASS:
+                _null_move(params, info)
+            else:
+                undo_move_tracked(params, zkeys, board, info, stack, wmask)
             depth -= 1
             n = tree.parent[n]
             is_or = not is_or
+            if tree.flags[n] & F_FREE and not tree.flags[n] & F_ZONED:
+                p = tree.first[n]
+                if tree.pn[p] == 0 or tree.dn[p] == 0:
+                    _apply_zone(params, zkeys, board, info, stack, wmask, work, vw, tt, tree, n, a)
             _update(tree, n, is_or)
             if tree.pn[n] == 0 or tree.dn[n] == 0:
                 _tt_store(tree, info[I_KEY], n)

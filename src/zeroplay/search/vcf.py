@@ -43,6 +43,7 @@ from zeroplay.search.pns_kernels import (
     F_FIVE,
     F_LINK,
     F_VCF,
+    F_ZONE,
     K_BUDGET,
     K_EAGER_NODES,
     K_MAX_PLIES,
@@ -53,6 +54,8 @@ from zeroplay.search.pns_kernels import (
     K_THREAT_NODES,
     K_VCF_NODES,
     K_WIDE,
+    K_ZONE,
+    PASS,
     ROOT,
     new_pns_tree,
     pns_search,
@@ -187,7 +190,7 @@ class ThreatSolver:
             threat_nodes: int | None = None, max_plies: int = MAX_PLIES, wide: bool = False,
             quiet: bool = True, deepen: bool = True, method: str = "ab",
             pool: int | None = None, eager_nodes: int = 200,
-            rank_weight: int = 4) -> ThreatResult:
+            rank_weight: int = 4, zone: bool = True) -> ThreatResult:
         """Search a win by fours and threats for ``state``'s side to move (VCT).
 
         ``method="ab"`` (the default): the depth-first search with iterative deepening on the
@@ -198,7 +201,9 @@ class ThreatSolver:
         tree's node capacity (default ``nodes // 4``, at most ``PNS_MAX_POOL``),
         ``eager_nodes`` the VCF budget that settles each new defender reply at once (0: off),
         ``rank_weight`` how much a candidate's rank in the move order adds to its initial proof
-        number. After a PNS win, ``proof()`` returns the proof tree.
+        number, ``zone`` whether the defender's free moves are answered by the zone of the
+        proof after its pass (replies outside it settled at once; docs/THREATS.md). After a PNS
+        win, ``proof()`` returns the proof tree.
 
         A *threat* is a non-four move after which the attacker, were the defender to pass, would
         win by VCF (an open three, a broken three, a four-three setup, ...). The defender's
@@ -224,7 +229,7 @@ class ThreatSolver:
                                  vcf_nodes=PNS_VCF_NODES if vcf_nodes is None else vcf_nodes,
                                  threat_nodes=PNS_THREAT_NODES if threat_nodes is None else threat_nodes,
                                  max_plies=max_plies, wide=wide, quiet=quiet, pool=pool, deepen=deepen,
-                                 eager_nodes=eager_nodes, rank_weight=rank_weight)
+                                 eager_nodes=eager_nodes, rank_weight=rank_weight, zone=zone)
         if method != "ab":
             raise ValueError(f"method must be 'pns' or 'ab', not {method!r}")
         threats = 2 if threats is None else threats
@@ -258,8 +263,7 @@ class ThreatSolver:
                             time.perf_counter() - t0, outcome != ABORTED, "vct")
 
     def _vct_pns(self, state, *, nodes, threats, vcf_nodes, threat_nodes, max_plies, wide, quiet, deepen,
-                 eager_nodes, rank_weight,
-                 pool) -> ThreatResult:
+                 eager_nodes, rank_weight, pool, zone) -> ThreatResult:
         self._check(state)
         t0 = time.perf_counter()
         a = state.to_play
@@ -287,6 +291,7 @@ class ThreatSolver:
             c[K_QUIET] = int(quiet)
             c[K_EAGER_NODES] = eager_nodes
             c[K_RANK_WEIGHT] = rank_weight
+            c[K_ZONE] = int(zone)  # bool, or 2 (a deliberately unsound zone, for the tests)
             outcome = pns_search(self.game.params, self.game.zkeys, pos.board, pos.info, pos.stack, pos.wmask,
                                  self.work, self._vct_work, self.table, tree)
             spent += int(c[K_NODES])
@@ -306,7 +311,7 @@ class ThreatSolver:
         s = state
         n, is_or = ROOT, True
         while True:
-            while t.flags[n] & F_LINK:
+            while t.flags[n] & (F_LINK | F_ZONE):
                 n = int(t.link[n])
             f = int(t.flags[n])
             if is_or and f & F_FIVE:
@@ -318,7 +323,7 @@ class ThreatSolver:
                 w = [int(c) for c in s.winning_moves(1 - s.to_play)]
                 return line + w[:2]
             first, k = int(t.first[n]), int(t.count[n])
-            kids = [i for i in range(first, first + k) if t.pn[i] == 0]
+            kids = [i for i in range(first, first + k) if t.pn[i] == 0 and t.move[i] != PASS]
             if not kids:
                 return line  # cannot happen on a proven tree; the caller's replay would fail
             n = kids[0]
@@ -342,8 +347,8 @@ class ThreatSolver:
         t = self._pns
 
         def walk(n, is_or):
-            while t.flags[n] & F_LINK:
-                n = int(t.link[n])
+            while t.flags[n] & (F_LINK | F_ZONE):
+                n = int(t.link[n])  # a zone child: the pass proof, played with the reply on the board
             f = int(t.flags[n])
             if is_or:
                 if f & F_FIVE:
@@ -356,7 +361,8 @@ class ThreatSolver:
             if f & F_DOUBLE:
                 return ("double",)
             first, k = int(t.first[n]), int(t.count[n])
-            return ("replies", {int(t.move[i]): walk(i, True) for i in range(first, first + k)})
+            return ("replies", {int(t.move[i]): walk(i, True) for i in range(first, first + k)
+                                if t.move[i] != PASS})
 
         return walk(ROOT, True)
 
@@ -639,7 +645,8 @@ def solve_command(args) -> int:
     """``zeroplay solve gomoku``: set up the position from ``args.moves``, search, print.
 
     Args (argparse namespace): moves (text, moves separated by spaces, ``h8`` or ``x,y``),
-    size, rule, vct, threats, nodes, shortest, json.
+    size, rule, vct, method ("ab" or "pns"; "pns" implies vct), threats (None: the method's
+    default), nodes, shortest, json.
 
     Raises:
         ValueError: an illegal or malformed move (IllegalMoveError is a ValueError).
@@ -653,15 +660,17 @@ def solve_command(args) -> int:
     for text in (args.moves or "").split():
         state = state.play(text)
     solver = ThreatSolver(game)
-    if args.vct:
-        r = solver.vct(state, nodes=args.nodes, threats=args.threats)
+    method = getattr(args, "method", "ab")
+    if args.vct or method == "pns":
+        r = solver.vct(state, nodes=args.nodes, threats=args.threats, method=method)
     else:
         r = solver.vcf(state, nodes=args.nodes, shortest=args.shortest)
     side = "black" if r.attacker == 0 else "white"
     if args.json:
         print(json.dumps({
             "game": "gomoku", "size": args.size, "rule": args.rule, "moves_played": len(state.moves),
-            "to_move": side, "kind": r.kind, "found": r.found, "complete": r.complete,
+            "to_move": side, "kind": r.kind, "method": method if r.kind == "vct" else None,
+            "found": r.found, "complete": r.complete,
             "line": [game.format_move(m) for m in r.line],
             "line_xy": [[m % game.width, m // game.width] for m in r.line],
             "distance": r.distance, "nodes": r.nodes, "seconds": round(r.seconds, 6),

@@ -1,0 +1,38 @@
+"""`zeroplay solve gomoku --method pns`: the proof-number VCT from the command line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from zeroplay.cli import main
+from zeroplay.games import make
+
+# Black to move: g8 h8 and i9 i10 make a double-three set-up (no four yet, so no VCF)
+DOUBLE_THREE = "g8 a1 h8 a3 i9 o15 i10 o13"
+
+
+def test_solve_gomoku_method_pns_json_line_replays(capsys):
+    assert main(["solve", "gomoku", "--moves", DOUBLE_THREE, "--method", "pns", "--threats", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["kind"] == "vct" and out["method"] == "pns" and out["found"] and out["complete"]
+    s = make("gomoku").initial().play_many(DOUBLE_THREE.split()).play_many(out["line"])
+    assert s.is_terminal and s.winner == 0
+
+
+def test_solve_gomoku_method_pns_text_and_default_threats(capsys):
+    assert main(["solve", "gomoku", "--moves", DOUBLE_THREE, "--vct", "--method", "pns"]) == 0
+    out = capsys.readouterr().out
+    assert "VCT found: black wins" in out and "main line" in out
+    assert main(["solve", "gomoku", "--moves", "h8 a1", "--method", "pns", "--nodes", "5000", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["kind"] == "vct" and not out["found"] and out["line"] == []
+
+
+def test_solve_gomoku_method_ab_is_the_default_and_unknown_method_is_refused(capsys):
+    assert main(["solve", "gomoku", "--moves", DOUBLE_THREE, "--vct", "--threats", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["method"] == "ab" and out["found"]
+    with pytest.raises(SystemExit):
+        main(["solve", "gomoku", "--method", "dfpn"])
