@@ -90,8 +90,10 @@ PNS_VCF_NODES = 1_000
 """Default budget of the VCF tried at each OR node of the proof-number VCT."""
 PNS_THREAT_NODES = 1_000
 """Default budget of the VCF that tests a threat (the defender passes) in the proof-number VCT."""
-PNS_MAX_POOL = 1 << 21
-"""Most tree nodes of the proof-number VCT (about 40 bytes each)."""
+PNS_MAX_POOL = 1 << 22
+"""Most tree nodes of the proof-number VCT (42 bytes each: 176 MB at most)."""
+PNS_LEVEL_SHARE = 8
+"""While deepening on the threats, each level but the last may spend 1 / this of the budget."""
 PNS_LINE_VCF_NODES = 2_000_000
 """Budget of the VCF re-searched at a VCF leaf when the main line is written out."""
 
@@ -198,7 +200,8 @@ class ThreatSolver:
         ``method="pns"``: a proof-number search over threat sequences (``pns_kernels``;
         docs/THREATS.md; defaults ``threats=PNS_THREATS``, ``vcf_nodes=PNS_VCF_NODES``,
         ``threat_nodes=PNS_THREAT_NODES``), also deepening on the threats; ``pool`` is the
-        tree's node capacity (default ``nodes // 4``, at most ``PNS_MAX_POOL``),
+        tree's node capacity (default ``2 * nodes``, at most ``PNS_MAX_POOL``; the search stops
+        when it is full), each deepening level but the last gets ``nodes // PNS_LEVEL_SHARE``,
         ``eager_nodes`` the VCF budget that settles each new defender reply at once (0: off),
         ``rank_weight`` how much a candidate's rank in the move order adds to its initial proof
         number, ``zone`` whether the defender's free moves are answered by the zone of the
@@ -271,7 +274,7 @@ class ThreatSolver:
             return ThreatResult(False, (), a, 0, time.perf_counter() - t0, True, "vct")
         if self._vct_work is None:
             self._vct_work = new_vct_work(self.game.width, self.game.height)
-        capacity = int(pool) if pool else int(min(max(nodes // 4, 1 << 14), PNS_MAX_POOL))
+        capacity = int(pool) if pool else int(min(max(2 * nodes, 1 << 14), PNS_MAX_POOL))
         if self._pns is None or self._pns.pn.shape[0] != capacity:
             self._pns = new_pns_tree(capacity, self.game.cells)
         tree = self._pns
@@ -280,9 +283,11 @@ class ThreatSolver:
         spent = 0
         outcome = NOT_FOUND
         for k in range(min(1, threats), threats + 1) if deepen else (threats,):
-            # iterative deepening on the threats: the cheap wins first
+            # iterative deepening on the threats: the cheap wins first, each level but the last
+            # within 1 / PNS_LEVEL_SHARE of the budget (a level without a proof can spend any
+            # budget: the free moves of one threat less are searched just as widely)
             c[:] = 0
-            c[K_BUDGET] = nodes - spent
+            c[K_BUDGET] = nodes - spent if k == threats else min(nodes - spent, nodes // PNS_LEVEL_SHARE)
             c[K_VCF_NODES] = vcf_nodes
             c[K_THREAT_NODES] = threat_nodes
             c[K_MAX_THREATS] = k
@@ -295,7 +300,7 @@ class ThreatSolver:
             outcome = pns_search(self.game.params, self.game.zkeys, pos.board, pos.info, pos.stack, pos.wmask,
                                  self.work, self._vct_work, self.table, tree)
             spent += int(c[K_NODES])
-            if outcome != NOT_FOUND:
+            if outcome == FOUND or (outcome == ABORTED and (k == threats or spent >= nodes)):
                 break
         c[K_NODES] = spent
         self._pns_root = state if outcome == FOUND else None
