@@ -270,3 +270,27 @@ def test_zeroplay_pbrain_subcommand():
                           capture_output=True, timeout=60)
     assert proc.returncode == 0
     assert proc.stdout.decode().splitlines()[0] == "OK"
+
+
+def test_model_option_is_checked_at_start_up_and_per_board_size(tmp_path):
+    """A file that is no Gomoku five-in-row checkpoint stops the engine at once (exit 2); a
+    size-specific model answers ERROR to a board it cannot play and plays the one it fits."""
+    pytest.importorskip("torch")
+    from zeroplay.games import make
+    from zeroplay.nn import build_model, save_checkpoint
+
+    text = tmp_path / "notes.txt"
+    text.write_text("not a checkpoint")
+    four = Path(__file__).resolve().parents[2] / "src/zeroplay/models/gomoku-6x6-4-freestyle.safetensors"
+    for bad, words in ((text, "not a checkpoint"), (four, "plays five in a row"),
+                       (tmp_path / "missing.safetensors", "no checkpoint at")):
+        proc = run_pbrain("START 15\nEND\n", "--model", str(bad))
+        assert proc.returncode == 2 and proc.stdout == b"" and words in proc.stderr.decode()
+    eight = tmp_path / "eight.safetensors"
+    g8 = make("gomoku", size=8)
+    save_checkpoint(eight, build_model("tiny", g8, "basic", seed=0), game=g8, features="basic")
+    e = Engine(model=str(eight))
+    reply = e.send("START 15")[0]
+    assert reply.startswith("ERROR the model given cannot play 15x15: board size: checkpoint 8x8")
+    assert e.send("START 8", "INFO timeout_turn 0", "BEGIN")[0] == "OK"
+    assert re.fullmatch(r"\d,\d", e.replies[-1])

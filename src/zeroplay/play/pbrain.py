@@ -136,7 +136,8 @@ class PbrainEngine:
             # must not eat the first move's time
             from zeroplay.games import make
 
-            self._engine(make("gomoku", width=15, height=15, rule="freestyle"))
+            if not self._model_misfit(15, 15):
+                self._engine(make("gomoku", width=15, height=15, rule="freestyle"))
             self._debug(f"search compiled / loaded in {seconds:.1f} s")
         except BaseException as e:  # never let the thread die silently; fall back to quick moves
             self._warm_error = f"{type(e).__name__}: {e}"
@@ -233,6 +234,22 @@ class PbrainEngine:
             self.rule = bits
             self._fresh_tree = True
 
+    def _model_misfit(self, width: int, height: int) -> str | None:
+        """Why ``--model`` cannot play a ``width`` x ``height`` board (None: it can, or no model)."""
+        if self.model is None or not self.use_search:
+            return None
+        from zeroplay.games import make
+        from zeroplay.nn.record import CheckpointError, checkpoint_differences, read_header
+
+        try:
+            options = read_header(self.model)[0]["game"]["options"]
+            # the protocol's game is five in a row; the rule (INFO rule) may come after START
+            game = make("gomoku", width=width, height=height, rule=options.get("rule", "freestyle"))
+            diffs = checkpoint_differences(self.model, game=game)
+        except (CheckpointError, ValueError, KeyError, TypeError) as e:
+            return str(e)
+        return "; ".join(diffs) or None
+
     def _new_game(self, width: int, height: int) -> None:
         self.width, self.height = width, height
         self.board = np.zeros(width * height, dtype=np.int8)
@@ -247,6 +264,9 @@ class PbrainEngine:
         if not MIN_SIZE <= size <= MAX_SIZE:
             self._say(f"ERROR unsupported size {size}: zeroplay plays {MIN_SIZE}..{MAX_SIZE}")
             return
+        if why := self._model_misfit(size, size):
+            self._say(f"ERROR the model given cannot play {size}x{size}: " + why.replace("\n", " "))
+            return
         self._new_game(size, size)
         self._say("OK")
 
@@ -258,6 +278,9 @@ class PbrainEngine:
         w, h = int(m.group(1)), int(m.group(2))
         if not (MIN_SIZE <= w <= MAX_SIZE and MIN_SIZE <= h <= MAX_SIZE):
             self._say(f"ERROR unsupported size {w}x{h}: zeroplay plays {MIN_SIZE}..{MAX_SIZE} each way")
+            return
+        if why := self._model_misfit(w, h):
+            self._say(f"ERROR the model given cannot play {w}x{h}: " + why.replace("\n", " "))
             return
         self._new_game(w, h)
         self._say("OK")
@@ -523,9 +546,18 @@ def run_from_args(args) -> int:
         replies.flush()
 
     stdin = open(sys.stdin.fileno(), "r", encoding="utf-8", errors="replace", newline="", closefd=False)
-    if args.model is not None and not os.path.exists(args.model):
-        print(f"pbrain-zeroplay: model file {args.model} not found", file=sys.stderr)
-        return 2
+    if args.model is not None:
+        from zeroplay.nn.record import CheckpointError, read_header
+
+        try:
+            game = read_header(args.model)[0]["game"]
+        except CheckpointError as e:
+            print(f"pbrain-zeroplay: {e}", file=sys.stderr)
+            return 2
+        if game.get("name") != "gomoku" or game.get("options", {}).get("n_in_row", 5) != 5:
+            print(f"pbrain-zeroplay: {args.model} is a model for {game.get('name')} "
+                  f"{game.get('options')}; the Gomocup protocol plays five in a row", file=sys.stderr)
+            return 2
     try:
         return run(_lines(stdin), write, playouts=args.playouts, model=args.model)
     except KeyboardInterrupt:
