@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 
 from zeroplay.games import make
@@ -159,3 +160,14 @@ def test_n_in_row_option_plays_the_shipped_6x6_model(warm):
     assert "model gomoku-6x6-4-freestyle.safetensors (shipped" in proc.stdout
     bad = play("quit\n", "--size", "6", "--n-in-row", "9")
     assert bad.returncode == 2 and "n_in_row must be in 3..6" in bad.stderr
+
+
+@pytest.mark.parametrize("size", [15, 9])
+def test_the_engine_opens_in_the_centre(warm, size):
+    from zeroplay.play.heuristic import quick_move
+
+    game = make("gomoku", size=size)
+    centre = (size // 2) * size + size // 2
+    searcher = make_engine(game).new_searcher()
+    assert int(searcher.search(game.initial(), playouts=400).best_move) == centre
+    assert quick_move(np.zeros(size * size, np.int8), size, size, 1) == centre
