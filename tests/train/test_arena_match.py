@@ -144,3 +144,19 @@ def test_vcf_player_kind_turns_the_threat_solver_on(tmp_path):
     assert play_match(FOUR, p, make_player("uniform:8", FOUR, seed=1), 2).played == 2
     with pytest.raises(ValueError, match="vcf:PATH"):
         make_player("vcf:", FOUR)
+
+
+def test_threat_solver_is_refused_outside_gomoku(tmp_path):
+    pytest.importorskip("torch")
+    from zeroplay.nn import build_model, save_checkpoint
+    from zeroplay.train.loop import open_run
+
+    ttt = make("tictactoe")
+    path = tmp_path / "ttt.safetensors"
+    save_checkpoint(path, build_model("tiny", ttt, "basic", seed=0), game=ttt, features="basic")
+    with pytest.raises(ValueError, match="Gomoku threat solver; this match plays tictactoe"):
+        make_player(f"vcf:{path}", ttt)
+    with pytest.raises(ValueError, match="the threat solver is for Gomoku"):
+        open_run(tmp_path / "run", {"game": "connect4", "net": "tiny", "features": None, "game_options": None},
+                 {"seed": None, "selfplay": {"threat_solver": True}, "loop": {}, "train": {}})
+    assert not (tmp_path / "run").exists()

@@ -164,6 +164,8 @@ def _vcf(arg, game, options):
     """``vcf:PATH``: the checkpoint at PATH with the Gomoku threat solver on (root and new nodes)."""
     if not arg:
         raise ValueError("vcf:PATH needs a checkpoint path")
+    if game.name != "gomoku":
+        raise ValueError(f"vcf:PATH turns on the Gomoku threat solver; this match plays {game.name}")
     p = checkpoint_player(arg, game, playouts=options["playouts"], name=f"vcf:{arg}",
                           opening_moves=options.get("opening_moves", 2), seed=options.get("seed"),
                           device=options.get("device", "cpu"))

@@ -137,7 +137,8 @@ def _cmd_train(args) -> int:
     if workers < 0:
         raise ValueError("--workers must be >= 0")
     print(f"run {args.run_dir}: {config.game} {config.game_options}, net {config.net}, "
-          f"{config.selfplay.playouts} playouts, {workers} worker(s)", file=sys.stderr, flush=True)
+          f"{config.selfplay.playouts} playouts, threat solver {'on' if config.selfplay.threat_solver else 'off'}, "
+          f"{workers} worker(s)", file=sys.stderr, flush=True)
     run = TrainingRun(args.run_dir, config, workers=workers, progress=not args.no_progress, threads=args.threads,
                       backend=args.backend, address=args.address)
     try:

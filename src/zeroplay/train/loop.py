@@ -201,6 +201,8 @@ def open_run(run_dir: str | os.PathLike, structural: dict, overrides: dict) -> R
         # options as the game reports them (defaults filled in), so a resume compares like with like
         base = replace(base, game_options=dict(base.make_game().options))
         config = base.with_overrides(overrides)
+    if config.selfplay.threat_solver and config.game != "gomoku":
+        raise ValueError(f"the threat solver is for Gomoku; this run plays {config.game} (drop --threat-solver)")
     run_dir.mkdir(parents=True, exist_ok=True)
     text = json.dumps(config.to_dict(), indent=2, sort_keys=True) + "\n"
     if not path.exists() or path.read_text(encoding="utf-8") != text:
@@ -332,6 +334,8 @@ class TrainingRun:
         self._load_latest()
         if self._eval_record(self.iteration) is None:
             self._evaluate(self.iteration)
+        if iterations is not None and self.iteration >= iterations:
+            self.log(f"the run has {self.iteration} iterations already (--iterations {iterations}): nothing to do")
         try:
             while iterations is None or self.iteration < iterations:
                 if deadline is not None and time.monotonic() >= deadline:
