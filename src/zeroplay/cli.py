@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
 import numpy as np
@@ -106,7 +107,7 @@ def _cmd_solve_connect4(args) -> int:
 
     solver = Connect4Solver(args.table_mib if args.table_mib is not None else DEFAULT_TABLE_MIB)
     if args.moves is not None:
-        if len(args.moves.strip()) < 10 and not args.json:
+        if re.fullmatch(r"[1-7]{0,9}", args.moves.strip()) and not args.json:
             # the early positions are the hard ones (Pons: the empty board takes minutes in C++)
             print(f"zeroplay: solving a position of {len(args.moves.strip())} stones exactly; "
                   f"with few stones this can take many minutes", file=sys.stderr, flush=True)
@@ -121,6 +122,9 @@ def _cmd_solve_connect4(args) -> int:
             print(f"time: {r.seconds:.6f} s")
         return 0
     errors = 0
+    if sys.stdin.isatty():
+        print("zeroplay: reading positions from standard input, one per line (end with Ctrl-D)",
+              file=sys.stderr, flush=True)
     for number, line in enumerate(sys.stdin, 1):
         words = line.split()
         if not words:
