@@ -246,3 +246,21 @@ def test_the_store_drops_the_oldest_idle_game():
     assert store.get(a.id) is a and len(store) == 2
     with pytest.raises(LookupError):
         store.get(b.id)
+
+
+def test_serve_refuses_a_bad_or_busy_port_with_one_line(capsys):
+    import socket
+
+    from zeroplay.play.server import serve
+
+    assert serve("127.0.0.1", 99999) == 2
+    assert "--port must be in 0..65535" in capsys.readouterr().err
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    try:
+        assert serve("127.0.0.1", busy.getsockname()[1]) == 2
+        captured = capsys.readouterr()
+        assert "cannot listen on 127.0.0.1:" in captured.err and captured.out == ""
+    finally:
+        busy.close()

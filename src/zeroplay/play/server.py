@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import threading
 from pathlib import Path
 from typing import Literal
@@ -233,13 +234,31 @@ def _warm_up() -> None:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000) -> int:
-    """Run the web board until Ctrl-C; returns 0."""
+    """Run the web board until Ctrl-C; returns 0, or 2 when the address cannot be bound."""
+    import socket
+
     import uvicorn
 
+    if not 0 <= port <= 65535:
+        print(f"zeroplay serve: --port must be in 0..65535, got {port}", file=sys.stderr)
+        return 2
+    # bind here, so that a busy port or a bad host is a one-line error before any URL is printed
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError as e:
+        print(f"zeroplay serve: cannot listen on {host}:{port}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    port = sock.getsockname()[1]
     print(f"zeroplay web board: http://{host}:{port}/  (Ctrl-C stops it)", flush=True)
     threading.Thread(target=_warm_up, name="serve-warm-up", daemon=True).start()
+    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
     try:
-        uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+        server.run(sockets=[sock])
     except KeyboardInterrupt:
         pass
+    finally:
+        sock.close()
     return 0
