@@ -171,6 +171,10 @@ def _add_arena(sub) -> None:
     p.set_defaults(func=_cmd_arena)
 
 
+def _is_checkpoint(spec: str) -> bool:
+    return spec.startswith("vcf:") or ":" not in spec or spec.endswith(".safetensors")
+
+
 def _cmd_arena(args) -> int:
     import time
 
@@ -181,6 +185,13 @@ def _cmd_arena(args) -> int:
     from zeroplay.train.loop import _tqdm
 
     game = make(args.game, **(_game_options(args) or {}))
+    if any(_is_checkpoint(spec) for spec in (args.a, args.b)):
+        import os
+
+        import torch
+
+        # half the cores at most: on busy cores torch's extra threads spin against each other
+        torch.set_num_threads(max(1, min(4, (os.cpu_count() or 2) // 2)))
     seeds = np.random.SeedSequence(args.seed).generate_state(2)
     a = make_player(args.a, game, playouts=args.playouts, seed=int(seeds[0]), opening_moves=args.opening_moves)
     b = make_player(args.b, game, playouts=args.playouts, seed=int(seeds[1]), opening_moves=args.opening_moves)
