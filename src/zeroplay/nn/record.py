@@ -54,6 +54,12 @@ def _parse(path, data: bytes, size: int | None = None) -> dict:
         )
     try:
         header = json.loads(data[8 : 8 + n].decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise CheckpointError(f"checkpoint {where} is corrupt or not a checkpoint (header: {e})") from None
+    if not isinstance(header, dict) or "zeroplay" not in (header.get("__metadata__") or {}):
+        raise CheckpointError(f"{where} is corrupt or not a zeroplay checkpoint (no zeroplay record in its "
+                              f"header: weights saved by another program cannot be loaded)")
+    try:
         record = json.loads(header["__metadata__"]["zeroplay"])
     except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as e:
         raise CheckpointError(f"checkpoint {where} is corrupt or not a zeroplay checkpoint (header: {e})") from None
