@@ -171,3 +171,35 @@ def test_the_engine_opens_in_the_centre(warm, size):
     searcher = make_engine(game).new_searcher()
     assert int(searcher.search(game.initial(), playouts=400).best_move) == centre
     assert quick_move(np.zeros(size * size, np.int8), size, size, 1) == centre
+
+
+def test_ctrl_c_while_the_engine_thinks_plays_the_best_move_so_far(warm):
+    proc = subprocess.Popen(PLAY + ["--size", "9", "--playouts", "100000000"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        buf = b""
+
+        def read_until(token: bytes, seconds: float) -> None:
+            nonlocal buf
+            deadline = time.monotonic() + seconds
+            while token not in buf and time.monotonic() < deadline:
+                ready, _, _ = select.select([proc.stdout], [], [], 0.2)
+                if ready:
+                    buf += os.read(proc.stdout.fileno(), 65536)
+            assert token in buf, buf[-500:]
+
+        read_until(b"to move>", 120)
+        proc.stdin.write(b"e5\n")
+        proc.stdin.flush()
+        time.sleep(2)  # the engine is searching 10^8 playouts
+        proc.send_signal(signal.SIGINT)
+        read_until(b"zeroplay plays", 30)
+        assert b"search stopped by Ctrl-C" in buf
+        proc.stdin.write(b"quit\n")
+        proc.stdin.flush()
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0 and b"Traceback" not in err
+    assert (buf + out).rstrip().endswith(b"Bye.")

@@ -61,7 +61,22 @@ class TerminalGame:
 
     # --- the engine -----------------------------------------------------------------------------
     def _search(self, state: State):
-        return self.searcher.search(state, playouts=self.playouts, seconds=self.seconds)
+        """The search; Ctrl-C during it stops it and the best move so far is played (as in
+        KataGo's and Leela's consoles), instead of ending the program and losing the game."""
+        if threading.current_thread() is not threading.main_thread():
+            return self.searcher.search(state, playouts=self.playouts, seconds=self.seconds)
+        import signal
+
+        interrupted = threading.Event()
+        previous = signal.signal(signal.SIGINT, lambda *_: interrupted.set())
+        try:
+            result = self.searcher.search(state, playouts=self.playouts, seconds=self.seconds,
+                                          stop=interrupted.is_set)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        if interrupted.is_set():
+            self.out("(search stopped by Ctrl-C: the best move so far)")
+        return result
 
     def engine_move(self) -> int:
         """Search, play the engine's move, report it; returns the move."""

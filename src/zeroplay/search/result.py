@@ -49,7 +49,8 @@ class SearchResult:
         seconds: wall time of the search.
         playouts_per_s: playouts / seconds.
         table_load: node-table load after the search, in [0, 1].
-        stopped_by: what ended the search ("playouts", "visits", "seconds", "proven", "full").
+        stopped_by: what ended the search ("playouts", "visits", "seconds", "proven", "full", or
+            "stop": the caller's ``stop`` callback).
         notes: warnings, e.g. a proof that failed verification or a full table.
     """
 

@@ -6,6 +6,7 @@ Python runs once per batch of leaves; everything per playout is compiled (gather
 from __future__ import annotations
 
 import time
+from typing import Callable
 
 import numpy as np
 
@@ -280,14 +281,21 @@ class Searcher:
 
     # --- whole search --------------------------------------------------------------------------
     def search(self, state: State, playouts: int | None = None, visits: int | None = None,
-               seconds: float | None = None) -> SearchResult:
+               seconds: float | None = None, stop: Callable[[], bool] | None = None) -> SearchResult:
         """Search ``state`` until a limit is reached; see ``SearchResult``.
+
+        Args:
+            stop: asked between batches; True ends the search early (the result is that of the
+                playouts so far; the root is always evaluated first). E.g. a Ctrl-C flag.
 
         Raises:
             ValueError: no limit given, or a state of another game.
         """
         self.start(state, Limits(playouts=playouts, visits=visits, seconds=seconds))
         while not self.done:
+            if stop is not None and self.tree.node_state[self.root] != NEW and stop():
+                self.stopped_by = "stop"
+                break
             if self.gather():
                 try:
                     priors, values = self.evaluate_queued()
