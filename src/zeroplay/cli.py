@@ -213,6 +213,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         return args.func(args)
+    except BrokenPipeError:
+        # the reader went away (`zeroplay ... | head`): no traceback, and none at exit either
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except Exception as e:
         from zeroplay.train.pbrain_player import PbrainError
 

@@ -223,6 +223,11 @@ def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = pr
             game = make("gomoku", width=args.size, height=args.size, rule=args.rule,
                         n_in_row=getattr(args, "n_in_row", 5))
         else:
+            given = [flag for flag, value, default in (("--size", args.size, 15),
+                                                       ("--n-in-row", getattr(args, "n_in_row", 5), 5),
+                                                       ("--rule", args.rule, "freestyle")) if value != default]
+            if given:
+                raise ValueError(f"{', '.join(given)}: Gomoku options; {args.game} has none")
             game = make(args.game)
         engine = make_engine(game, args.model)
     except ValueError as e:
