@@ -203,3 +203,8 @@ def test_ctrl_c_while_the_engine_thinks_plays_the_best_move_so_far(warm):
             proc.kill()
     assert proc.returncode == 0 and b"Traceback" not in err
     assert (buf + out).rstrip().endswith(b"Bye.")
+
+
+def test_gomoku_options_are_refused_for_other_games():
+    proc = play("quit\n", "--game", "tictactoe", "--size", "9", "--rule", "standard")
+    assert proc.returncode == 2 and "--size, --rule: Gomoku options; tictactoe has none" in proc.stderr
