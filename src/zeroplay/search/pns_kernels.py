@@ -31,15 +31,18 @@ Expanding an AND node (D to move, after A's move t):
      argument is in ``threat_defences``), so x loses and needs no search: the set is sound.
      Not found: when t was a forced block (step 5 above) and ``K_QUIET`` is on, D has a free
      move: every empty cell is a child; else t is no threat and the node is disproven.
+     With ``K_ZONE`` the free move's first child is D's pass (F_FREE; searched alone first):
+     once the pass is proven, every reply outside its proof's zone is settled by that proof
+     (F_ZONE; ``_zone_walk`` says why that holds), the others are searched.
   A threat costs one of A's ``K_MAX_THREATS`` (fours cost none: a run of fours is one move, as in
   the puzzles' "win in 3"; a forced block that is itself a threat costs none either; a forced
   quiet block costs one).
 
 Soundness. A proof rests only on: fives; open/double fours when D has no five; VCFs found by
 ``vcf_search`` (each a valid VCF); AND nodes whose children are every D move except those shown
-to lose (forced blocks of a four, or moves outside a threat's defence set). Disproofs and
-"not found" are heuristic (the move generation is restricted): they prove nothing, and the search
-never reports them as facts.
+to lose (forced blocks of a four, moves outside a threat's defence set, free moves outside the
+pass proof's zone). Disproofs and "not found" are heuristic (the move generation is restricted):
+they prove nothing, and the search never reports them as facts.
 
 Transpositions. A proven or disproven node is recorded in a small hash table (key = the
 position's Zobrist key, side to move included, value = the node). A node expanded later at the
