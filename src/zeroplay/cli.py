@@ -189,7 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("plot", help="write PNG charts (losses, Elo, games/hour) of a training run")
     p.add_argument("run_dir", metavar="RUN_DIR", help="training run directory (holds metrics.jsonl)")
-    p.add_argument("--out", default=None, help="directory for the PNGs (default: RUN_DIR)")
+    p.add_argument("--out", default=None, help="directory for the PNGs (default: RUN_DIR/plots, where training writes them)")
     p.set_defaults(func=_cmd_plot)
 
     from zeroplay.train.commands import add_parsers as add_train_parsers  # train, arena

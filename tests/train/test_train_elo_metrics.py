@@ -77,7 +77,7 @@ def test_plot_writes_three_pngs(tmp_path):
 def test_plot_command(tmp_path, capsys):
     _fake_run(tmp_path)
     assert main(["plot", str(tmp_path)]) == 0
-    assert "losses.png" in capsys.readouterr().out
+    assert str(tmp_path / "plots" / "losses.png") in capsys.readouterr().out
     assert main(["plot", str(tmp_path / "nothing")]) == 2
     assert "metrics.jsonl" in capsys.readouterr().err
 

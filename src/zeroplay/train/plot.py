@@ -25,7 +25,8 @@ def _pyplot():
 
 
 def plot_run(run_dir: str | os.PathLike, out_dir: str | os.PathLike | None = None) -> list[Path]:
-    """Write the charts of ``run_dir`` into ``out_dir`` (default ``run_dir``); returns their paths.
+    """Write the charts of ``run_dir`` into ``out_dir`` (default ``run_dir/plots``, where training
+    writes them too); returns their paths.
 
     Raises:
         FileNotFoundError: ``run_dir`` has no ``metrics.jsonl``.
@@ -34,7 +35,7 @@ def plot_run(run_dir: str | os.PathLike, out_dir: str | os.PathLike | None = Non
     metrics = run_dir / METRICS_FILE
     if not metrics.exists():
         raise FileNotFoundError(f"{metrics} not found: is {run_dir} a training run directory?")
-    out_dir = Path(out_dir) if out_dir is not None else run_dir
+    out_dir = Path(out_dir) if out_dir is not None else run_dir / "plots"
     out_dir.mkdir(parents=True, exist_ok=True)
     records = read_metrics(metrics)
     plt = _pyplot()
