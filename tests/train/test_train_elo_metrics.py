@@ -33,9 +33,13 @@ def test_elo_interval_from_wins_draws_losses():
 
 def test_elo_edge_cases():
     draws = elo_estimate(0, 10, 0)
-    assert draws.elo == draws.elo_low == draws.elo_high == 0.0
+    # all games alike: the variance floor 1/(4N) keeps the interval from collapsing to a point
+    margin = 1.959964 * math.sqrt(1 / (4 * 10) / 10)
+    assert draws.elo == 0.0 and math.isclose(draws.elo_high, elo_from_score(0.5 + margin), abs_tol=0.01)
+    assert math.isclose(draws.elo_low, -draws.elo_high)
+    assert str(elo_estimate(0, 2, 0)).endswith("Elo +0 [-798, +798]")  # not "-0 [-0, -0]"
     perfect = elo_estimate(10, 0, 0)
-    assert perfect.elo == math.inf and perfect.elo_high == math.inf
+    assert perfect.elo == math.inf and perfect.elo_high == math.inf and 0 < perfect.elo_low < math.inf
     with pytest.raises(ValueError, match="no games"):
         elo_estimate(0, 0, 0)
     with pytest.raises(ValueError):

@@ -182,6 +182,7 @@ def _cmd_arena(args) -> int:
 
     from zeroplay.games import make
     from zeroplay.train.arena import make_player, play_match
+    from zeroplay.train.elo import format_elo
     from zeroplay.train.loop import _tqdm
 
     game = make(args.game, **(_game_options(args) or {}))
@@ -212,5 +213,6 @@ def _cmd_arena(args) -> int:
         print(f"  {a.name}: +{match.wins} ={match.draws} -{match.losses}  score {match.score:.3f}")
         print(f"  as Black +{match.as_black[0]} ={match.as_black[1]} -{match.as_black[2]}, "
               f"as White +{match.as_white[0]} ={match.as_white[1]} -{match.as_white[2]}")
-        print(f"  Elo difference {e.elo:+.0f}, 95% interval [{e.elo_low:+.0f}, {e.elo_high:+.0f}]")
+        print(f"  Elo difference {format_elo(e.elo)}, 95% interval [{format_elo(e.elo_low)}, "
+              f"{format_elo(e.elo_high)}]")
     return 0

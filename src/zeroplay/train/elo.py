@@ -3,7 +3,9 @@
 The score s = (W + D/2) / N is the mean of per-game scores x in {1, 1/2, 0}; its standard error
 is the sample standard deviation of x over sqrt(N). The interval s +- 1.96 * se is mapped through
 the logistic Elo curve ``elo(s) = -400 * log10(1/s - 1)`` (the usual normal approximation of
-match reports). A score of 0 or 1 gives -inf / +inf.
+match reports). A score of 0 or 1 gives -inf / +inf. When every game had the same result the
+sample variance is 0 and would give a zero-width interval (2 draws: "[-0, +0]"); the variance is
+floored at 1 / (4 N), that of a single decisive game among N, so small matches get wide intervals.
 """
 
 from __future__ import annotations
@@ -40,7 +42,15 @@ class EloEstimate:
 
     def __str__(self) -> str:
         return (f"+{self.wins} ={self.draws} -{self.losses}  score {self.score:.3f}  "
-                f"Elo {self.elo:+.0f} [{self.elo_low:+.0f}, {self.elo_high:+.0f}]")
+                f"Elo {format_elo(self.elo)} [{format_elo(self.elo_low)}, {format_elo(self.elo_high)}]")
+
+
+def format_elo(elo: float) -> str:
+    """``+215``, ``-40``, ``+0`` (never ``-0``), ``+inf`` / ``-inf``."""
+    if math.isinf(elo):
+        return "+inf" if elo > 0 else "-inf"
+    r = round(elo)
+    return f"{r:+d}" if r != 0 else "+0"
 
 
 def elo_from_score(score: float) -> float:
@@ -72,6 +82,7 @@ def elo_estimate(wins: int, draws: int, losses: int, *, z: float = Z_95) -> EloE
         raise ValueError("no games played")
     score = (wins + 0.5 * draws) / n
     variance = (wins * (1.0 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score**2) / n
+    variance = max(variance, 1.0 / (4.0 * n))
     margin = z * math.sqrt(variance / n)
     low, high = max(0.0, score - margin), min(1.0, score + margin)
     return EloEstimate(wins, draws, losses, score, elo_from_score(score),
