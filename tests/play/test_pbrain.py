@@ -294,3 +294,13 @@ def test_model_option_is_checked_at_start_up_and_per_board_size(tmp_path):
     assert reply.startswith("ERROR the model given cannot play 15x15: board size: checkpoint 8x8")
     assert e.send("START 8", "INFO timeout_turn 0", "BEGIN")[0] == "OK"
     assert re.fullmatch(r"\d,\d", e.replies[-1])
+
+
+def test_a_garbled_board_line_gives_one_error_at_done():
+    e = Engine(search=False)
+    e.send("START 15", "TURN 7,7")
+    before = e.engine.board.copy()
+    replies = e.send("BOARD", "3,3,1", "abc", "4,4,2", "xyz", "DONE", "ABOUT")
+    assert len(replies) == 2 and replies[0].startswith("ERROR BOARD expects x,y,field lines then DONE, got 'abc'")
+    assert replies[1].startswith('name="zeroplay"') and (e.engine.board == before).all()
+    assert e.send("BOARD", "3,3,1", "DONE")[0] != replies[0]  # the next BOARD starts clean

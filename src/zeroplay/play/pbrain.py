@@ -64,6 +64,9 @@ _UNSUPPORTED_RULES = {RULE_CONTINUOUS: "continuous game", RULE_RENJU: "renju", R
 
 _COORD = re.compile(r"^\s*(\d{1,9})\s*,\s*(\d{1,9})\s*$", re.ASCII)
 _BOARD_LINE = re.compile(r"^\s*(\d{1,9})\s*,\s*(\d{1,9})\s*,\s*(\d{1,9})\s*$", re.ASCII)
+_COMMANDS = frozenset({"START", "RECTSTART", "RESTART", "BEGIN", "TURN", "BOARD", "TAKEBACK", "ABOUT",
+                       "END", "INFO"})
+"""Command words: inside a BOARD block one of these ends the block (the manager gave up on it)."""
 _INT = re.compile(r"^\s*-?\d{1,30}\s*$", re.ASCII)
 _MAX_ECHO = 60  # characters of a bad line quoted back in a message
 
@@ -110,6 +113,7 @@ class PbrainEngine:
         self.rule_error: str | None = None
         # BOARD ... DONE collection
         self._board_lines: list[str] | None = None
+        self._board_bad: str | None = None  # the first garbled line of the BOARD block being read
         # search (created once the compiled code is ready)
         self._ready = threading.Event()
         self._warm_error: str | None = None
@@ -162,17 +166,30 @@ class PbrainEngine:
             stripped = line.strip()
             if stripped.upper() == "DONE":
                 lines, self._board_lines = self._board_lines, None
+                bad, self._board_bad = self._board_bad, None
+                if bad is not None:
+                    self._say(f"ERROR BOARD expects x,y,field lines then DONE, got {_quote(bad)!r}; "
+                              f"board discarded")
+                    return
                 self._cmd_board_done(lines)
                 return
             if _BOARD_LINE.match(stripped):
                 if len(self._board_lines) < 4 * MAX_SIZE * MAX_SIZE:
                     self._board_lines.append(stripped)
                     return
+            word = stripped.split(None, 1)[0].upper() if stripped else ""
+            if word not in _COMMANDS and self._board_bad is None and stripped:
+                # a garbled stone line: the rest of the block still belongs to BOARD; one ERROR at DONE
+                self._board_bad = stripped
+                return
+            if word not in _COMMANDS and stripped:
+                return
             self._board_lines = None
+            self._board_bad = None
             self._say(f"ERROR BOARD expects x,y,field lines then DONE, got {_quote(stripped)!r}; board discarded")
             if not stripped:
                 return
-            # fall through: the line is a command of its own
+            # fall through: the line is a command of its own (the manager gave up on the BOARD)
         parts = line.strip().split(None, 1)
         if not parts:
             return  # blank lines are ignored
@@ -348,6 +365,7 @@ class PbrainEngine:
         if not self._started():
             return
         self._board_lines = []
+        self._board_bad = None
 
     def _cmd_board_done(self, lines: list[str]) -> None:
         board = np.zeros(self.width * self.height, dtype=np.int8)
