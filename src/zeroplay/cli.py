@@ -16,6 +16,8 @@ def _cmd_random_game(args) -> int:
     from zeroplay.games import make
 
     game = make("gomoku", width=args.size, height=args.size, rule=args.rule)
+    if args.seed is not None and args.seed < 0:
+        raise ValueError(f"--seed must be >= 0, got {args.seed}")
     rng = np.random.default_rng(args.seed)
     state = game.initial()
     while not state.is_terminal:
