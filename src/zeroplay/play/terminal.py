@@ -93,9 +93,10 @@ class TerminalGame:
 
         The win rate is the root mover's (zeroplay's) expected score, (Q + 1) / 2.
         """
-        proven = f", proven {result.proven} in {result.proven_distance}" if result.proven else ""
+        proven = (f", proven {result.proven} in {_count(result.proven_distance, 'ply', 'plies')}"
+                  if result.proven else "")
         line = " ".join(self.fmt(m) for m in result.pv[:8])
-        return (f"{result.playouts:,} playouts in {result.seconds:.1f} s, win rate "
+        return (f"{_count(result.playouts, 'playout')} in {result.seconds:.1f} s, win rate "
                 f"{100 * result.win_rate:.0f}% for zeroplay{proven}, best line {line}")
 
     def report_end(self) -> None:
@@ -174,11 +175,14 @@ class TerminalGame:
         self.show_board()
 
     def hint(self) -> None:
-        if self.state.is_terminal or self.state.to_play != self.human:
+        if self.state.is_terminal:
+            self.out("No hint: the game is over.")
+            return
+        if self.state.to_play != self.human:
             self.out("No hint: it is not your move.")
             return
         result = self._search(self.state)
-        top = ", ".join(f"{self.fmt(s.move)} ({s.visits} visits, {100 * (s.q + 1) / 2:.0f}%)"
+        top = ", ".join(f"{self.fmt(s.move)} ({_count(s.visits, 'visit')}, {100 * (s.q + 1) / 2:.0f}%)"
                         for s in result.moves[:3])
         self.out(f"Hint: {self.fmt(int(result.best_move))}. Top moves: {top}. "
                  f"Best line: {' '.join(self.fmt(m) for m in result.pv[:8])}")
@@ -264,3 +268,7 @@ def _limits_text(args) -> str:
         parts.append(f"{args.seconds:g} s")
     return " or ".join(parts) if parts else "800 playouts"
 
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    """``1 playout``, ``1,000 playouts``."""
+    return f"{n:,} {one if n == 1 else (many or one + 's')}"
