@@ -51,7 +51,7 @@ def test_engine_moves_first_for_white_and_seconds_limit(warm):
 
 def test_bad_options_are_explained():
     proc = play("", "--size", "3")
-    assert proc.returncode == 2 and "width must be an integer in 5..25" in proc.stderr
+    assert proc.returncode == 2 and "zeroplay play: --size must be an integer in 5..25" in proc.stderr
     proc = play("", "--playouts", "0")
     assert proc.returncode == 2 and "--playouts must be >= 1" in proc.stderr
     assert "Traceback" not in proc.stderr
@@ -159,7 +159,7 @@ def test_n_in_row_option_plays_the_shipped_6x6_model(warm):
     assert "gomoku 6x6 freestyle, 4 in a row" in proc.stdout
     assert "model gomoku-6x6-4-freestyle.safetensors (shipped" in proc.stdout
     bad = play("quit\n", "--size", "6", "--n-in-row", "9")
-    assert bad.returncode == 2 and "n_in_row must be in 3..6" in bad.stderr
+    assert bad.returncode == 2 and "zeroplay play: --n-in-row must be in 3..6" in bad.stderr
 
 
 @pytest.mark.parametrize("size", [15, 9])

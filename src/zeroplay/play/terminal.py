@@ -235,7 +235,12 @@ def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = pr
             game = make(args.game)
         engine = make_engine(game, args.model)
     except ValueError as e:
-        print(f"zeroplay play: {e}", file=sys.stderr)
+        # the game's own words are its parameter names; say the options the user typed
+        text = str(e)
+        for name, flag in (("n_in_row", "--n-in-row"), ("width", "--size"), ("height", "--size")):
+            if text.startswith(name + " "):
+                text = flag + text[len(name):]
+        print(f"zeroplay play: {text}", file=sys.stderr)
         return 2
     human = COLOURS.index(args.color)
     try:
