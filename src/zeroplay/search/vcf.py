@@ -238,13 +238,9 @@ class ThreatSolver:
         threats = 2 if threats is None else threats
         vcf_nodes = 2_000 if vcf_nodes is None else vcf_nodes
         threat_nodes = 500 if threat_nodes is None else threat_nodes
-        self._check(state)
-        t0 = time.perf_counter()
-        a = state.to_play
-        if state.is_terminal:
-            return ThreatResult(False, (), a, 0, time.perf_counter() - t0, True, "vct")
-        if self._vct_work is None:
-            self._vct_work = new_vct_work(self.game.width, self.game.height)
+        t0, a, done = self._vct_start(state)
+        if done is not None:
+            return done
         vw = self._vct_work
         vw.counters[:] = 0
         vw.counters[C_BUDGET] = nodes
@@ -265,15 +261,22 @@ class ThreatSolver:
         return ThreatResult(outcome == FOUND, line, a, int(min(vw.counters[C_NODES], nodes)),
                             time.perf_counter() - t0, outcome != ABORTED, "vct")
 
-    def _vct_pns(self, state, *, nodes, threats, vcf_nodes, threat_nodes, max_plies, wide, quiet, deepen,
-                 eager_nodes, rank_weight, pool, zone) -> ThreatResult:
+    def _vct_start(self, state) -> tuple[float, int, ThreatResult | None]:
+        """``(t0, attacker, result)`` at the start of a VCT: the result (not found) only when
+        ``state`` is over; the VCT work arrays are made on first use."""
         self._check(state)
         t0 = time.perf_counter()
-        a = state.to_play
         if state.is_terminal:
-            return ThreatResult(False, (), a, 0, time.perf_counter() - t0, True, "vct")
+            return t0, state.to_play, ThreatResult(False, (), state.to_play, 0, time.perf_counter() - t0, True, "vct")
         if self._vct_work is None:
             self._vct_work = new_vct_work(self.game.width, self.game.height)
+        return t0, state.to_play, None
+
+    def _vct_pns(self, state, *, nodes, threats, vcf_nodes, threat_nodes, max_plies, wide, quiet, deepen,
+                 eager_nodes, rank_weight, pool, zone) -> ThreatResult:
+        t0, a, done = self._vct_start(state)
+        if done is not None:
+            return done
         capacity = int(pool) if pool else int(min(max(2 * nodes, 1 << 14), PNS_MAX_POOL))
         if self._pns is None or self._pns.pn.shape[0] != capacity:
             self._pns = new_pns_tree(capacity, self.game.cells)
