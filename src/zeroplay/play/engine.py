@@ -112,13 +112,10 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         shipped = False
     overrides = {"threat_solver": True} if game.name == "gomoku" else {}
     if model is not None:
-        import torch
-
         from zeroplay.nn import NetEvaluator, load_checkpoint
+        from zeroplay.nn.evaluator import limit_inference_threads
 
-        # half the cores at most: with every core busy, torch's extra threads spin against each
-        # other (b6c64, batch 16, 15x15 on 2 loaded cores: 37 ms CPU with 1 thread, 810 with 2)
-        torch.set_num_threads(max(1, min(4, (os.cpu_count() or 2) // 2)))
+        limit_inference_threads()
         ckpt = load_checkpoint(model, game=game)
         evaluator = NetEvaluator(ckpt.model, ckpt.features)
         path = Path(model)

@@ -187,12 +187,9 @@ def _cmd_arena(args) -> int:
 
     game = make(args.game, **(_game_options(args) or {}))
     if any(_is_checkpoint(spec) for spec in (args.a, args.b)):
-        import os
+        from zeroplay.nn.evaluator import limit_inference_threads
 
-        import torch
-
-        # half the cores at most: on busy cores torch's extra threads spin against each other
-        torch.set_num_threads(max(1, min(4, (os.cpu_count() or 2) // 2)))
+        limit_inference_threads()
     seeds = np.random.SeedSequence(args.seed).generate_state(2)
     a = make_player(args.a, game, playouts=args.playouts, seed=int(seeds[0]), opening_moves=args.opening_moves)
     b = make_player(args.b, game, playouts=args.playouts, seed=int(seeds[1]), opening_moves=args.opening_moves)
