@@ -36,3 +36,13 @@ def test_solve_gomoku_method_ab_is_the_default_and_unknown_method_is_refused(cap
     assert out["method"] == "ab" and out["found"]
     with pytest.raises(SystemExit):
         main(["solve", "gomoku", "--method", "dfpn"])
+
+
+def test_a_finished_game_says_who_won(capsys):
+    from zeroplay.cli import main
+
+    moves = "h8 h7 i8 i7 j8 j7 k8 k7 l8"
+    assert main(["solve", "gomoku", "--moves", moves]) == 0
+    assert "the game is over: black wins" in capsys.readouterr().out
+    assert main(["solve", "gomoku", "--moves", moves, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["game_over"] == "black wins"

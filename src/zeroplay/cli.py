@@ -109,6 +109,9 @@ def _cmd_solve_connect4(args) -> int:
 
     solver = Connect4Solver(args.table_mib if args.table_mib is not None else DEFAULT_TABLE_MIB)
     if args.moves is not None:
+        from zeroplay.search.connect4_solver import parse_position
+
+        parse_position(args.moves)  # a bad position is an error before any note
         if re.fullmatch(r"[1-7]{0,9}", args.moves.strip()) and not args.json:
             # the early positions are the hard ones (Pons: the empty board takes minutes in C++)
             print(f"zeroplay: solving a position of {len(args.moves.strip())} stones exactly; "

@@ -674,10 +674,13 @@ def solve_command(args) -> int:
     else:
         r = solver.vcf(state, nodes=args.nodes, shortest=args.shortest)
     side = "black" if r.attacker == 0 else "white"
+    over = None  # "black wins" / "white wins" / "draw" when the moves end the game
+    if state.is_terminal:
+        over = "draw" if state.winner is None else ("black" if state.winner == 0 else "white") + " wins"
     if args.json:
         print(json.dumps({
             "game": "gomoku", "size": args.size, "rule": args.rule, "moves_played": len(state.moves),
-            "to_move": side, "kind": r.kind, "method": method if r.kind == "vct" else None,
+            "to_move": side, "game_over": over, "kind": r.kind, "method": method if r.kind == "vct" else None,
             "found": r.found, "complete": r.complete,
             "line": [game.format_move(m) for m in r.line],
             "line_xy": [[m % game.width, m // game.width] for m in r.line],
@@ -687,7 +690,7 @@ def solve_command(args) -> int:
     print(f"position: {len(state.moves)} moves played, {side.capitalize()} to move ({args.rule}, "
           f"{args.size}x{args.size})")
     if state.is_terminal:
-        print("the game is over")
+        print(f"the game is over: {over}")
     elif r.found:
         print(f"{r.kind.upper()} found: {side} wins in {r.distance} pl{'y' if r.distance == 1 else 'ies'}")
         print("line: " + " ".join(f"{game.format_move(m)}({m % game.width},{m // game.width})" for m in r.line))
