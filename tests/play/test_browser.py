@@ -1,8 +1,9 @@
 """A real browser on the web board: Playwright driving Debian's Chromium (headless, no network).
 
-Starts ``zeroplay serve`` on 127.0.0.1 and a free port, opens the page, plays three moves by
-clicking, waits for the engine's replies and the analysis overlay, and saves a screenshot to
-``artifacts/web-board.png`` (a CI artifact; ignored by git). ``.ci/run`` installs Chromium.
+Starts ``zeroplay serve`` on 127.0.0.1 and a free port, opens the page, checks that "In a row"
+follows the board size (4 on 6x6), plays three moves by clicking, waits for the engine's replies
+and the analysis overlay, and saves a screenshot to ``artifacts/web-board.png`` (a CI artifact;
+ignored by git). ``.ci/run`` installs Chromium.
 """
 
 from __future__ import annotations
@@ -108,8 +109,17 @@ def _play_three_moves(sync_api, server, errors):
             page.on("response", lambda r: r.status >= 500 and errors.append(f"{r.status} {r.url}"))
             page.goto(server + "/")
             page.wait_for_selector("rect.cell", timeout=30_000)
+            # "In a row" follows the board: 4 on 6x6 (the shipped model's game), else 5
+            page.select_option("#opt-size", "6")
+            assert page.input_value("#opt-n-in-row") == "4"
+            page.click("#btn-new")
+            page.wait_for_function("document.getElementById('game-title').textContent"
+                                   " === 'gomoku 6x6 freestyle, 4 in a row'")
+            page.select_option("#opt-size", "15")
+            assert page.input_value("#opt-n-in-row") == "5"
             page.select_option("#opt-playouts", "200")
             page.click("#btn-new")
+            page.wait_for_function("document.getElementById('game-title').textContent === 'gomoku 15x15 freestyle'")
             page.wait_for_function("document.querySelectorAll('circle.stone').length === 0")
             your_move = "document.getElementById('status').textContent.startsWith('Your move')"
             for k in range(3):

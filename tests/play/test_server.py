@@ -139,6 +139,53 @@ def test_export_and_load_records(client):
         assert [m["cell"] for m in loaded["moves"]] == moves and loaded["id"] != gid
 
 
+def test_6x6_defaults_to_four_in_a_row_with_the_shipped_model(client):
+    g = new_game(client, size=6)
+    assert g["options"]["n_in_row"] == 4 and g["title"] == "gomoku 6x6 freestyle, 4 in a row"
+    assert "gomoku-6x6-4-freestyle" in g["engine"] and "shipped" in g["engine"] and not g["note"]
+    client.post(f"/api/games/{g['id']}/move", json={"move": "c3"})
+    r = client.post(f"/api/games/{g['id']}/engine")
+    assert r.status_code == 200 and len(r.json()["game"]["moves"]) == 2
+    # the same default for a loaded 6x6 record; other sizes default to five
+    r = client.post("/api/games/load", json={"text": "Piskvorky 6x6, 11:11, 0\n3,3,0\n-1\n", "playouts": 30})
+    assert r.status_code == 201, r.text
+    assert r.json()["options"]["n_in_row"] == 4 and "gomoku-6x6-4-freestyle" in r.json()["engine"]
+    assert new_game(client, size=7)["options"]["n_in_row"] == 5
+
+
+def test_6x6_with_five_in_a_row_plays_without_a_model(client):
+    g = new_game(client, size=6, n_in_row=5)
+    assert g["options"]["n_in_row"] == 5 and g["title"] == "gomoku 6x6 freestyle"
+    assert g["engine"].startswith("search only") and "no trained model for gomoku 6x6" in g["note"]
+
+
+def test_n_in_row_out_of_range_is_refused_with_a_clear_message(client):
+    r = client.post("/api/games", json={"size": 6, "n_in_row": 7})
+    assert r.status_code == 400
+    assert r.json()["detail"] == "n_in_row (stones in a row) must be 3..6 on a 6x6 board, not 7"
+    r = client.post("/api/games", json={"n_in_row": 2})
+    assert r.status_code == 422 and r.json()["detail"].startswith("n_in_row: ")
+    r = client.post("/api/games", json={"n_in_row": "4"})
+    assert r.status_code == 422 and "n_in_row" in r.json()["detail"]
+
+
+@pytest.mark.parametrize("n_in_row,over", [(4, True), (5, False)])
+def test_four_in_a_row_wins_when_n_in_row_is_4(client, n_in_row, over):
+    # Black a9 b9 c9, White a5 b5 c5 (Gomocup x,y from 1 in PSQ); Black to move plays d9
+    psq = "Piskvorky 9x9, 11:11, 0\n1,1,0\n1,5,0\n2,1,0\n2,5,0\n3,1,0\n3,5,0\n-1\n"
+    r = client.post("/api/games/load", json={"text": psq, "n_in_row": n_in_row, "playouts": 30})
+    assert r.status_code == 201, r.text
+    g = r.json()
+    assert g["options"]["n_in_row"] == n_in_row and g["your_turn"] and not g["over"]
+    g = client.post(f"/api/games/{g['id']}/move", json={"move": "d9"}).json()
+    assert g["over"] is over
+    if over:
+        assert g["winner"] == 0 and g["result"] == "Black wins" and not g["your_turn"]
+        assert client.post(f"/api/games/{g['id']}/engine").status_code == 409
+    else:
+        assert g["winner"] is None and not g["your_turn"]
+
+
 BAD_REQUESTS = [
     # (method, path (GAME = a real id), json body, expected status)
     ("post", "/api/games", {"size": 4}, 422),
@@ -152,6 +199,13 @@ BAD_REQUESTS = [
     ("post", "/api/games", {"playouts": 10**9}, 422),
     ("post", "/api/games", {"game": "chess"}, 422),
     ("post", "/api/games", {"unknown": 1}, 422),
+    ("post", "/api/games", {"n_in_row": 2}, 422),
+    ("post", "/api/games", {"n_in_row": 26}, 422),
+    ("post", "/api/games", {"n_in_row": "4"}, 422),
+    ("post", "/api/games", {"n_in_row": 4.0}, 422),
+    ("post", "/api/games", {"n_in_row": True}, 422),
+    ("post", "/api/games", {"size": 6, "n_in_row": 7}, 400),
+    ("post", "/api/games", {"size": 9, "n_in_row": 10}, 400),
     ("post", "/api/games", [1, 2], 422),
     ("post", "/api/games/GAME/move", {"move": "z99"}, 400),
     ("post", "/api/games/GAME/move", {"move": "e55"}, 400),
@@ -196,6 +250,9 @@ BAD_REQUESTS = [
     ("post", "/api/games/load", {"text": "((((;"}, 400),
     ("post", "/api/games/load", {"text": "(;SZ[9]" + ";B[aa];W[ba];B[ab];W[bb];B[ac];W[bc];B[ad];W[bd];B[ae];W[be];B[af])"}, 400),
     ("post", "/api/games/load", {"text": "x", "format": "doc"}, 422),
+    ("post", "/api/games/load", {"text": "Piskvorky 9x9, 11:11, 0\n1,1,0\n-1\n", "n_in_row": 10}, 400),
+    ("post", "/api/games/load", {"text": "Piskvorky 9x9, 11:11, 0\n1,1,0\n-1\n", "n_in_row": 2}, 422),
+    ("post", "/api/games/load", {"text": "Piskvorky 9x9, 11:11, 0\n1,1,0\n-1\n", "n_in_row": "5"}, 422),
     ("post", "/api/games/load", {"text": "x" * 300_000}, 422),
     ("post", "/api/games/load", {}, 422),
 ]

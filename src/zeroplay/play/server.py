@@ -4,9 +4,10 @@ HTTP API (JSON unless said otherwise; every game is addressed by its id, so seve
 play independent games)::
 
     GET  /                                  the board (static/index.html, app.js, style.css)
-    POST /api/games                         new game {game, size, rule, color, playouts} -> 201 game
+    POST /api/games                         new game {game, size, n_in_row, rule, color, playouts}
+                                            -> 201 game
     POST /api/games/load                    new game from a record {text, format: psq|sgf|auto,
-                                            rule, color, playouts} -> 201 game
+                                            n_in_row, rule, color, playouts} -> 201 game
     GET  /api/games/{id}                    the game
     POST /api/games/{id}/move               the person's move {move: "h8" | "7,7" | cell} -> game
     POST /api/games/{id}/engine             the engine moves (waits for the search) -> {game, search}
@@ -17,9 +18,14 @@ play independent games)::
     POST /api/games/{id}/undo               take back the person's last move and the reply -> game
     GET  /api/games/{id}/record?format=psq|sgf   the game record as a file
 
-Errors: 400 bad input (illegal move, unreadable record), 404 unknown game id, 409 not now (not
-your turn, game over, engine busy), 422 malformed request (wrong types, size out of range); the
-body is ``{"detail": message}``. Bad input never produces a 500.
+``n_in_row`` (Gomoku: stones in a row that win, 3..size) left out means 5, or 4 on a 6x6 board,
+the game of the shipped 6x6 model; a game's JSON reports it under ``options`` and describes the
+game in ``title`` ("gomoku 6x6 freestyle, 4 in a row").
+
+Errors: 400 bad input (illegal move, unreadable record, n_in_row longer than the board), 404
+unknown game id, 409 not now (not your turn, game over, engine busy), 422 malformed request (wrong
+types, size or n_in_row outside 5..25 / 3..25); the body is ``{"detail": message}``. Bad input
+never produces a 500.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ from zeroplay import __version__
 from zeroplay.play.webgame import (
     MAX_PLAYOUTS,
     MAX_SIZE,
+    MIN_N_IN_ROW,
     MIN_PLAYOUTS,
     MIN_SIZE,
     GameConflictError,
@@ -59,6 +66,7 @@ class NewGameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: Literal["gomoku", "tictactoe"] = "gomoku"
     size: StrictInt = Field(15, ge=MIN_SIZE, le=MAX_SIZE)
+    n_in_row: StrictInt | None = Field(None, ge=MIN_N_IN_ROW, le=MAX_SIZE)  # None: 5, 4 on 6x6
     rule: Literal["freestyle", "standard"] = "freestyle"
     color: Literal["black", "white"] = "black"
     playouts: StrictInt = Field(400, ge=MIN_PLAYOUTS, le=MAX_PLAYOUTS)
@@ -73,6 +81,7 @@ class LoadIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     text: StrictStr = Field(..., max_length=200_000)
     format: Literal["psq", "sgf", "auto"] = "auto"
+    n_in_row: StrictInt | None = Field(None, ge=MIN_N_IN_ROW, le=MAX_SIZE)  # None: 5, 4 on 6x6
     rule: Literal["freestyle", "standard"] = "freestyle"
     color: Literal["black", "white"] = "black"
     playouts: StrictInt = Field(400, ge=MIN_PLAYOUTS, le=MAX_PLAYOUTS)
@@ -118,13 +127,15 @@ def create_app(store: GameStore | None = None) -> FastAPI:
     @app.post("/api/games", status_code=201)
     def new_game(body: NewGameIn | None = None):
         body = body or NewGameIn()
-        g = games.new(Options(body.game, body.size, body.rule, body.color, body.playouts))
+        g = games.new(Options(body.game, body.size, body.rule, body.color, body.playouts,
+                              n_in_row=body.n_in_row))
         return g.to_json()
 
     @app.post("/api/games/load", status_code=201)
     def load_game(body: LoadIn):
         width, _, moves = moves_from_record(body.text, body.format)
-        g = games.new(Options("gomoku", width, body.rule, body.color, body.playouts), tuple(moves))
+        options = Options("gomoku", width, body.rule, body.color, body.playouts, n_in_row=body.n_in_row)
+        g = games.new(options, tuple(moves))
         return g.to_json()
 
     @app.get("/api/games/{game_id}")

@@ -20,10 +20,15 @@ from typing import Callable
 import numpy as np
 
 from zeroplay.games import Game, IllegalMoveError, State, make
-from zeroplay.play.engine import Engine, make_engine
+from zeroplay.play.engine import Engine, describe, make_engine
 
 GAMES = ("gomoku", "tictactoe")
 MIN_SIZE, MAX_SIZE = 5, 25
+MIN_N_IN_ROW = 3
+DEFAULT_N_IN_ROW = 5
+SHIPPED_N_IN_ROW = {6: 4}
+"""Board size -> line length played when the client sends none, where it is not DEFAULT_N_IN_ROW:
+the game of the shipped model for that size (``gomoku-6x6-4-freestyle``; docs/STRENGTH.md)."""
 MIN_PLAYOUTS, MAX_PLAYOUTS = 1, 20000
 TOP_MOVES = 10
 PROGRESS_EVERY_S = 0.15
@@ -45,19 +50,31 @@ class UnknownGameError(LookupError):
 
 @dataclass
 class Options:
-    """A game's settings as the client chose them (validated by ``Options.check``)."""
+    """A game's settings as the client chose them (validated by ``Options.check``).
+
+    ``n_in_row`` (Gomoku: stones in a row that win) None means the default for the board size:
+    ``SHIPPED_N_IN_ROW`` (4 on 6x6, the shipped 6x6 model's game), else ``DEFAULT_N_IN_ROW`` (5).
+    """
 
     game: str = "gomoku"
     size: int = 15
     rule: str = "freestyle"
     color: str = "black"
     playouts: int = 400
+    n_in_row: int | None = None
+
+    def __post_init__(self):
+        if self.n_in_row is None:
+            self.n_in_row = SHIPPED_N_IN_ROW.get(self.size, DEFAULT_N_IN_ROW)
 
     def check(self) -> "Options":
         if self.game not in GAMES:
             raise GameInputError(f"game must be one of {', '.join(GAMES)}, not {self.game!r}")
         if self.game == "gomoku" and not MIN_SIZE <= self.size <= MAX_SIZE:
             raise GameInputError(f"size must be {MIN_SIZE}..{MAX_SIZE}, not {self.size}")
+        if self.game == "gomoku" and not MIN_N_IN_ROW <= self.n_in_row <= self.size:
+            raise GameInputError(f"n_in_row (stones in a row) must be {MIN_N_IN_ROW}..{self.size} on a "
+                                 f"{self.size}x{self.size} board, not {self.n_in_row}")
         if self.rule not in ("freestyle", "standard"):
             raise GameInputError(f"rule must be freestyle or standard, not {self.rule!r}")
         if self.color not in ("black", "white"):
@@ -69,7 +86,7 @@ class Options:
     def make_game(self) -> Game:
         if self.game == "tictactoe":
             return make("tictactoe")
-        return make("gomoku", width=self.size, height=self.size, rule=self.rule)
+        return make("gomoku", width=self.size, height=self.size, n_in_row=self.n_in_row, rule=self.rule)
 
 
 _ENGINES: dict[Game, Engine] = {}
@@ -113,8 +130,10 @@ class WebGame:
             result = None
         return {
             "id": self.id,
-            "options": {"game": self.options.game, "size": g.width, "rule": self.options.rule,
-                        "color": self.options.color, "playouts": self.options.playouts},
+            "options": {"game": self.options.game, "size": g.width, "n_in_row": g.n_in_row,
+                        "rule": self.options.rule, "color": self.options.color,
+                        "playouts": self.options.playouts},
+            "title": describe(g),
             "width": g.width,
             "height": g.height,
             "engine": self.engine.name,

@@ -11,6 +11,12 @@ let game = null;            // the server's game JSON
 let overlay = null;         // search snapshot drawn on the board
 let stream = null;          // the open EventSource
 let streamKind = null;      // "engine" | "analysis"
+let nInRowPicked = false;   // the person chose "In a row" (else it follows the board size)
+
+// Stones in a row when the person has not chosen: 4 on 6x6 (the shipped 6x6 model's game), else 5.
+// The server has the same default (webgame.SHIPPED_N_IN_ROW) for requests without n_in_row.
+const SHIPPED_N_IN_ROW = { 6: 4 };
+const defaultNInRow = (size) => SHIPPED_N_IN_ROW[size] || 5;
 
 const $ = (id) => document.getElementById(id);
 
@@ -35,6 +41,7 @@ async function api(method, path, body) {
 function options() {
   return {
     size: parseInt($("opt-size").value, 10),
+    n_in_row: parseInt($("opt-n-in-row").value, 10),
     rule: $("opt-rule").value,
     color: $("opt-color").value,
     playouts: parseInt($("opt-playouts").value, 10),
@@ -80,9 +87,11 @@ function setGame(g) {
   game = g;
   sessionStorage.setItem("zeroplay-game", g.id);
   $("opt-size").value = String(g.options.size);
+  showNInRow(g.options.n_in_row);
   $("opt-rule").value = g.options.rule;
   $("opt-color").value = g.options.color;
   $("opt-playouts").value = String(g.options.playouts);
+  $("game-title").textContent = g.title;
   $("engine-name").textContent = "engine: " + g.engine;
   const note = $("note");
   note.hidden = !g.note;
@@ -112,7 +121,9 @@ function next() {
     startStream("engine", `/api/games/${game.id}/engine/stream`);
   } else {
     setStatus(`Your move (${game.human === 0 ? "Black" : "White"}).`);
-    if ($("opt-analysis").checked) {
+    // once per position: the game JSON keeps the finished analysis of this position, and a new
+    // one would return at once (its tree has the playouts already) and start the next, in a loop
+    if ($("opt-analysis").checked && !game.analysis) {
       startStream("analysis", `/api/games/${game.id}/analyze/stream`);
     }
   }
@@ -184,8 +195,10 @@ async function loadRecord(file) {
   try {
     const o = options();
     overlay = null;
-    setGame(await api("POST", "/api/games/load",
-      { text, format: "auto", rule: o.rule, color: o.color, playouts: o.playouts }));
+    const body = { text, format: "auto", rule: o.rule, color: o.color, playouts: o.playouts };
+    // the record sets the board size: without the person's choice the server picks the default
+    if (nInRowPicked) body.n_in_row = o.n_in_row;
+    setGame(await api("POST", "/api/games/load", body));
   } catch (e) {
     setStatus("Cannot load: " + e.message, "error");
   }
@@ -367,6 +380,34 @@ function renderGraph() {
   }
 }
 
+// The options form after a change of board size or line length: "In a row" follows the board size
+// (sizeChanged) unless the person chose it; lines longer than the board are disabled; the rule
+// labels name the line length.
+function syncOptions(sizeChanged) {
+  const size = parseInt($("opt-size").value, 10);
+  const sel = $("opt-n-in-row");
+  if (sizeChanged && !nInRowPicked) sel.value = String(defaultNInRow(size));
+  for (const o of sel.options) o.disabled = parseInt(o.value, 10) > size;
+  if (sel.selectedIndex < 0 || sel.options[sel.selectedIndex].disabled) sel.value = String(defaultNInRow(size));
+  const n = sel.value;
+  const rule = $("opt-rule");
+  rule.options[0].textContent = `free-style (${n}+)`;
+  rule.options[1].textContent = `standard (exactly ${n})`;
+}
+
+// Show a game's line length, also one the form does not offer (the API takes 3..size).
+function showNInRow(n) {
+  const sel = $("opt-n-in-row");
+  if (![...sel.options].some((o) => o.value === String(n))) {
+    const o = document.createElement("option");
+    o.value = String(n);
+    o.textContent = `${n} stones`;
+    sel.appendChild(o);
+  }
+  sel.value = String(n);
+  syncOptions(false);
+}
+
 // ---- start --------------------------------------------------------------------------------------
 function init() {
   const sizeSel = $("opt-size");
@@ -377,6 +418,12 @@ function init() {
     sizeSel.appendChild(o);
   }
   sizeSel.value = "15";
+  sizeSel.addEventListener("change", () => syncOptions(true));
+  $("opt-n-in-row").addEventListener("change", () => {
+    nInRowPicked = true;
+    syncOptions(false);
+  });
+  syncOptions(true);
   $("board").addEventListener("click", (ev) => {
     const c = ev.target && ev.target.dataset ? ev.target.dataset.cell : undefined;
     if (c !== undefined) play(parseInt(c, 10));
