@@ -160,6 +160,13 @@ def test_n_in_row_option_plays_the_shipped_6x6_model(warm):
     assert "model gomoku-6x6-4-freestyle.safetensors (shipped" in proc.stdout
     bad = play("quit\n", "--size", "6", "--n-in-row", "9")
     assert bad.returncode == 2 and "zeroplay play: --n-in-row must be in 3..6" in bad.stderr
+    # without --n-in-row, 6x6 is the shipped model's game (as on the web board); other sizes: 5
+    default = play("quit\n", "--size", "6", "--playouts", "30")
+    assert "gomoku 6x6 freestyle, 4 in a row" in default.stdout
+    five = play("quit\n", "--size", "6", "--n-in-row", "5", "--playouts", "30")
+    assert "gomoku 6x6 freestyle." in five.stdout and "no trained model" in five.stdout
+    assert "in a row" not in play("quit\n", "--size", "7", "--playouts", "30").stdout.splitlines()[0]
+    assert play("quit\n", "--game", "tictactoe", "--n-in-row", "4").returncode == 2
 
 
 @pytest.mark.parametrize("size", [15, 9])

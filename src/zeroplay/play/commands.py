@@ -11,8 +11,8 @@ def add_play_commands(sub) -> None:
     p = sub.add_parser("play", help="play against the engine in the terminal")
     p.add_argument("--game", choices=["gomoku", "tictactoe"], default="gomoku", help="game (default gomoku)")
     p.add_argument("--size", type=int, default=15, help="board width and height, 5..25 (default 15)")
-    p.add_argument("--n-in-row", type=int, default=5,
-                   help="Gomoku: stones in a row that win (default 5; 4 on 6x6 plays the shipped 6x6 model)")
+    p.add_argument("--n-in-row", type=int, default=None,
+                   help="Gomoku: stones in a row that win (default 5, and 4 on 6x6: the shipped 6x6 model's game)")
     p.add_argument("--rule", choices=["freestyle", "standard"], default="freestyle",
                    help="freestyle: five or more wins; standard: exactly five (default freestyle)")
     p.add_argument("--color", "--colour", choices=["black", "white"], default="black",

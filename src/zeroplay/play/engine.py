@@ -98,6 +98,17 @@ def search_only_evaluator(game: Game):
     return UniformEvaluator(), "search only (uniform priors, one-ply proofs)"
 
 
+SHIPPED_N_IN_ROW = {6: 4}
+"""Board size -> the line length of the shipped model for that size, where it is not 5
+(``gomoku-6x6-4-freestyle``; docs/STRENGTH.md)."""
+
+
+def default_n_in_row(size: int) -> int:
+    """Gomoku line length when the user gives none: the shipped model's game for this board size
+    (4 on 6x6), else 5. Used by ``zeroplay play`` and the web board alike."""
+    return SHIPPED_N_IN_ROW.get(int(size), 5)
+
+
 def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipped: bool = True) -> Engine:
     """The engine for ``game``: ``model`` when given, else the shipped model, else search only.
 

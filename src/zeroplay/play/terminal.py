@@ -220,15 +220,16 @@ def warm_up_with_note(out: Callable[[str], None]) -> None:
 def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = print) -> int:
     """``zeroplay play``: returns the exit status (0; 2 for bad options)."""
     from zeroplay.games import make
-    from zeroplay.play.engine import make_engine
+    from zeroplay.play.engine import default_n_in_row, make_engine
 
+    n_in_row = getattr(args, "n_in_row", None)
     try:
         if args.game == "gomoku":
             game = make("gomoku", width=args.size, height=args.size, rule=args.rule,
-                        n_in_row=getattr(args, "n_in_row", 5))
+                        n_in_row=default_n_in_row(args.size) if n_in_row is None else n_in_row)
         else:
             given = [flag for flag, value, default in (("--size", args.size, 15),
-                                                       ("--n-in-row", getattr(args, "n_in_row", 5), 5),
+                                                       ("--n-in-row", n_in_row, None),
                                                        ("--rule", args.rule, "freestyle")) if value != default]
             if given:
                 raise ValueError(f"{', '.join(given)}: Gomoku options; {args.game} has none")

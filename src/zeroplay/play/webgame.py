@@ -20,15 +20,11 @@ from typing import Callable
 import numpy as np
 
 from zeroplay.games import Game, IllegalMoveError, State, make
-from zeroplay.play.engine import Engine, describe, make_engine
+from zeroplay.play.engine import Engine, default_n_in_row, describe, make_engine
 
 GAMES = ("gomoku", "tictactoe")
 MIN_SIZE, MAX_SIZE = 5, 25
 MIN_N_IN_ROW = 3
-DEFAULT_N_IN_ROW = 5
-SHIPPED_N_IN_ROW = {6: 4}
-"""Board size -> line length played when the client sends none, where it is not DEFAULT_N_IN_ROW:
-the game of the shipped model for that size (``gomoku-6x6-4-freestyle``; docs/STRENGTH.md)."""
 MIN_PLAYOUTS, MAX_PLAYOUTS = 1, 20000
 TOP_MOVES = 10
 PROGRESS_EVERY_S = 0.15
@@ -53,7 +49,7 @@ class Options:
     """A game's settings as the client chose them (validated by ``Options.check``).
 
     ``n_in_row`` (Gomoku: stones in a row that win) None means the default for the board size:
-    ``SHIPPED_N_IN_ROW`` (4 on 6x6, the shipped 6x6 model's game), else ``DEFAULT_N_IN_ROW`` (5).
+    ``engine.default_n_in_row`` (4 on 6x6, the shipped 6x6 model's game, else 5).
     """
 
     game: str = "gomoku"
@@ -65,7 +61,7 @@ class Options:
 
     def __post_init__(self):
         if self.n_in_row is None:
-            self.n_in_row = SHIPPED_N_IN_ROW.get(self.size, DEFAULT_N_IN_ROW)
+            self.n_in_row = default_n_in_row(self.size)
 
     def check(self) -> "Options":
         if self.game not in GAMES:

@@ -14,7 +14,7 @@ let streamKind = null;      // "engine" | "analysis"
 let nInRowPicked = false;   // the person chose "In a row" (else it follows the board size)
 
 // Stones in a row when the person has not chosen: 4 on 6x6 (the shipped 6x6 model's game), else 5.
-// The server has the same default (webgame.SHIPPED_N_IN_ROW) for requests without n_in_row.
+// The server has the same default (engine.default_n_in_row) for requests without n_in_row.
 const SHIPPED_N_IN_ROW = { 6: 4 };
 const defaultNInRow = (size) => SHIPPED_N_IN_ROW[size] || 5;
 
