@@ -27,7 +27,7 @@ def test_piped_game_with_every_command(warm):
     proc = play("h8\nzz\nh8\nq99\nhint\nundo\n7,7\nnew white\nquit\n", "--size", "9", "--playouts", "50")
     out = proc.stdout
     assert proc.returncode == 0 and "Traceback" not in out + proc.stderr
-    assert "Note: no trained model for gomoku 9x9 freestyle" in out
+    assert "Note: no trained model for gomoku 9x9 freestyle" in out and "Pass --model PATH" in out
     assert "   a b c d e f g h i" in out and " 9 " in out  # coordinates
     assert "Illegal: move 'zz'" in out
     assert "cell h8 is occupied" in out

@@ -133,8 +133,7 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         return Engine(game, evaluator, f"model {path.name}" + (_shipped_note(ckpt.meta) if shipped else ""),
                       None, path, overrides)
     evaluator, name = search_only_evaluator(game)
-    note = (f"no trained model for {describe(game)} yet: playing with the {name}. "
-            f"Pass --model PATH to use a checkpoint.")
+    note = f"no trained model for {describe(game)} yet: playing with the {name}."
     return Engine(game, evaluator, name, note, None, overrides)
 
 

@@ -248,7 +248,7 @@ def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = pr
         out(f"zeroplay -- {describe(game)}. You play {('Black (X)', 'White (O)')[human]}. "
             f"Engine: {engine.name}, {_limits_text(args)} per move.")
         if engine.note:
-            out(f"Note: {engine.note}")
+            out(f"Note: {engine.note} Pass --model PATH to use a checkpoint.")
         out(HELP)
         warm_up_with_note(out)
         session = TerminalGame(game, engine, human, playouts=args.playouts, seconds=args.seconds, out=out)
