@@ -130,6 +130,13 @@ def test_cli_text_and_errors(capsys):
     assert main(["arena", "uniform:8", "uniform:8", "--games", "2", "--game", "tictactoe", "--no-progress"]) == 0
     assert "Elo difference" in capsys.readouterr().out
     assert main(["arena", "bogus", "uniform:8", "--games", "2", "--game", "tictactoe"]) == 2
+    capsys.readouterr()
+    for flag in ("--games", "--playouts", "--parallel"):  # refused before any game (no progress bar)
+        with pytest.raises(SystemExit) as e:
+            main(["arena", "uniform:8", "uniform:8", flag, "0", "--game", "tictactoe"])
+        assert e.value.code == 2
+        err = capsys.readouterr().err
+        assert f"argument {flag}: must be >= 1, got 0" in err and "game/s" not in err
 
 
 def test_vcf_player_kind_turns_the_threat_solver_on(tmp_path):
