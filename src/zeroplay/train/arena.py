@@ -137,6 +137,9 @@ def _uniform(arg, game, options):
 
 
 def _rollout(arg, game, options):
+    if game.num_actions != game.cells:  # the compiled rollouts place stones on cells
+        raise ValueError(f"rollout:N plays the Gomoku family (a stone on any empty cell) only; for "
+                         f"{game.name} use uniform:N")
     return SearchPlayer(RolloutEvaluator(seed=options.get("seed")), _playouts_arg("rollout", arg),
                         name=f"rollout:{arg}", opening_moves=options.get("opening_moves", 2),
                         seed=options.get("seed"))
@@ -208,6 +211,8 @@ def make_player(spec: str, game: Game, *, playouts: int = 400, seed: int | None 
         return checkpoint_player(spec, game, playouts=playouts, seed=seed, device=device,
                                  opening_moves=opening_moves)
     kinds = ", ".join(f"{k}:..." for k in sorted(_KINDS))
+    if spec.endswith(".safetensors") or os.sep in spec:
+        raise ValueError(f"checkpoint {spec} not found (a player is a checkpoint file or one of {kinds})")
     raise ValueError(f"player {spec!r} is neither a checkpoint file nor one of {kinds}")
 
 

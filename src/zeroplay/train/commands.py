@@ -114,39 +114,89 @@ def _overrides(args) -> dict:
     return {"seed": args.seed, "selfplay": selfplay, "loop": loop, "train": train}
 
 
+# (option, attribute, smallest allowed value, whether the bound is strict)
+_TRAIN_BOUNDS = (("--iterations", "iterations", 0, False), ("--hours", "hours", 0, False),
+                 ("--workers", "workers", 0, False), ("--threads", "threads", 1, False),
+                 ("--seed", "seed", 0, False), ("--playouts", "playouts", 1, False),
+                 ("--parallel-games", "parallel_games", 1, False), ("--search-batch", "search_batch", 1, False),
+                 ("--temperature-moves", "temperature_moves", 0, False),
+                 ("--no-resign-fraction", "no_resign_fraction", 0, False),
+                 ("--full-search-prob", "full_search_prob", 0, True), ("--fast-playouts", "fast_playouts", 1, False),
+                 ("--games-per-iteration", "games_per_iteration", 1, False), ("--steps", "steps", 1, False),
+                 ("--batch-size", "batch_size", 1, False), ("--window", "window", 1, False),
+                 ("--flush-games", "flush_games", 1, False), ("--lr", "lr", 0, True), ("--l2", "l2", 0, False),
+                 ("--eval-games", "eval_games", 0, False), ("--eval-playouts", "eval_playouts", 1, False),
+                 ("--size", "size", 1, False), ("--n-in-row", "n_in_row", 1, False))
+_AT_MOST_1 = (("--no-resign-fraction", "no_resign_fraction"), ("--full-search-prob", "full_search_prob"),
+              ("--resign-threshold", "resign_threshold"))
+
+
+def check_train_args(args) -> None:
+    """Refuse bad ``zeroplay train`` options before anything is read or written.
+
+    Raises:
+        ValueError: one line naming the option, its value and the allowed range.
+    """
+    import math
+
+    for flag, attr, low, strict in _TRAIN_BOUNDS:
+        value = getattr(args, attr, None)
+        if value is None:
+            continue
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"{flag} must be a finite number, got {value}")
+        if value < low or (strict and value == low):
+            raise ValueError(f"{flag} must be {'>' if strict else '>='} {low}, got {value}")
+    for flag, attr in _AT_MOST_1:
+        value = getattr(args, attr, None)
+        if value is None:
+            continue
+        if not math.isfinite(value) and not (attr == "resign_threshold" and value == -math.inf):
+            raise ValueError(f"{flag} must be a finite number, got {value}")
+        if value > 1:
+            what = ("a root value Q in [-1, 1] (below -1: never resign)" if attr == "resign_threshold"
+                    else "a share in [0, 1]")
+            raise ValueError(f"{flag} must be {what}, got {value}")
+    if args.address is not None and args.backend != "ray":
+        raise ValueError("--address is for --backend ray (a Ray cluster to join); add --backend ray or drop --address")
+    if args.baseline is not None and not args.baseline.strip():
+        raise ValueError("--baseline is empty: give a player (e.g. rollout:200) or 'none'")
+
+
 def _cmd_train(args) -> int:
-    from zeroplay.games import make
-    from zeroplay.train.loop import TrainingRun, open_run
+    from zeroplay.train.loop import TrainingRun, check_run_config, open_run, resolve_run
+    from zeroplay.train.runlock import RunLock
     from zeroplay.train.workers import default_workers
 
+    check_train_args(args)
     if args.backend == "ray":
         from zeroplay.train.ray_backend import ray_missing_message
 
         if (missing := ray_missing_message()) is not None:
             print(missing, file=sys.stderr)
             return 2
-    options = _game_options(args)
-    game_name = args.game
-    structural = {"game": game_name, "net": args.net, "features": args.features, "game_options": None}
-    if options is not None or game_name is not None:
-        structural["game_options"] = dict(make(game_name or "gomoku", **(options or {})).options)
-    config = open_run(args.run_dir, structural, _overrides(args))
+    structural = {"game": args.game, "net": args.net, "features": args.features, "game_options": _game_options(args)}
+    overrides = _overrides(args)
+    # everything is checked before the run directory is created or changed: a typo costs nothing
+    check_run_config(resolve_run(args.run_dir, structural, overrides))
     workers = default_workers() if args.workers is None else args.workers
+    workers_note = "" if args.workers is not None else " (--workers not given: all cores; it is not stored in the run)"
     if args.backend == "ray" and args.workers is None and args.address is not None:
         workers = 0  # one Ray actor per CPU of the cluster
-    if workers < 0:
-        raise ValueError("--workers must be >= 0")
-    print(f"run {args.run_dir}: {config.game} {config.game_options}, net {config.net}, "
-          f"{config.selfplay.playouts} playouts, threat solver {'on' if config.selfplay.threat_solver else 'off'}, "
-          f"{workers} worker(s)", file=sys.stderr, flush=True)
-    run = TrainingRun(args.run_dir, config, workers=workers, progress=not args.no_progress, threads=args.threads,
-                      backend=args.backend, address=args.address)
-    try:
-        summary = run.run(iterations=args.iterations, hours=args.hours)
-    except KeyboardInterrupt:
-        run.close()
-        print("interrupted: rerun the same command to continue", file=sys.stderr)
-        return 130
+        workers_note = " (one Ray actor per CPU of the cluster)"
+    with RunLock(args.run_dir):
+        config = open_run(args.run_dir, structural, overrides)
+        print(f"run {args.run_dir}: {config.game} {config.game_options}, net {config.net}, "
+              f"{config.selfplay.playouts} playouts, threat solver {'on' if config.selfplay.threat_solver else 'off'}, "
+              f"{workers} worker(s){workers_note}", file=sys.stderr, flush=True)
+        run = TrainingRun(args.run_dir, config, workers=workers, progress=not args.no_progress, threads=args.threads,
+                          backend=args.backend, address=args.address)
+        try:
+            summary = run.run(iterations=args.iterations, hours=args.hours)
+        except KeyboardInterrupt:
+            run.close()
+            print("interrupted: rerun the same command to continue", file=sys.stderr)
+            return 130
     print(json.dumps(summary))
     return 0
 
@@ -192,6 +242,14 @@ def _is_checkpoint(spec: str) -> bool:
 
 
 def _cmd_arena(args) -> int:
+    try:
+        return _arena(args)
+    except KeyboardInterrupt:  # Ctrl-C: one line, as `zeroplay train` does, not a traceback
+        print("interrupted: the match was not finished, no result", file=sys.stderr)
+        return 130
+
+
+def _arena(args) -> int:
     import time
 
     import numpy as np

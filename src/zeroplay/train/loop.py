@@ -170,44 +170,139 @@ def _train_config(train):
 
 
 def open_run(run_dir: str | os.PathLike, structural: dict, overrides: dict) -> RunConfig:
-    """The config of the run in ``run_dir``: stored + ``overrides`` when it exists (structural
-    options given must match), else a new one from ``structural`` + ``overrides``; written back.
-
-    Args:
-        structural: ``game``, ``game_options``, ``net``, ``features`` (None = not given).
-        overrides: as ``RunConfig.with_overrides``.
+    """The config of the run in ``run_dir`` (``resolve_run``), checked (``check_run_config``) and
+    written back; the directory is created only once everything checked out.
 
     Raises:
-        ValueError: a structural option that differs from the stored run, or a bad setting.
+        ValueError: see ``resolve_run`` and ``check_run_config``; the run directory is unchanged.
     """
     run_dir = Path(run_dir)
+    config = resolve_run(run_dir, structural, overrides)
+    check_run_config(config)
+    from zeroplay.train.runlock import make_run_dir
+
+    make_run_dir(run_dir)
     path = run_dir / CONFIG_FILE
-    if path.exists():
-        stored = RunConfig.from_dict(json.loads(path.read_text(encoding="utf-8")))
-        diffs = []
-        for key in RunConfig.STRUCTURAL:
-            given = structural.get(key)
-            if given is None:
-                continue
-            have = getattr(stored, key)
-            if given != have:
-                diffs.append(f"{key}: run has {have!r}, command gives {given!r}")
-        if diffs:
-            raise ValueError(f"{run_dir} is a run of another setting ({'; '.join(diffs)}); "
-                             "use a new --run-dir")
-        config = stored.with_overrides(overrides)
-    else:
-        base = RunConfig(**{k: v for k, v in structural.items() if v is not None})
-        # options as the game reports them (defaults filled in), so a resume compares like with like
-        base = replace(base, game_options=dict(base.make_game().options))
-        config = base.with_overrides(overrides)
-    if config.selfplay.threat_solver and config.game != "gomoku":
-        raise ValueError(f"the threat solver is for Gomoku; this run plays {config.game} (drop --threat-solver)")
-    run_dir.mkdir(parents=True, exist_ok=True)
     text = json.dumps(config.to_dict(), indent=2, sort_keys=True) + "\n"
     if not path.exists() or path.read_text(encoding="utf-8") != text:
         atomic_write_text(path, text)
     return config
+
+
+def read_run_config(run_dir: str | os.PathLike) -> RunConfig | None:
+    """The stored config of the run in ``run_dir``; None when it has no config.json.
+
+    Raises:
+        ValueError: config.json cannot be read or parsed (the message names the file and what to do).
+    """
+    from zeroplay.train.runlock import check_run_dir_path
+
+    check_run_dir_path(run_dir)
+    path = Path(run_dir) / CONFIG_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"{path} cannot be read: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        return RunConfig.from_dict(json.loads(text))
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        detail = f"missing setting {e}" if isinstance(e, KeyError) else str(e)
+        raise ValueError(f"{path} is damaged ({detail}): restore it (from a copy or git), or move it "
+                         "away and rerun with all the run's original settings (--game, --size, --net, ...)") from None
+
+
+# game options as the user gives them: option of ``make`` -> (command-line flag, keys of game.options)
+_GAME_FLAGS = {"size": ("--size", ("width", "height")), "width": ("--size", ("width",)),
+               "height": ("--size", ("height",)), "n_in_row": ("--n-in-row", ("n_in_row",)),
+               "rule": ("--rule", ("rule",))}
+
+
+def _user_value(options: dict, keys: tuple[str, ...]):
+    values = [options.get(k) for k in keys]
+    return values[0] if len(set(map(repr, values))) == 1 else "x".join(map(str, values))
+
+
+def resolve_run(run_dir: str | os.PathLike, structural: dict, overrides: dict) -> RunConfig:
+    """The config of the run in ``run_dir`` without writing anything: stored + ``overrides`` when
+    it exists (structural options given must match), else a new one from ``structural`` +
+    ``overrides``.
+
+    Args:
+        structural: ``game``, ``game_options`` (as given to ``make``, e.g. ``{"size": 8}``; only
+            the given ones), ``net``, ``features`` (None = not given).
+        overrides: as ``RunConfig.with_overrides``.
+
+    Raises:
+        ValueError: a structural option that differs from the stored run (named as its
+            command-line flag), a damaged config.json, or a bad setting.
+    """
+    run_dir = Path(run_dir)
+    stored = read_run_config(run_dir)
+    given_options = dict(structural.get("game_options") or {})
+    if stored is None:
+        base = RunConfig(**{k: v for k, v in structural.items() if v is not None and k != "game_options"})
+        # options as the game reports them (defaults filled in), so a resume compares like with like
+        base = replace(base, game_options=dict(make(base.game, **given_options).options))
+        return base.with_overrides(overrides)
+    diffs = []
+    if structural.get("game") is not None and structural["game"] != stored.game:
+        diffs.append(f"--game: run has {stored.game}, command gives {structural['game']}")
+    elif given_options:
+        have = stored.game_options
+        keys = [k for name in given_options for k in _GAME_FLAGS.get(name, ("", (name,)))[1]]
+        merged = {k: v for k, v in have.items() if k not in keys}
+        wanted = dict(make(stored.game, **merged, **given_options).options)
+        for name in given_options:
+            flag, keys = _GAME_FLAGS.get(name, (f"--{name.replace('_', '-')}", (name,)))
+            if any(wanted.get(k) != have.get(k) for k in keys):
+                diffs.append(f"{flag}: run has {_user_value(have, keys)}, command gives {_user_value(wanted, keys)}")
+    for key, flag in (("net", "--net"), ("features", "--features")):
+        given = structural.get(key)
+        if given is not None and given != getattr(stored, key):
+            diffs.append(f"{flag}: run has {getattr(stored, key)}, command gives {given}")
+    if diffs:
+        raise ValueError(f"{run_dir} is a run of another setting ({'; '.join(diffs)}); "
+                         "drop these options to continue it, or use a new --run-dir")
+    return stored.with_overrides(overrides)
+
+
+def baseline_spec(config: RunConfig, game: Game | None = None) -> str | None:
+    """The run's fixed arena opponent as a player spec ("auto" resolved), None for none."""
+    baseline = config.loop.baseline
+    if baseline == "auto":
+        game = game or config.make_game()
+        baseline = "rollout:200" if game.num_actions == game.cells else "uniform:200"
+    return baseline or None
+
+
+def check_run_config(config: RunConfig) -> None:
+    """Everything that can be checked before a run starts: the game, the net architecture and
+    features, the threat solver's game, the arena baseline (a checkpoint must exist and load
+    for the game).
+
+    Raises:
+        ValueError: what is wrong, in terms of the command-line options.
+    """
+    from zeroplay.nn.arch import arch_spec
+
+    game = config.make_game()
+    try:
+        arch_spec(config.net, game, config.features)
+    except ValueError as e:
+        raise ValueError(f"--net/--features: {e}") from None
+    if config.selfplay.threat_solver and config.game != "gomoku":
+        raise ValueError(f"the threat solver is for Gomoku; this run plays {config.game} (drop --threat-solver)")
+    baseline = baseline_spec(config, game)
+    if baseline and config.loop.eval_games > 0:
+        from zeroplay.train.arena import make_player
+
+        playouts = config.loop.eval_playouts or config.selfplay.playouts
+        try:
+            make_player(baseline, game, playouts=playouts, seed=0)
+        except ValueError as e:
+            raise ValueError(f"--baseline {baseline}: {e}") from None
 
 
 def checkpoint_path(run_dir, iteration: int) -> Path:
@@ -373,10 +468,10 @@ class TrainingRun:
             plot_run(self.dir, self.dir / PLOTS)
         except Exception as e:  # plots are a convenience: never stop training for them
             self.log(f"plots not written: {e}")
-        ev = self._eval_record(it) or {}
+        elo = (self._eval_record(it) or {}).get("elo_cumulative")
+        elo_text = "no arena (--eval-games 0)" if elo is None else f"Elo {elo:+.1f} (cumulative, iteration 0 = 0)"
         self.log(f"iteration {it} done: self-play {t1 - t0:.0f} s, train {t2 - t1:.0f} s, "
-                 f"arena {t3 - t2:.0f} s; games {self.buffer.total_games}, step {self.trainer.step}, "
-                 f"Elo {ev.get('elo_cumulative')}")
+                 f"arena {t3 - t2:.0f} s; games {self.buffer.total_games}, step {self.trainer.step}, {elo_text}")
 
     # --- self-play -------------------------------------------------------------------------------
     def _self_play_source(self):
@@ -528,9 +623,7 @@ class TrainingRun:
         ck = load_checkpoint(checkpoint_path(self.dir, best), game=self.game, features=self.config.features)
         opponents.append(("previous best", SearchPlayer(NetEvaluator(ck.model, ck.features), playouts,
                                                         name=f"iteration {best}", seed=seed + 1, config=cfg)))
-        baseline = lc.baseline
-        if baseline == "auto":
-            baseline = "rollout:200" if self.game.num_actions == self.game.cells else "uniform:200"
+        baseline = baseline_spec(self.config, self.game)
         if baseline:
             opponents.append((baseline, make_player(baseline, self.game, playouts=playouts, seed=seed + 2)))
         for label, opponent in opponents:

@@ -1,0 +1,262 @@
+"""``zeroplay train`` / ``arena`` refusals: bad options, a busy or bad run directory, Ctrl-C.
+
+Every refusal is one line on stderr with exit status 2, before anything is written to the run
+directory (a new one is not created, an existing one is left byte for byte).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytest.importorskip("torch")
+
+from zeroplay.cli import main  # noqa: E402
+
+TINY = ["--game", "tictactoe", "--net", "tiny", "--playouts", "8", "--games-per-iteration", "2",
+        "--parallel-games", "2", "--steps", "1", "--batch-size", "8", "--eval-games", "0",
+        "--flush-games", "2", "--workers", "0", "--no-progress", "--threads", "1"]
+
+
+def _train(run_dir, *extra):
+    return main(["train", "--run-dir", str(run_dir), *TINY, *extra])
+
+
+def _files(run_dir):
+    """Every file under ``run_dir`` with its bytes."""
+    return {p.relative_to(run_dir).as_posix(): p.read_bytes() for p in sorted(run_dir.rglob("*")) if p.is_file()}
+
+
+def _refused(capsys, code, *needles):
+    err = capsys.readouterr().err
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("zeroplay: error: "), err
+    for needle in needles:
+        assert needle in lines[0], err
+    return lines[0]
+
+
+# --- 1. one process per run directory -------------------------------------------------------------
+HOLDER = """
+import sys, time
+from zeroplay.train.runlock import RunLock
+RunLock(sys.argv[1]).acquire()
+print("ready", flush=True)
+time.sleep(120)
+"""
+
+
+def test_a_second_process_on_the_run_dir_is_refused_until_the_first_dies(tmp_path, capsys):
+    run = tmp_path / "run"
+    holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(HOLDER), str(run)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "ready", holder.stderr.read()
+        line = _refused(capsys, _train(run, "--hours", "0"), str(run), "in use", f"pid {holder.pid}")
+        assert "another --run-dir" in line
+        assert not (run / "config.json").exists() and not (run / "checkpoints").exists()
+    finally:
+        os.kill(holder.pid, signal.SIGKILL)  # the kernel drops its lock
+        holder.wait()
+    assert _train(run, "--hours", "0") == 0
+    assert (run / "checkpoints" / "iter-000000.safetensors").exists()
+
+
+def test_the_lock_is_released_when_the_command_ends(tmp_path):
+    from zeroplay.train.runlock import RunLock
+
+    run = tmp_path / "run"
+    assert _train(run, "--hours", "0") == 0
+    assert not (run / "lock").exists()
+    with RunLock(run):  # free again
+        assert (run / "lock").read_text().strip() == str(os.getpid())
+    assert _train(run, "--hours", "0") == 0
+
+
+def test_self_play_workers_run_under_the_lock(tmp_path, capsys):
+    run = tmp_path / "run"
+    assert main(["train", "--run-dir", str(run), *TINY, "--workers", "1", "--iterations", "1"]) == 0
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["games_total"] == 2
+
+
+# --- 2. the arena baseline is checked before any self-play -----------------------------------------
+@pytest.mark.parametrize("baseline, needle", [("rolout:200", "neither a checkpoint file"),
+                                              ("nope/iter-000001.safetensors", "not found"),
+                                              ("uniform:x", "needs a number")])
+def test_a_bad_baseline_is_refused_before_the_run_dir_is_created(tmp_path, capsys, baseline, needle):
+    run = tmp_path / "run"
+    _refused(capsys, _train(run, "--iterations", "1", "--eval-games", "2", "--baseline", baseline),
+             f"--baseline {baseline}", needle)
+    assert not run.exists()
+
+
+def test_a_bad_baseline_on_a_resume_changes_nothing(tmp_path, capsys):
+    from zeroplay.games import make
+    from zeroplay.nn import build_model, save_checkpoint
+
+    run = tmp_path / "run"
+    assert _train(run, "--hours", "0") == 0
+    before = _files(run)
+    capsys.readouterr()
+    _refused(capsys, _train(run, "--iterations", "1", "--eval-games", "2", "--baseline", "rollout-200"),
+             "--baseline rollout-200")
+    # a checkpoint of another game
+    gomoku = make("gomoku", size=6, n_in_row=4)
+    other = tmp_path / "gomoku.safetensors"
+    save_checkpoint(other, build_model("tiny", gomoku, "basic", seed=0), game=gomoku, features="basic")
+    _refused(capsys, _train(run, "--iterations", "1", "--eval-games", "2", "--baseline", str(other)),
+             f"--baseline {other}")
+    assert _files(run) == before
+
+
+# --- 3. every option is checked before config.json is written --------------------------------------
+@pytest.mark.parametrize("option, needle", [
+    (["--net", "foo"], "unknown architecture 'foo'"),
+    (["--lr", "0"], "--lr must be > 0"),
+    (["--lr=-1e-3"], "--lr must be > 0"),
+    (["--window", "0"], "--window must be >= 1"),
+    (["--workers", "-1"], "--workers must be >= 0"),
+    (["--threads", "0"], "--threads must be >= 1"),
+    (["--resign-threshold", "5"], "--resign-threshold must be a root value Q in [-1, 1]"),
+    (["--resign-threshold", "nan"], "--resign-threshold must be a finite number"),
+    (["--games-per-iteration", "0"], "--games-per-iteration must be >= 1"),
+    (["--steps", "0"], "--steps must be >= 1"),
+    (["--batch-size", "0"], "--batch-size must be >= 1"),
+    (["--eval-games", "-1"], "--eval-games must be >= 0"),
+    (["--playouts", "0"], "--playouts must be >= 1"),
+    (["--no-resign-fraction", "1.5"], "--no-resign-fraction must be a share in [0, 1]"),
+    (["--full-search-prob", "0"], "--full-search-prob must be > 0"),
+    (["--flush-games", "0"], "--flush-games must be >= 1"),
+    (["--eval-playouts", "0"], "--eval-playouts must be >= 1"),
+    (["--hours", "-1"], "--hours must be >= 0"),
+    (["--seed", "-3"], "--seed must be >= 0"),
+])
+def test_bad_options_are_refused_before_anything_is_written(tmp_path, capsys, option, needle):
+    fresh = tmp_path / "fresh"
+    _refused(capsys, _train(fresh, "--hours", "0", *option), needle)
+    assert not fresh.exists()
+    # on an existing run: refused the same way, the run directory untouched
+    run = tmp_path / "run"
+    assert _train(run, "--hours", "0") == 0
+    before = _files(run)
+    capsys.readouterr()
+    # (a stored run names another --net as another setting)
+    _refused(capsys, _train(run, "--hours", "0", *option), *([needle] if option[0] != "--net" else []))
+    assert _files(run) == before
+
+
+def test_a_typo_does_not_poison_the_run_dir(tmp_path, capsys):
+    run = tmp_path / "run"
+    _refused(capsys, _train(run, "--hours", "0", "--net", "tinny"), "tinny")
+    assert _train(run, "--hours", "0", "--net", "tiny") == 0  # the corrected command just works
+
+
+def test_a_resign_threshold_below_minus_one_still_means_never(tmp_path):
+    run = tmp_path / "run"
+    assert _train(run, "--hours", "0", "--resign-threshold", "-5") == 0
+    assert json.loads((run / "config.json").read_text())["selfplay"]["resign_threshold"] is None
+
+
+# --- 4. run directories that are not directories; a damaged config.json ---------------------------
+def test_a_run_dir_that_is_a_file_or_cannot_be_created_is_a_clean_error(tmp_path, capsys):
+    afile = tmp_path / "afile"
+    afile.write_text("keep me\n")
+    _refused(capsys, _train(afile, "--hours", "0"), f"--run-dir {afile} is a file")
+    _refused(capsys, _train(afile / "run", "--hours", "0"), f"is under the file {afile}")
+    assert afile.read_text() == "keep me\n"
+    locked = tmp_path / "ro"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        if os.access(locked, os.W_OK):
+            pytest.skip("running as a user who can write anywhere")
+        _refused(capsys, _train(locked / "run", "--hours", "0"), f"--run-dir {locked / 'run'}: cannot create")
+    finally:
+        locked.chmod(0o700)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc")
+def test_an_uncreatable_run_dir_under_proc_is_a_clean_error(capsys):
+    _refused(capsys, _train("/proc/zz", "--hours", "0"), "--run-dir /proc/zz: cannot create the directory")
+
+
+def test_a_damaged_config_is_named_with_what_to_do(tmp_path, capsys):
+    run = tmp_path / "run"
+    assert _train(run, "--hours", "0") == 0
+    (run / "config.json").write_text('{"version": 1,\n')
+    before = _files(run)
+    capsys.readouterr()
+    _refused(capsys, _train(run, "--hours", "0"), f"{run / 'config.json'} is damaged", "restore it")
+    (run / "config.json").write_text('{"version": 1}\n')  # valid JSON, settings missing
+    _refused(capsys, _train(run, "--hours", "0"), f"{run / 'config.json'} is damaged", "missing setting")
+    before["config.json"] = b'{"version": 1}\n'
+    assert _files(run) == before
+
+
+# --- 5. --address needs --backend ray ------------------------------------------------------------
+def test_address_without_ray_backend_is_refused(tmp_path, capsys):
+    run = tmp_path / "run"
+    _refused(capsys, _train(run, "--hours", "0", "--address", "auto"), "--address", "--backend ray")
+    assert not run.exists()
+
+
+# --- 6. Ctrl-C in the arena ------------------------------------------------------------------------
+def test_ctrl_c_in_the_arena_is_one_line_and_exit_130(monkeypatch, capsys):
+    import zeroplay.train.arena as arena
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(arena, "play_match", interrupted)
+    try:
+        code = main(["arena", "uniform:2", "uniform:2", "--game", "tictactoe", "--games", "2", "--no-progress"])
+    except KeyboardInterrupt:
+        pytest.fail("zeroplay arena let KeyboardInterrupt through (a traceback for the user)")
+    assert code == 130
+    assert capsys.readouterr().err.strip() == "interrupted: the match was not finished, no result"
+
+
+# --- 7. --workers and --threads are per call, not stored -----------------------------------------
+def test_workers_and_threads_are_not_stored_and_default_on_each_call(tmp_path, capsys):
+    from zeroplay.train.workers import default_workers
+
+    run = tmp_path / "run"
+    assert _train(run, "--hours", "0") == 0  # --workers 0 --threads 1
+    config = json.loads((run / "config.json").read_text())
+    assert "workers" not in json.dumps(config) and "threads" not in json.dumps(config)
+    capsys.readouterr()
+    assert main(["train", "--run-dir", str(run), "--hours", "0", "--no-progress", "--threads", "1"]) == 0
+    err = capsys.readouterr().err
+    assert f"{default_workers()} worker(s) (--workers not given: all cores; it is not stored in the run)" in err
+
+
+# --- 8. structural changes are named as the options the user gave ---------------------------------
+def test_a_changed_size_is_named_in_command_line_terms(tmp_path, capsys):
+    run = tmp_path / "run"
+    six = ["--game", "gomoku", "--size", "6", "--n-in-row", "4"]
+    assert _train(run, "--hours", "0", *six) == 0
+    before = _files(run)
+    capsys.readouterr()
+    line = _refused(capsys, main(["train", "--run-dir", str(run), "--size", "8", "--hours", "0"]),
+                    "--size: run has 6, command gives 8")
+    assert "n_in_row" not in line and "width" not in line
+    _refused(capsys, main(["train", "--run-dir", str(run), "--n-in-row", "5", "--rule", "standard", "--hours", "0"]),
+             "--n-in-row: run has 4, command gives 5; --rule: run has freestyle, command gives standard")
+    assert _files(run) == before
+    # options given that match the run are fine, also without the ones not given (--n-in-row)
+    assert main(["train", "--run-dir", str(run), "--game", "gomoku", "--size", "6", "--hours", "0",
+                 "--workers", "0", "--threads", "1", "--no-progress"]) == 0
+
+
+# --- 9. the iteration line without an arena -----------------------------------------------------
+def test_the_iteration_line_says_no_arena_instead_of_elo_none(tmp_path, capsys):
+    assert _train(tmp_path / "run", "--iterations", "1") == 0  # --eval-games 0
+    err = capsys.readouterr().err
+    assert "iteration 1 done" in err and "no arena (--eval-games 0)" in err and "Elo None" not in err
