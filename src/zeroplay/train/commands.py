@@ -33,7 +33,9 @@ def _add_train(sub) -> None:
         "train", help="train a net by self-play (resumable: rerun the same command to continue)",
         description="Self-play -> replay buffer -> training -> arena, iteration after iteration, in "
         "RUN_DIR. Rerunning the command on the same RUN_DIR continues where it stopped (also after "
-        "kill -9). Options not given on a resume keep the run's stored values (config.json).")
+        "kill -9). Options not given on a resume keep the run's stored values (config.json), except "
+        "--workers, --threads, --backend, --address, --iterations and --hours, which are per call. One "
+        "process per RUN_DIR (a lock file).")
     p.add_argument("--run-dir", required=True, help="run directory (created; reused to resume)")
     _add_game_options(p, None)
     p.add_argument("--net", default=None, help="network: tiny (default) or bNcM, e.g. b6c64")
@@ -44,7 +46,8 @@ def _add_train(sub) -> None:
     p.add_argument("--hours", type=float, default=None,
                    help="stop starting iterations after this many hours of this call")
     p.add_argument("--workers", type=int, default=None,
-                   help="self-play processes (default: all cores; 0: in this process); with --backend "
+                   help="self-play processes (default: all cores; 0: in this process; not stored: give it on "
+                   "every call); with --backend "
                    "ray: actors (default: the cores here, or every CPU of the cluster with --address)")
     p.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="where self-play runs: local processes (default) or Ray actors, on a local Ray "
@@ -53,7 +56,7 @@ def _add_train(sub) -> None:
                    help="with --backend ray: 'auto' or HOST:PORT of a running Ray cluster (default: "
                    "start a local Ray instance on 127.0.0.1)")
     p.add_argument("--threads", type=int, default=None,
-                   help="torch threads for training and the arena (default: half the cores)")
+                   help="torch threads for training and the arena (default: half the cores; not stored)")
     p.add_argument("--seed", type=int, default=None, help="run seed (default 0)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     g = p.add_argument_group("self-play")

@@ -15,6 +15,8 @@ Run directory (everything a run needs to continue; nothing else is read)::
       records/game-000000123.psq      every self-play game, Gomoku-family games only
       metrics.jsonl                   selfplay / train / arena records (``train.metrics``)
       plots/*.png                     ``zeroplay plot`` charts, redrawn after each iteration
+      lock                            held by the ``zeroplay train`` process of the run
+                                      (``train.runlock``: one process per run directory)
 
 Iteration N: play games with net N-1 until the buffer holds ``games_total(N-1) +
 games_per_iteration`` games (finished games are written in shards of ``flush_games`` games, so
