@@ -374,7 +374,7 @@ class TrainingRun:
         self.metrics = MetricsLog(self.dir / METRICS_FILE)
         lc = config.loop
         self.buffer = ReplayBuffer(self.dir / SHARDS, self.game, config.features, window=lc.window,
-                                   validation_fraction=lc.validation_fraction)
+                                   validation_fraction=lc.validation_fraction, log=self.log)
         self._source = None
         self.model = None
         self.trainer = None

@@ -4,13 +4,14 @@ split by game, and symmetry augmentation when sampling.
 Durability: every shard is written atomically (``shards.write_shard``), so after a crash the
 directory holds whole shards plus, at worst, ignored temp files; reopening the directory finds
 them all. Only the shards that reach into the window are read in full (and checked); a damaged
-one is skipped with a warning and listed in ``skipped``, never half-used.
+one is skipped with a one-line message (``log``, default stderr) and listed in ``skipped``, never
+half-used.
 """
 
 from __future__ import annotations
 
 import os
-import warnings
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -53,13 +54,16 @@ class ReplayBuffer:
         game, features: every shard must be of this game and feature set (ValueError otherwise).
         window: how many of the newest samples (by game id) are sampled from.
         validation_fraction: share of games (not positions) held out for validation.
+        log: where the one-line message about a skipped shard goes (default: stderr, as
+            ``zeroplay: skipping replay shard ...``; a plain line, not a Python warning with its
+            source location).
 
     Attributes:
         skipped: (path, reason) of shards that could not be read whole.
     """
 
     def __init__(self, directory: str | os.PathLike, game: Game, features: str, *,
-                 window: int = 500_000, validation_fraction: float = 0.05):
+                 window: int = 500_000, validation_fraction: float = 0.05, log=None):
         if window < 1:
             raise ValueError(f"window must be >= 1, got {window}")
         if not 0.0 <= validation_fraction < 1.0:
@@ -69,6 +73,7 @@ class ReplayBuffer:
         self.game, self.features = game, features
         self.window, self.validation_fraction = int(window), float(validation_fraction)
         self.skipped: list[tuple[Path, str]] = []
+        self.log = log or (lambda msg: print(f"zeroplay: {msg}", file=sys.stderr, flush=True))
         self._ranges: dict[tuple[int, int], dict] = {}  # valid shards on disk -> meta
         self._bad: set[str] = set()  # names already reported unreadable
         self._loaded: dict[tuple[int, int], Shard] = {}  # shards reaching into the window
@@ -126,7 +131,7 @@ class ReplayBuffer:
     def _skip(self, path: Path, reason: str) -> None:
         self._bad.add(path.name)
         self.skipped.append((path, reason))
-        warnings.warn(f"skipping replay shard: {reason}", RuntimeWarning, stacklevel=3)
+        self.log(f"skipping replay shard: {reason}")
 
     def _load_window(self) -> None:
         """Read (newest first) the shards that reach into the window; drop the others."""
