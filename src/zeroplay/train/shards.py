@@ -117,7 +117,8 @@ def write_shard(directory: str | os.PathLike, game: Game, features: str,
 def read_shard_meta(path: str | os.PathLike) -> dict:
     """The JSON record only (cheap: one small zip member). Raises ShardError when unreadable."""
     try:
-        with np.load(path, allow_pickle=False) as z:
+        # our own file object: np.load leaks its handle when the zip is damaged (ResourceWarning)
+        with open(path, "rb") as f, np.load(f, allow_pickle=False) as z:
             return json.loads(str(z["meta"][()]))
     except Exception as e:  # zipfile, zlib, numpy and json each raise their own types on damage
         raise ShardError(f"shard {os.fspath(path)} is unreadable: {e}") from None
@@ -134,7 +135,8 @@ def read_shard(path: str | os.PathLike, game: Game, features: str) -> Shard:
     path = Path(path)
     where = os.fspath(path)
     try:
-        with np.load(path, allow_pickle=False) as z:
+        # our own file object: np.load leaks its handle when the zip is damaged (ResourceWarning)
+        with open(path, "rb") as f, np.load(f, allow_pickle=False) as z:
             arrays = {k: z[k] for k in (*_FIELDS, "game_ids", "meta")}
         meta = json.loads(str(arrays["meta"][()]))
     except Exception as e:  # zipfile, zlib, numpy and json each raise their own types on damage
