@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from zeroplay.games import make
-from zeroplay.play.engine import make_engine
+from zeroplay.play.engine import Engine, make_engine
 from zeroplay.play.terminal import TerminalGame
 
 PLAY = [sys.executable, "-m", "zeroplay", "play"]
@@ -215,3 +215,152 @@ def test_ctrl_c_while_the_engine_thinks_plays_the_best_move_so_far(warm):
 def test_gomoku_options_are_refused_for_other_games():
     proc = play("quit\n", "--game", "tictactoe", "--size", "9", "--rule", "standard")
     assert proc.returncode == 2 and "--size, --rule: Gomoku options; tictactoe has none" in proc.stderr
+
+
+# --- Connect Four ----------------------------------------------------------------------------------
+def _boards(out: str) -> list[list[str]]:
+    """The Connect Four boards printed in ``out``: each the 6 rows between the coordinate lines, top first."""
+    lines, boards = out.splitlines(), []
+    for i, line in enumerate(lines):
+        if line.strip() == "1 2 3 4 5 6 7" and i + 7 < len(lines) and lines[i + 7].strip() == "1 2 3 4 5 6 7":
+            boards.append(lines[i + 1:i + 7])
+    return boards
+
+
+def test_connect4_short_game(warm):
+    proc = play("1\n" * 8, "--game", "connect4", "--playouts", "100")
+    out = proc.stdout
+    assert proc.returncode == 0 and "Traceback" not in out + proc.stderr
+    assert "zeroplay -- connect4 7x6. You play X (first)." in out
+    assert "Note: no trained model for connect4 7x6" in out and "window-count heuristic" in out
+    assert "Type a move as a column digit, 1 (left) .. 7 (right)" in out
+    boards = _boards(out)
+    assert boards[0] == [" . . . . . . ."] * 6  # empty board
+    # row 1 at the bottom: your first stone lies on the last printed row, in column 1
+    assert boards[1][-1].startswith(" X") and all(row.startswith(" .") for row in boards[1][:-1])
+    assert "You play 1." in out and "zeroplay plays " in out and "playouts in" in out
+    assert any(end in out for end in ("zeroplay wins.", "You win!", "Draw.")), out[-2000:]
+    assert out.rstrip().endswith("Bye.")
+
+
+def test_connect4_illegal_and_full_column_hint_undo_new(warm):
+    # the engine answers 4 twice, then plays 3: column 4 is full after your fourth 4 (deterministic)
+    proc = play("8\n0\nd1\n4\n4\n4\n4\n4\nhint\nundo\nhelp\nnew white\nquit\n",
+                "--game", "connect4", "--playouts", "100")
+    out = proc.stdout
+    assert proc.returncode == 0 and "Traceback" not in out + proc.stderr
+    assert "Illegal: move '8': expected a column digit '1'..'7'" in out
+    assert "Illegal: move '0'" in out and "Illegal: move 'd1'" in out
+    assert "column 4 is full" in out
+    assert out.count("You play 4.") == 4
+    assert "Hint: " in out and "Top moves:" in out
+    assert "Took back 4 3." in out
+    assert "new [black|white] (black is X and moves first)" in out
+    assert "New game: you play O (second)." in out
+    assert out.rstrip().endswith("Bye.")
+
+
+def test_connect4_refuses_gomoku_options():
+    for flags, named in ((["--size", "9"], "--size"), (["--n-in-row", "5"], "--n-in-row"),
+                         (["--rule", "standard"], "--rule")):
+        proc = play("quit\n", "--game", "connect4", *flags)
+        assert proc.returncode == 2 and f"{named}: Gomoku options; connect4 has none" in proc.stderr
+        assert "Traceback" not in proc.stderr
+
+
+def test_connect4_search_only_engine():
+    from zeroplay.play.engine import ColumnHeuristicEvaluator
+    from zeroplay.search import UniformEvaluator
+    from zeroplay.search.evaluator import LeafBatch
+
+    game = make("connect4")
+    engine = make_engine(game)
+    assert isinstance(engine.evaluator, ColumnHeuristicEvaluator) and "no trained model" in engine.note
+    assert not engine.new_searcher().config.threat_solver
+    # priors: a distribution over the open columns, the centre first on the empty board
+    full = game.initial().play_many([0, 0, 0, 0, 0, 0, 3])  # column 1 full
+    states = [game.initial(), full]
+    fast = [s.fast() for s in states]
+    legal = np.zeros((2, game.num_actions), dtype=np.bool_)
+    for i, s in enumerate(states):
+        legal[i, s.legal_moves()] = True
+    batch = LeafBatch(game, np.stack([f.board for f in fast]), np.stack([f.info for f in fast]), legal)
+    priors, values = engine.evaluator.evaluate(batch)
+    assert priors.shape == (2, 7) and np.allclose(priors.sum(axis=1), 1.0)
+    assert int(np.argmax(priors[0])) == 3 and priors[1, 0] == 0.0
+    assert values.shape == (2,) and np.all(np.abs(values) < 1)
+    # it beats the uniform-prior search with either colour
+    uniform = Engine(game, UniformEvaluator(), "uniform")
+    for heuristic_side in (0, 1):
+        searchers = {heuristic_side: engine.new_searcher(), 1 - heuristic_side: uniform.new_searcher()}
+        state = game.initial()
+        while not state.is_terminal:
+            state = state.play(int(searchers[state.to_play].search(state, playouts=200).best_move))
+        assert state.winner == heuristic_side, game.format_moves(state.moves)
+
+
+def test_connect4_model_and_its_exported_status(warm, tmp_path):
+    """``--model`` takes a Connect Four checkpoint; its ``extra.shipped`` record (export_model.py)
+    is printed, a plain checkpoint gets nothing extra, a checkpoint of another game is refused."""
+    from zeroplay.nn import build_model, save_checkpoint
+
+    game = make("connect4")
+    net = build_model("tiny", game, "basic", seed=0)
+    exported, plain = tmp_path / "c4-exported.safetensors", tmp_path / "c4-plain.safetensors"
+    save_checkpoint(exported, net, game=game, features="basic", step=12, extra={"shipped": {
+        "run": "connect4-test", "status": "intermediate", "iteration": 7, "selfplay_games": 1234}})
+    save_checkpoint(plain, net, game=game, features="basic", step=12, extra={"iteration": 7})
+    proc = play("4\nquit\n", "--game", "connect4", "--model", str(exported), "--playouts", "30")
+    assert proc.returncode == 0 and "Traceback" not in proc.stdout + proc.stderr
+    assert ("Engine: model c4-exported.safetensors (run connect4-test, intermediate: iteration 7, "
+            "1,234 self-play games), 30 playouts per move.") in proc.stdout
+    assert "zeroplay plays" in proc.stdout and "Note: no trained model" not in proc.stdout
+    proc = play("quit\n", "--game", "connect4", "--model", str(plain), "--playouts", "30")
+    assert "Engine: model c4-plain.safetensors, 30 playouts per move." in proc.stdout
+    proc = play("quit\n", "--size", "9", "--model", str(plain))
+    assert proc.returncode == 2 and proc.stderr.startswith("zeroplay play: ")
+    assert "Traceback" not in proc.stderr
+
+
+# --- the search's tables and their notes -------------------------------------------------------------
+def test_table_sizes_follow_the_playouts_within_the_cap():
+    from zeroplay.play import terminal
+    from zeroplay.play.terminal import (EDGE_BYTES, MEMORY_CAP_BYTES, MIN_EDGES, MIN_NODES, NODE_BYTES,
+                                        table_sizes)
+
+    g15 = make("gomoku", size=15)
+    assert table_sizes(g15, 800, None) == (MIN_NODES, MIN_EDGES)
+    nodes, edges = table_sizes(g15, 100_000, None)
+    assert nodes * 0.9 >= 2 * 100_000 and edges >= 2 * 100_000 * 225  # room for tree reuse
+    for playouts, seconds in ((5_000_000, None), (None, 30.0), (5_000_000, 30.0)):
+        nodes, edges = table_sizes(g15, playouts, seconds)
+        assert nodes & (nodes - 1) == 0
+        assert 0.99 * MEMORY_CAP_BYTES <= nodes * NODE_BYTES + edges * EDGE_BYTES <= MEMORY_CAP_BYTES
+        assert edges > 200_000 * 225  # ten times the old fixed pool (about 20,000 playouts on 15x15)
+    assert table_sizes(g15, 1000, 5.0) == (MIN_NODES, MIN_EDGES)  # playouts bound the search
+    assert table_sizes(make("connect4"), 100_000, None)[1] == MIN_EDGES
+    assert terminal.MEMORY_CAP_BYTES == 2 << 30
+
+
+def test_a_search_stopped_by_full_tables_says_so_once_per_game(warm, monkeypatch):
+    from zeroplay.play import terminal
+
+    # tiny tables: the search fills them after a few hundred of its 10^6 playouts
+    monkeypatch.setattr(terminal, "MIN_NODES", 1 << 10)
+    monkeypatch.setattr(terminal, "MIN_EDGES", 1 << 12)
+    monkeypatch.setattr(terminal, "MEMORY_CAP_BYTES", 1 << 20)
+    game = make("gomoku", size=9)
+    s = Session(game, playouts=1_000_000)
+    assert s.t.searcher.config.node_capacity == 1 << 10
+    s.t.start()
+    s.t.handle("e5")
+    notes = [line for line in s.lines if line.startswith("Note: the search stopped at ")]
+    assert len(notes) == 1, s.text()[-2000:]
+    assert "of 1,000,000 playouts: node table or edge pool full" in notes[0]
+    assert "caps the search's tables at" in notes[0] and "once per game" in notes[0]
+    s.t.handle("d4")
+    s.t.handle("hint")
+    assert sum(line.startswith("Note: the search stopped at ") for line in s.lines) == 1
+    s.t.handle("new")
+    s.t.handle("e5")
+    assert sum(line.startswith("Note: the search stopped at ") for line in s.lines) == 2

@@ -9,17 +9,20 @@ from __future__ import annotations
 def add_play_commands(sub) -> None:
     """Add ``play``, ``pbrain`` and ``serve`` to the ``zeroplay`` subparsers ``sub``."""
     p = sub.add_parser("play", help="play against the engine in the terminal")
-    p.add_argument("--game", choices=["gomoku", "tictactoe"], default="gomoku", help="game (default gomoku)")
-    p.add_argument("--size", type=int, default=15, help="board width and height, 5..25 (default 15)")
+    p.add_argument("--game", choices=["gomoku", "connect4", "tictactoe"], default="gomoku",
+                   help="game (default gomoku); connect4: moves are column digits 1..7")
+    p.add_argument("--size", type=int, default=15, help="Gomoku: board width and height, 5..25 (default 15)")
     p.add_argument("--n-in-row", type=int, default=None,
                    help="Gomoku: stones in a row that win (default 5, and 4 on 6x6: the shipped 6x6 model's game)")
     p.add_argument("--rule", choices=["freestyle", "standard"], default="freestyle",
-                   help="freestyle: five or more wins; standard: exactly five (default freestyle)")
+                   help="Gomoku: freestyle: five or more wins; standard: exactly five (default freestyle)")
     p.add_argument("--color", "--colour", choices=["black", "white"], default="black",
-                   help="your colour; Black moves first (default black)")
+                   help="your colour; Black moves first (Connect Four: black is X) (default black)")
     p.add_argument("--playouts", type=int, default=None,
-                   help="engine playouts per move (default 800 when --seconds is not given)")
-    p.add_argument("--seconds", type=float, default=None, help="engine seconds per move (default: no time limit)")
+                   help="engine playouts per move (default 800 when --seconds is not given); the search's tables "
+                        "are sized for them up to 2 GiB (an opening move on 15x15: 550,000 playouts), beyond which it "
+                        "stops early and says so")
+    p.add_argument("--seconds", type=float, default=None, help="engine seconds per move (default: no time limit; tables sized at the 2 GiB cap)")
     p.add_argument("--model", default=None,
                    help="checkpoint (.safetensors) to play with (default: the shipped model for the game "
                         "and size; without one, the search-only engine)")

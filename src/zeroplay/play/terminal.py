@@ -1,7 +1,8 @@
 """``zeroplay play``: a person against the engine in the terminal.
 
 The board prints with its coordinates (columns a.., rows numbered from the bottom, ``)`` after
-the last move). A move is ``h8`` or Gomocup ``x,y`` (column, row from the top, from 0).
+the last move). A move is ``h8`` or Gomocup ``x,y`` (column, row from the top, from 0); in
+Connect Four it is the column digit ``1``..``7`` (the board prints with row 1 at the bottom).
 Commands: ``undo`` (take back your last move and the reply), ``hint`` (what the engine would
 play for you), ``new [black|white]``, ``help``, ``quit``. After each engine move: its playouts,
 its win rate and the best line it sees. Bad input is explained and asked again; Ctrl-C or the
@@ -19,7 +20,67 @@ from zeroplay.play.engine import Engine, describe
 
 HELP = ("Type a move as h8 (column letter, row from the bottom) or x,y (column, row from the top, "
         "from 0).\nCommands: undo, hint, new [black|white], help, quit.")
+CONNECT4_HELP = ("Type a move as a column digit, 1 (left) .. 7 (right): your stone drops to the lowest "
+                 "empty cell.\nCommands: undo, hint, new [black|white] (black is X and moves first), "
+                 "help, quit.")
 COLOURS = ("black", "white")
+
+
+def help_text(game: Game) -> str:
+    """The notation and commands, for ``game``."""
+    return CONNECT4_HELP if game.name == "connect4" else HELP
+
+
+def side_names(game: Game) -> tuple[str, str]:
+    """How the two players are called: ``Black (X)`` / ``White (O)``; Connect Four has no colours
+    on the board, so ``X (first)`` / ``O (second)`` (``--color black`` plays X)."""
+    if game.name == "connect4":
+        return ("X (first)", "O (second)")
+    return ("Black (X)", "White (O)")
+
+
+MEMORY_CAP_BYTES = 2 << 30
+"""Most memory the terminal's search tables may take (2 GiB): ``--playouts`` beyond what fits
+stop early, with a note (an opening move on 15x15 Gomoku: 550,000 playouts, 1.8 GB)."""
+NODE_BYTES = 80
+"""Memory per node-table slot: tree fields (40 bytes), hash table (25), threat solver (8), rounded up."""
+EDGE_BYTES = 20
+"""Memory per edge of the pool (``SearchConfig.edge_capacity``)."""
+MIN_NODES, MIN_EDGES = 1 << 17, 1 << 22
+"""Smallest tables (enough for the default 800 playouts with room for tree reuse)."""
+
+
+def table_sizes(game: Game, playouts: int | None, seconds: float | None,
+                cap_bytes: int | None = None) -> tuple[int, int]:
+    """``(node_capacity, edge_capacity)`` for a search of ``playouts`` per move.
+
+    A playout adds at most one node, with one edge per legal move; tree reuse keeps part of the
+    previous search, so the tables hold twice the playouts: nodes a power of two at most 90 %
+    full (``SearchConfig.max_load``), at least ``MIN_NODES`` / ``MIN_EDGES``, both together at
+    most ``cap_bytes``. A ``seconds`` limit alone sizes them at the cap. The edge pool costs
+    memory only as far as the search fills it (np.zeros pages). ``cap_bytes`` defaults to
+    ``MEMORY_CAP_BYTES``.
+    """
+    if cap_bytes is None:
+        cap_bytes = MEMORY_CAP_BYTES
+
+    def sizes(p: int) -> tuple[int, int]:
+        nodes = max(MIN_NODES, 1 << max(int(2 * p / 0.9), 1).bit_length())
+        return nodes, max(MIN_EDGES, 2 * p * game.num_actions)
+
+    def fits(p: int) -> bool:
+        nodes, edges = sizes(p)
+        return nodes * NODE_BYTES + edges * EDGE_BYTES <= cap_bytes
+
+    wanted = playouts if playouts is not None else (None if seconds is not None else 800)
+    if wanted is not None and fits(wanted):
+        return sizes(wanted)
+    low, high = 1, wanted if wanted is not None else 1 << 40  # the most playouts that fit the cap
+    while low < high:
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if fits(mid) else (low, mid - 1)
+    nodes, edges = sizes(low)
+    return nodes, max(edges, (cap_bytes - nodes * NODE_BYTES) // EDGE_BYTES)  # the rest of the cap
 
 
 class TerminalGame:
@@ -40,13 +101,15 @@ class TerminalGame:
         if playouts is None and seconds is None:
             self.playouts = 800
         self.out = out
-        self.searcher = engine.new_searcher(node_capacity=1 << 17, edge_capacity=1 << 22)
+        nodes, edges = table_sizes(game, self.playouts, self.seconds)
+        self.searcher = engine.new_searcher(node_capacity=nodes, edge_capacity=edges)
         self.state: State = game.initial()
         self.quit = False
+        self.noted: set[str] = set()  # the search's notes already printed in this game
 
     # --- text ---------------------------------------------------------------------------------
     def side_name(self, player: int) -> str:
-        return ("Black (X)", "White (O)")[player]
+        return side_names(self.game)[player]
 
     def prompt(self) -> str:
         if self.state.is_terminal:
@@ -78,12 +141,29 @@ class TerminalGame:
             self.out("(search stopped by Ctrl-C: the best move so far)")
         return result
 
+    def report_notes(self, result) -> None:
+        """Print the search's notes (a full table, a proof that failed verification), each once
+        per game."""
+        for note in result.notes:
+            if note in self.noted:
+                continue
+            self.noted.add(note)
+            if result.stopped_by == "full" and "full" in note:
+                asked = (f"of {self.playouts:,} playouts" if self.playouts is not None
+                         else f"playouts of its {self.seconds:g} s")
+                self.out(f"Note: the search stopped at {result.playouts:,} {asked}: {note} (the terminal "
+                         f"caps the search's tables at {MEMORY_CAP_BYTES / 2**30:.3g} GiB). It plays its "
+                         f"best move so far; this note is shown once per game.")
+            else:
+                self.out(f"Note: {note}.")
+
     def engine_move(self) -> int:
         """Search, play the engine's move, report it; returns the move."""
         result = self._search(self.state)
         move = int(result.best_move)
         self.state = self.state.play(move)
         self.out(f"zeroplay plays {self.fmt(move)}: {self.summary(result)}")
+        self.report_notes(result)
         self.show_board()
         self.report_end()
         return move
@@ -121,7 +201,7 @@ class TerminalGame:
             self.quit = True
             return
         if cmd in ("help", "?"):
-            self.out(HELP)
+            self.out(help_text(self.game))
             return
         if cmd == "new":
             if len(words) > 1 and words[1].lower() not in COLOURS:
@@ -158,6 +238,7 @@ class TerminalGame:
     def new_game(self) -> None:
         self.state = self.game.initial()
         self.searcher.reset()
+        self.noted.clear()
         self.out(f"New game: you play {self.side_name(self.human)}.")
         self.show_board()
         if self.state.to_play != self.human:
@@ -182,6 +263,7 @@ class TerminalGame:
             self.out("No hint: it is not your move.")
             return
         result = self._search(self.state)
+        self.report_notes(result)
         top = ", ".join(f"{self.fmt(s.move)} ({_count(s.visits, 'visit')}, {100 * (s.q + 1) / 2:.0f}%)"
                         for s in result.moves[:3])
         self.out(f"Hint: {self.fmt(int(result.best_move))}. Top moves: {top}. "
@@ -245,11 +327,11 @@ def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = pr
         return 2
     human = COLOURS.index(args.color)
     try:
-        out(f"zeroplay -- {describe(game)}. You play {('Black (X)', 'White (O)')[human]}. "
+        out(f"zeroplay -- {describe(game)}. You play {side_names(game)[human]}. "
             f"Engine: {engine.name}, {_limits_text(args)} per move.")
         if engine.note:
             out(f"Note: {engine.note} Pass --model PATH to use a checkpoint.")
-        out(HELP)
+        out(help_text(game))
         warm_up_with_note(out)
         session = TerminalGame(game, engine, human, playouts=args.playouts, seconds=args.seconds, out=out)
         session.start()
