@@ -90,3 +90,28 @@ def test_plot_skips_charts_without_data(tmp_path):
     MetricsLog(tmp_path / "metrics.jsonl").append("train", step=1, loss=1.0, value_loss=0.5, policy_loss=0.5)
     assert [p.name for p in plot_run(tmp_path)] == ["losses.png"]
     assert json.loads((tmp_path / "metrics.jsonl").read_text())["kind"] == "train"
+
+
+def test_plot_of_a_run_without_metrics_yet_says_so(tmp_path, capsys):
+    # a run that has only iteration 0 (the initial net): config.json, no metrics.jsonl yet
+    run = tmp_path / "run"
+    assert main(["train", "--run-dir", str(run), "--game", "tictactoe", "--hours", "0", "--workers", "0",
+                 "--threads", "1", "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["plot", str(run)]) == 0
+    err = capsys.readouterr().err
+    assert "no metrics to plot yet" in err and "training run directory" not in err
+
+
+def test_games_per_hour_is_per_iteration_not_per_shard():
+    from zeroplay.train.plot import games_per_hour_points
+
+    # iteration 1: two shards, the second flushed 10 ms after the first (workers finishing
+    # together); per shard that read as 5.76 million games an hour
+    records = [{"kind": "selfplay", "iteration": 1, "games": 16, "seconds": 100.0, "time": 1100.0},
+               {"kind": "selfplay", "iteration": 1, "games": 16, "seconds": 0.01, "time": 1100.01},
+               {"kind": "selfplay", "iteration": 2, "games": 32, "seconds": 120.0, "time": 1300.0}]
+    x, y = games_per_hour_points(records)
+    assert len(x) == 2
+    assert math.isclose(y[0], 32 / 100.01 * 3600) and math.isclose(y[1], 32 / 120 * 3600)
+    assert math.isclose(x[0], 100.01 / 3600) and math.isclose(x[1], 300 / 3600)

@@ -2,7 +2,8 @@
 
 Writes ``losses.png`` (training and validation losses by step), ``elo.png`` (arena Elo with
 its 95 % interval by iteration, one line per opponent) and ``games_per_hour.png`` (self-play
-throughput over wall time). A chart without data is skipped.
+throughput over wall time, one point per iteration: its games over its self-play seconds, so
+that shards flushed moments apart do not show as spikes). A chart without data is skipped.
 """
 
 from __future__ import annotations
@@ -28,12 +29,17 @@ def plot_run(run_dir: str | os.PathLike, out_dir: str | os.PathLike | None = Non
     """Write the charts of ``run_dir`` into ``out_dir`` (default ``run_dir/plots``, where training
     writes them too); returns their paths.
 
+    A run that has no metrics yet (only iteration 0, the initial net) has nothing to chart: []
+
     Raises:
-        FileNotFoundError: ``run_dir`` has no ``metrics.jsonl``.
+        FileNotFoundError: ``run_dir`` is not a training run directory (no ``metrics.jsonl`` and
+            no ``config.json``).
     """
     run_dir = Path(run_dir)
     metrics = run_dir / METRICS_FILE
     if not metrics.exists():
+        if (run_dir / "config.json").exists():
+            return []  # a run that has not finished a self-play shard yet
         raise FileNotFoundError(f"{metrics} not found: is {run_dir} a training run directory?")
     out_dir = Path(out_dir) if out_dir is not None else run_dir / "plots"
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -87,13 +93,32 @@ def _elo(ax, records) -> bool:
     return True
 
 
-def _games_per_hour(ax, records) -> bool:
-    rows = [r for r in records if r.get("kind") == "selfplay" and r.get("seconds") and "time" in r]
+def games_per_hour_points(records) -> tuple[list[float], list[float]]:
+    """Self-play throughput, one point per iteration: (hours since the first shard's start at the
+    iteration's last shard, the iteration's games / its self-play hours).
+
+    Each ``selfplay`` record counts the seconds since the previous shard of its call, so one
+    record alone can span milliseconds (workers finishing together) and read as millions of games
+    an hour; the sum over an iteration is its self-play wall time.
+    """
+    rows = [r for r in records if r.get("kind") == "selfplay" and r.get("seconds") is not None and "time" in r]
     if not rows:
-        return False
+        return [], []
     t0 = min(r["time"] - r["seconds"] for r in rows)
-    x = [(r["time"] - t0) / 3600.0 for r in rows]
-    y = [r["games"] / r["seconds"] * 3600.0 for r in rows]
+    by_iteration: dict = {}
+    for i, r in enumerate(rows):
+        key = r.get("iteration", ("record", i))  # records without an iteration: one point each
+        games, seconds, end = by_iteration.get(key, (0, 0.0, r["time"]))
+        by_iteration[key] = (games + r["games"], seconds + r["seconds"], max(end, r["time"]))
+    points = sorted((end, games, seconds) for games, seconds, end in by_iteration.values() if seconds > 0)
+    return ([(end - t0) / 3600.0 for end, _, _ in points],
+            [games / seconds * 3600.0 for _, games, seconds in points])
+
+
+def _games_per_hour(ax, records) -> bool:
+    x, y = games_per_hour_points(records)
+    if not x:
+        return False
     ax.plot(x, y, marker=".")
     ax.set_xlabel("wall time (hours)")
     ax.set_ylabel("games / hour")
