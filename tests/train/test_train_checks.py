@@ -209,7 +209,7 @@ def test_address_without_ray_backend_is_refused(tmp_path, capsys):
 
 # --- 6. Ctrl-C in the arena ------------------------------------------------------------------------
 def test_ctrl_c_in_the_arena_is_one_line_and_exit_130(monkeypatch, capsys):
-    import zeroplay.train.arena as arena
+    from zeroplay.train import arena
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

@@ -35,7 +35,7 @@ class RunLock:
         self.path = self.run_dir / LOCK_FILE
         self._fd: int | None = None
 
-    def acquire(self) -> "RunLock":
+    def acquire(self) -> RunLock:
         """Take the lock.
 
         Raises:
@@ -84,7 +84,7 @@ class RunLock:
         os.close(self._fd)
         self._fd = None
 
-    def __enter__(self) -> "RunLock":
+    def __enter__(self) -> RunLock:
         return self.acquire()
 
     def __exit__(self, *exc) -> None:
