@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
-import re
 import sys
 
 import numpy as np
@@ -52,6 +52,32 @@ def _cmd_plot(args) -> int:
 
 
 # --- solve: one exact solver per game, chosen by the GAME argument ------------------------------
+@contextlib.contextmanager
+def _interrupt_ends_process():
+    """Within the block, Ctrl-C (SIGINT) ends the process at once, as it does a C solver.
+
+    A compiled (numba) search never returns to the interpreter until it is done, and Python's
+    SIGINT handler only sets a flag that the interpreter checks between bytecodes: the
+    KeyboardInterrupt would come when the search returns, minutes later for the empty Connect
+    Four board. So the OS default action is restored for the block (the shell then shows exit
+    status 130, no traceback) and Python's handler afterwards. Left alone: a SIGINT that is
+    ignored (a background job) or handled by someone else, and any thread but the main one.
+    For the ``solve`` commands only; library calls keep their KeyboardInterrupt.
+    """
+    import signal
+    import threading
+
+    swap = (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+    if swap:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        if swap:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def _add_solve_parsers(sub) -> None:
     p = sub.add_parser("solve", help="solve positions exactly (connect4: Pascal Pons' scores; gomoku: VCF/VCT)")
     games = p.add_subparsers(dest="game", metavar="GAME", required=True)
@@ -69,7 +95,7 @@ def _add_solve_parsers(sub) -> None:
                     "'<moves> <score>' per line, keeping the compiled code and table warm")
     sp.add_argument("--json", action="store_true", help="print JSON (one object per position)")
     sp.add_argument("--table-mib", type=float, default=None,
-                    help="alpha-beta table size in MiB (default 16)")
+                    help="alpha-beta table size in MiB, at most half of the machine's memory (default 16)")
     sp.set_defaults(func=_cmd_solve_connect4)
 
     sp = games.add_parser("gomoku", help="forced win by fours (VCF) or threats (VCT) for the side to move")
@@ -93,7 +119,8 @@ def _add_solve_parsers(sub) -> None:
 def _cmd_solve_gomoku(args) -> int:
     from zeroplay.search.vcf import solve_command
 
-    return solve_command(args)
+    with _interrupt_ends_process():
+        return solve_command(args)
 
 
 def _connect4_score_text(score: int) -> str:
@@ -104,18 +131,64 @@ def _connect4_score_text(score: int) -> str:
     return "draw"
 
 
-def _cmd_solve_connect4(args) -> int:
-    from zeroplay.search.connect4_solver import DEFAULT_TABLE_MIB, Connect4Solver
+def _connect4_table_mib(table_mib: float | None) -> float:
+    """``--table-mib`` checked: a finite size > 0 and at most half of the machine's memory (the
+    table is allocated whole, up front)."""
+    import math
+    import os
 
-    solver = Connect4Solver(args.table_mib if args.table_mib is not None else DEFAULT_TABLE_MIB)
+    from zeroplay.search.connect4_solver import DEFAULT_TABLE_MIB
+
+    if table_mib is None:
+        return DEFAULT_TABLE_MIB
+    if not math.isfinite(table_mib) or table_mib <= 0:
+        raise ValueError(f"--table-mib must be a size in MiB > 0, got {table_mib:g}")
+    try:
+        memory_mib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / (1 << 20)
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows): the allocation decides
+        memory_mib = math.inf
+    if table_mib > memory_mib / 2:
+        raise ValueError(f"--table-mib {table_mib:g} is more than half of this machine's memory "
+                         f"({memory_mib:,.0f} MiB); the default is {DEFAULT_TABLE_MIB}")
+    return table_mib
+
+
+def _connect4_long_solve_note(me, mask, stones: int) -> str | None:
+    """What to tell the user before a solve that may be long, or None when it is likely quick.
+
+    Only the opening positions are slow, and only those where the game still lasts long. Measured
+    on Pons' hard opening set Test_L1_R3 (load 2, 64 MiB table): 1 to 4 stones often over 40 s
+    (the empty board: many minutes), 5 to 9 stones 2 to 20 s; 10 or more stones well under a
+    second in all his sets. A side to move that wins at once is answered at once (``112233``).
+    """
+    from zeroplay.search.connect4_solver import can_win_now
+
+    if stones >= 10 or can_win_now(me, mask):
+        return None
+    if stones <= 4:
+        return f"solving a position of {stones} stones exactly; with this few this can take many minutes"
+    return f"solving a position of {stones} stones exactly; this can take from seconds to a minute"
+
+
+def _cmd_solve_connect4(args) -> int:
+    with _interrupt_ends_process():
+        return _solve_connect4(args)
+
+
+def _solve_connect4(args) -> int:
+    from zeroplay.search.connect4_solver import Connect4Solver
+
+    table_mib = _connect4_table_mib(args.table_mib)
+    try:
+        solver = Connect4Solver(table_mib)
+    except MemoryError:
+        raise ValueError(f"--table-mib {table_mib:g}: not enough free memory for the table") from None
     if args.moves is not None:
         from zeroplay.search.connect4_solver import parse_position
 
-        parse_position(args.moves)  # a bad position is an error before any note
-        if re.fullmatch(r"[1-7]{0,9}", args.moves.strip()) and not args.json:
-            # the early positions are the hard ones (Pons: the empty board takes minutes in C++)
-            print(f"zeroplay: solving a position of {len(args.moves.strip())} stones exactly; "
-                  f"with few stones this can take many minutes", file=sys.stderr, flush=True)
+        note = _connect4_long_solve_note(*parse_position(args.moves))  # a bad position: error first
+        if note and not args.json:
+            print(f"zeroplay: {note}", file=sys.stderr, flush=True)
         r = solver.solve(args.moves)
         if args.json:
             print(json.dumps({"game": "connect4", **r.as_dict()}))
