@@ -102,16 +102,21 @@ def _add_solve_parsers(sub) -> None:
     sp.add_argument("--moves", default="", help="the game so far, moves separated by spaces: h8 notation "
                     "(column letter, row from the bottom) or Gomocup x,y; Black first (default: empty board)")
     sp.add_argument("--size", type=int, default=15, help="board width and height (default 15)")
+    sp.add_argument("--n-in-row", type=int, default=None,
+                    help="stones in a row that win (default 5, and 4 on 6x6 as in zeroplay play: the "
+                    "shipped 6x6 model's game)")
     sp.add_argument("--rule", choices=["freestyle", "standard"], default="freestyle",
                     help="freestyle: five or more wins; standard: exactly five (default freestyle)")
-    sp.add_argument("--vct", action="store_true", help="allow threats (threes) besides fours")
-    sp.add_argument("--method", choices=["ab", "pns"], default="ab",
-                    help="VCT search: ab = depth-first alpha-beta, pns = proof-number search (implies "
-                    "--vct; docs/THREATS.md) (default ab)")
+    sp.add_argument("--vct", action="store_true",
+                    help="allow threats (threes) besides fours; implied by --method and --threats")
+    sp.add_argument("--method", choices=["ab", "pns"], default=None,
+                    help="VCT search: ab = depth-first alpha-beta, pns = proof-number search "
+                    "(docs/THREATS.md); implies --vct (default ab)")
     sp.add_argument("--threats", type=int, default=None,
-                    help="with --vct: non-four threats per line (default 2 with ab, 4 with pns)")
-    sp.add_argument("--nodes", type=int, default=200_000, help="node budget (default 200000)")
-    sp.add_argument("--shortest", action="store_true", help="VCF: iterative deepening, a shortest line")
+                    help="VCT: non-four threats per line, >= 1; implies --vct (default 2 with ab, 4 with pns)")
+    sp.add_argument("--nodes", type=int, default=200_000, help="node budget, >= 1 (default 200000)")
+    sp.add_argument("--shortest", action="store_true",
+                    help="VCF only: iterative deepening, a shortest line (refused with the VCT options)")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.set_defaults(func=_cmd_solve_gomoku)
 

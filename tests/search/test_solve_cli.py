@@ -92,3 +92,64 @@ def test_connect4_long_solve_note_only_for_openings_that_can_be_slow(capsys):
     assert main(["solve", "connect4", "112233"]) == 0
     captured = capsys.readouterr()
     assert captured.err == "" and "score: 18" in captured.out
+
+
+# --- gomoku ---------------------------------------------------------------------------------------
+NO_VCF = "g8 a1 h8 a3 i9 o15 i10 o13"  # Black to move: no VCF (a complete search), a VCT with 1 threat
+
+
+def _json(capsys, argv):
+    import json
+
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_gomoku_vct_none_found_is_not_called_a_proof(capsys):
+    assert main(["solve", "gomoku", "--moves", "h8 h7", "--vct"]) == 0
+    out = capsys.readouterr().out
+    assert "none found within the threats allowed" in out and "no proof that none exists" in out
+    assert "no VCT exists" not in out
+    r = _json(capsys, ["solve", "gomoku", "--moves", "h8 h7", "--vct", "--json"])
+    assert r["kind"] == "vct" and not r["found"] and r["complete"] and r["none_exists"] is False
+    r = _json(capsys, ["solve", "gomoku", "--moves", NO_VCF, "--json"])  # a complete VCF search: a proof
+    assert r["kind"] == "vcf" and not r["found"] and r["complete"] and r["none_exists"] is True
+
+
+@pytest.mark.parametrize("options,words", [
+    (["--nodes", "-5"], ["--nodes", ">= 1"]),
+    (["--nodes", "0"], ["--nodes", ">= 1"]),
+    (["--threats", "0"], ["--threats", ">= 1"]),
+    (["--vct", "--threats", "-1"], ["--threats", ">= 1"]),
+    (["--vct", "--shortest"], ["--shortest"]),
+    (["--method", "ab", "--shortest"], ["--shortest"]),
+    (["--threats", "2", "--shortest"], ["--shortest"]),
+    (["--size", "6", "--n-in-row", "9"], ["--n-in-row", "3..6"]),
+])
+def test_gomoku_bad_options_are_one_line_errors(capsys, options, words):
+    _one_line_error(capsys, ["solve", "gomoku", "--moves", "h8 h7", *options], *words)
+
+
+def test_gomoku_method_and_threats_imply_vct(capsys):
+    for options in (["--method", "ab"], ["--method", "pns"], ["--threats", "1"]):
+        r = _json(capsys, ["solve", "gomoku", "--moves", NO_VCF, "--json", *options])
+        assert r["kind"] == "vct" and r["method"] == (options[1] if options[0] == "--method" else "ab")
+        assert r["found"] and r["line"][0] == "i8"
+    r = _json(capsys, ["solve", "gomoku", "--moves", NO_VCF, "--json"])
+    assert r["kind"] == "vcf" and r["method"] is None
+
+
+def test_gomoku_n_in_row_four_on_6x6(capsys):
+    from zeroplay.games import make
+
+    moves = "c4 a1 d3 a6"  # Black to move: e2 makes the open three c4-d3-e2, a win with 4 in a row
+    r = _json(capsys, ["solve", "gomoku", "--size", "6", "--n-in-row", "4", "--moves", moves, "--json"])
+    assert r["n_in_row"] == 4 and r["found"] and r["distance"] == 3 and r["line"][0] == "e2"
+    s = make("gomoku", size=6, n_in_row=4).initial().play_many(moves.split()).play_many(r["line"])
+    assert s.winner == 0
+    default = _json(capsys, ["solve", "gomoku", "--size", "6", "--moves", moves, "--method", "pns", "--json"])
+    assert default["n_in_row"] == 4 and default["found"]  # 4 by default on 6x6, as zeroplay play
+    five = _json(capsys, ["solve", "gomoku", "--size", "6", "--n-in-row", "5", "--moves", moves, "--json"])
+    assert five["n_in_row"] == 5 and not five["found"]
+    assert main(["solve", "gomoku", "--size", "6", "--moves", moves]) == 0
+    assert "(freestyle, 6x6, 4 in a row)" in capsys.readouterr().out

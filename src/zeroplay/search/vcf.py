@@ -653,42 +653,68 @@ def solve_command(args) -> int:
     """``zeroplay solve gomoku``: set up the position from ``args.moves``, search, print.
 
     Args (argparse namespace): moves (text, moves separated by spaces, ``h8`` or ``x,y``),
-    size, rule, vct, method ("ab" or "pns"; "pns" implies vct), threats (None: the method's
-    default), nodes, shortest, json.
+    size, n_in_row (None: 5, 4 on 6x6, as ``zeroplay play``), rule, vct, method ("ab", "pns"
+    or None), threats (None: the method's default), nodes, shortest, json. A method or a
+    threat count implies vct.
+
+    JSON: ``found``; ``complete``: the search ran to its end within the node budget;
+    ``none_exists``: true only when nothing was found and that proves that no win of the kind
+    exists (a complete VCF search); a VCT search that finds nothing proves nothing (its threat
+    moves are restricted), so it is false for VCT.
 
     Raises:
-        ValueError: an illegal or malformed move (IllegalMoveError is a ValueError).
+        ValueError: an illegal or malformed move (IllegalMoveError is a ValueError), an option
+            out of range, or options that do not combine (``--shortest`` with VCT).
     """
     import json
 
     from zeroplay.games import make
+    from zeroplay.play.engine import default_n_in_row
 
-    game = make("gomoku", width=args.size, height=args.size, rule=args.rule)
+    method = getattr(args, "method", None)
+    threats = getattr(args, "threats", None)
+    vct = bool(args.vct or method is not None or threats is not None)
+    method = method or "ab"
+    if args.nodes < 1:
+        raise ValueError(f"--nodes must be >= 1, got {args.nodes}")
+    if threats is not None and threats < 1:
+        raise ValueError(f"--threats must be >= 1, got {threats} (without threats the search is a VCF: "
+                         f"leave out --vct, --method and --threats)")
+    if vct and args.shortest:
+        raise ValueError("--shortest is for the VCF only; it does not combine with --vct, --method or --threats")
+    n_in_row = getattr(args, "n_in_row", None)
+    if n_in_row is None:
+        n_in_row = default_n_in_row(args.size)
+    elif not 3 <= n_in_row <= max(args.size, 3):
+        raise ValueError(f"--n-in-row must be in 3..{args.size} (the board size), got {n_in_row}")
+    game = make("gomoku", width=args.size, height=args.size, n_in_row=n_in_row, rule=args.rule)
     state = game.initial()
     for text in (args.moves or "").split():
         state = state.play(text)
     solver = ThreatSolver(game)
-    method = getattr(args, "method", "ab")
-    if args.vct or method == "pns":
-        r = solver.vct(state, nodes=args.nodes, threats=args.threats, method=method)
+    if vct:
+        r = solver.vct(state, nodes=args.nodes, threats=threats, method=method)
     else:
         r = solver.vcf(state, nodes=args.nodes, shortest=args.shortest)
     side = "black" if r.attacker == 0 else "white"
     over = None  # "black wins" / "white wins" / "draw" when the moves end the game
     if state.is_terminal:
         over = "draw" if state.winner is None else ("black" if state.winner == 0 else "white") + " wins"
+    none_exists = not r.found and r.complete and r.kind == "vcf" and over is None
     if args.json:
         print(json.dumps({
-            "game": "gomoku", "size": args.size, "rule": args.rule, "moves_played": len(state.moves),
-            "to_move": side, "game_over": over, "kind": r.kind, "method": method if r.kind == "vct" else None,
-            "found": r.found, "complete": r.complete,
+            "game": "gomoku", "size": args.size, "n_in_row": n_in_row, "rule": args.rule,
+            "moves_played": len(state.moves), "to_move": side, "game_over": over, "kind": r.kind,
+            "method": method if r.kind == "vct" else None,
+            "found": r.found, "complete": r.complete, "none_exists": none_exists,
             "line": [game.format_move(m) for m in r.line],
             "line_xy": [[m % game.width, m // game.width] for m in r.line],
             "distance": r.distance, "nodes": r.nodes, "seconds": round(r.seconds, 6),
         }))
         return 0
+    in_row = "" if n_in_row == 5 else f", {n_in_row} in a row"
     print(f"position: {len(state.moves)} moves played, {side.capitalize()} to move ({args.rule}, "
-          f"{args.size}x{args.size})")
+          f"{args.size}x{args.size}{in_row})")
     if state.is_terminal:
         print(f"the game is over: {over}")
     elif r.found:
@@ -696,8 +722,11 @@ def solve_command(args) -> int:
         print("line: " + " ".join(f"{game.format_move(m)}({m % game.width},{m // game.width})" for m in r.line))
         if r.kind == "vct":
             print("(the main line: the defender's replies to each threat were all refuted; one is shown)")
-    elif r.complete:
-        print(f"none found: no {r.kind.upper()} exists" + (" within the threats allowed" if r.kind == "vct" else ""))
+    elif none_exists:
+        print(f"none found: no {r.kind.upper()} exists")
+    elif r.complete:  # a VCT: the threat moves searched are a restricted set
+        print("none found within the threats allowed: the threat search is restricted, so this is no "
+              "proof that none exists")
     else:
         print(f"none found within the budget of {args.nodes:,} nodes")
     print(f"nodes: {r.nodes:,}")
