@@ -54,7 +54,7 @@ def test_play_a_game_with_the_engine(client):
     assert g["moves"][0] == {"cell": 40, "text": "e5", "gomocup": "4,4"} and not g["your_turn"]
     r = client.post(f"/api/games/{g['id']}/engine").json()
     search, g = r["search"], r["game"]
-    assert len(g["moves"]) == 2 and g["your_turn"]
+    assert len(g["moves"]) == 2 and g["your_turn"] and search["stopped_by"] == "playouts" and search["notes"] == []
     assert search["move"]["cell"] == g["moves"][1]["cell"]
     assert search["playouts"] == 60 and 0 <= search["winrate"] <= 1
     assert search["top"] and search["pv"] and len(search["policy"]) == 81
@@ -155,7 +155,7 @@ def test_6x6_defaults_to_four_in_a_row_with_the_shipped_model(client):
 
 def test_6x6_with_five_in_a_row_plays_without_a_model(client):
     g = new_game(client, size=6, n_in_row=5)
-    assert g["options"]["n_in_row"] == 5 and g["title"] == "gomoku 6x6 freestyle"
+    assert g["options"]["n_in_row"] == 5 and g["title"] == "gomoku 6x6 freestyle, 5 in a row"  # not the default there
     assert g["engine"].startswith("search only") and "no trained model for gomoku 6x6" in g["note"]
     assert "--model" not in g["note"]  # a command-line hint means nothing in the browser
 
@@ -322,3 +322,25 @@ def test_serve_refuses_a_bad_or_busy_port_with_one_line(capsys):
         assert "cannot listen on 127.0.0.1:" in captured.err and captured.out == ""
     finally:
         busy.close()
+
+
+def test_a_6x6_five_in_a_row_record_reloads_only_with_its_line_length(client):
+    """Records store no line length: a 6x6 record of a five-in-a-row game replayed as four in a
+    row (the 6x6 default) ends early; the error names the move by its place (it used to give the
+    cell number: "move 7") and says what to give."""
+    sgf = "(;FF[4]GM[4]SZ[6];B[aa];W[ff];B[ab];W[fe];B[ac];W[fd];B[ad];W[bb])"
+    r = client.post("/api/games/load", json={"text": sgf, "playouts": 30})
+    assert r.status_code == 400
+    detail = r.json()["detail"]
+    assert "move 8 (b5): the game is over" in detail and "give n_in_row" in detail
+    r = client.post("/api/games/load", json={"text": sgf, "playouts": 30, "n_in_row": 5})
+    assert r.status_code == 201 and len(r.json()["moves"]) == 8
+
+
+def test_a_search_stopped_by_full_tables_says_so(client, monkeypatch):
+    from zeroplay.play import webgame
+
+    monkeypatch.setitem(webgame.SEARCH_CONFIG, "edge_capacity", 4096)  # about 50 expansions on 9x9
+    g = new_game(client, color="white", playouts=2000)
+    r = client.post(f"/api/games/{g['id']}/engine").json()["search"]
+    assert r["stopped_by"] == "full" and r["playouts"] < 2000 and r["notes"]

@@ -164,9 +164,11 @@ def test_n_in_row_option_plays_the_shipped_6x6_model(warm):
     default = play("quit\n", "--size", "6", "--playouts", "30")
     assert "gomoku 6x6 freestyle, 4 in a row" in default.stdout
     five = play("quit\n", "--size", "6", "--n-in-row", "5", "--playouts", "30")
-    assert "gomoku 6x6 freestyle." in five.stdout and "no trained model" in five.stdout
+    assert "gomoku 6x6 freestyle, 5 in a row." in five.stdout and "no trained model" in five.stdout
     assert "in a row" not in play("quit\n", "--size", "7", "--playouts", "30").stdout.splitlines()[0]
     assert play("quit\n", "--game", "tictactoe", "--n-in-row", "4").returncode == 2
+    inf = play("quit\n", "--size", "7", "--seconds", "inf")  # never moving is no time limit
+    assert inf.returncode == 2 and "--seconds must be a number of seconds > 0, got inf" in inf.stderr
 
 
 @pytest.mark.parametrize("size", [15, 9])

@@ -67,8 +67,8 @@ def add_pbrain_arguments(parser) -> None:
 def _positive(args) -> None:
     if args.playouts is not None and args.playouts < 1:
         raise ValueError(f"--playouts must be >= 1, got {args.playouts}")
-    if args.seconds is not None and not args.seconds > 0:
-        raise ValueError(f"--seconds must be > 0, got {args.seconds}")
+    if args.seconds is not None and not 0 < args.seconds < float("inf"):
+        raise ValueError(f"--seconds must be a number of seconds > 0, got {args.seconds}")
 
 
 def _cmd_play(args) -> int:

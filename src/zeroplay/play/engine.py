@@ -196,11 +196,14 @@ def _status_note(meta: dict, *, shipped: bool) -> str:
 
 
 def describe(game: Game) -> str:
-    """``"gomoku 15x15 freestyle"``, ``"gomoku 6x6 freestyle, 4 in a row"`` and the like."""
+    """``"gomoku 15x15 freestyle"``, ``"gomoku 6x6 freestyle, 4 in a row"`` and the like: the
+    line length is named where it is not 5, and on boards whose default is another
+    (``default_n_in_row``: 6x6 with 5 in a row)."""
     rule = getattr(game, "rule", None)
     if game.name == "gomoku":
         n = getattr(game, "n_in_row", 5)
-        return f"gomoku {game.width}x{game.height} {rule}" + (f", {n} in a row" if n != 5 else "")
+        named = n != 5 or default_n_in_row(game.width) != 5
+        return f"gomoku {game.width}x{game.height} {rule}" + (f", {n} in a row" if named else "")
     return f"{game.name} {game.width}x{game.height}"
 
 

@@ -106,7 +106,14 @@ class WebGame:
         self.game = options.make_game()
         self.engine = engine_for(self.game)
         self.searcher = self.engine.new_searcher(**SEARCH_CONFIG)
-        self.state: State = self.game.initial().play_many(moves)
+        s = self.game.initial()
+        for i, m in enumerate(moves):
+            try:
+                s = s.play(m)
+            except IllegalMoveError as e:  # name the move by its place in the record, not its cell
+                why = str(e).split(": ", 1)[-1]
+                raise IllegalMoveError(f"move {i + 1} ({self.game.format_move(int(m))}): {why}") from None
+        self.state: State = s
         self.human = 0 if options.color == "black" else 1
         self.winrates: dict[int, float] = {}
         self.analysis: dict | None = None
@@ -285,6 +292,10 @@ class WebGame:
             "top": top,
             "policy": [round(float(p), 4) for p in priors],
             "proven": result.proven,
+            # "full": the game's search tables filled before the playouts asked for (the search
+            # plays its best move so far); the notes say so in words
+            "stopped_by": result.stopped_by,
+            "notes": list(result.notes),
         }
 
     # --- records ----------------------------------------------------------------------------
@@ -339,7 +350,11 @@ class GameStore:
         try:
             g = WebGame(secrets.token_hex(8), options, tuple(moves))
         except IllegalMoveError as e:
-            raise GameInputError(f"the record's moves cannot be replayed: {e}") from None
+            hint = ""
+            if options.game == "gomoku" and "over" in str(e):
+                hint = (f" (records do not store the line length: this game plays {options.n_in_row} "
+                        f"in a row; give n_in_row if the record's game used another)")
+            raise GameInputError(f"the record's moves cannot be replayed: {e}{hint}") from None
         with self._lock:
             self._games[g.id] = g
             while len(self._games) > self.capacity:
