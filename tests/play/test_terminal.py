@@ -366,3 +366,34 @@ def test_a_search_stopped_by_full_tables_says_so_once_per_game(warm, monkeypatch
     s.t.handle("new")
     s.t.handle("e5")
     assert sum(line.startswith("Note: the search stopped at ") for line in s.lines) == 2
+
+
+def test_connect4_plays_the_exact_solver_from_the_middle_game(warm):
+    """From SOLVE_FROM_PLY stones on, the search-only Connect Four engine plays the solver's
+    move and says the exact result; the hint does the same for the person. Checked against the
+    solver itself (Pons' scores): the engine's move keeps the score (positions from Pons' sets)."""
+    from zeroplay.play.engine import make_engine
+    from zeroplay.play.terminal import SOLVE_FROM_PLY, TerminalGame
+    from zeroplay.search.connect4_solver import Connect4Solver
+
+    game = make("connect4")
+    lines: list[str] = []
+    t = TerminalGame(game, make_engine(game), human=0, playouts=50, out=lines.append)
+    t.state = game.initial().play_many("5654767662")  # 10 stones: the search plays
+    t.engine_move()
+    assert "playouts" in lines[0] and "solved exactly" not in lines[0]
+    assert SOLVE_FROM_PLY <= 12
+    moves = "243335424257"  # 12 stones, X to move: the person's hint is solved
+    t.state = game.initial().play_many(moves)
+    lines.clear()
+    t.hint()
+    assert lines[0].startswith("Hint: ") and "solved exactly: you wins" not in lines[0]
+    assert "solved exactly" in lines[0] and "best play" in lines[0]
+    moves = "5512243243536"  # 13 stones, O (the engine) to move; Pons: score 13
+    t.state = game.initial().play_many(moves)
+    lines.clear()
+    move = t.engine_move()
+    assert lines[0].startswith("zeroplay plays ") and "solved exactly" in lines[0]
+    assert "zeroplay wins in" in lines[0]  # a positive score: a forced win
+    score = Connect4Solver().solve(moves).score
+    assert score == 13 and -Connect4Solver().solve(moves + game.format_move(move)).score == score

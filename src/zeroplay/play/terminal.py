@@ -39,6 +39,10 @@ def side_names(game: Game) -> tuple[str, str]:
     return ("Black (X)", "White (O)")
 
 
+SOLVE_FROM_PLY = 12
+"""Connect Four: stones on the board from which the search-only engine plays the exact solver's
+move (Pons' middle-game sets, 14+ stones, solve in milliseconds here; openings can take minutes)."""
+
 MEMORY_CAP_BYTES = 2 << 30
 """Most memory the terminal's search tables may take (2 GiB): ``--playouts`` beyond what fits
 stop early, with a note (an opening move on 15x15 Gomoku: 550,000 playouts, 1.8 GB)."""
@@ -157,8 +161,44 @@ class TerminalGame:
             else:
                 self.out(f"Note: {note}.")
 
+    def _solved(self):
+        """Connect Four without ``--model``: from ``SOLVE_FROM_PLY`` stones on, the exact solver
+        (``search.connect4_solver``, Pons' scores) answers at once, so the search-only engine
+        plays perfectly in the middle and end game. ``(score, best column)`` for the side to
+        move, or None (another game, a model playing, or too early: openings take seconds to
+        minutes to solve)."""
+        if self.game.name != "connect4" or self.engine.model_path is not None or self.state.ply < SOLVE_FROM_PLY:
+            return None
+        from zeroplay.search.connect4_solver import Connect4Solver
+
+        if getattr(self, "_c4", None) is None:
+            self._c4 = Connect4Solver()
+        r = self._c4.solve(self.state)
+        return r.score, self.game.parse_move(r.best_move), r.seconds
+
+    def _solved_text(self, score: int, mover: str) -> str:
+        """Pons' score (side to move's view; ``mover`` names that side) in words: who wins with
+        best play and after how many plies from now."""
+        ply = self.state.ply
+        s = "" if mover == "you" else "s"
+        if score > 0:  # the mover wins with its (22 - score)-th stone; it has ply // 2 now
+            return f"{mover} win{s} in {_count(2 * (22 - score - ply // 2) - 1, 'ply', 'plies')} with best play"
+        if score < 0:  # the other side wins with its (22 + score)-th stone; it has (ply + 1) // 2
+            return (f"{mover} lose{s} in {_count(2 * (22 + score - (ply + 1) // 2), 'ply', 'plies')} "
+                    f"against best play")
+        return "a draw with best play"
+
     def engine_move(self) -> int:
         """Search, play the engine's move, report it; returns the move."""
+        solved = self._solved()
+        if solved is not None:
+            score, move, seconds = solved
+            text = self._solved_text(score, "zeroplay")
+            self.state = self.state.play(move)
+            self.out(f"zeroplay plays {self.fmt(move)}: solved exactly in {seconds:.2f} s: {text}")
+            self.show_board()
+            self.report_end()
+            return move
         result = self._search(self.state)
         move = int(result.best_move)
         self.state = self.state.play(move)
@@ -261,6 +301,11 @@ class TerminalGame:
             return
         if self.state.to_play != self.human:
             self.out("No hint: it is not your move.")
+            return
+        solved = self._solved()
+        if solved is not None:
+            score, move, _ = solved
+            self.out(f"Hint: {self.fmt(move)} (solved exactly: {self._solved_text(score, 'you')}).")
             return
         result = self._search(self.state)
         self.report_notes(result)
