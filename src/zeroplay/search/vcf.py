@@ -653,7 +653,7 @@ def solve_command(args) -> int:
     """``zeroplay solve gomoku``: set up the position from ``args.moves``, search, print.
 
     Args (argparse namespace): moves (text, moves separated by spaces, ``h8`` or ``x,y``),
-    size, n_in_row (None: 5, 4 on 6x6, as ``zeroplay play``), rule, vct, method ("ab", "pns"
+    size, n_in_row (None: 5; the command line passes 4 on 6x6, as ``zeroplay play``), rule, vct, method ("ab", "pns"
     or None), threats (None: the method's default), nodes, shortest, json. A method or a
     threat count implies vct.
 
@@ -669,7 +669,6 @@ def solve_command(args) -> int:
     import json
 
     from zeroplay.games import make
-    from zeroplay.play.engine import default_n_in_row
 
     method = getattr(args, "method", None)
     threats = getattr(args, "threats", None)
@@ -684,7 +683,7 @@ def solve_command(args) -> int:
         raise ValueError("--shortest is for the VCF only; it does not combine with --vct, --method or --threats")
     n_in_row = getattr(args, "n_in_row", None)
     if n_in_row is None:
-        n_in_row = default_n_in_row(args.size)
+        n_in_row = 5  # (the command line resolves its own default before: cli._cmd_solve_gomoku)
     elif not 3 <= n_in_row <= max(args.size, 3):
         raise ValueError(f"--n-in-row must be in 3..{args.size} (the board size), got {n_in_row}")
     game = make("gomoku", width=args.size, height=args.size, n_in_row=n_in_row, rule=args.rule)
