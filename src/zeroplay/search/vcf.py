@@ -653,9 +653,9 @@ def solve_command(args) -> int:
     """``zeroplay solve gomoku``: set up the position from ``args.moves``, search, print.
 
     Args (argparse namespace): moves (text, moves separated by spaces, ``h8`` or ``x,y``),
-    size, n_in_row (None: 5; the command line passes 4 on 6x6, as ``zeroplay play``), rule, vct, method ("ab", "pns"
-    or None), threats (None: the method's default), nodes, shortest, json. A method or a
-    threat count implies vct.
+    size, n_in_row (None: 5; the command line passes 4 on 6x6, as ``zeroplay play``), rule,
+    vct, method ("ab", "pns" or None), threats (None: the method's default), nodes, shortest,
+    json. A method or a threat count implies vct.
 
     JSON: ``found``; ``complete``: the search ran to its end within the node budget;
     ``none_exists``: true only when nothing was found and that proves that no win of the kind
