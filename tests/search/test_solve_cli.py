@@ -125,6 +125,8 @@ def test_gomoku_vct_none_found_is_not_called_a_proof(capsys):
     (["--method", "ab", "--shortest"], ["--shortest"]),
     (["--threats", "2", "--shortest"], ["--shortest"]),
     (["--size", "6", "--n-in-row", "9"], ["--n-in-row", "3..6"]),
+    (["--size", "4"], ["--size", "5..25"]),  # the option's name, not the game's "width"
+    (["--size", "30"], ["--size", "5..25"]),
 ])
 def test_gomoku_bad_options_are_one_line_errors(capsys, options, words):
     _one_line_error(capsys, ["solve", "gomoku", "--moves", "h8 h7", *options], *words)
@@ -153,3 +155,9 @@ def test_gomoku_n_in_row_four_on_6x6(capsys):
     assert five["n_in_row"] == 5 and not five["found"]
     assert main(["solve", "gomoku", "--size", "6", "--moves", moves]) == 0
     assert "(freestyle, 6x6, 4 in a row)" in capsys.readouterr().out
+
+
+def test_gomoku_text_counts_one_move_and_one_node(capsys):
+    assert main(["solve", "gomoku", "--moves", "h8", "--nodes", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "1 move played," in out and "1 moves" not in out

@@ -684,9 +684,14 @@ def solve_command(args) -> int:
     n_in_row = getattr(args, "n_in_row", None)
     if n_in_row is None:
         n_in_row = 5  # (the command line resolves its own default before: cli._cmd_solve_gomoku)
-    elif not 3 <= n_in_row <= max(args.size, 3):
-        raise ValueError(f"--n-in-row must be in 3..{args.size} (the board size), got {n_in_row}")
-    game = make("gomoku", width=args.size, height=args.size, n_in_row=n_in_row, rule=args.rule)
+    try:
+        game = make("gomoku", width=args.size, height=args.size, n_in_row=n_in_row, rule=args.rule)
+    except ValueError as e:  # the game's words are its parameters; say the option the user typed
+        text = str(e)
+        for name, flag in (("width", "--size"), ("height", "--size"), ("n_in_row", "--n-in-row")):
+            if text.startswith(name + " "):
+                text = flag + text[len(name):]
+        raise ValueError(text) from None
     state = game.initial()
     for text in (args.moves or "").split():
         state = state.play(text)
@@ -712,7 +717,8 @@ def solve_command(args) -> int:
         }))
         return 0
     in_row = "" if n_in_row == 5 else f", {n_in_row} in a row"
-    print(f"position: {len(state.moves)} moves played, {side.capitalize()} to move ({args.rule}, "
+    played = f"{len(state.moves)} move{'' if len(state.moves) == 1 else 's'} played"
+    print(f"position: {played}, {side.capitalize()} to move ({args.rule}, "
           f"{args.size}x{args.size}{in_row})")
     if state.is_terminal:
         print(f"the game is over: {over}")
@@ -727,7 +733,7 @@ def solve_command(args) -> int:
         print("none found within the threats allowed: the threat search is restricted, so this is no "
               "proof that none exists")
     else:
-        print(f"none found within the budget of {args.nodes:,} nodes")
+        print(f"none found within the budget of {args.nodes:,} node{'' if args.nodes == 1 else 's'}")
     print(f"nodes: {r.nodes:,}")
     print(f"time: {r.seconds:.4f} s")
     return 0
