@@ -397,3 +397,22 @@ def test_connect4_plays_the_exact_solver_from_the_middle_game(warm):
     assert "zeroplay wins in" in lines[0]  # a positive score: a forced win
     score = Connect4Solver().solve(moves).score
     assert score == 13 and -Connect4Solver().solve(moves + game.format_move(move)).score == score
+
+
+def test_hint_names_the_recommended_move_first(warm):
+    """In a lost position the search recommends the longest proven loss, not the most visited
+    move: the hint's list starts with the move it recommends (it used to show c2 second)."""
+    from types import SimpleNamespace
+
+    from zeroplay.play.engine import make_engine
+    from zeroplay.play.terminal import TerminalGame
+
+    game = make("gomoku", size=6, n_in_row=4)
+    lines: list[str] = []
+    t = TerminalGame(game, make_engine(game, use_shipped=False), human=0, playouts=10, out=lines.append)
+    stats = [SimpleNamespace(move=game.parse_move(m), visits=v, q=-1.0) for m, v in (("f5", 78), ("c2", 76), ("b1", 36))]
+    fake = SimpleNamespace(moves=stats, best_move=game.parse_move("c2"), pv=[game.parse_move("c2")], notes=(),
+                           stopped_by="playouts", playouts=190)
+    t._search = lambda state: fake
+    t.hint()
+    assert lines[-1].startswith("Hint: c2. Top moves: c2 (76 visits, 0%), f5 (78 visits, 0%), b1")

@@ -309,8 +309,12 @@ class TerminalGame:
             return
         result = self._search(self.state)
         self.report_notes(result)
+        # the recommended move first: in a lost position the search picks the longest proven
+        # loss, which need not be the most visited move
+        best = int(result.best_move)
+        shown = sorted(result.moves, key=lambda s: int(s.move) != best)[:3]
         top = ", ".join(f"{self.fmt(s.move)} ({_count(s.visits, 'visit')}, {100 * (s.q + 1) / 2:.0f}%)"
-                        for s in result.moves[:3])
+                        for s in shown)
         self.out(f"Hint: {self.fmt(int(result.best_move))}. Top moves: {top}. "
                  f"Best line: {' '.join(self.fmt(m) for m in result.pv[:8])}")
 
