@@ -112,6 +112,10 @@ def _play_three_moves(sync_api, server, errors):
             # "In a row" follows the board: 4 on 6x6 (the shipped model's game), else 5
             page.select_option("#opt-size", "6")
             assert page.input_value("#opt-n-in-row") == "4"
+            # an update of the game on the board (a finished analysis, a move) must not undo the
+            # choice being made for the next game (it did: a race that failed this test in CI)
+            page.evaluate("setGame(game)")
+            assert page.input_value("#opt-size") == "6" and page.input_value("#opt-n-in-row") == "4"
             page.click("#btn-new")
             page.wait_for_function("document.getElementById('game-title').textContent"
                                    " === 'gomoku 6x6 freestyle, 4 in a row'")

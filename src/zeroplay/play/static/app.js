@@ -84,13 +84,19 @@ function setGame(g) {
   // a finished analysis brings the same position back: redraw only the overlay, so that the
   // board's click targets are not replaced under the user's pointer
   const redraw = !sameBoard(game, g);
+  // the options form shows a game's settings when that game arrives (new, loaded, restored);
+  // later updates of the same game (a move, a finished analysis) leave what the person is
+  // choosing for the next game alone
+  const arrived = !game || game.id !== g.id;
   game = g;
   sessionStorage.setItem("zeroplay-game", g.id);
-  $("opt-size").value = String(g.options.size);
-  showNInRow(g.options.n_in_row);
-  $("opt-rule").value = g.options.rule;
-  $("opt-color").value = g.options.color;
-  $("opt-playouts").value = String(g.options.playouts);
+  if (arrived) {
+    $("opt-size").value = String(g.options.size);
+    showNInRow(g.options.n_in_row);
+    $("opt-rule").value = g.options.rule;
+    $("opt-color").value = g.options.color;
+    $("opt-playouts").value = String(g.options.playouts);
+  }
   $("game-title").textContent = g.title;
   $("engine-name").textContent = "engine: " + g.engine;
   const note = $("note");
