@@ -7,8 +7,9 @@ MODEL is a key of ``MODELS`` below; its file is ``src/zeroplay/models/FILE.safet
 before that the candidate ``training/candidates/FILE.safetensors`` (``training/export_model.py``). ``run`` plays each match of the model that has no result yet in
 ``training/strength/MODEL.jsonl`` (one JSON line per match: the exact command and its
 ``zeroplay arena --json`` output), so it can be stopped and rerun. ``table`` prints the markdown
-rows of docs/STRENGTH.md from that file. Matches are ``zeroplay arena``, or ``training/arena.py``
-(= ``zeroplay arena`` plus the ``heuristic:N`` search-only engine) when that engine plays.
+rows of docs/STRENGTH.md from that file. Matches are ``zeroplay arena`` (``heuristic:N``, the
+search-only engine, included; rows recorded before it was, ran ``training/arena.py``, which still
+reruns them).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PY = ".venv/bin/python"
 
 MODELS = {
     "gomoku-6x6-4-freestyle": {
@@ -93,9 +93,7 @@ def matches(key: str, games: int) -> list[tuple[str, list[str]]]:
         out.append((f"previous model (iteration {prev})", [me, "vcf:" + spec["previous"].format(prev=prev)]))
     out.append(("threat solver on vs off", [me, path]))
     common = ["--games", str(games), *spec["game"], "--playouts", str(spec["playouts"]), "--json", "--no-progress"]
-    # heuristic:N exists only in training/arena.py; everything else is plain `zeroplay arena`
-    return [(label, ([PY, "training/arena.py"] if any(p.startswith("heuristic") for p in players)
-                     else [".venv/bin/zeroplay", "arena"]) + [*players, *common]) for label, players in out]
+    return [(label, [".venv/bin/zeroplay", "arena", *players, *common]) for label, players in out]
 
 
 def results_file(key: str) -> Path:

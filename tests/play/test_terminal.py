@@ -173,7 +173,7 @@ def test_n_in_row_option_plays_the_shipped_6x6_model(warm):
 
 @pytest.mark.parametrize("size", [15, 9])
 def test_the_engine_opens_in_the_centre(warm, size):
-    from zeroplay.play.heuristic import quick_move
+    from zeroplay.search.heuristic import quick_move
 
     game = make("gomoku", size=size)
     centre = (size // 2) * size + size // 2
@@ -271,7 +271,7 @@ def test_connect4_refuses_gomoku_options():
 
 
 def test_connect4_search_only_engine():
-    from zeroplay.play.engine import ColumnHeuristicEvaluator
+    from zeroplay.search.heuristic import ColumnHeuristicEvaluator
     from zeroplay.search import UniformEvaluator
     from zeroplay.search.evaluator import LeafBatch
 

@@ -167,3 +167,27 @@ def test_threat_solver_is_refused_outside_gomoku(tmp_path):
         open_run(tmp_path / "run", {"game": "connect4", "net": "tiny", "features": None, "game_options": None},
                  {"seed": None, "selfplay": {"threat_solver": True}, "loop": {}, "train": {}})
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("game_args,spec", [
+    (["--game", "gomoku", "--size", "6", "--n-in-row", "4"], "heuristic:30"),
+    (["--game", "gomoku", "--size", "6", "--n-in-row", "4"], "heuristic-plain:30"),
+    (["--game", "connect4"], "heuristic:30"),
+    (["--game", "tictactoe"], "heuristic:30"),
+])
+def test_heuristic_player_is_a_plain_arena_kind(capsys, game_args, spec):
+    """``heuristic:N`` (the search-only engine of zeroplay play) plays in ``zeroplay arena`` itself
+    (it used to exist only in training/arena.py, the arena could not import the play room) and
+    beats uniform priors at equal playouts where the game has room for it."""
+    assert main(["arena", spec, "uniform:30", "--games", "4", *game_args, "--json", "--seed", "3"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["a"] == spec and out["games"] == 4
+    if game_args[1] != "tictactoe":
+        assert out["score"] >= 0.5
+
+
+def test_heuristic_player_refuses_other_games_and_bad_counts():
+    from zeroplay.train.arena import make_player
+
+    with pytest.raises(ValueError, match="heuristic:N needs N >= 1"):
+        make_player("heuristic:0", make("gomoku", size=6, n_in_row=4))

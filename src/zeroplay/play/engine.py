@@ -4,7 +4,7 @@ Trained models ship inside the package under ``zeroplay/models/`` (``*.safetenso
 checkpoints, see ``zeroplay.nn.checkpoint``). ``make_engine(game)`` uses the first one there that
 loads for ``game`` (same game, rule and board size, or a fully convolutional net for the rule);
 without one it falls back to the search-only engine: the same PUCT search guided by the
-window-count heuristic of ``zeroplay.play.heuristic`` (Gomoku; Connect Four through
+window-count heuristic of ``zeroplay.search.heuristic`` (Gomoku; Connect Four through
 ``ColumnHeuristicEvaluator``) or by uniform priors (other games), with one-ply proofs (it always
 takes a win in one and blocks a loss in one), and says so in ``Engine.note``. Gomoku engines search with the VCF threat solver on
 (``SearchConfig.threat_solver``): it proves wins by fours at the root and at new nodes, which
@@ -19,8 +19,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import numpy as np
 
 from zeroplay.games import Game
 
@@ -96,49 +94,14 @@ def search_only_evaluator(game: Game):
     the Gomoku family (tic-tac-toe too): ``HeuristicEvaluator`` (window counts over cells); other
     games: uniform priors.
     """
-    heuristic = "search only (window-count heuristic priors and values, one-ply proofs)"
-    if game.name == "connect4":  # actions are columns, not cells
-        return ColumnHeuristicEvaluator(), heuristic
-    if hasattr(game, "n_in_row"):
-        from zeroplay.play.heuristic import HeuristicEvaluator
+    from zeroplay.search.heuristic import heuristic_evaluator
 
-        return HeuristicEvaluator(), heuristic
+    evaluator = heuristic_evaluator(game)  # Connect Four: by columns, not cells
+    if evaluator is not None:
+        return evaluator, "search only (window-count heuristic priors and values, one-ply proofs)"
     from zeroplay.search import UniformEvaluator
 
     return UniformEvaluator(), "search only (uniform priors, one-ply proofs)"
-
-
-class ColumnHeuristicEvaluator:
-    """Window-count priors and values for Connect Four (``zeroplay.search`` Evaluator).
-
-    Actions are columns; a column is scored by ``heuristic.cell_scores`` (4-cell windows, attack
-    and defence weights) at the cell its stone lands on, and the centre columns get up to 50 %
-    more (they lie in the most windows; the first stone goes in the middle, as in perfect play).
-    Priors: score squared over the open columns, each row summing to 1. Values:
-    ``heuristic.values`` with n = 4, side to move's view. Deterministic, so cacheable.
-    """
-
-    features = None
-
-    def evaluate(self, batch) -> tuple[np.ndarray, np.ndarray]:
-        from zeroplay.games.layout import I_TO_PLAY
-        from zeroplay.play.heuristic import cell_scores, values
-
-        g = batch.game
-        width, height, n = g.width, g.height, int(getattr(g, "n_in_row", 4))
-        to_play = batch.infos[:, I_TO_PLAY]
-        boards = batch.boards
-        scores = cell_scores(boards, to_play, width, height, n)  # (B, cells), row 0 at the top
-        # a stone dropped in column c lands on the lowest empty row: (empties in c) - 1
-        empties = (boards.reshape(len(boards), height, width) == 0).sum(axis=1)  # (B, width)
-        row = np.maximum(empties - 1, 0)
-        column_scores = np.take_along_axis(scores, row * width + np.arange(width), axis=1)
-        x = np.arange(width)
-        central = 1.0 - np.abs(x - (width - 1) / 2) / max((width - 1) / 2, 1)
-        legal = batch.legal
-        raw = np.where(legal, (column_scores ** 2 + 1e-3) * (1.0 + 0.5 * central ** 2), 0.0)
-        priors = (raw / np.maximum(raw.sum(axis=1, keepdims=True), 1e-30)).astype(np.float32)
-        return priors, values(boards, to_play, width, height, n)
 
 
 SHIPPED_N_IN_ROW = {6: 4}
@@ -216,7 +179,7 @@ def warm_up() -> float:
 
     t0 = time.perf_counter()
     from zeroplay.games import make
-    from zeroplay.play.heuristic import HeuristicEvaluator
+    from zeroplay.search.heuristic import HeuristicEvaluator
     from zeroplay.search import SearchConfig, Searcher
 
     game = make("gomoku", width=7, height=7, rule="standard")

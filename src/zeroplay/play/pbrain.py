@@ -48,7 +48,7 @@ from typing import Callable
 import numpy as np
 
 from zeroplay import __version__
-from zeroplay.play import heuristic
+from zeroplay.search import heuristic
 
 MIN_SIZE, MAX_SIZE = 5, 25
 DEFAULT_PLAYOUTS = 3000

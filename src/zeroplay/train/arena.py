@@ -7,6 +7,9 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
     vcf:PATH        the same with the Gomoku threat solver on (``SearchConfig.threat_solver``)
     uniform:N       UniformEvaluator, N playouts per move (search guided by the tree alone)
     rollout:N       RolloutEvaluator, N playouts per move (plain random-rollout MCTS)
+    heuristic:N     the search-only engine of ``zeroplay play`` where no model ships: the search
+                    guided by ``search.heuristic`` (window counts), N playouts per move, with the
+                    Gomoku threat solver on as ``zeroplay play`` has it (``heuristic-plain:N``: off)
     pbrain:COMMAND  a Gomocup engine run as a subprocess (``train/pbrain_player.py``), 1 s a turn;
                     ``pbrain:turn=MS,match=MS:COMMAND`` sets the protocol's time controls
 
@@ -176,8 +179,26 @@ def _vcf(arg, game, options):
     return p
 
 
+def _heuristic(threat_solver: bool):
+    def factory(arg, game, options):
+        from zeroplay.search.heuristic import heuristic_evaluator
+
+        prefix = "heuristic" if threat_solver else "heuristic-plain"
+        n = _playouts_arg(prefix, arg)
+        evaluator = heuristic_evaluator(game)
+        if evaluator is None:
+            raise ValueError(f"{prefix}:N plays n-in-a-row games and Connect Four, not {game.name}")
+        config = search_config(n).replace(threat_solver=threat_solver and game.name == "gomoku")
+        return SearchPlayer(evaluator, n, name=f"{prefix}:{arg}", opening_moves=options.get("opening_moves", 2),
+                            seed=options.get("seed"), config=config)
+
+    return factory
+
+
 register_player_kind("uniform", _uniform)
 register_player_kind("rollout", _rollout)
+register_player_kind("heuristic", _heuristic(True))
+register_player_kind("heuristic-plain", _heuristic(False))
 register_player_kind("pbrain", _pbrain)
 register_player_kind("vcf", _vcf)
 

@@ -221,7 +221,8 @@ def _add_arena(sub) -> None:
     p = sub.add_parser(
         "arena", help="play a match between two players: W/D/L, score and Elo with 95%% interval",
         description="A player is a checkpoint path, vcf:PATH (that checkpoint with the Gomoku threat "
-        "solver on), uniform:N or rollout:N (N playouts per move), or pbrain:COMMAND. "
+        "solver on), uniform:N or rollout:N (N playouts per move), heuristic:N (the search-only "
+        "engine of zeroplay play, threat solver on; heuristic-plain:N: off), or pbrain:COMMAND. "
         "Colours alternate; draws count 1/2.")
     p.add_argument("a", metavar="A", help="first player")
     p.add_argument("b", metavar="B", help="second player")

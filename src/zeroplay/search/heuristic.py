@@ -193,3 +193,43 @@ def quick_move(board: np.ndarray, width: int, height: int, me: int, n: int = 5, 
     scores = scores * (1.0 + 0.01 * centrality(width, height))
     scores[board != 0] = -1.0
     return int(np.argmax(scores))
+
+
+class ColumnHeuristicEvaluator:
+    """Window-count priors and values for Connect Four (``zeroplay.search`` Evaluator).
+
+    Actions are columns; a column is scored by ``cell_scores`` (4-cell windows, attack
+    and defence weights) at the cell its stone lands on, and the centre columns get up to 50 %
+    more (they lie in the most windows; the first stone goes in the middle, as in perfect play).
+    Priors: score squared over the open columns, each row summing to 1. Values:
+    ``values`` with n = 4, side to move's view. Deterministic, so cacheable.
+    """
+
+    features = None
+
+    def evaluate(self, batch) -> tuple[np.ndarray, np.ndarray]:
+        g = batch.game
+        width, height, n = g.width, g.height, int(getattr(g, "n_in_row", 4))
+        to_play = batch.infos[:, I_TO_PLAY]
+        boards = batch.boards
+        scores = cell_scores(boards, to_play, width, height, n)  # (B, cells), row 0 at the top
+        # a stone dropped in column c lands on the lowest empty row: (empties in c) - 1
+        empties = (boards.reshape(len(boards), height, width) == 0).sum(axis=1)  # (B, width)
+        row = np.maximum(empties - 1, 0)
+        column_scores = np.take_along_axis(scores, row * width + np.arange(width), axis=1)
+        x = np.arange(width)
+        central = 1.0 - np.abs(x - (width - 1) / 2) / max((width - 1) / 2, 1)
+        legal = batch.legal
+        raw = np.where(legal, (column_scores ** 2 + 1e-3) * (1.0 + 0.5 * central ** 2), 0.0)
+        priors = (raw / np.maximum(raw.sum(axis=1, keepdims=True), 1e-30)).astype(np.float32)
+        return priors, values(boards, to_play, width, height, n)
+
+
+def heuristic_evaluator(game):
+    """The window-count evaluator for ``game``: ``ColumnHeuristicEvaluator`` for Connect Four,
+    ``HeuristicEvaluator`` for the n-in-a-row games (Gomoku, tic-tac-toe), None for others."""
+    if game.name == "connect4":
+        return ColumnHeuristicEvaluator()
+    if hasattr(game, "n_in_row"):
+        return HeuristicEvaluator()
+    return None
