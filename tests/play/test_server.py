@@ -22,7 +22,8 @@ def client(warm):
 
 
 def new_game(client, **options):
-    options.setdefault("size", 9)
+    if options.get("game", "gomoku") == "gomoku":
+        options.setdefault("size", 9)
     options.setdefault("playouts", 60)
     r = client.post("/api/games", json=options)
     assert r.status_code == 201, r.text
@@ -344,3 +345,13 @@ def test_a_search_stopped_by_full_tables_says_so(client, monkeypatch):
     g = new_game(client, color="white", playouts=2000)
     r = client.post(f"/api/games/{g['id']}/engine").json()["search"]
     assert r["stopped_by"] == "full" and r["playouts"] < 2000 and r["notes"]
+
+
+def test_tictactoe_refuses_gomoku_options(client):
+    """The terminal refuses --size for tic-tac-toe; the API used to ignore it (a 3x3 game)."""
+    r = client.post("/api/games", json={"game": "tictactoe", "size": 6})
+    assert r.status_code == 400 and r.json()["detail"] == "size: Gomoku options; tictactoe has none"
+    r = client.post("/api/games", json={"game": "tictactoe", "n_in_row": 4, "rule": "standard"})
+    assert r.status_code == 400 and r.json()["detail"].startswith("n_in_row, rule: Gomoku options")
+    r = client.post("/api/games", json={"game": "tictactoe", "playouts": 30})
+    assert r.status_code == 201 and r.json()["width"] == 3

@@ -127,6 +127,9 @@ def create_app(store: GameStore | None = None) -> FastAPI:
     @app.post("/api/games", status_code=201)
     def new_game(body: NewGameIn | None = None):
         body = body or NewGameIn()
+        given = sorted({"size", "n_in_row", "rule"} & body.model_fields_set)
+        if body.game != "gomoku" and given:  # as zeroplay play: no silently ignored options
+            raise GameInputError(f"{', '.join(given)}: Gomoku options; {body.game} has none")
         g = games.new(Options(body.game, body.size, body.rule, body.color, body.playouts,
                               n_in_row=body.n_in_row))
         return g.to_json()
