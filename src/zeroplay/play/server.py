@@ -22,7 +22,8 @@ play independent games)::
 the game of the shipped 6x6 model; a game's JSON reports it under ``options`` and describes the
 game in ``title`` ("gomoku 6x6 freestyle, 4 in a row").
 
-Errors: 400 bad input (illegal move, unreadable record, n_in_row longer than the board), 404
+Errors: 400 bad input (illegal move, unreadable record, n_in_row longer than the board, size /
+n_in_row / rule for a game other than Gomoku), 404
 unknown game id, 409 not now (not your turn, game over, engine busy), 422 malformed request (wrong
 types, size or n_in_row outside 5..25 / 3..25); the body is ``{"detail": message}``. Bad input
 never produces a 500.
