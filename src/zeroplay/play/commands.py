@@ -42,21 +42,11 @@ PBRAIN_PLAYOUTS = 3000
 """Default cap on playouts per move of the Gomocup engine (its time limits usually stop it first)."""
 
 
-def _positive_int(text: str) -> int:
-    import argparse
-
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {n}")
-    return n
-
-
 def add_pbrain_arguments(parser) -> None:
     """Options of ``zeroplay pbrain`` and ``pbrain-zeroplay``."""
-    parser.add_argument("--playouts", type=_positive_int, default=PBRAIN_PLAYOUTS,
+    from zeroplay.train.commands import at_least_1  # one argparse check for both rooms (play is above train)
+
+    parser.add_argument("--playouts", type=at_least_1, default=PBRAIN_PLAYOUTS,
                         help=f"most playouts per move; the turn time usually stops the search sooner "
                              f"(default {PBRAIN_PLAYOUTS})")
     parser.add_argument("--model", default=None,

@@ -204,7 +204,7 @@ def _cmd_train(args) -> int:
     return 0
 
 
-def _at_least_1(text: str) -> int:
+def at_least_1(text: str) -> int:
     """argparse type: a whole number >= 1 (a clear message instead of a late failure)."""
     import argparse
 
@@ -226,14 +226,14 @@ def _add_arena(sub) -> None:
         "Colours alternate; draws count 1/2.")
     p.add_argument("a", metavar="A", help="first player")
     p.add_argument("b", metavar="B", help="second player")
-    p.add_argument("--games", type=_at_least_1, default=100, help="games (default 100)")
+    p.add_argument("--games", type=at_least_1, default=100, help="games (default 100)")
     _add_game_options(p, "gomoku")
-    p.add_argument("--playouts", type=_at_least_1, default=400,
+    p.add_argument("--playouts", type=at_least_1, default=400,
                    help="playouts per move of checkpoint (and vcf:) players (default 400); uniform:N, "
                         "rollout:N and pbrain: players keep their own")
     p.add_argument("--opening-moves", type=int, default=2,
                    help="plies sampled from the visit counts at the start of each game (default 2)")
-    p.add_argument("--parallel", type=_at_least_1, default=64,
+    p.add_argument("--parallel", type=at_least_1, default=64,
                    help="games played at once when both players search (default 64)")
     p.add_argument("--seed", type=int, default=None, help="seed (default: fresh)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
