@@ -8,7 +8,7 @@ import pytest
 
 from zeroplay.games import make
 from zeroplay.nn import NetEvaluator, load_checkpoint, read_checkpoint_meta
-from zeroplay.play.engine import MODELS_DIR, find_model, model_files
+from zeroplay.play.engine import DEFAULT_MODELS, MODELS_DIR, find_model, model_files, resolve_model
 
 SHIPPED = model_files()
 # (file name, game options) that must ship once the model is trained (docs/STRENGTH.md)
@@ -78,7 +78,36 @@ def test_shipped_model_loads_fits_its_game_and_gives_legal_priors(path):
     json.dumps(meta)
     ck = load_checkpoint(path, game=game)
     _check_priors(game, ck)
-    assert find_model(game) == path
+    defaults = {k for k, name in DEFAULT_MODELS.items() if name == path.name}
+    key = (game.name, game.width, game.height, game.options["n_in_row"], game.options["rule"])
+    assert find_model(game) == (path if key in defaults else None)
+    assert resolve_model(path.stem) == str(path) == resolve_model(path.name)
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
+def test_a_shipped_model_plays_by_default_only_where_it_was_measured(path):
+    """A fully convolutional net loads on every size, but 9x9 or 13x13 keep the search-only engine."""
+    meta = read_checkpoint_meta(path)
+    opts = meta["game"]["options"]
+    for size in range(5, 20):
+        if opts["n_in_row"] > size:
+            continue
+        game = make("gomoku", size=size, n_in_row=opts["n_in_row"], rule=opts["rule"])
+        key = ("gomoku", size, size, opts["n_in_row"], opts["rule"])
+        expected = MODELS_DIR / DEFAULT_MODELS[key] if key in DEFAULT_MODELS else None
+        if expected is not None and not expected.exists():
+            expected = None
+        assert find_model(game) == expected, size
+
+
+def test_default_models_name_files_that_ship_or_are_pending():
+    for name in DEFAULT_MODELS.values():
+        assert name in EXPECTED
+
+
+def test_resolve_model_keeps_paths_and_unknown_names():
+    assert resolve_model("no-such-model") == "no-such-model"
+    assert resolve_model("dir/x.safetensors") == "dir/x.safetensors"
 
 
 def test_11x11_plays_with_the_fully_convolutional_15x15_model():

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from zeroplay.games import make
-from zeroplay.play.engine import Engine, make_engine
+from zeroplay.play.engine import MODELS_DIR, Engine, make_engine
 from zeroplay.play.terminal import TerminalGame
 
 PLAY = [sys.executable, "-m", "zeroplay", "play"]
@@ -137,7 +137,7 @@ def test_perfect_play_draws_tictactoe(warm):
 
 @pytest.mark.parametrize("game", ["gomoku", "tictactoe"])
 def test_make_engine_notes_the_missing_model(game):
-    g = make(game) if game == "tictactoe" else make("gomoku", width=15, height=15)
+    g = make(game) if game == "tictactoe" else make("gomoku", width=9, height=9)
     engine = make_engine(g)
     assert engine.model_path is None and "no trained model" in engine.note
     assert engine.new_searcher().config.threat_solver == (game == "gomoku")
@@ -169,6 +169,21 @@ def test_n_in_row_option_plays_the_shipped_6x6_model(warm):
     assert play("quit\n", "--game", "tictactoe", "--n-in-row", "4").returncode == 2
     inf = play("quit\n", "--size", "7", "--seconds", "inf")  # never moving is no time limit
     assert inf.returncode == 2 and "--seconds must be a number of seconds > 0, got inf" in inf.stderr
+
+
+def test_a_shipped_model_that_is_not_the_default_plays_by_name(warm):
+    """8x8 keeps the search-only engine (its model is weaker: docs/STRENGTH.md); the note names the
+    shipped model, and --model takes that name."""
+    path = MODELS_DIR / "gomoku-8x8-5-freestyle.safetensors"
+    if not path.exists():
+        pytest.skip("the 8x8 model is not shipped")
+    plain = play("quit\n", "--size", "8", "--playouts", "30")
+    assert "no trained model" in plain.stdout and "--model gomoku-8x8-5-freestyle" in plain.stdout
+    named = play("d4\nquit\n", "--size", "8", "--model", "gomoku-8x8-5-freestyle", "--playouts", "30")
+    assert named.returncode == 0 and "Traceback" not in named.stdout + named.stderr
+    assert "model gomoku-8x8-5-freestyle.safetensors (run gomoku-8x8-5" in named.stdout
+    missing = play("quit\n", "--size", "8", "--model", "gomoku-no-such-model")
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr
 
 
 @pytest.mark.parametrize("size", [15, 9])

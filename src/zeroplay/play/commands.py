@@ -23,9 +23,10 @@ def add_play_commands(sub) -> None:
                         "are sized for them up to 2 GiB (an opening move on 15x15: 550,000 playouts), beyond which it "
                         "stops early and says so")
     p.add_argument("--seconds", type=float, default=None, help="engine seconds per move (default: no time limit; tables sized at the 2 GiB cap)")
-    p.add_argument("--model", default=None,
-                   help="checkpoint (.safetensors) to play with (default: the shipped model for the game "
-                        "and size; without one, the search-only engine)")
+    p.add_argument("--model", default=None, type=_model_argument,
+                   help="checkpoint (.safetensors) or shipped model name (e.g. gomoku-8x8-5-freestyle) to "
+                        "play with (default: the shipped model for the game and size; without one, the "
+                        "search-only engine)")
     p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("pbrain", help="Gomocup (Piskvork) engine protocol on stdin/stdout")
@@ -49,9 +50,16 @@ def add_pbrain_arguments(parser) -> None:
     parser.add_argument("--playouts", type=at_least_1, default=PBRAIN_PLAYOUTS,
                         help=f"most playouts per move; the turn time usually stops the search sooner "
                              f"(default {PBRAIN_PLAYOUTS})")
-    parser.add_argument("--model", default=None,
-                        help="checkpoint (.safetensors) to play with (default: the shipped model, else "
-                             "search only)")
+    parser.add_argument("--model", default=None, type=_model_argument,
+                        help="checkpoint (.safetensors) or shipped model name to play with (default: the "
+                             "shipped model, else search only)")
+
+
+def _model_argument(value: str) -> str:
+    """``--model``: a path, or a shipped model's name (``zeroplay.play.engine.resolve_model``)."""
+    from zeroplay.play.engine import resolve_model
+
+    return resolve_model(value)
 
 
 def _positive(args) -> None:

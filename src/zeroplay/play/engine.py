@@ -1,9 +1,8 @@
 """Which engine plays: the shipped model for a game and size, or the search-only fallback.
 
 Trained models ship inside the package under ``zeroplay/models/`` (``*.safetensors``
-checkpoints, see ``zeroplay.nn.checkpoint``). ``make_engine(game)`` uses the first one there that
-loads for ``game`` (same game, rule and board size, or a fully convolutional net for the rule);
-without one it falls back to the search-only engine: the same PUCT search guided by the
+checkpoints, see ``zeroplay.nn.checkpoint``). ``make_engine(game)`` uses the one ``DEFAULT_MODELS`` names
+for the game's setting (the measured ones: docs/STRENGTH.md); without one it falls back to the search-only engine: the same PUCT search guided by the
 window-count heuristic of ``zeroplay.search.heuristic`` (Gomoku; Connect Four through
 ``ColumnHeuristicEvaluator``) or by uniform priors (other games), with one-ply proofs (it always
 takes a win in one and blocks a loss in one), and says so in ``Engine.note``. Gomoku engines search with the VCF threat solver on
@@ -63,28 +62,65 @@ def model_files(models_dir: Path | None = None) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix == ".safetensors" and p.is_file())
 
 
-def find_model(game: Game, models_dir: Path | None = None) -> Path | None:
-    """The shipped model that loads for ``game``, or None (none ship yet: a later issue adds them).
+DEFAULT_MODELS = {
+    ("gomoku", 6, 6, 4, "freestyle"): "gomoku-6x6-4-freestyle.safetensors",
+    ("gomoku", 15, 15, 5, "freestyle"): "gomoku-15x15-freestyle.safetensors",
+    # the fully convolutional 15x15 net, measured on 11x11 in docs/STRENGTH.md
+    ("gomoku", 11, 11, 5, "freestyle"): "gomoku-15x15-freestyle.safetensors",
+}
+"""(game, width, height, n_in_row, rule) -> the shipped file that plays it by default.
 
-    A file named for the game and size (``gomoku-15x15-freestyle.safetensors``) is tried first;
-    any other checkpoint is tried too, since a fully convolutional net plays on every board size
-    (11x11 free-style gets the 15x15 model). docs/STRENGTH.md lists the shipped files.
+Only the settings measured in docs/STRENGTH.md, where the model at least matched the
+search-only engine (docs/TRAINING.md, "Shipping rule"). A fully convolutional net loads on any
+board size, but on an unmeasured one (9x9, 13x13) nobody knows whether it beats the heuristic, so
+those keep the search-only engine. Other shipped files (the 8x8 model while it is weaker than the
+search-only engine) play when named: ``--model gomoku-8x8-5-freestyle``."""
+
+
+def _key(game: Game) -> tuple:
+    options = getattr(game, "options", {}) or {}
+    return (game.name, game.width, game.height, options.get("n_in_row"), options.get("rule"))
+
+
+def find_model(game: Game, models_dir: Path | None = None) -> Path | None:
+    """The shipped model that plays ``game`` by default (``DEFAULT_MODELS``), or None.
+
+    The file must be in the package and load for ``game`` (checked from its header; a damaged or
+    foreign file gives None, so the search-only engine plays). docs/STRENGTH.md lists the shipped
+    files and their strength.
     """
-    files = model_files(models_dir)
-    if not files:
+    name = DEFAULT_MODELS.get(_key(game))
+    folder = Path(models_dir) if models_dir is not None else MODELS_DIR
+    if name is None or not (folder / name).is_file():
         return None
     # headers only: no torch import unless a model fits (the weights' hash is checked at load)
     from zeroplay.nn.record import CheckpointError, checkpoint_differences
 
-    tag = f"{game.name}-{game.width}x{game.height}"
-    for path in sorted(files, key=lambda p: (not p.name.startswith(tag), p.name)):
-        try:
-            if checkpoint_differences(path, game=game):
-                continue
-        except CheckpointError:
-            continue
-        return path
-    return None
+    path = folder / name
+    try:
+        if checkpoint_differences(path, game=game):
+            return None
+    except CheckpointError:
+        return None
+    return path
+
+
+def resolve_model(model: str) -> str:
+    """``--model`` value -> checkpoint path: a file that exists is taken as it is; else the name of
+    a shipped model (``gomoku-8x8-5-freestyle``, with or without ``.safetensors``) gives that file
+    in the package; anything else is returned unchanged (loading it then says what is wrong)."""
+    if os.path.exists(model) or os.sep in model or "/" in model:
+        return model
+    for name in (model, model + ".safetensors"):
+        path = MODELS_DIR / name
+        if name.endswith(".safetensors") and path.is_file():
+            return str(path)
+    return model
+
+
+def shipped_names(models_dir: Path | None = None) -> list[str]:
+    """Names of the shipped models (file names without ``.safetensors``), for ``--model NAME``."""
+    return [p.stem for p in model_files(models_dir)]
 
 
 def search_only_evaluator(game: Game):
@@ -116,7 +152,8 @@ def default_n_in_row(size: int) -> int:
 
 
 def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipped: bool = True) -> Engine:
-    """The engine for ``game``: ``model`` when given, else the shipped model, else search only.
+    """The engine for ``game``: ``model`` (a path or a shipped model's name) when given, else the
+    default shipped model (``find_model``), else search only.
 
     Raises:
         zeroplay.nn.CheckpointError: ``model`` was given and does not load for ``game`` (the
@@ -129,7 +166,12 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         shipped = False
     overrides = {"threat_solver": True} if game.name == "gomoku" else {}
     if model is not None:
-        from zeroplay.nn import NetEvaluator, load_checkpoint
+        from zeroplay.nn import CheckpointError, NetEvaluator, load_checkpoint
+
+        model = resolve_model(os.fspath(model))
+        if not os.path.exists(model):
+            raise CheckpointError(f"no checkpoint at {model} (give a path, or a shipped model's name: "
+                                  f"{', '.join(shipped_names()) or 'none ship'})")
         from zeroplay.nn.evaluator import limit_inference_threads
 
         limit_inference_threads()
