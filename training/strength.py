@@ -43,12 +43,14 @@ MODELS = {
         "previous": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-{prev:06d}.safetensors",
         "extra": ["heuristic:800"],
     },
-    # the 11x11 five-in-row setting, played by the fully convolutional 15x15 model
+    # the 11x11 five-in-row setting, played by the fully convolutional 15x15 model: the two rows
+    # that decide whether it plays by default there (the search-only engine) and the target
     "gomoku-15x15-freestyle@11x11": {
         "file": "gomoku-15x15-freestyle",
         "game": ["--game", "gomoku", "--size", "11", "--n-in-row", "5", "--rule", "freestyle"],
         "playouts": 800,
-        "extra": ["heuristic:800"],
+        "opponents": ["rollout:5000", "heuristic:800"],
+        "solver_row": False,
     },
 }
 
@@ -86,12 +88,13 @@ def matches(key: str, games: int) -> list[tuple[str, list[str]]]:
     spec = MODELS[key]
     path = model_path(key)
     me = f"vcf:{path}"
-    opp = ["rollout:1000", "rollout:5000", "uniform:800"] + spec.get("extra", [])
+    opp = spec.get("opponents", ["rollout:1000", "rollout:5000", "uniform:800"] + spec.get("extra", []))
     out = [(o, [me, o]) for o in opp]
     prev = previous_iteration(key)
     if prev is not None:
         out.append((f"previous model (iteration {prev})", [me, "vcf:" + spec["previous"].format(prev=prev)]))
-    out.append(("threat solver on vs off", [me, path]))
+    if spec.get("solver_row", True):
+        out.append(("threat solver on vs off", [me, path]))
     common = ["--games", str(games), *spec["game"], "--playouts", str(spec["playouts"]), "--json", "--no-progress"]
     return [(label, [".venv/bin/zeroplay", "arena", *players, *common]) for label, players in out]
 

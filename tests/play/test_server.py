@@ -157,7 +157,7 @@ def test_6x6_defaults_to_four_in_a_row_with_the_shipped_model(client):
 def test_6x6_with_five_in_a_row_plays_without_a_model(client):
     g = new_game(client, size=6, n_in_row=5)
     assert g["options"]["n_in_row"] == 5 and g["title"] == "gomoku 6x6 freestyle, 5 in a row"  # not the default there
-    assert g["engine"].startswith("search only") and "no trained model for gomoku 6x6" in g["note"]
+    assert g["engine"].startswith("search only") and "model for gomoku 6x6 freestyle, 5 in a row" in g["note"]
     assert "--model" not in g["note"]  # a command-line hint means nothing in the browser
 
 

@@ -118,6 +118,22 @@ def resolve_model(model: str) -> str:
     return model
 
 
+def fitting_models(game: Game, models_dir: Path | None = None) -> list[str]:
+    """Names of the shipped models that load for ``game`` (whether or not they are its default),
+    the one trained on the game's board size first."""
+    from zeroplay.nn.record import CheckpointError, checkpoint_differences
+
+    tag = f"{game.name}-{game.width}x{game.height}-"
+    fits = []
+    for path in sorted(model_files(models_dir), key=lambda p: (not p.name.startswith(tag), p.name)):
+        try:
+            if not checkpoint_differences(path, game=game):
+                fits.append(path.stem)
+        except CheckpointError:
+            continue
+    return fits
+
+
 def shipped_names(models_dir: Path | None = None) -> list[str]:
     """Names of the shipped models (file names without ``.safetensors``), for ``--model NAME``."""
     return [p.stem for p in model_files(models_dir)]
@@ -181,7 +197,14 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         return Engine(game, evaluator, f"model {path.name}" + _status_note(ckpt.meta, shipped=shipped),
                       None, path, overrides)
     evaluator, name = search_only_evaluator(game)
-    note = f"no trained model for {describe(game)} yet: playing with the {name}."
+    fits = fitting_models(game) if use_shipped else []
+    if fits:
+        verbs = ("loads", "is") if len(fits) == 1 else ("load", "are")
+        note = (f"no default model for {describe(game)}: the shipped {' and '.join(fits)} {verbs[0]} here but "
+                f"{verbs[1]} not measured as at least as strong as the search-only engine on it "
+                f"(docs/STRENGTH.md); playing with the {name}.")
+    else:
+        note = f"no trained model for {describe(game)} yet: playing with the {name}."
     return Engine(game, evaluator, name, note, None, overrides)
 
 

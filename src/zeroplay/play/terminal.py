@@ -348,28 +348,10 @@ def warm_up_with_note(out: Callable[[str], None]) -> None:
         raise errors[0]
 
 
-def _named_models_hint(game) -> str:
-    """`` or --model gomoku-8x8-5-freestyle (shipped, not the default here)`` where a shipped
-    model fits ``game`` without being its default (``engine.DEFAULT_MODELS``)."""
-    from zeroplay.nn.record import CheckpointError, checkpoint_differences
-    from zeroplay.play.engine import model_files
-
-    fits = []
-    for path in model_files():
-        try:
-            if not checkpoint_differences(path, game=game):
-                fits.append(path.stem)
-        except CheckpointError:
-            continue
-    if not fits:
-        return ""
-    return f", or --model {' / '.join(fits)} (shipped, not the default here: docs/STRENGTH.md)"
-
-
 def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = print) -> int:
     """``zeroplay play``: returns the exit status (0; 2 for bad options)."""
     from zeroplay.games import make
-    from zeroplay.play.engine import default_n_in_row, make_engine
+    from zeroplay.play.engine import default_n_in_row, fitting_models, make_engine
 
     n_in_row = getattr(args, "n_in_row", None)
     try:
@@ -397,8 +379,9 @@ def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = pr
         out(f"zeroplay -- {describe(game)}. You play {side_names(game)[human]}. "
             f"Engine: {engine.name}, {_limits_text(args)} per move.")
         if engine.note:
+            fits = fitting_models(game)
             out(f"Note: {engine.note} Pass --model PATH to use a checkpoint"
-                + _named_models_hint(game) + ".")
+                + (f", or --model {fits[0]} to play a shipped one." if fits else "."))
         out(help_text(game))
         warm_up_with_note(out)
         session = TerminalGame(game, engine, human, playouts=args.playouts, seconds=args.seconds, out=out)
