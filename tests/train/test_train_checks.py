@@ -207,6 +207,22 @@ def test_address_without_ray_backend_is_refused(tmp_path, capsys):
     assert not run.exists()
 
 
+def test_an_unreachable_ray_address_is_refused_at_once(tmp_path, capsys):
+    """Ray alone retries a dead address for minutes; the run directory is not created."""
+    pytest.importorskip("ray")
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on: bound, never listening
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        run = tmp_path / "run"
+        _refused(capsys, _train(run, "--hours", "0", "--backend", "ray", "--address", f"127.0.0.1:{port}"),
+                 f"no Ray cluster reachable at 127.0.0.1:{port}", "ray start --head")
+    _refused(capsys, _train(run, "--hours", "0", "--backend", "ray", "--address", "headnode"),
+             "--address must be auto, HOST:PORT or ray://HOST:PORT")
+    assert not run.exists()
+
+
 # --- 6. Ctrl-C in the arena ------------------------------------------------------------------------
 def test_ctrl_c_in_the_arena_is_one_line_and_exit_130(monkeypatch, capsys):
     from zeroplay.train import arena

@@ -178,6 +178,13 @@ def _cmd_train(args) -> int:
         if (missing := ray_missing_message()) is not None:
             print(missing, file=sys.stderr)
             return 2
+        if args.address is not None:
+            from zeroplay.train.ray_backend import check_reachable
+
+            try:  # before the run directory is touched; Ray alone retries for minutes
+                check_reachable(args.address)
+            except ConnectionError as e:
+                raise ValueError(str(e)) from None
     structural = {"game": args.game, "net": args.net, "features": args.features, "game_options": _game_options(args)}
     overrides = _overrides(args)
     # everything is checked before the run directory is created or changed: a typo costs nothing

@@ -140,8 +140,35 @@ def connect(address: str | None = None, *, num_cpus: int | None = None,
                      object_store_memory=int(object_store_bytes), _node_ip_address="127.0.0.1",
                      namespace="zeroplay")
     else:
+        check_reachable(address)
         ray.init(address=address, namespace="zeroplay")
     return True
+
+
+def check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast on a cluster address nothing listens at: Ray itself retries for minutes.
+
+    ``address`` is ``"auto"`` (not checked: Ray finds the local cluster), ``"HOST:PORT"`` (the
+    head's GCS port, 6379 by default) or ``"ray://HOST:PORT"`` (Ray Client, 10001 by default).
+
+    Raises:
+        ConnectionError: no TCP connection to HOST:PORT within ``timeout`` seconds.
+        ValueError: the address is not of those forms.
+    """
+    import socket
+
+    if address == "auto":
+        return
+    rest = address[len("ray://"):] if address.startswith("ray://") else address
+    host, sep, port = rest.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise ValueError(f"--address must be auto, HOST:PORT or ray://HOST:PORT, got {address!r}")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as e:
+        raise ConnectionError(f"no Ray cluster reachable at {address} ({e.strerror or e}); start one with "
+                              f"`ray start --head` there, or leave --address out for a local one") from None
 
 
 # --- actor side -------------------------------------------------------------------------------------
