@@ -1,4 +1,4 @@
-"""The ``zeroplay train`` and ``zeroplay arena`` subcommands (wired into ``zeroplay.cli``)."""
+"""The ``zeroplay train``, ``arena`` and ``export`` subcommands (wired into ``zeroplay.cli``)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,12 @@ import sys
 
 
 def add_parsers(sub) -> None:
-    """Add ``train`` and ``arena`` to the ``zeroplay`` subparsers ``sub``."""
+    """Add ``train``, ``arena`` and ``export`` to the ``zeroplay`` subparsers ``sub``."""
+    from zeroplay.train.export import add_parser as add_export
+
     _add_train(sub)
     _add_arena(sub)
+    add_export(sub)
 
 
 def _add_game_options(p, default_game: str | None) -> None:

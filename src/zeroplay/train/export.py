@@ -1,0 +1,150 @@
+"""``zeroplay export``: one checkpoint of a training run as a model file to play or ship.
+
+The model file is the run's checkpoint without the optimizer tensors (about a third of the size),
+with its provenance under ``extra.shipped`` of the checkpoint metadata: run name, status, iteration,
+optimizer step, self-play games and samples so far, the run's CPU-hours so far (when the run
+directory has a ``cputime.tsv``, as ``training/run.sh`` writes), cumulative Elo and the command
+that trained it. ``zeroplay play --model FILE`` prints that status; files exported into
+``src/zeroplay/models/`` ship with the package (docs/TRAINING.md, "Shipped models").
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sys
+from pathlib import Path
+
+
+def cpu_hours(run_dir: Path) -> float | None:
+    """Sum of the ``cpu_s`` column of ``run_dir/cputime.tsv`` in hours (None without the file)."""
+    path = Path(run_dir) / "cputime.tsv"
+    if not path.exists():
+        return None
+    with path.open() as f:
+        return round(sum(float(r["cpu_s"] or 0) for r in csv.DictReader(f, delimiter="\t")) / 3600.0, 3)
+
+
+def pick_iteration(run_dir: Path, which: str | int) -> int:
+    """The iteration ``which`` names: ``"best"`` (``best_after`` of the newest ``evals/iter-N.json``;
+    the newest checkpoint when the run has no evaluation), ``"latest"`` or a number.
+
+    Raises:
+        ValueError: no checkpoints, or no checkpoint of that iteration.
+    """
+    run_dir = Path(run_dir)
+    iters = sorted(int(p.stem.split("-")[1]) for p in (run_dir / "checkpoints").glob("iter-*.safetensors")
+                   if p.stem.split("-")[1].isdigit())
+    if not iters:
+        raise ValueError(f"no checkpoints in {run_dir / 'checkpoints'}: is {run_dir} a training run directory?")
+    if which == "latest":
+        return iters[-1]
+    if which == "best":
+        evals = sorted((run_dir / "evals").glob("iter-*.json"))
+        if not evals:
+            return iters[-1]
+        try:
+            it = int(json.loads(evals[-1].read_text())["best_after"])
+        except (ValueError, KeyError, TypeError) as e:
+            raise ValueError(f"{evals[-1]} is damaged ({e}); give --iteration latest or a number") from None
+    else:
+        try:
+            it = int(which)
+        except ValueError:
+            raise ValueError(f"--iteration must be best, latest or a number, got {which!r}") from None
+    if it not in iters:
+        raise ValueError(f"no checkpoint of iteration {it} in {run_dir / 'checkpoints'} "
+                         f"(there are {iters[0]}..{iters[-1]}: {len(iters)} files)")
+    return it
+
+
+def export_model(run_dir: str | os.PathLike, out: str | os.PathLike, *, iteration: str | int = "best",
+                 status: str = "intermediate", command: str | None = None) -> dict:
+    """Write iteration ``iteration`` of the run at ``run_dir`` to ``out`` (atomically) as a model file.
+
+    Args:
+        status: ``"final"`` (training finished) or ``"intermediate"``.
+        command: how the run was trained, for the record (default: ``zeroplay train --run-dir
+            RUN_DIR`` with the run's stored options).
+
+    Returns:
+        The provenance record written under ``extra.shipped``.
+
+    Raises:
+        ValueError: not a run directory, no such iteration, a bad status.
+        zeroplay.nn.CheckpointError: the checkpoint does not load (damaged or foreign).
+    """
+    from zeroplay.games import make
+    from zeroplay.nn import load_checkpoint, save_checkpoint
+
+    if status not in ("final", "intermediate"):
+        raise ValueError(f"status must be final or intermediate, got {status!r}")
+    run_dir = Path(run_dir)
+    try:
+        config = json.loads((run_dir / "config.json").read_text())
+        game = make(config["game"], **config["game_options"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ValueError(f"{run_dir} is not a readable training run directory ({e})") from None
+    it = pick_iteration(run_dir, iteration)
+    src = run_dir / "checkpoints" / f"iter-{it:06d}.safetensors"
+    ck = load_checkpoint(src, game=game)
+    ev_path = run_dir / "evals" / f"iter-{it:06d}.json"
+    elo = None
+    if ev_path.exists():
+        try:
+            elo = json.loads(ev_path.read_text()).get("elo_cumulative")
+        except ValueError:
+            elo = None
+    run_extra = ck.meta.get("extra") or {}
+    if command is None:
+        command = f"zeroplay train --run-dir {run_dir} (options in its config.json)"
+    shipped = {
+        "run": run_dir.name,
+        "status": status,
+        "iteration": it,
+        "step": ck.step,
+        "selfplay_games": run_extra.get("games_total"),
+        "selfplay_samples": run_extra.get("samples_total"),
+        "cpu_hours_run_so_far": cpu_hours(run_dir),
+        "elo_vs_iteration_0": elo,
+        "command": command,
+    }
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    save_checkpoint(out, ck.model, game=game, features=ck.features, step=ck.step, elo=elo,
+                    extra={"shipped": shipped})
+    return shipped
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("export", help="write one checkpoint of a training run as a model file (no optimizer state, "
+                                      "with its provenance)")
+    p.add_argument("run_dir", metavar="RUN_DIR", help="training run directory")
+    p.add_argument("--out", required=True, help="model file to write (.safetensors)")
+    p.add_argument("--iteration", default="best",
+                   help="best (the run's best net, default), latest, or an iteration number")
+    p.add_argument("--status", choices=["final", "intermediate"], default="intermediate",
+                   help="whether training is finished (default intermediate)")
+    p.set_defaults(func=_cmd_export)
+
+
+def _cmd_export(args) -> int:
+    from zeroplay.nn import CheckpointError
+
+    try:
+        shipped = export_model(args.run_dir, args.out, iteration=args.iteration, status=args.status)
+    except CheckpointError as e:
+        raise ValueError(str(e)) from None
+    from zeroplay.nn import read_checkpoint_meta
+
+    game = read_checkpoint_meta(args.out)["game"]
+    opts = game["options"]
+    if game["name"] == "gomoku":
+        setting = f"--size {opts['width']} --n-in-row {opts['n_in_row']} --rule {opts['rule']} "
+    else:
+        setting = f"--game {game['name']} "
+    size = Path(args.out).stat().st_size
+    print(f"{args.out}: iteration {shipped['iteration']} of {args.run_dir} ({size:,} bytes, {shipped['status']}); "
+          f"play it with: zeroplay play {setting}--model {args.out}", file=sys.stderr)
+    print(json.dumps(shipped))
+    return 0

@@ -1,0 +1,73 @@
+"""``zeroplay export``: a run's checkpoint as a model file, without optimizer state, with provenance."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("torch")
+
+from zeroplay.cli import main  # noqa: E402
+from zeroplay.nn import load_checkpoint, read_checkpoint_meta  # noqa: E402
+
+TINY = ["--game", "tictactoe", "--net", "tiny", "--playouts", "8", "--games-per-iteration", "2",
+        "--parallel-games", "2", "--steps", "1", "--batch-size", "8", "--eval-games", "2", "--eval-playouts", "4",
+        "--baseline", "none", "--flush-games", "2", "--workers", "0", "--no-progress", "--threads", "1"]
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    run = tmp_path_factory.mktemp("export") / "run"
+    assert main(["train", "--run-dir", str(run), *TINY, "--iterations", "2"]) == 0
+    return run
+
+
+def test_export_writes_weights_and_provenance(run_dir, tmp_path, capsys):
+    out = tmp_path / "m" / "model.safetensors"
+    assert main(["export", str(run_dir), "--out", str(out), "--iteration", "latest", "--status", "final"]) == 0
+    captured = capsys.readouterr()
+    shipped = json.loads(captured.out)
+    assert "zeroplay play --game tictactoe --model" in captured.err
+    meta = read_checkpoint_meta(out)
+    assert meta["optimizer"] is None and meta["extra"]["shipped"] == shipped
+    assert shipped["iteration"] == 2 and shipped["status"] == "final" and shipped["selfplay_games"] == 4
+    assert shipped["cpu_hours_run_so_far"] is None  # no cputime.tsv in a plain run
+    src = run_dir / "checkpoints" / "iter-000002.safetensors"
+    assert out.stat().st_size < src.stat().st_size  # the optimizer tensors are left out
+    a, b = load_checkpoint(out), load_checkpoint(src)
+    for k, v in a.model.state_dict().items():
+        assert (v == b.model.state_dict()[k]).all()
+
+
+def test_export_best_follows_the_evaluations(run_dir, tmp_path, capsys):
+    best = json.loads(sorted((run_dir / "evals").glob("iter-*.json"))[-1].read_text())["best_after"]
+    out = tmp_path / "best.safetensors"
+    assert main(["export", str(run_dir), "--out", str(out)]) == 0
+    assert json.loads(capsys.readouterr().out)["iteration"] == best
+
+
+@pytest.mark.parametrize("extra, needle", [
+    (["--iteration", "7"], "no checkpoint of iteration 7"),
+    (["--iteration", "newest"], "--iteration must be best, latest or a number"),
+])
+def test_export_refuses_a_missing_iteration(run_dir, tmp_path, capsys, extra, needle):
+    out = tmp_path / "x.safetensors"
+    assert main(["export", str(run_dir), "--out", str(out), *extra]) == 2
+    assert needle in capsys.readouterr().err and not out.exists()
+
+
+def test_export_refuses_what_is_not_a_run(tmp_path, capsys):
+    assert main(["export", str(tmp_path), "--out", str(tmp_path / "x.safetensors")]) == 2
+    assert "is not a readable training run directory" in capsys.readouterr().err
+
+
+def test_export_of_a_damaged_checkpoint_is_one_line(run_dir, tmp_path, capsys):
+    import shutil
+
+    copy = tmp_path / "run"
+    shutil.copytree(run_dir, copy)
+    (copy / "checkpoints" / "iter-000002.safetensors").write_bytes(b"\0" * 64)
+    assert main(["export", str(copy), "--out", str(tmp_path / "x.safetensors"), "--iteration", "2"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("zeroplay: error: ")
