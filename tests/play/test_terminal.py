@@ -184,7 +184,24 @@ def test_a_shipped_model_that_is_not_the_default_plays_by_name(warm):
     assert "--model gomoku-8x8-5-freestyle to play a shipped one" in plain.stdout
     named = play("d4\nquit\n", "--size", "8", "--model", "gomoku-8x8-5-freestyle", "--playouts", "30")
     assert named.returncode == 0 and "Traceback" not in named.stdout + named.stderr
-    assert "model gomoku-8x8-5-freestyle.safetensors (run gomoku-8x8-5" in named.stdout
+    assert "model gomoku-8x8-5-freestyle.safetensors (shipped, intermediate: iteration" in named.stdout
+    # the model's own board: no --size needed (the tiny net is size-specific)
+    bare = play("quit\n", "--model", "gomoku-8x8-5-freestyle", "--playouts", "30")
+    assert bare.returncode == 0 and "gomoku 8x8 freestyle. " in bare.stdout
+
+
+def test_options_not_given_come_from_the_model(tmp_path):
+    """--model names its game: size, line length and rule default to the checkpoint's."""
+    from zeroplay.play.terminal import _model_game
+
+    six = _model_game("gomoku-6x6-4-freestyle")
+    assert six == {"name": "gomoku", "options": {"width": 6, "height": 6, "n_in_row": 4, "rule": "freestyle"}}
+    assert _model_game(None) is None and _model_game(tmp_path / "missing.safetensors") is None
+    proc = play("quit\n", "--model", "gomoku-6x6-4-freestyle", "--playouts", "30")
+    assert "gomoku 6x6 freestyle, 4 in a row" in proc.stdout
+    # given options win; a misfit is still refused with the reason
+    misfit = play("quit\n", "--model", "gomoku-6x6-4-freestyle", "--n-in-row", "5")
+    assert misfit.returncode == 2 and "n_in_row: checkpoint 4, wanted 5" in misfit.stderr
     missing = play("quit\n", "--size", "8", "--model", "gomoku-no-such-model")
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
 

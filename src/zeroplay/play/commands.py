@@ -9,13 +9,16 @@ from __future__ import annotations
 def add_play_commands(sub) -> None:
     """Add ``play``, ``pbrain`` and ``serve`` to the ``zeroplay`` subparsers ``sub``."""
     p = sub.add_parser("play", help="play against the engine in the terminal")
-    p.add_argument("--game", choices=["gomoku", "connect4", "tictactoe"], default="gomoku",
-                   help="game (default gomoku); connect4: moves are column digits 1..7")
-    p.add_argument("--size", type=int, default=15, help="Gomoku: board width and height, 5..25 (default 15)")
+    p.add_argument("--game", choices=["gomoku", "connect4", "tictactoe"], default=None,
+                   help="game (default: --model's game, else gomoku); connect4: moves are column digits 1..7")
+    p.add_argument("--size", type=int, default=None,
+                   help="Gomoku: board width and height, 5..25 (default: --model's board, else 15)")
     p.add_argument("--n-in-row", type=int, default=None,
-                   help="Gomoku: stones in a row that win (default 5, and 4 on 6x6: the shipped 6x6 model's game)")
-    p.add_argument("--rule", choices=["freestyle", "standard"], default="freestyle",
-                   help="Gomoku: freestyle: five or more wins; standard: exactly five (default freestyle)")
+                   help="Gomoku: stones in a row that win (default: --model's, else 5, and 4 on 6x6: the shipped "
+                        "6x6 model's game)")
+    p.add_argument("--rule", choices=["freestyle", "standard"], default=None,
+                   help="Gomoku: freestyle: five or more wins; standard: exactly five (default: --model's, else "
+                        "freestyle)")
     p.add_argument("--color", "--colour", choices=["black", "white"], default="black",
                    help="your colour; Black moves first (Connect Four: black is X) (default black)")
     p.add_argument("--playouts", type=int, default=None,

@@ -185,6 +185,8 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         from zeroplay.nn import CheckpointError, NetEvaluator, load_checkpoint
 
         model = resolve_model(os.fspath(model))
+        # a shipped file chosen by name is as shipped as the default one
+        shipped = shipped or Path(model).resolve().parent == MODELS_DIR.resolve()
         if not os.path.exists(model):
             raise CheckpointError(f"no checkpoint at {model} (give a path, or a shipped model's name: "
                                   f"{', '.join(shipped_names()) or 'none ship'})")
@@ -197,12 +199,14 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         return Engine(game, evaluator, f"model {path.name}" + _status_note(ckpt.meta, shipped=shipped),
                       None, path, overrides)
     evaluator, name = search_only_evaluator(game)
+    if overrides.get("threat_solver"):
+        name = name.replace("one-ply proofs)", "one-ply proofs, VCF threat solver)")
     fits = fitting_models(game) if use_shipped else []
     if fits:
         verbs = ("loads", "is") if len(fits) == 1 else ("load", "are")
         note = (f"no default model for {describe(game)}: the shipped {' and '.join(fits)} {verbs[0]} here but "
-                f"{verbs[1]} not measured as at least as strong as the search-only engine on it "
-                f"(docs/STRENGTH.md); playing with the {name}.")
+                f"{verbs[1]} not its default (weaker than the search-only engine on it, or not measured on it: "
+                f"docs/STRENGTH.md); playing with the {name}.")
     else:
         note = f"no trained model for {describe(game)} yet: playing with the {name}."
     return Engine(game, evaluator, name, note, None, overrides)

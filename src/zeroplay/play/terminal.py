@@ -348,23 +348,48 @@ def warm_up_with_note(out: Callable[[str], None]) -> None:
         raise errors[0]
 
 
+def _model_game(model) -> dict | None:
+    """``{"name": ..., "options": {...}}`` of the checkpoint ``model`` (a path or a shipped name),
+    read from its header; None without a model or when it does not read (loading it then says
+    why)."""
+    if model is None:
+        return None
+    from zeroplay.nn.record import CheckpointError, read_header
+    from zeroplay.play.engine import resolve_model
+
+    try:
+        game = read_header(resolve_model(str(model)))[0]["game"]
+        return {"name": str(game["name"]), "options": dict(game.get("options") or {})}
+    except (CheckpointError, OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = print) -> int:
     """``zeroplay play``: returns the exit status (0; 2 for bad options)."""
     from zeroplay.games import make
     from zeroplay.play.engine import default_n_in_row, fitting_models, make_engine
 
     n_in_row = getattr(args, "n_in_row", None)
+    size, rule = getattr(args, "size", None), getattr(args, "rule", None)
     try:
-        if args.game == "gomoku":
-            game = make("gomoku", width=args.size, height=args.size, rule=args.rule,
-                        n_in_row=default_n_in_row(args.size) if n_in_row is None else n_in_row)
+        # options not given come from --model's game (a size-specific net names its board), else
+        # the defaults: gomoku 15x15 free-style, five in a row (4 on 6x6)
+        model_game = _model_game(args.model)
+        name = getattr(args, "game", None) or (model_game or {}).get("name") or "gomoku"
+        if name == "gomoku":
+            opts = model_game["options"] if model_game and model_game["name"] == "gomoku" else {}
+            if size is None:
+                size = opts.get("width", 15) if opts.get("width") == opts.get("height") else 15
+            rule = rule or opts.get("rule", "freestyle")
+            if n_in_row is None:
+                n_in_row = opts["n_in_row"] if opts.get("width") == size else default_n_in_row(size)
+            game = make("gomoku", width=size, height=size, rule=rule, n_in_row=n_in_row)
         else:
-            given = [flag for flag, value, default in (("--size", args.size, 15),
-                                                       ("--n-in-row", n_in_row, None),
-                                                       ("--rule", args.rule, "freestyle")) if value != default]
+            given = [flag for flag, value in (("--size", size), ("--n-in-row", n_in_row), ("--rule", rule))
+                     if value is not None]
             if given:
-                raise ValueError(f"{', '.join(given)}: Gomoku options; {args.game} has none")
-            game = make(args.game)
+                raise ValueError(f"{', '.join(given)}: Gomoku options; {name} has none")
+            game = make(name)
         engine = make_engine(game, args.model)
     except ValueError as e:
         # the game's own words are its parameter names; say the options the user typed
