@@ -24,7 +24,7 @@ def run_dir(tmp_path_factory):
 
 
 def test_export_writes_weights_and_provenance(run_dir, tmp_path, capsys):
-    out = tmp_path / "m" / "model.safetensors"
+    out = tmp_path / "model.safetensors"
     assert main(["export", str(run_dir), "--out", str(out), "--iteration", "latest", "--status", "final"]) == 0
     captured = capsys.readouterr()
     shipped = json.loads(captured.out)
@@ -33,6 +33,7 @@ def test_export_writes_weights_and_provenance(run_dir, tmp_path, capsys):
     assert meta["optimizer"] is None and meta["extra"]["shipped"] == shipped
     assert shipped["iteration"] == 2 and shipped["status"] == "final" and shipped["selfplay_games"] == 4
     assert shipped["cpu_hours_run_so_far"] is None  # no cputime.tsv in a plain run
+    assert shipped["train_config"]["game"] == "tictactoe" and shipped["train_config"]["net"] == "tiny"
     src = run_dir / "checkpoints" / "iter-000002.safetensors"
     assert out.stat().st_size < src.stat().st_size  # the optimizer tensors are left out
     a, b = load_checkpoint(out), load_checkpoint(src)
@@ -71,3 +72,39 @@ def test_export_of_a_damaged_checkpoint_is_one_line(run_dir, tmp_path, capsys):
     assert main(["export", str(copy), "--out", str(tmp_path / "x.safetensors"), "--iteration", "2"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("zeroplay: error: ")
+
+
+def test_export_refuses_a_bad_out_and_leaves_files_as_they_were(run_dir, tmp_path, capsys):
+    cases = [(tmp_path, "is a directory"), (tmp_path / "model.txt", "must name a .safetensors file"),
+             (tmp_path / "missing" / "m.safetensors", "no directory")]
+    for out, needle in cases:
+        assert main(["export", str(run_dir), "--out", str(out)]) == 2
+        assert needle in capsys.readouterr().err
+    assert not (tmp_path / "missing").exists() and not (tmp_path / "model.txt").exists()
+
+
+def test_export_says_when_it_replaces_a_file(run_dir, tmp_path, capsys):
+    out = tmp_path / "m.safetensors"
+    assert main(["export", str(run_dir), "--out", str(out)]) == 0
+    assert "replaced" not in capsys.readouterr().err
+    assert main(["export", str(run_dir), "--out", str(out), "--iteration", "1"]) == 0
+    assert "replaced the file that was there" in capsys.readouterr().err
+    assert read_checkpoint_meta(out)["extra"]["shipped"]["iteration"] == 1
+
+
+def test_a_failed_write_is_one_line_and_keeps_the_old_file(run_dir, tmp_path, capsys, monkeypatch):
+    import zeroplay.nn.checkpoint as checkpoint
+
+    out = tmp_path / "m.safetensors"
+    assert main(["export", str(run_dir), "--out", str(out)]) == 0
+    before = out.read_bytes()
+    capsys.readouterr()
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(checkpoint, "atomic_write_bytes", full_disk)
+    assert main(["export", str(run_dir), "--out", str(out), "--iteration", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"zeroplay: error: cannot write {out}: No space left on device"]
+    assert out.read_bytes() == before

@@ -63,6 +63,9 @@ def export_model(run_dir: str | os.PathLike, out: str | os.PathLike, *, iteratio
                  status: str = "intermediate", command: str | None = None) -> dict:
     """Write iteration ``iteration`` of the run at ``run_dir`` to ``out`` (atomically) as a model file.
 
+    ``out`` must end in ``.safetensors`` and its directory must exist; an existing file there is
+    replaced (atomically).
+
     Args:
         status: ``"final"`` (training finished) or ``"intermediate"``.
         command: how the run was trained, for the record (default: ``zeroplay train --run-dir
@@ -72,7 +75,8 @@ def export_model(run_dir: str | os.PathLike, out: str | os.PathLike, *, iteratio
         The provenance record written under ``extra.shipped``.
 
     Raises:
-        ValueError: not a run directory, no such iteration, a bad status.
+        ValueError: not a run directory, no such iteration, a bad status, a bad ``out`` or a failed
+            write (``out`` is then left as it was).
         zeroplay.nn.CheckpointError: the checkpoint does not load (damaged or foreign).
     """
     from zeroplay.games import make
@@ -110,15 +114,29 @@ def export_model(run_dir: str | os.PathLike, out: str | os.PathLike, *, iteratio
         "elo_vs_iteration_0": elo,
         "command": command,
     }
-    Path(out).parent.mkdir(parents=True, exist_ok=True)
-    save_checkpoint(out, ck.model, game=game, features=ck.features, step=ck.step, elo=elo,
-                    extra={"shipped": shipped})
+    shipped["train_config"] = config  # every setting of the run (config.json), for the record
+    out = Path(out)
+    if out.is_dir():
+        raise ValueError(f"--out {out} is a directory; name the file, e.g. {out / (run_dir.name + '.safetensors')}")
+    if out.suffix != ".safetensors":
+        raise ValueError(f"--out must name a .safetensors file, got {str(out)!r}")
+    if not out.parent.is_dir():
+        raise ValueError(f"no directory {out.parent} for --out (create it first)")
+    try:
+        save_checkpoint(out, ck.model, game=game, features=ck.features, step=ck.step, elo=elo,
+                        extra={"shipped": shipped})
+    except OSError as e:  # the file is left as it was (atomic write)
+        raise ValueError(f"cannot write {out}: {e.strerror or e}") from None
     return shipped
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("export", help="write one checkpoint of a training run as a model file (no optimizer state, "
-                                      "with its provenance)")
+                                      "with its provenance)",
+                       description="Write one checkpoint of a training run as a model file: the weights without "
+                                   "the optimizer state, with the run's settings, iteration, self-play games and "
+                                   "status in its metadata. Play it with zeroplay play --model FILE; files put in "
+                                   "src/zeroplay/models/ ship with the package.")
     p.add_argument("run_dir", metavar="RUN_DIR", help="training run directory")
     p.add_argument("--out", required=True, help="model file to write (.safetensors)")
     p.add_argument("--iteration", default="best",
@@ -131,6 +149,7 @@ def add_parser(sub) -> None:
 def _cmd_export(args) -> int:
     from zeroplay.nn import CheckpointError
 
+    replaced = Path(args.out).is_file()
     try:
         shipped = export_model(args.run_dir, args.out, iteration=args.iteration, status=args.status)
     except CheckpointError as e:
@@ -145,6 +164,7 @@ def _cmd_export(args) -> int:
         setting = f"--game {game['name']} "
     size = Path(args.out).stat().st_size
     print(f"{args.out}: iteration {shipped['iteration']} of {args.run_dir} ({size:,} bytes, {shipped['status']}); "
+          f"{'replaced the file that was there; ' if replaced else ''}"
           f"play it with: zeroplay play {setting}--model {args.out}", file=sys.stderr)
     print(json.dumps(shipped))
     return 0
