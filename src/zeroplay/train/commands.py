@@ -170,8 +170,7 @@ def check_train_args(args) -> None:
 
 
 def _cmd_train(args) -> int:
-    from zeroplay.train.loop import TrainingRun, check_run_config, open_run, resolve_run
-    from zeroplay.train.runlock import RunLock
+    from zeroplay.train.loop import check_run_config, resolve_run
     from zeroplay.train.workers import default_workers
 
     check_train_args(args)
@@ -181,13 +180,6 @@ def _cmd_train(args) -> int:
         if (missing := ray_missing_message()) is not None:
             print(missing, file=sys.stderr)
             return 2
-        if args.address is not None:
-            from zeroplay.train.ray_backend import check_reachable
-
-            try:  # before the run directory is touched; Ray alone retries for minutes
-                check_reachable(args.address)
-            except ConnectionError as e:
-                raise ValueError(str(e)) from None
     structural = {"game": args.game, "net": args.net, "features": args.features, "game_options": _game_options(args)}
     overrides = _overrides(args)
     # everything is checked before the run directory is created or changed: a typo costs nothing
@@ -197,9 +189,38 @@ def _cmd_train(args) -> int:
     if args.backend == "ray" and args.workers is None and args.address is not None:
         workers = 0  # one Ray actor per CPU of the cluster
         workers_note = " (one Ray actor per CPU of the cluster)"
+    owns_ray = _join_cluster(args)  # before the run directory is touched
+    try:
+        return _train_locked(args, structural, overrides, workers, workers_note)
+    finally:
+        if owns_ray:
+            import ray
+
+            ray.shutdown()
+
+
+def _join_cluster(args) -> bool:
+    """``--address``: join the Ray cluster now, so that a wrong address fails before anything is
+    written (Ray alone retries a dead HOST:PORT for minutes). True when this call connected."""
+    if args.backend != "ray" or args.address is None:
+        return False
+    from zeroplay.train.ray_backend import connect
+
+    try:
+        return connect(args.address)
+    except (ConnectionError, TimeoutError) as e:
+        raise ValueError(str(e).strip().splitlines()[0] if str(e).strip() else
+                         f"no Ray cluster reachable at {args.address}") from None
+
+
+def _train_locked(args, structural, overrides, workers, workers_note) -> int:
+    from zeroplay.train.loop import TrainingRun, open_run
+    from zeroplay.train.runlock import RunLock
+
     with RunLock(args.run_dir):
         config = open_run(args.run_dir, structural, overrides)
-        print(f"run {args.run_dir}: {config.game} {config.game_options}, net {config.net}, "
+        print(f"run {args.run_dir}: {config.game}{' ' + str(config.game_options) if config.game_options else ''}, "
+              f"net {config.net}, "
               f"{config.selfplay.playouts} playouts, threat solver {'on' if config.selfplay.threat_solver else 'off'}, "
               f"{workers} worker(s){workers_note}", file=sys.stderr, flush=True)
         run = TrainingRun(args.run_dir, config, workers=workers, progress=not args.no_progress, threads=args.threads,
