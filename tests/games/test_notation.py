@@ -134,3 +134,14 @@ def test_gomocup_text_on_and_off_the_board(x, y, shape):
     else:
         with pytest.raises(IllegalMoveError):
             g.parse_move(f"{x},{y}")
+
+
+def test_render_keeps_the_row_labels_aligned_when_the_last_move_is_on_the_right_edge():
+    """The last-move marker ')' takes the gap before the right-hand label, not a column more."""
+    from zeroplay.games import make
+
+    game = make("gomoku", size=8)
+    lines = str(game.initial().play("h8")).splitlines()
+    assert lines[1] == " 8 . . . . . . . X) 8"
+    assert lines[2] == " 7 . . . . . . . .  7"
+    assert len({len(l) for l in lines[1:9]}) == 1

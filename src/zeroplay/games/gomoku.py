@@ -249,7 +249,8 @@ class Gomoku(Game):
                 c = y * self.width + x
                 ch = ".XO"[b[y, x]]
                 row += ch + (")" if c == last else " ")
-            lines.append(row.rstrip() + f" {self.height - y:2d}")
+            # the cell's trailing separator (' ' or the last-move ')') is the gap before the label
+            lines.append(row + f"{self.height - y:2d}")
         lines.append(lines[0])
         if state.is_terminal:
             lines.append("draw" if state.winner is None else f"{'Black' if state.winner == 0 else 'White'} (player {state.winner}) wins")

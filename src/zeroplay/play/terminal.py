@@ -121,7 +121,10 @@ class TerminalGame:
         return f"{self.side_name(self.state.to_play)} to move> "
 
     def show_board(self) -> None:
-        self.out(str(self.state))
+        text = str(self.state)
+        if not self.state.is_terminal:  # "X to move": the prompt that follows says it
+            text = text.rsplit("\n", 1)[0]
+        self.out(text)
 
     def fmt(self, move: int) -> str:
         return self.game.format_move(move)
