@@ -164,6 +164,7 @@ def test_time_budget():
 
 def test_tree_reuse_across_turns_and_fresh_start_after_takeback(warm):
     e = Engine(playouts=300)
+    e.engine._warm_up()  # compiled and the 15x15 model loaded now: a loaded machine may need > 5 s
     e.send("INFO timeout_turn 10000", "START 15")
     e.send("TURN 7,7")
     searcher = e.engine._searcher

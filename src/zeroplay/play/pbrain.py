@@ -135,14 +135,20 @@ class PbrainEngine:
         try:
             from zeroplay.play.engine import warm_up
 
+            import time
+
+            started = time.perf_counter()
             seconds = warm_up()
             # the engine of the usual board too: loading a model imports torch (seconds), which
             # must not eat the first move's time
             from zeroplay.games import make
 
+            engine = None
             if not self._model_misfit(15, 15):
-                self._engine(make("gomoku", width=15, height=15, rule="freestyle"))
-            self._debug(f"search compiled / loaded in {seconds:.1f} s")
+                engine = self._engine(make("gomoku", width=15, height=15, rule="freestyle"))
+            total = time.perf_counter() - started
+            self._debug(f"ready in {total:.1f} s (search compiled / loaded {seconds:.1f} s"
+                        + (f", 15x15 engine: {engine.name}" if engine is not None else "") + ")")
         except BaseException as e:  # never let the thread die silently; fall back to quick moves
             self._warm_error = f"{type(e).__name__}: {e}"
             self._debug(f"warm-up failed, quick moves only: {self._warm_error}")
@@ -449,6 +455,9 @@ class PbrainEngine:
                     cell = self._search_move(left)
         if cell is None:
             cell = heuristic.quick_move(self.board, self.width, self.height, 1, 5, self.exact_five)
+            if self.use_search:
+                self._debug("quick heuristic move: the search is not ready yet" if not self._ready.is_set()
+                            else "quick heuristic move: no time left for a search")
         self.board[cell] = 1
         self._say(f"{cell % self.width},{cell // self.width}")
 
