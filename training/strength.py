@@ -6,7 +6,9 @@
 MODEL is a key of ``MODELS`` below; its file is ``src/zeroplay/models/FILE.safetensors`` once shipped,
 before that the candidate ``training/candidates/FILE.safetensors`` (``training/export_model.py``). ``run`` plays each match of the model that has no result yet in
 ``training/strength/MODEL.jsonl`` (one JSON line per match: the exact command and its
-``zeroplay arena --json`` output), so it can be stopped and rerun. ``table`` prints the markdown
+``zeroplay arena --json`` output), so it can be stopped and rerun; a match's finished games are
+recorded in ``training/strength/games/MODEL/`` (``zeroplay arena --record``), so a stopped match
+resumes from its last finished game. ``table`` prints the markdown
 rows of docs/STRENGTH.md from that file. Matches are ``zeroplay arena`` (``heuristic:N``, the
 search-only engine, included; rows recorded before it was, ran ``training/arena.py``, which still
 reruns them).
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import shlex
 import subprocess
 import sys
@@ -103,6 +106,12 @@ def results_file(key: str) -> Path:
     return ROOT / "training" / "strength" / f"{key}.jsonl"
 
 
+def record_file(key: str, label: str) -> Path:
+    """The match's games (``zeroplay arena --record``): training/strength/games/KEY/LABEL.jsonl."""
+    slug = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
+    return ROOT / "training" / "strength" / "games" / key / f"{slug}.jsonl"
+
+
 def load_results(key: str) -> dict[str, dict]:
     path = results_file(key)
     if not path.exists():
@@ -120,7 +129,9 @@ def cmd_run(args) -> int:
         if command in done or (args.only and args.only not in label):
             continue
         print(f"{args.model}: {label}: {command}", file=sys.stderr, flush=True)
-        proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
+        # the finished games go to a record, so that a stopped match resumes where it was
+        proc = subprocess.run([*argv, "--record", str(record_file(args.model, label).relative_to(ROOT))],
+                              cwd=ROOT, capture_output=True, text=True)
         if proc.returncode != 0:
             print(proc.stderr[-2000:], file=sys.stderr)
             return proc.returncode

@@ -301,7 +301,7 @@ def _num(x: float) -> float | None:
 
 
 def play_match(game: Game, a: Player, b: Player, games: int, *, parallel: int = 64,
-               progress=None) -> MatchResult:
+               progress=None, done=(), on_game: Callable | None = None) -> MatchResult:
     """Play ``games`` games between ``a`` and ``b``, A Black in even-numbered games.
 
     Lockstep (``search_many``) when both are SearchPlayers, else one game after another.
@@ -309,39 +309,52 @@ def play_match(game: Game, a: Player, b: Player, games: int, *, parallel: int = 
     Args:
         parallel: games at once in lockstep mode.
         progress: optional tqdm-like object, ``update(1)`` per finished game.
+        done: games already played (objects with ``index``, ``a_is_black``, ``winner``, ``moves``,
+            e.g. ``match_record.RecordedGame``): booked first; only the other indices in
+            ``range(games)`` are played. Those with an index >= ``games`` are ignored.
+        on_game: called as ``on_game(index, a_is_black, winner, moves)`` as each game ends.
     """
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     result = MatchResult(a.name, b.name)
+    booked = set()
+    for g in sorted(done, key=lambda g: g.index):
+        if g.index < games:
+            result.add(g.a_is_black, g.winner, g.moves)
+            booked.add(g.index)
+    todo = [g for g in range(games) if g not in booked]
+    if progress is not None and booked:
+        progress.update(len(booked))
+
+    def finish(index: int, state: State) -> None:
+        result.add(index % 2 == 0, state.winner, state.moves)
+        if on_game is not None:
+            on_game(index, index % 2 == 0, state.winner, state.moves)
+        if progress is not None:
+            progress.update(1)
+
     if isinstance(a, SearchPlayer) and isinstance(b, SearchPlayer):
-        _lockstep(game, a, b, games, max(1, parallel), result, progress)
+        _lockstep(game, a, b, todo, max(1, parallel), finish)
     else:
-        for g in range(games):
-            a_black = g % 2 == 0
-            players = (a, b) if a_black else (b, a)
+        for g in todo:
+            players = (a, b) if g % 2 == 0 else (b, a)
             for p in players:
                 p.new_game(game)
             state = game.initial()
             while not state.is_terminal:
                 state = state.play(int(players[state.to_play].play(state)))
-            result.add(a_black, state.winner, state.moves)
-            if progress is not None:
-                progress.update(1)
+            finish(g, state)
     return result
 
 
-def _lockstep(game, a: SearchPlayer, b: SearchPlayer, games: int, parallel: int, result: MatchResult,
-              progress) -> None:
-    started = 0
+def _lockstep(game, a: SearchPlayer, b: SearchPlayer, todo: list[int], parallel: int, finish) -> None:
+    queue = list(reversed(todo))
     live = []  # [game index, state, {player: searcher}]
 
     def start():
-        nonlocal started
-        g = started
-        started += 1
-        live.append([g, game.initial(), {id(a): a.new_searcher(game), id(b): b.new_searcher(game)}])
+        live.append([queue.pop(), game.initial(), {id(a): a.new_searcher(game), id(b): b.new_searcher(game)}])
 
-    while started < min(games, parallel):
+    while queue and len(live) < parallel:
         start()
     while live:
         for player in (a, b):
@@ -356,13 +369,11 @@ def _lockstep(game, a: SearchPlayer, b: SearchPlayer, games: int, parallel: int,
         still = []
         for row in live:
             if row[1].is_terminal:
-                result.add(row[0] % 2 == 0, row[1].winner, row[1].moves)
-                if progress is not None:
-                    progress.update(1)
+                finish(row[0], row[1])
             else:
                 still.append(row)
         live[:] = still
-        while started < games and len(live) < parallel:
+        while queue and len(live) < parallel:
             start()
 
 

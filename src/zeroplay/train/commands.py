@@ -267,9 +267,26 @@ def _add_arena(sub) -> None:
     p.add_argument("--parallel", type=at_least_1, default=64,
                    help="games played at once when both players search (default 64)")
     p.add_argument("--seed", type=int, default=None, help="seed (default: fresh)")
+    p.add_argument("--record", metavar="PATH", default=None,
+                   help="append each finished game to PATH (JSON lines: colours, moves, result). If PATH "
+                        "already holds games of the same match (players, game, playouts, opening moves), "
+                        "they count and only the rest are played: rerun a stopped match to resume it")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_arena)
+
+
+def _open_record(args, game):
+    """The ``--record`` file of this match (``MatchRecord``), or None without ``--record``."""
+    if not args.record:
+        return None
+    from zeroplay.train.match_record import MatchRecord, match_header
+
+    header = match_header(args.a, args.b, game, args.playouts, args.opening_moves)
+    try:
+        return MatchRecord(args.record, header, game)
+    except (OSError, UnicodeError) as e:
+        raise ValueError(f"--record {args.record}: {getattr(e, 'strerror', None) or e}") from None
 
 
 def _is_checkpoint(spec: str) -> bool:
@@ -280,7 +297,11 @@ def _cmd_arena(args) -> int:
     try:
         return _arena(args)
     except KeyboardInterrupt:  # Ctrl-C: one line, as `zeroplay train` does, not a traceback
-        print("interrupted: the match was not finished, no result", file=sys.stderr)
+        if args.record:
+            print(f"interrupted: the match was not finished; the games that ended are in {args.record}, "
+                  "and the same command resumes it", file=sys.stderr)
+        else:
+            print("interrupted: the match was not finished, no result", file=sys.stderr)
         return 130
 
 
@@ -302,20 +323,36 @@ def _arena(args) -> int:
     seeds = np.random.SeedSequence(args.seed).generate_state(2)
     a = make_player(args.a, game, playouts=args.playouts, seed=int(seeds[0]), opening_moves=args.opening_moves)
     b = make_player(args.b, game, playouts=args.playouts, seed=int(seeds[1]), opening_moves=args.opening_moves)
-    bar = _tqdm(not args.no_progress and not args.json, total=args.games, desc="arena", unit="game")
+    record = _open_record(args, game)
+    done = [] if record is None else list(record.games.values())
+    before = 0.0 if record is None else record.seconds
     t0 = time.perf_counter()
+
+    def on_game(index, a_is_black, winner, moves):
+        try:
+            record.append(index, a_is_black, winner, moves, before + time.perf_counter() - t0)
+        except OSError as e:
+            raise ValueError(f"could not append game {index} to {args.record}: {e.strerror or e}; the games "
+                             "recorded before it are kept, and the same command resumes the match") from None
+
+    bar = _tqdm(not args.no_progress and not args.json, total=args.games, desc="arena", unit="game")
     try:
-        match = play_match(game, a, b, args.games, parallel=args.parallel, progress=bar)
+        match = play_match(game, a, b, args.games, parallel=args.parallel, progress=bar, done=done,
+                           on_game=None if record is None else on_game)
     finally:
         if bar is not None:
             bar.close()
+    resumed = sum(g.index < args.games for g in done)
     out = {**match.to_dict(), "game": game.name, "options": dict(game.options), "playouts": args.playouts,
-           "seconds": round(time.perf_counter() - t0, 1)}
+           "seconds": round(before + time.perf_counter() - t0, 1)}
+    if record is not None:
+        out["resumed_games"] = resumed
     if args.json:
         print(json.dumps(out))
     else:
         e = match.elo()
-        print(f"{a.name} vs {b.name}, {match.played} games on {game!r}")
+        print(f"{a.name} vs {b.name}, {match.played} games on {game!r}"
+              + (f" ({resumed} of them from {args.record})" if record is not None and resumed else ""))
         print(f"  {a.name}: +{match.wins} ={match.draws} -{match.losses}  score {match.score:.3f}")
         print(f"  as Black +{match.as_black[0]} ={match.as_black[1]} -{match.as_black[2]}, "
               f"as White +{match.as_white[0]} ={match.as_white[1]} -{match.as_white[2]}")

@@ -1,0 +1,154 @@
+"""`zeroplay arena --record`: finished games on disk, a stopped match resumed, bad records refused."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from zeroplay.cli import main
+from zeroplay.games import make
+from zeroplay.train.arena import make_player, play_match, register_player_kind
+from zeroplay.train.match_record import MatchRecord, RecordedGame, RecordError, match_header
+
+FOUR = make("gomoku", size=6, n_in_row=4)
+GAME = ["--game", "gomoku", "--size", "6", "--n-in-row", "4"]
+
+
+def arena(capsys, path, games, a="uniform:16", b="uniform:4", extra=()):
+    code = main(["arena", a, b, "--games", str(games), *GAME, "--record", str(path), "--json", "--seed", "3",
+                 "--parallel", "2", *extra])
+    out = capsys.readouterr()
+    return code, (json.loads(out.out) if code == 0 else None), out.err
+
+
+def game_lines(path):
+    return [json.loads(l) for l in path.read_text().splitlines()[1:]]
+
+
+def test_a_recorded_match_resumes_and_counts_its_games_once(tmp_path, capsys):
+    path = tmp_path / "m.jsonl"
+    code, first, _ = arena(capsys, path, 4)
+    assert code == 0 and first["resumed_games"] == 0
+    lines = game_lines(path)
+    assert sorted(g["game"] for g in lines) == [0, 1, 2, 3]
+    assert all(g["a_is_black"] == (g["game"] % 2 == 0) for g in lines)
+    code, second, _ = arena(capsys, path, 7)  # the same match, three more games
+    assert code == 0 and second["resumed_games"] == 4 and second["games"] == 7
+    lines = game_lines(path)
+    assert sorted(g["game"] for g in lines) == list(range(7))
+    # the totals are the record's games, from A's point of view, colours included
+    wins = sum((g["winner"] == 0) == g["a_is_black"] for g in lines if g["winner"] is not None)
+    assert second["wins"] == wins
+    assert second["a_as_black"]["wins"] + second["a_as_black"]["draws"] + second["a_as_black"]["losses"] == 4
+    assert second["seconds"] >= first["seconds"]
+    code, third, _ = arena(capsys, path, 7)  # nothing left to play
+    assert code == 0 and third["resumed_games"] == 7 and len(game_lines(path)) == 7
+    assert {k: third[k] for k in ("wins", "draws", "losses")} == {k: second[k] for k in ("wins", "draws", "losses")}
+
+
+def test_another_match_or_a_broken_record_is_refused_and_the_file_kept(tmp_path, capsys):
+    path = tmp_path / "m.jsonl"
+    assert arena(capsys, path, 2)[0] == 0
+    before = path.read_text()
+    for extra, b in (((), "uniform:8"), (("--opening-moves", "0"), "uniform:4"), (("--size", "7"), "uniform:4")):
+        code, _, err = arena(capsys, path, 4, b=b, extra=extra)
+        assert code == 2 and "records another match" in err and "Use another --record file" in err
+    assert path.read_text() == before
+
+    header, *games = before.splitlines()
+    g = json.loads(games[0])
+    cases = {
+        "not JSON": "garbage\n",
+        "no header": "",
+        "foreign JSON": json.dumps({"hello": 1}) + "\n",
+        "corrupt line": f"{header}\n{{\"game\": 5\n{games[1]}\n",
+        "illegal move": f"{header}\n" + json.dumps({**g, "moves": g["moves"][:1] * 2}) + "\n",
+        "wrong winner": f"{header}\n" + json.dumps({**g, "winner": 1 - g["winner"] if g["winner"] is not None else 0}) + "\n",
+        "unfinished game": f"{header}\n" + json.dumps({**g, "moves": g["moves"][:-1]}) + "\n",
+        "wrong colour": f"{header}\n" + json.dumps({**g, "a_is_black": not g["a_is_black"]}) + "\n",
+        "twice": f"{header}\n{games[0]}\n{games[0]}\n",
+        "bad winner": f"{header}\n" + json.dumps({**g, "winner": 2}) + "\n",
+    }
+    for name, text in cases.items():
+        bad = tmp_path / f"{name}.jsonl"
+        bad.write_text(text)
+        code, _, err = arena(capsys, bad, 4)
+        assert code == 2 and "zeroplay: error:" in err and str(bad) in err, name
+        assert "Traceback" not in err
+        assert bad.read_text() == text, name  # nothing rewritten
+    binary = tmp_path / "bin.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00")
+    assert arena(capsys, binary, 2)[0] == 2
+    code, _, err = arena(capsys, tmp_path, 2)  # a directory
+    assert code == 2 and "--record" in err and "Traceback" not in err
+
+
+def test_an_unfinished_last_line_is_dropped(tmp_path, capsys):
+    path = tmp_path / "m.jsonl"
+    assert arena(capsys, path, 3)[0] == 0
+    text = path.read_text()
+    path.write_text(text + '{"game": 3, "a_is_bl')  # killed while writing game 3
+    code, out, _ = arena(capsys, path, 4)
+    assert code == 0 and out["resumed_games"] == 3 and out["games"] == 4
+    assert [g["game"] for g in game_lines(path)] == [0, 1, 2, 3]
+
+
+class Interrupting:
+    """Plays the first legal cell; raises KeyboardInterrupt on its first move of game ``stop_at``."""
+
+    def __init__(self, name, stop_at):
+        self.name, self.stop_at, self.game_no = name, stop_at, -1
+
+    def new_game(self, game):
+        self.game_no += 1
+
+    def play(self, state):
+        if self.game_no == self.stop_at:
+            raise KeyboardInterrupt
+        return int(state.legal_moves()[0])
+
+
+def test_ctrl_c_keeps_the_games_that_ended_and_the_command_resumes(tmp_path, capsys):
+    register_player_kind("interrupt", lambda arg, game, options: Interrupting(f"interrupt:{arg}", int(arg)))
+    path = tmp_path / "m.jsonl"
+    code = main(["arena", "interrupt:3", "uniform:4", "--games", "6", *GAME, "--record", str(path), "--seed", "1",
+                 "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 130 and str(path) in err and "resumes" in err
+    assert [g["game"] for g in game_lines(path)] == [0, 1, 2]
+    # the same match, resumed by a player that does not stop: games 3..5 only
+    register_player_kind("interrupt", lambda arg, game, options: Interrupting(f"interrupt:{arg}", -1))
+    code = main(["arena", "interrupt:3", "uniform:4", "--games", "6", *GAME, "--record", str(path), "--seed", "1",
+                 "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["games"] == 6 and out["resumed_games"] == 3
+    assert sorted(g["game"] for g in game_lines(path)) == list(range(6))
+
+
+def test_play_match_books_done_games_and_plays_only_the_others():
+    a, b = make_player("uniform:8", FOUR, seed=0), make_player("uniform:2", FOUR, seed=1)
+    played = []
+    first = play_match(FOUR, a, b, 3, parallel=2, on_game=lambda *g: played.append(g))
+    assert sorted(p[0] for p in played) == [0, 1, 2]
+    done = [RecordedGame(i, black, winner, tuple(moves), 1.0) for i, black, winner, moves in played]
+    more = []
+    m = play_match(FOUR, a, b, 5, parallel=2, done=done + [RecordedGame(9, False, None, (), 1.0)],
+                   on_game=lambda *g: more.append(g))
+    assert sorted(p[0] for p in more) == [3, 4]  # index 9 >= games: ignored
+    assert m.played == 5
+    assert sum(m.as_black) == 3 and sum(m.as_white) == 2
+    # the booked games are the recorded ones, in index order
+    assert [tuple(g[2]) for g in m.games[:3]] == [tuple(p[3]) for p in sorted(played)]
+
+
+def test_record_api_round_trip(tmp_path):
+    header = match_header("x", "y", FOUR, 100, 0)
+    rec = MatchRecord(tmp_path / "sub" / "r.jsonl", header, FOUR)  # the directory is made
+    state = FOUR.initial().play_many([0, 6, 1, 7, 2, 8, 3])
+    rec.append(0, True, state.winner, state.moves, 12.34)
+    again = MatchRecord(tmp_path / "sub" / "r.jsonl", header, FOUR)
+    assert again.games[0].moves == tuple(state.moves) and again.games[0].winner == 0
+    assert again.seconds == 12.3
+    with pytest.raises(RecordError, match="another match"):
+        MatchRecord(tmp_path / "sub" / "r.jsonl", match_header("x", "y", FOUR, 200, 0), FOUR)
