@@ -222,3 +222,18 @@ def test_header_only_reader_rejects_truncated_files(saved, keep):
     with pytest.raises(CheckpointError, match="truncated|corrupt|not a"):
         checkpoint_differences(path)
 
+
+
+def test_checkpoint_game_reads_the_game_from_the_header(saved, tmp_path):
+    from zeroplay.nn.record import checkpoint_game
+
+    path, *_ = saved
+    name, options = checkpoint_game(path)
+    assert name == "gomoku" and options["n_in_row"] == 4 and options["width"] == 6
+    for bad in (tmp_path / "missing.safetensors", tmp_path):
+        with pytest.raises(CheckpointError):
+            checkpoint_game(bad)
+    junk = tmp_path / "junk.safetensors"
+    junk.write_bytes(b"\x10" + b"\x00" * 7 + b"not json at all!")
+    with pytest.raises(CheckpointError):
+        checkpoint_game(junk)

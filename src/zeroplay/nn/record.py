@@ -153,6 +153,21 @@ def read_header(path: str | os.PathLike) -> tuple[dict, bytes]:
     return _parse(path, head + header, size), header
 
 
+def checkpoint_game(path: str | os.PathLike) -> tuple[str, dict]:
+    """``(game name, game options)`` the checkpoint at ``path`` was trained on, from its header.
+
+    Raises:
+        CheckpointError: missing, not a checkpoint, a corrupt header, or a malformed game entry.
+    """
+    try:
+        game = read_header(path)[0]["game"]
+        return str(game["name"]), dict(game.get("options") or {})
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        if isinstance(e, CheckpointError):
+            raise
+        raise CheckpointError(f"checkpoint {os.fspath(path)} is corrupt: bad game entry ({e})") from None
+
+
 def checkpoint_differences(path: str | os.PathLike, *, game: Game | None = None, features: str | None = None,
                            arch: str | None = None) -> list[str]:
     """Why the checkpoint at ``path`` would not load for ``game`` (empty: it fits), header only.

@@ -93,16 +93,19 @@ def find_model(game: Game, models_dir: Path | None = None) -> Path | None:
     folder = Path(models_dir) if models_dir is not None else MODELS_DIR
     if name is None or not (folder / name).is_file():
         return None
-    # headers only: no torch import unless a model fits (the weights' hash is checked at load)
+    path = folder / name
+    return path if _fits(path, game) else None
+
+
+def _fits(path: Path, game: Game) -> bool:
+    """Whether the checkpoint at ``path`` loads for ``game``, from its header alone (no torch import;
+    the weights' hash is checked at load). A damaged or foreign file does not fit."""
     from zeroplay.nn.record import CheckpointError, checkpoint_differences
 
-    path = folder / name
     try:
-        if checkpoint_differences(path, game=game):
-            return None
+        return not checkpoint_differences(path, game=game)
     except CheckpointError:
-        return None
-    return path
+        return False
 
 
 def resolve_model(model: str) -> str:
@@ -111,27 +114,16 @@ def resolve_model(model: str) -> str:
     in the package; anything else is returned unchanged (loading it then says what is wrong)."""
     if os.path.exists(model) or os.sep in model or "/" in model:
         return model
-    for name in (model, model + ".safetensors"):
-        path = MODELS_DIR / name
-        if name.endswith(".safetensors") and path.is_file():
-            return str(path)
-    return model
+    name = model if model.endswith(".safetensors") else model + ".safetensors"
+    return str(MODELS_DIR / name) if (MODELS_DIR / name).is_file() else model
 
 
 def fitting_models(game: Game, models_dir: Path | None = None) -> list[str]:
     """Names of the shipped models that load for ``game`` (whether or not they are its default),
     the one trained on the game's board size first."""
-    from zeroplay.nn.record import CheckpointError, checkpoint_differences
-
     tag = f"{game.name}-{game.width}x{game.height}-"
-    fits = []
-    for path in sorted(model_files(models_dir), key=lambda p: (not p.name.startswith(tag), p.name)):
-        try:
-            if not checkpoint_differences(path, game=game):
-                fits.append(path.stem)
-        except CheckpointError:
-            continue
-    return fits
+    ordered = sorted(model_files(models_dir), key=lambda p: (not p.name.startswith(tag), p.name))
+    return [path.stem for path in ordered if _fits(path, game)]
 
 
 def shipped_names(models_dir: Path | None = None) -> list[str]:

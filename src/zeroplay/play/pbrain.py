@@ -262,10 +262,10 @@ class PbrainEngine:
         if self.model is None or not self.use_search:
             return None
         from zeroplay.games import make
-        from zeroplay.nn.record import CheckpointError, checkpoint_differences, read_header
+        from zeroplay.nn.record import CheckpointError, checkpoint_differences, checkpoint_game
 
         try:
-            options = read_header(self.model)[0]["game"]["options"]
+            options = checkpoint_game(self.model)[1]
             # the protocol's game is five in a row; the rule (INFO rule) may come after START
             game = make("gomoku", width=width, height=height, rule=options.get("rule", "freestyle"))
             diffs = checkpoint_differences(self.model, game=game)

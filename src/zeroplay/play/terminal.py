@@ -357,14 +357,14 @@ def _model_game(model) -> dict | None:
     why)."""
     if model is None:
         return None
-    from zeroplay.nn.record import CheckpointError, read_header
+    from zeroplay.nn.record import CheckpointError, checkpoint_game
     from zeroplay.play.engine import resolve_model
 
     try:
-        game = read_header(resolve_model(str(model)))[0]["game"]
-        return {"name": str(game["name"]), "options": dict(game.get("options") or {})}
-    except (CheckpointError, OSError, ValueError, KeyError, TypeError):
+        name, options = checkpoint_game(resolve_model(str(model)))
+    except (CheckpointError, OSError):
         return None
+    return {"name": name, "options": options}
 
 
 def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = print) -> int:
