@@ -276,3 +276,59 @@ def test_the_iteration_line_says_no_arena_instead_of_elo_none(tmp_path, capsys):
     assert _train(tmp_path / "run", "--iterations", "1") == 0  # --eval-games 0
     err = capsys.readouterr().err
     assert "iteration 1 done" in err and "no arena (--eval-games 0)" in err and "Elo None" not in err
+
+
+@pytest.mark.parametrize("reply", [None, b"HTTP/1.1 400 Bad Request\r\n\r\n", b""])
+def test_a_port_that_is_not_a_ray_head_is_refused(reply):
+    """Something listens (silent, a web server, one that hangs up) but does not answer HTTP/2 as
+    a Ray head's gRPC does: refused within the timeout instead of Ray's minutes of retries."""
+    import socket
+    import threading
+    import time
+
+    from zeroplay.train.ray_backend import check_reachable
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+
+    def answer():
+        conn, _ = server.accept()
+        with conn:
+            conn.recv(64)
+            if reply:
+                conn.sendall(reply)
+            time.sleep(0.5 if reply else 0)
+
+    if reply is not None:
+        threading.Thread(target=answer, daemon=True).start()
+    t0 = time.monotonic()
+    with server, pytest.raises(ConnectionError, match="does not speak gRPC"):
+        check_reachable(f"127.0.0.1:{port}", timeout=1.0)
+    assert time.monotonic() - t0 < 5
+
+
+def test_an_http2_server_passes_the_probe():
+    """The check accepts what answers the client preface with a SETTINGS frame (a gRPC server)."""
+    import socket
+    import threading
+
+    from zeroplay.train.ray_backend import check_reachable
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+    got = []
+
+    def answer():
+        conn, _ = server.accept()
+        with conn:
+            got.append(conn.recv(64))
+            conn.sendall(b"\x00\x00\x06\x04\x00\x00\x00\x00\x00" + b"\x00\x03\x00\x00\x00\x64")
+
+    threading.Thread(target=answer, daemon=True).start()
+    with server:
+        check_reachable(f"127.0.0.1:{port}", timeout=2.0)
+    assert got and got[0].startswith(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")

@@ -151,8 +151,14 @@ def check_reachable(address: str, timeout: float = 5.0) -> None:
     ``address`` is ``"auto"`` (not checked: Ray finds the local cluster), ``"HOST:PORT"`` (the
     head's GCS port, 6379 by default) or ``"ray://HOST:PORT"`` (Ray Client, 10001 by default).
 
+    Both ports serve gRPC, so beyond the TCP connection the check opens an HTTP/2 connection (RFC
+    9113, section 3.4: the client preface, answered by the server's SETTINGS frame): a port where
+    something else listens (a web server, a database) is refused as well, where Ray would wait on
+    its own retries.
+
     Raises:
-        ConnectionError: no TCP connection to HOST:PORT within ``timeout`` seconds.
+        ConnectionError: no TCP connection to HOST:PORT within ``timeout`` seconds, or what answers
+            there does not speak HTTP/2 (not a Ray head).
         ValueError: the address is not of those forms.
     """
     import socket
@@ -163,12 +169,35 @@ def check_reachable(address: str, timeout: float = 5.0) -> None:
     host, sep, port = rest.rpartition(":")
     if not sep or not host or not port.isdigit():
         raise ValueError(f"--address must be auto, HOST:PORT or ray://HOST:PORT, got {address!r}")
+    hint = "start one with `ray start --head` there, or leave --address out for a local one"
     try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
-            pass
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout) as conn:
+            answer = _http2_settings(conn)
     except OSError as e:
-        raise ConnectionError(f"no Ray cluster reachable at {address} ({e.strerror or e}); start one with "
-                              f"`ray start --head` there, or leave --address out for a local one") from None
+        raise ConnectionError(f"no Ray cluster reachable at {address} ({e.strerror or e}); {hint}") from None
+    if not answer:
+        raise ConnectionError(f"no Ray cluster at {address}: something listens there, but it does not speak "
+                              f"gRPC as a Ray head does; {hint}")
+
+
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+_EMPTY_SETTINGS = b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"  # length 0, type 4 (SETTINGS), flags 0, stream 0
+
+
+def _http2_settings(conn) -> bool:
+    """Send the HTTP/2 client preface on ``conn``; True when the first frame back is SETTINGS."""
+    conn.sendall(_HTTP2_PREFACE + _EMPTY_SETTINGS)
+    head = b""
+    try:
+        while len(head) < 9:
+            chunk = conn.recv(9 - len(head))
+            if not chunk:
+                return False
+            head += chunk
+    except TimeoutError:
+        return False
+    # a frame header: 24-bit length, 8-bit type, flags, 31-bit stream id (0 for connection frames)
+    return head[3] == 0x04 and int.from_bytes(head[5:9], "big") & 0x7FFFFFFF == 0
 
 
 # --- actor side -------------------------------------------------------------------------------------
