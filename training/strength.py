@@ -155,6 +155,19 @@ def _elo(r: dict) -> str:
     return f"{r['elo']:+.0f} [{lo}, {hi}]"
 
 
+def _so_far(key: str, label: str) -> str:
+    """``": 37 of 100 games recorded (W / D / L 20 / 5 / 12)"`` for a match stopped unfinished."""
+    path = record_file(key, label)
+    if not path.exists():
+        return ""
+    games = [json.loads(l) for l in path.read_text().splitlines()[1:] if l.strip().endswith("}")]
+    if not games:
+        return ""
+    won = sum(g["winner"] is not None and (g["winner"] == 0) == g["a_is_black"] for g in games)
+    drawn = sum(g["winner"] is None for g in games)
+    return f": {len(games)} games recorded so far, {won} / {drawn} / {len(games) - won - drawn}"
+
+
 def cmd_table(args) -> int:
     done = load_results(args.model)
     print("| opponent | games | W / D / L | as Black | as White | score | Elo [95 %] | seconds | command |")
@@ -163,7 +176,7 @@ def cmd_table(args) -> int:
         command = shlex.join(argv)
         r = done.get(shlex.join(argv))
         if r is None:
-            print(f"| {label} | - | pending | | | | | | `{command}` |")
+            print(f"| {label} | - | pending{_so_far(args.model, label)} | | | | | | `{command}` |")
             continue
         r = r["result"]
         colours = " | ".join("{wins} / {draws} / {losses}".format(**r[k]) for k in ("a_as_black", "a_as_white"))
