@@ -53,14 +53,21 @@ def test_another_match_or_a_broken_record_is_refused_and_the_file_kept(tmp_path,
     before = path.read_text()
     for extra, b in (((), "uniform:8"), (("--opening-moves", "0"), "uniform:4"), (("--size", "7"), "uniform:4")):
         code, _, err = arena(capsys, path, 4, b=b, extra=extra)
-        assert code == 2 and "records another match" in err and "Use another --record file" in err
+        assert code == 2 and "records another match" in err and "use another --record file" in err
     assert path.read_text() == before
 
     header, *games = before.splitlines()
     g = json.loads(games[0])
     cases = {
         "not JSON": "garbage\n",
-        "no header": "",
+        "one line, not a record": "hello",
+        "infinite index": f"{header}\n" + json.dumps(g).replace(f'"game": {g["game"]}', '"game": 1e400') + "\n",
+        "NaN seconds": f"{header}\n" + json.dumps({**g, "seconds": float("nan")}) + "\n",
+        "negative seconds": f"{header}\n" + json.dumps({**g, "seconds": -1}) + "\n",
+        "float move": f"{header}\n" + json.dumps({**g, "moves": [m + 0.5 for m in g["moves"]]}) + "\n",
+        "string index": f"{header}\n" + json.dumps({**g, "game": str(g["game"])}) + "\n",
+        "boolean winner": f"{header}\n" + json.dumps({**g, "winner": True}) + "\n",
+        "deep nesting": f"{header}\n" + "[" * 100000 + "\n",
         "foreign JSON": json.dumps({"hello": 1}) + "\n",
         "corrupt line": f"{header}\n{{\"game\": 5\n{games[1]}\n",
         "illegal move": f"{header}\n" + json.dumps({**g, "moves": g["moves"][:1] * 2}) + "\n",
@@ -144,11 +151,104 @@ def test_play_match_books_done_games_and_plays_only_the_others():
 
 def test_record_api_round_trip(tmp_path):
     header = match_header("x", "y", FOUR, 100, 0)
-    rec = MatchRecord(tmp_path / "sub" / "r.jsonl", header, FOUR)  # the directory is made
     state = FOUR.initial().play_many([0, 6, 1, 7, 2, 8, 3])
-    rec.append(0, True, state.winner, state.moves, 12.34)
-    again = MatchRecord(tmp_path / "sub" / "r.jsonl", header, FOUR)
-    assert again.games[0].moves == tuple(state.moves) and again.games[0].winner == 0
-    assert again.seconds == 12.3
+    with MatchRecord(tmp_path / "sub" / "r.jsonl", header, FOUR) as rec:  # the directory is made
+        rec.append(0, True, state.winner, state.moves, 12.34)
+    with MatchRecord(tmp_path / "sub" / "r.jsonl", header, FOUR) as again:
+        assert again.games[0].moves == tuple(state.moves) and again.games[0].winner == 0
+        assert again.seconds() == 12.3 and again.seconds(0) == 0.0
     with pytest.raises(RecordError, match="another match"):
         MatchRecord(tmp_path / "sub" / "r.jsonl", match_header("x", "y", FOUR, 200, 0), FOUR)
+
+
+def test_an_empty_file_becomes_a_record_and_a_whole_last_line_without_newline_is_kept(tmp_path, capsys):
+    path = tmp_path / "m.jsonl"
+    path.write_text("")
+    assert arena(capsys, path, 3)[0] == 0
+    text = path.read_text()
+    path.write_text(text.rstrip("\n"))  # an editor that drops the final newline
+    code, out, err = arena(capsys, path, 4)
+    assert code == 0 and out["resumed_games"] == 3 and "cut off" not in err
+    assert [g["game"] for g in game_lines(path)] == [0, 1, 2, 3]
+
+
+def test_a_cut_off_line_is_dropped_with_a_note(tmp_path, capsys):
+    path = tmp_path / "m.jsonl"
+    assert arena(capsys, path, 2)[0] == 0
+    path.write_text(path.read_text() + '{"game": 2, "a_is')
+    code, out, err = arena(capsys, path, 2)
+    assert code == 0 and "cut off mid-write" in err and out["resumed_games"] == 2
+    assert path.read_text().endswith("}\n")
+
+
+def test_a_second_process_on_the_same_record_is_refused(tmp_path, capsys):
+    path = tmp_path / "m.jsonl"
+    header = match_header("uniform:16", "uniform:4", FOUR, None, 2)
+    with MatchRecord(path, header, FOUR):  # held, as by a running match
+        code, _, err = arena(capsys, path, 2)
+        assert code == 2 and "in use by another zeroplay arena" in err
+    assert arena(capsys, path, 2)[0] == 0  # released
+
+
+def test_not_a_regular_file_or_no_path_is_refused(tmp_path, capsys):
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    code, _, err = arena(capsys, fifo, 2)
+    assert code == 2 and "not a regular file" in err
+    code, _, err = arena(capsys, "", 2)
+    assert code == 2 and "--record needs a file path" in err
+
+
+def test_a_symlinked_record_is_written_through(tmp_path, capsys):
+    real = tmp_path / "store" / "real.jsonl"
+    real.parent.mkdir()
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(real)
+    assert arena(capsys, link, 2)[0] == 0
+    real.write_text(real.read_text() + '{"game": 2')
+    assert arena(capsys, link, 3)[0] == 0
+    assert link.is_symlink() and [g["game"] for g in game_lines(real)] == [0, 1, 2]
+
+
+def test_playouts_only_matter_to_checkpoint_players(tmp_path, capsys):
+    path = tmp_path / "m.jsonl"
+    assert arena(capsys, path, 2)[0] == 0
+    code, out, _ = arena(capsys, path, 3, extra=("--playouts", "100"))
+    assert code == 0 and out["resumed_games"] == 2
+
+
+def test_a_checkpoint_is_known_by_its_contents_not_its_path(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("torch")
+    from zeroplay.nn import build_model, save_checkpoint
+
+    net = tmp_path / "net.safetensors"
+    save_checkpoint(net, build_model("tiny", FOUR, "basic", seed=0), game=FOUR, features="basic")
+    path = tmp_path / "m.jsonl"
+    common = ("--playouts", "4")
+    assert arena(capsys, path, 2, a=str(net), extra=common)[0] == 0
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = arena(capsys, path, 3, a="./net.safetensors", extra=common)  # the same file, another path
+    assert code == 0 and out["resumed_games"] == 2
+    save_checkpoint(net, build_model("tiny", FOUR, "basic", seed=1), game=FOUR, features="basic")
+    code, _, err = arena(capsys, path, 4, a=str(net), extra=common)  # overwritten at the same path
+    assert code == 2 and "player A" in err and "sha256:" in err
+
+
+def test_a_failed_append_leaves_no_half_line_and_says_how_to_resume(tmp_path, capsys, monkeypatch):
+    import errno
+
+    from zeroplay.train import match_record
+
+    path = tmp_path / "m.jsonl"
+    assert arena(capsys, path, 2)[0] == 0
+    before = path.read_text()
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(match_record.os, "fsync", full)
+    code, _, err = arena(capsys, path, 4)
+    assert code == 2 and "No space left on device" in err and "resumes the match" in err
+    assert path.read_text() == before

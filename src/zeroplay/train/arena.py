@@ -308,7 +308,7 @@ def play_match(game: Game, a: Player, b: Player, games: int, *, parallel: int = 
 
     Args:
         parallel: games at once in lockstep mode.
-        progress: optional tqdm-like object, ``update(1)`` per finished game.
+        progress: optional tqdm-like object, ``update(1)`` per game played here (not for ``done``).
         done: games already played (objects with ``index``, ``a_is_black``, ``winner``, ``moves``,
             e.g. ``match_record.RecordedGame``): booked first; only the other indices in
             ``range(games)`` are played. Those with an index >= ``games`` are ignored.
@@ -323,8 +323,6 @@ def play_match(game: Game, a: Player, b: Player, games: int, *, parallel: int = 
             result.add(g.a_is_black, g.winner, g.moves)
             booked.add(g.index)
     todo = [g for g in range(games) if g not in booked]
-    if progress is not None and booked:
-        progress.update(len(booked))
 
     def finish(index: int, state: State) -> None:
         result.add(index % 2 == 0, state.winner, state.moves)

@@ -278,15 +278,22 @@ def _add_arena(sub) -> None:
 
 def _open_record(args, game):
     """The ``--record`` file of this match (``MatchRecord``), or None without ``--record``."""
-    if not args.record:
+    if args.record is None:
         return None
+    if not args.record.strip():
+        raise ValueError("--record needs a file path, got an empty one")
     from zeroplay.train.match_record import MatchRecord, match_header
 
-    header = match_header(args.a, args.b, game, args.playouts, args.opening_moves)
     try:
-        return MatchRecord(args.record, header, game)
-    except (OSError, UnicodeError) as e:
-        raise ValueError(f"--record {args.record}: {getattr(e, 'strerror', None) or e}") from None
+        uses_playouts = any(_is_checkpoint(spec) for spec in (args.a, args.b))
+        header = match_header(args.a, args.b, game, args.playouts if uses_playouts else None, args.opening_moves)
+        record = MatchRecord(args.record, header, game)
+    except OSError as e:
+        raise ValueError(f"--record {args.record}: {e.strerror or e}") from None
+    if record.dropped_tail is not None:
+        print(f"note: {args.record} ended in a line cut off mid-write (a stop while a game was being "
+              "recorded); dropped it", file=sys.stderr)
+    return record
 
 
 def _is_checkpoint(spec: str) -> bool:
@@ -297,23 +304,15 @@ def _cmd_arena(args) -> int:
     try:
         return _arena(args)
     except KeyboardInterrupt:  # Ctrl-C: one line, as `zeroplay train` does, not a traceback
-        if args.record:
-            print(f"interrupted: the match was not finished; the games that ended are in {args.record}, "
-                  "and the same command resumes it", file=sys.stderr)
-        else:
-            print("interrupted: the match was not finished, no result", file=sys.stderr)
+        print("interrupted: the match was not finished, no result", file=sys.stderr)
         return 130
 
 
 def _arena(args) -> int:
-    import time
-
     import numpy as np
 
     from zeroplay.games import make
-    from zeroplay.train.arena import make_player, play_match
-    from zeroplay.train.elo import format_elo
-    from zeroplay.train.loop import _tqdm
+    from zeroplay.train.arena import make_player
 
     game = make(args.game, **(_game_options(args) or {}))
     if any(_is_checkpoint(spec) for spec in (args.a, args.b)):
@@ -324,8 +323,28 @@ def _arena(args) -> int:
     a = make_player(args.a, game, playouts=args.playouts, seed=int(seeds[0]), opening_moves=args.opening_moves)
     b = make_player(args.b, game, playouts=args.playouts, seed=int(seeds[1]), opening_moves=args.opening_moves)
     record = _open_record(args, game)
-    done = [] if record is None else list(record.games.values())
-    before = 0.0 if record is None else record.seconds
+    try:
+        return _arena_match(args, game, a, b, record)
+    except KeyboardInterrupt:
+        if record is None:
+            raise
+        print(f"interrupted: the match was not finished; its {len(record.games)} finished games are in "
+              f"{args.record}, and the same command resumes it", file=sys.stderr)
+        return 130
+    finally:
+        if record is not None:
+            record.close()
+
+
+def _arena_match(args, game, a, b, record) -> int:
+    import time
+
+    from zeroplay.train.arena import play_match
+    from zeroplay.train.elo import format_elo
+    from zeroplay.train.loop import _tqdm
+
+    done = [] if record is None else [g for g in record.games.values() if g.index < args.games]
+    before = 0.0 if record is None else record.seconds(args.games)
     t0 = time.perf_counter()
 
     def on_game(index, a_is_black, winner, moves):
@@ -333,16 +352,18 @@ def _arena(args) -> int:
             record.append(index, a_is_black, winner, moves, before + time.perf_counter() - t0)
         except OSError as e:
             raise ValueError(f"could not append game {index} to {args.record}: {e.strerror or e}; the games "
-                             "recorded before it are kept, and the same command resumes the match") from None
+                             "recorded before it are kept, and the same command resumes the match once the "
+                             "file can be written") from None
 
-    bar = _tqdm(not args.no_progress and not args.json, total=args.games, desc="arena", unit="game")
+    resumed = len(done)
+    bar = _tqdm(not args.no_progress and not args.json, total=args.games, initial=resumed, desc="arena",
+                unit="game")
     try:
         match = play_match(game, a, b, args.games, parallel=args.parallel, progress=bar, done=done,
                            on_game=None if record is None else on_game)
     finally:
         if bar is not None:
             bar.close()
-    resumed = sum(g.index < args.games for g in done)
     out = {**match.to_dict(), "game": game.name, "options": dict(game.options), "playouts": args.playouts,
            "seconds": round(before + time.perf_counter() - t0, 1)}
     if record is not None:
