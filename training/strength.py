@@ -155,16 +155,29 @@ def _elo(r: dict) -> str:
     return f"{r['elo']:+.0f} [{lo}, {hi}]"
 
 
-def _so_far(key: str, label: str) -> str:
-    """``": 37 of 100 games recorded (W / D / L 20 / 5 / 12)"`` for a match stopped unfinished."""
+def _so_far(key: str, label: str, argv: list[str]) -> str:
+    """``": 37 games recorded so far, 20 / 5 / 12"`` (A's W / D / L) for a match stopped unfinished;
+    empty without a record, or when the record is unreadable or of another match (its specs are
+    not this command's; ``zeroplay arena --record`` itself checks the checkpoints' contents)."""
     path = record_file(key, label)
-    if not path.exists():
+    try:
+        header, *lines = path.read_text().splitlines()
+        header = json.loads(header)
+    except (OSError, UnicodeDecodeError, ValueError):
         return ""
-    games = [json.loads(l) for l in path.read_text().splitlines()[1:] if l.strip().endswith("}")]
+    if not isinstance(header, dict) or [header.get("a"), header.get("b")] != argv[2:4]:
+        return ""
+    games = []
+    for line in lines:
+        try:
+            g = json.loads(line)
+            games.append((bool(g["a_is_black"]), g["winner"]))
+        except (ValueError, KeyError, TypeError):
+            continue  # a cut-off last line
     if not games:
         return ""
-    won = sum(g["winner"] is not None and (g["winner"] == 0) == g["a_is_black"] for g in games)
-    drawn = sum(g["winner"] is None for g in games)
+    won = sum(w is not None and (w == 0) == black for black, w in games)
+    drawn = sum(w is None for _, w in games)
     return f": {len(games)} games recorded so far, {won} / {drawn} / {len(games) - won - drawn}"
 
 
@@ -176,7 +189,7 @@ def cmd_table(args) -> int:
         command = shlex.join(argv)
         r = done.get(shlex.join(argv))
         if r is None:
-            print(f"| {label} | - | pending{_so_far(args.model, label)} | | | | | | `{command}` |")
+            print(f"| {label} | - | pending{_so_far(args.model, label, argv)} | | | | | | `{command}` |")
             continue
         r = r["result"]
         colours = " | ".join("{wins} / {draws} / {losses}".format(**r[k]) for k in ("a_as_black", "a_as_white"))

@@ -252,3 +252,107 @@ def test_a_failed_append_leaves_no_half_line_and_says_how_to_resume(tmp_path, ca
     code, _, err = arena(capsys, path, 4)
     assert code == 2 and "No space left on device" in err and "resumes the match" in err
     assert path.read_text() == before
+
+
+def test_a_write_the_disk_cuts_short_is_undone(tmp_path, capsys, monkeypatch):
+    """A full disk can take part of a line without an error; the rest then fails: no half line."""
+    import errno
+    import os
+
+    from zeroplay.train import match_record
+
+    path = tmp_path / "m.jsonl"
+    assert arena(capsys, path, 2)[0] == 0
+    before = path.read_text()
+    real_write = os.write
+    calls = []
+
+    def short(fd, data):
+        calls.append(len(data))
+        if len(calls) == 1:
+            return real_write(fd, bytes(data[: len(data) // 2]))
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(match_record.os, "write", short)
+    code, _, err = arena(capsys, path, 4)
+    assert code == 2 and "No space left on device" in err
+    assert path.read_text() == before and len(calls) == 2
+    monkeypatch.undo()
+    # a header cut short the same way: refused before any game, the file left empty, then usable
+    new = tmp_path / "new.jsonl"
+    calls.clear()
+    monkeypatch.setattr(match_record.os, "write", short)
+    code, _, err = arena(capsys, new, 2)
+    assert code == 2 and "--record" in err and "No space left" in err and new.read_text() == ""
+    monkeypatch.undo()
+    assert arena(capsys, new, 2)[0] == 0
+
+
+def test_a_header_without_its_newline_is_kept(tmp_path, capsys):
+    path = tmp_path / "m.jsonl"
+    assert arena(capsys, path, 2)[0] == 0
+    path.write_text(path.read_text().splitlines()[0])  # the header alone, no newline
+    code, out, _ = arena(capsys, path, 2)
+    assert code == 0 and out["resumed_games"] == 0
+    assert [g["game"] for g in game_lines(path)] == [0, 1]
+    assert arena(capsys, path, 2)[0] == 0  # and it reads back
+
+
+def test_an_edited_last_line_is_refused_not_dropped(tmp_path, capsys):
+    path = tmp_path / "m.jsonl"
+    assert arena(capsys, path, 2)[0] == 0
+    text = path.read_text().rstrip("\n")
+    bad = text[:-1] + ",}"  # a trailing comma: whole, but not JSON
+    path.write_text(bad)
+    code, _, err = arena(capsys, path, 2)
+    assert code == 2 and "not a game record" in err and path.read_text() == bad
+
+
+def test_a_header_is_compared_as_json_types(tmp_path, capsys):
+    path = tmp_path / "m.jsonl"
+    assert arena(capsys, path, 2)[0] == 0
+    header, *games = path.read_text().splitlines()
+    for change in ({"zeroplay_match": True}, {"opening_moves": 2.0}):
+        edited = json.dumps({**json.loads(header), **change}) + "\n" + "\n".join(games) + "\n"
+        path.write_text(edited)
+        code, _, err = arena(capsys, path, 2)
+        assert code == 2 and path.read_text() == edited, change
+
+
+def test_a_resumed_seeded_match_plays_the_games_an_uninterrupted_one_plays(tmp_path, capsys):
+    """Openings are sampled per game index: resumed games are new games, not repeats of the first."""
+    whole, split = tmp_path / "whole.jsonl", tmp_path / "split.jsonl"
+    assert arena(capsys, whole, 8)[0] == 0
+    assert arena(capsys, split, 4)[0] == 0
+    assert arena(capsys, split, 8)[0] == 0
+    moves = {p: {g["game"]: g["moves"] for g in game_lines(p)} for p in (whole, split)}
+    assert moves[whole] == moves[split]  # both players deterministic apart from the openings
+    assert len({tuple(m) for m in moves[split].values()}) > 4
+
+
+def test_paths_and_options_are_checked_before_anything_is_written(tmp_path, capsys):
+    a_file = tmp_path / "plain"
+    a_file.write_text("x")
+    code, _, err = arena(capsys, a_file / "m.jsonl", 2)
+    assert code == 2 and "is a file, not a directory" in err
+    code, _, err = arena(capsys, f"{tmp_path}/dir/", 2)
+    assert code == 2 and "names a directory" in err and not (tmp_path / "dir").exists()
+    with pytest.raises(SystemExit):
+        main(["arena", "uniform:8", "uniform:8", "--opening-moves", "-1", *GAME])
+    assert "must be >= 0" in capsys.readouterr().err
+
+
+def test_a_checkpoint_path_with_a_colon_is_a_checkpoint(tmp_path, capsys):
+    pytest.importorskip("torch")
+    from zeroplay.nn import build_model, save_checkpoint
+
+    folder = tmp_path / "x:y"
+    folder.mkdir()
+    net = folder / "net.ckpt"
+    save_checkpoint(net, build_model("tiny", FOUR, "basic", seed=0), game=FOUR, features="basic")
+    path = tmp_path / "m.jsonl"
+    assert arena(capsys, path, 2, a=str(net), extra=("--playouts", "4"))[0] == 0
+    header = json.loads(path.read_text().splitlines()[0])
+    assert header["a_player"].startswith("sha256:") and header["playouts"] == 4
+    code, _, err = arena(capsys, path, 3, a=str(net), extra=("--playouts", "8"))
+    assert code == 2 and "playouts: 4 there, 8 here" in err

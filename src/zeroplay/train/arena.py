@@ -72,7 +72,8 @@ class SearchPlayer:
         name: shown in results.
         opening_moves: plies from the start whose move is sampled from the visits (tau 1).
         config: SearchConfig (default ``search_config(playouts)``).
-        seed: of the opening sampling.
+        seed: of the opening sampling; game ``i`` of a match samples from ``game_rng(i)``, drawn
+            from the seed and ``i`` alone, so a resumed match does not repeat the games it has.
     """
 
     def __init__(self, evaluator, playouts: int, *, name: str, opening_moves: int = 2,
@@ -82,8 +83,13 @@ class SearchPlayer:
         self.evaluator, self.playouts, self.name = evaluator, int(playouts), name
         self.opening_moves = int(opening_moves)
         self.config = config or search_config(playouts)
-        self.rng = np.random.default_rng(seed)
+        self.seed = int(np.random.SeedSequence(seed).generate_state(1)[0])
+        self.rng = np.random.default_rng(self.seed)
         self._searcher: Searcher | None = None
+
+    def game_rng(self, index: int) -> np.random.Generator:
+        """The opening sampler of game ``index`` of a match."""
+        return np.random.default_rng([self.seed, int(index)])
 
     def new_searcher(self, game: Game) -> Searcher:
         return Searcher(game, self.evaluator, self.config)
@@ -99,15 +105,16 @@ class SearchPlayer:
         self._searcher.search(state, playouts=self.playouts)
         return self.choose(state, self._searcher.result())
 
-    def choose(self, state: State, result: SearchResult) -> int:
-        """The best move, or a visit-proportional sample during the opening plies."""
+    def choose(self, state: State, result: SearchResult, rng: np.random.Generator | None = None) -> int:
+        """The best move, or a visit-proportional sample (from ``rng``, default ``self.rng``) during
+        the opening plies."""
         if state.ply >= self.opening_moves or result.proven == "win":
             return int(result.best_move)
         stats = [s for s in result.moves if s.proven != "loss" and s.visits > 0]
         if not stats:
             return int(result.best_move)
         p = apply_temperature(np.array([s.visits for s in stats], np.float64), 1.0)
-        return int(stats[int(self.rng.choice(len(stats), p=p))].move)
+        return int(stats[int((rng or self.rng).choice(len(stats), p=p))].move)
 
 
 # --- player specs ---------------------------------------------------------------------------------
@@ -211,6 +218,15 @@ def checkpoint_player(path, game: Game, *, playouts: int = 400, name: str | None
     ck = load_checkpoint(path, game=game, device=device)
     return SearchPlayer(NetEvaluator(ck.model, ck.features, device=device), playouts,
                         name=name or os.fspath(path), opening_moves=opening_moves, seed=seed)
+
+
+def checkpoint_file(spec: str) -> str | None:
+    """The checkpoint file a player spec plays (``PATH`` or ``vcf:PATH``), by ``make_player``'s
+    rule (a registered ``KIND:`` prefix first, then any existing file); None for other kinds."""
+    prefix, sep, arg = spec.partition(":")
+    if sep and prefix in _KINDS:
+        return arg if prefix == "vcf" else None
+    return spec if os.path.exists(spec) or spec.endswith(".safetensors") else None
 
 
 def make_player(spec: str, game: Game, *, playouts: int = 400, seed: int | None = None,
@@ -338,6 +354,8 @@ def play_match(game: Game, a: Player, b: Player, games: int, *, parallel: int = 
             players = (a, b) if g % 2 == 0 else (b, a)
             for p in players:
                 p.new_game(game)
+                if isinstance(p, SearchPlayer):
+                    p.rng = p.game_rng(g)
             state = game.initial()
             while not state.is_terminal:
                 state = state.play(int(players[state.to_play].play(state)))
@@ -347,10 +365,12 @@ def play_match(game: Game, a: Player, b: Player, games: int, *, parallel: int = 
 
 def _lockstep(game, a: SearchPlayer, b: SearchPlayer, todo: list[int], parallel: int, finish) -> None:
     queue = list(reversed(todo))
-    live = []  # [game index, state, {player: searcher}]
+    live = []  # [game index, state, {player: searcher}, {player: opening sampler}]
 
     def start():
-        live.append([queue.pop(), game.initial(), {id(a): a.new_searcher(game), id(b): b.new_searcher(game)}])
+        g = queue.pop()
+        live.append([g, game.initial(), {id(a): a.new_searcher(game), id(b): b.new_searcher(game)},
+                     {id(a): a.game_rng(g), id(b): b.game_rng(g)}])
 
     while queue and len(live) < parallel:
         start()
@@ -363,7 +383,7 @@ def _lockstep(game, a: SearchPlayer, b: SearchPlayer, todo: list[int], parallel:
             results = search_many([row[1] for row in turn], searchers[0].evaluator, playouts=player.playouts,
                                   searchers=searchers)
             for row, res in zip(turn, results):
-                row[1] = row[1].play(player.choose(row[1], res))
+                row[1] = row[1].play(player.choose(row[1], res, row[3][id(player)]))
         still = []
         for row in live:
             if row[1].is_terminal:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 
@@ -235,17 +236,24 @@ def _train_locked(args, structural, overrides, workers, workers_note) -> int:
     return 0
 
 
-def at_least_1(text: str) -> int:
-    """argparse type: a whole number >= 1 (a clear message instead of a late failure)."""
-    import argparse
-
+def _whole_number(text: str, low: int) -> int:
     try:
         n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {n}")
+    if n < low:
+        raise argparse.ArgumentTypeError(f"must be >= {low}, got {n}")
     return n
+
+
+def at_least_0(text: str) -> int:
+    """argparse type: a whole number >= 0."""
+    return _whole_number(text, 0)
+
+
+def at_least_1(text: str) -> int:
+    """argparse type: a whole number >= 1 (a clear message instead of a late failure)."""
+    return _whole_number(text, 1)
 
 
 def _add_arena(sub) -> None:
@@ -262,7 +270,7 @@ def _add_arena(sub) -> None:
     p.add_argument("--playouts", type=at_least_1, default=400,
                    help="playouts per move of checkpoint (and vcf:) players (default 400); uniform:N, "
                         "rollout:N and pbrain: players keep their own")
-    p.add_argument("--opening-moves", type=int, default=2,
+    p.add_argument("--opening-moves", type=at_least_0, default=2,
                    help="plies sampled from the visit counts at the start of each game (default 2)")
     p.add_argument("--parallel", type=at_least_1, default=64,
                    help="games played at once when both players search (default 64)")
@@ -282,6 +290,8 @@ def _open_record(args, game):
         return None
     if not args.record.strip():
         raise ValueError("--record needs a file path, got an empty one")
+    if args.record.endswith(("/", os.sep)):
+        raise ValueError(f"--record {args.record} names a directory; give a file path")
     from zeroplay.train.match_record import MatchRecord, match_header
 
     try:
@@ -297,7 +307,9 @@ def _open_record(args, game):
 
 
 def _is_checkpoint(spec: str) -> bool:
-    return spec.startswith("vcf:") or ":" not in spec or spec.endswith(".safetensors")
+    from zeroplay.train.arena import checkpoint_file
+
+    return checkpoint_file(spec) is not None
 
 
 def _cmd_arena(args) -> int:
@@ -364,7 +376,8 @@ def _arena_match(args, game, a, b, record) -> int:
     finally:
         if bar is not None:
             bar.close()
-    out = {**match.to_dict(), "game": game.name, "options": dict(game.options), "playouts": args.playouts,
+    playouts = args.playouts if any(_is_checkpoint(spec) for spec in (args.a, args.b)) else None
+    out = {**match.to_dict(), "game": game.name, "options": dict(game.options), "playouts": playouts,
            "seconds": round(before + time.perf_counter() - t0, 1)}
     if record is not None:
         out["resumed_games"] = resumed

@@ -22,11 +22,13 @@ games that a stop cut short is not counted).
 A line is appended and flushed to disk as each game ends, so a kill loses only the games in play.
 The file is locked (``flock``) while a match uses it: a second process is refused, since two
 writers would record the same game twice. On opening, every recorded game is replayed move by move
-and must be legal and end as recorded; a last line cut off mid-write (not JSON, no newline) is
-dropped (``dropped_tail``), and nothing else is ever changed.
+and must be legal and end as recorded; a last line cut off mid-write (no newline, not JSON, not
+ending in ``}``) is dropped (``dropped_tail``), a whole last line or header missing only its newline
+gets it, and nothing else is ever changed. A write is whole or not at all: one that fails (a full
+disk) is undone and raises OSError.
 
-A resumed match is not the match an uninterrupted run with the same ``--seed`` would have played:
-the remaining games get the seed's first random numbers again.
+The opening plies a search player samples come from its seed and the game's index alone
+(``SearchPlayer.game_rng``), so a resumed match does not repeat the games it already has.
 """
 
 from __future__ import annotations
@@ -61,13 +63,17 @@ class RecordedGame:
 
 
 def player_identity(spec: str) -> str:
-    """Who ``spec`` is: ``[vcf:]sha256:HEX`` of a checkpoint file, the spec itself for other kinds.
+    """Who ``spec`` is: ``[vcf:]sha256:HEX`` of a checkpoint file (``arena.checkpoint_file``), the
+    spec itself for other kinds.
 
     Raises:
         OSError: the checkpoint file cannot be read.
     """
-    prefix, path = ("vcf:", spec[4:]) if spec.startswith("vcf:") else ("", spec)
-    if prefix or spec.endswith(".safetensors") or (":" not in spec and os.path.isfile(spec)):
+    from zeroplay.train.arena import checkpoint_file
+
+    path = checkpoint_file(spec)
+    if path is not None:
+        prefix = "vcf:" if spec.startswith("vcf:") and path == spec[4:] else ""
         digest = hashlib.sha256()
         with open(path, "rb") as f:
             for block in iter(lambda: f.read(1 << 20), b""):
@@ -96,7 +102,7 @@ _FIELDS = {"a_player": "player A", "b_player": "player B", "game": "game", "opti
 def _differences(found: dict, wanted: dict) -> list[str]:
     diffs = []
     for key, name in _FIELDS.items():
-        if found.get(key) != wanted.get(key):
+        if json.dumps(found.get(key), sort_keys=True) != json.dumps(wanted.get(key), sort_keys=True):  # 2.0 != 2
             there, here = found.get(key), wanted.get(key)
             if key.endswith("_player"):  # say it with the specs people typed
                 side = key[0]
@@ -127,6 +133,9 @@ class MatchRecord:
         self.header = header
         self.games: dict[int, RecordedGame] = {}
         self.dropped_tail: str | None = None
+        for parent in self.path.parents:
+            if parent.exists() and not parent.is_dir():
+                raise RecordError(f"{self.path}: {parent} is a file, not a directory")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         self._file = os.fdopen(fd, "r+b", buffering=0)
@@ -168,32 +177,53 @@ class MatchRecord:
         if not data:  # new (or created empty)
             self._rewrite(json.dumps(self.header) + "\n")
             return
-        if not complete:  # one line and no newline: the header of a hand-edited file, or not a record
+        header_newline = not complete  # one line, no newline: a hand-edited header (or not a record)
+        if header_newline:
             complete, tail = [tail], ""
         found = _json(complete[0])
         if not isinstance(found, dict):
             raise RecordError(f"{self.path} is not a match record (line 1 is not a JSON object)")
-        if found.get("zeroplay_match") != FORMAT:
+        if not _whole(found.get("zeroplay_match")) or found["zeroplay_match"] != FORMAT:
             raise RecordError(f"{self.path} is not a zeroplay match record (format {FORMAT})")
         if diffs := _differences(found, self.header):
             raise RecordError(f"{self.path} records another match ({'; '.join(diffs)}): use another --record file")
         for number, line in enumerate(complete[1:], start=2):
             if line.strip():
                 self._add(self._parse(line, number, game), number)
-        if tail.strip():
+        if header_newline:
+            self._write_at_end(b"\n")
+        elif tail.strip():
             if _cut_off(tail):  # killed while writing it: keep the complete lines
                 self.dropped_tail = tail
                 self._file.truncate(len(data) - len(tail.encode("utf-8")))
             else:  # a whole line without its newline (a hand edit): keep it
                 self._add(self._parse(tail, len(lines), game), len(lines))
-                self._file.seek(0, os.SEEK_END)
-                self._file.write(b"\n")
+                self._write_at_end(b"\n")
 
     def _rewrite(self, text: str) -> None:
-        self._file.seek(0)
         self._file.truncate(0)
-        self._file.write(text.encode("utf-8"))
-        os.fsync(self._file.fileno())
+        self._write_at_end(text.encode("utf-8"))
+
+    def _write_at_end(self, data: bytes) -> None:
+        """Append ``data`` whole and fsync it, or leave the file as it was and raise OSError (a
+        full disk can take part of a write without an error: the rest is written in a loop,
+        whose next write reports it)."""
+        fd = self._file.fileno()
+        end = os.lseek(fd, 0, os.SEEK_END)
+        try:
+            view = memoryview(data)
+            while view:
+                n = os.write(fd, view)
+                if n <= 0:
+                    raise OSError(f"wrote {n} bytes")
+                view = view[n:]
+            os.fsync(fd)
+        except OSError:
+            try:
+                os.ftruncate(fd, end)
+            except OSError:
+                pass
+            raise
 
     def _add(self, g: RecordedGame, number: int) -> None:
         if g.index in self.games:
@@ -237,17 +267,7 @@ class MatchRecord:
         g = RecordedGame(index, a_is_black, winner, tuple(int(m) for m in moves), round(seconds, 1))
         line = json.dumps({"game": g.index, "a_is_black": g.a_is_black, "winner": g.winner,
                            "moves": list(g.moves), "seconds": g.seconds}) + "\n"
-        self._file.seek(0, os.SEEK_END)
-        end = self._file.tell()
-        try:
-            self._file.write(line.encode("utf-8"))
-            os.fsync(self._file.fileno())
-        except OSError:
-            try:  # no half line left behind
-                self._file.truncate(end)
-            except OSError:
-                pass
-            raise
+        self._write_at_end(line.encode("utf-8"))  # whole, or not at all
         self.games[index] = g
 
 
@@ -267,7 +287,11 @@ def _no_constant(name: str):
 
 
 def _cut_off(tail: str) -> bool:
-    """Whether an unterminated last line is a write cut short (not JSON) rather than a whole line."""
+    """Whether an unterminated last line is a write cut short rather than a whole line: not JSON,
+    and not ending in the ``}`` that ends every line this module writes (a line that does and is
+    still not JSON was edited, and is refused as corrupt)."""
+    if tail.rstrip().endswith("}"):
+        return False
     try:
         json.loads(tail)
         return False
