@@ -169,12 +169,18 @@ def check_reachable(address: str, timeout: float = 5.0) -> None:
     host, sep, port = rest.rpartition(":")
     if not sep or not host or not port.isdigit():
         raise ValueError(f"--address must be auto, HOST:PORT or ray://HOST:PORT, got {address!r}")
+    if not 0 < int(port) < 65536:
+        raise ValueError(f"--address {address}: port {int(port)} is out of range (1..65535)")
     hint = "start one with `ray start --head` there, or leave --address out for a local one"
     try:
         with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout) as conn:
+            conn.settimeout(min(timeout, 2.0))  # a gRPC server answers the preface at once
             answer = _http2_settings(conn)
     except OSError as e:
         raise ConnectionError(f"no Ray cluster reachable at {address} ({e.strerror or e}); {hint}") from None
+    if answer is None:
+        raise ConnectionError(f"no Ray cluster at {address}: something accepts connections there but does not "
+                              f"answer (a Ray head's gRPC port answers at once); {hint}")
     if not answer:
         raise ConnectionError(f"no Ray cluster at {address}: something listens there, but it does not speak "
                               f"gRPC as a Ray head does; {hint}")
@@ -184,8 +190,9 @@ _HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 _EMPTY_SETTINGS = b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"  # length 0, type 4 (SETTINGS), flags 0, stream 0
 
 
-def _http2_settings(conn) -> bool:
-    """Send the HTTP/2 client preface on ``conn``; True when the first frame back is SETTINGS."""
+def _http2_settings(conn) -> bool | None:
+    """Send the HTTP/2 client preface on ``conn``: True when the first frame back is SETTINGS,
+    False for another answer (or a hang-up), None for no answer within the socket's timeout."""
     conn.sendall(_HTTP2_PREFACE + _EMPTY_SETTINGS)
     head = b""
     try:
@@ -195,7 +202,7 @@ def _http2_settings(conn) -> bool:
                 return False
             head += chunk
     except TimeoutError:
-        return False
+        return None if not head else False
     # a frame header: 24-bit length, 8-bit type, flags, 31-bit stream id (0 for connection frames)
     return head[3] == 0x04 and int.from_bytes(head[5:9], "big") & 0x7FFFFFFF == 0
 
