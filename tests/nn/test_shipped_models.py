@@ -117,3 +117,18 @@ def test_11x11_plays_with_the_fully_convolutional_15x15_model():
     game = make("gomoku", size=11, n_in_row=5, rule="freestyle")
     assert find_model(game) == path
     _check_priors(game, load_checkpoint(path, game=game))
+
+
+def test_the_note_says_why_a_loading_model_is_not_the_default():
+    """On its own board a model is not the default because it was measured weaker; elsewhere
+    because it was not measured (the user sees which)."""
+    from zeroplay.play.engine import make_engine
+
+    if not (MODELS_DIR / "gomoku-8x8-5-freestyle.safetensors").exists():
+        pytest.skip("the 8x8 model is not shipped")
+    note = make_engine(make("gomoku", size=8, n_in_row=5, rule="freestyle")).note
+    assert "gomoku-8x8-5-freestyle: weaker than the search-only engine on this board" in note
+    if (MODELS_DIR / "gomoku-15x15-freestyle.safetensors").exists():
+        assert "gomoku-15x15-freestyle: trained on 15x15, not measured on 8x8" in note
+        note9 = make_engine(make("gomoku", size=9, n_in_row=5, rule="freestyle")).note
+        assert "not measured on 9x9" in note9 and "weaker" not in note9

@@ -196,12 +196,27 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
     fits = fitting_models(game) if use_shipped else []
     if fits:
         verbs = ("loads", "is") if len(fits) == 1 else ("load", "are")
+        why = "; ".join(_why_not_default(fit, game) for fit in fits)
         note = (f"no default model for {describe(game)}: the shipped {' and '.join(fits)} {verbs[0]} here but "
-                f"{verbs[1]} not its default (weaker than the search-only engine on it, or not measured on it: "
-                f"docs/STRENGTH.md); playing with the {name}.")
+                f"{verbs[1]} not its default ({why}: docs/STRENGTH.md); playing with the {name}.")
     else:
         note = f"no trained model for {describe(game)} yet: playing with the {name}."
     return Engine(game, evaluator, name, note, None, overrides)
+
+
+def _why_not_default(name: str, game: Game) -> str:
+    """Why the shipped model ``name``, which loads for ``game``, does not play it by default: on its
+    own board it was measured weaker than the search-only engine; on another it was not measured."""
+    from zeroplay.nn.record import CheckpointError, checkpoint_game
+
+    try:
+        options = checkpoint_game(MODELS_DIR / f"{name}.safetensors")[1]
+    except (CheckpointError, OSError):
+        return f"{name}: not measured here"
+    width, height = options.get("width"), options.get("height")
+    if (width, height) == (game.width, game.height):
+        return f"{name}: weaker than the search-only engine on this board"
+    return f"{name}: trained on {width}x{height}, not measured on {game.width}x{game.height}"
 
 
 def _status_note(meta: dict, *, shipped: bool) -> str:
