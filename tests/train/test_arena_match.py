@@ -93,10 +93,36 @@ def test_player_specs_and_errors(tmp_path):
             make_player(bad, FOUR)
 
 
+def test_canonical_specs():
+    from zeroplay.train.arena import canonical_spec
+
+    for spec, canonical in (("uniform:08", "uniform:8"), (" uniform: 8 ", "uniform:8"), ("uniform:+8", "uniform:8"),
+                            ("rollout:0100", "rollout:100"), ("heuristic:0800", "heuristic:800"),
+                            ("heuristic-plain:07", "heuristic-plain:7"),
+                            ("vcf:dir/net.safetensors", "vcf:dir/net.safetensors"),
+                            ("dir/net.safetensors", "dir/net.safetensors"),
+                            ("pbrain: cmd --x 1 ", "pbrain:cmd --x 1"),
+                            ("pbrain:turn=1000,match=0:cmd", "pbrain:cmd"),
+                            ("pbrain: match=60000 , turn=0300 :cmd", "pbrain:turn=300,match=60000:cmd"),
+                            ("pbrain:turn=1000:turn=5:cmd", "pbrain:turn=1000,match=0:turn=5:cmd"),
+                            ("Uniform:8", "Uniform:8")):  # not a kind: make_player refuses it
+        assert canonical_spec(spec) == canonical and canonical_spec(canonical) == canonical
+    assert make_player("uniform:08", FOUR).name == "uniform:8"
+    assert make_player("heuristic-plain:030", FOUR).playouts == 30
+    with pytest.raises(ValueError, match="neither a checkpoint file nor one of"):
+        make_player("Uniform:8", FOUR)
+    for bad in ("uniform:0", "uniform:-1", "uniform:1e3", "uniform:", "vcf:", "pbrain:"):
+        with pytest.raises(ValueError):
+            canonical_spec(bad)
+
+
 def test_registered_kinds_plug_in():
     register_player_kind("scripted", lambda arg, game, options: Scripted(f"scripted:{arg}", range(game.num_actions)))
     p = make_player("scripted:x", FOUR)
     assert p.name == "scripted:x"
+    register_player_kind("scripted-up", lambda arg, game, options: Scripted(f"scripted-up:{arg}", range(9)),
+                         canonical=str.upper)
+    assert make_player("scripted-up:x", FOUR).name == "scripted-up:X"
     m = play_match(FOUR, p, make_player("uniform:8", FOUR, seed=0), 2)
     assert m.played == 2
 

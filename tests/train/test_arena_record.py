@@ -47,6 +47,56 @@ def test_a_recorded_match_resumes_and_counts_its_games_once(tmp_path, capsys):
     assert {k: third[k] for k in ("wins", "draws", "losses")} == {k: second[k] for k in ("wins", "draws", "losses")}
 
 
+def test_specs_that_mean_the_same_player_are_one_match(tmp_path, capsys):
+    path = tmp_path / "m.jsonl"
+    code, first, _ = arena(capsys, path, 2, a="uniform:08", b="uniform:4")
+    assert code == 0 and first["a"] == "uniform:8" and first["resumed_games"] == 0
+    header = json.loads(path.read_text().splitlines()[0])
+    assert (header["a"], header["a_player"]) == ("uniform:8", "uniform:8")
+    code, second, _ = arena(capsys, path, 3, a="uniform:8", b="uniform:004")
+    assert code == 0 and second["resumed_games"] == 2 and second["games"] == 3
+    assert (second["a"], second["b"]) == ("uniform:8", "uniform:4")
+    code, third, _ = arena(capsys, path, 3, a=" uniform: +8 ", b="uniform:4")
+    assert code == 0 and third["resumed_games"] == 3 and len(game_lines(path)) == 3
+    code = main(["arena", "uniform:08", "uniform:4", "--games", "3", *GAME, "--record", str(path), "--no-progress"])
+    assert code == 0 and "uniform:8 vs uniform:4, 3 games" in capsys.readouterr().out
+
+
+def test_a_record_written_before_specs_were_canonical_resumes(tmp_path, capsys):
+    path = tmp_path / "m.jsonl"
+    assert arena(capsys, path, 2, a="uniform:8", b="rollout:4")[0] == 0
+    header, *games = path.read_text().splitlines()
+    old = json.loads(header) | {"a": "uniform:08", "a_player": "uniform:08",
+                                "b": "rollout:004", "b_player": "rollout:004"}
+    path.write_text("\n".join([json.dumps(old), *games]) + "\n")
+    code, out, _ = arena(capsys, path, 3, a="uniform:8", b="rollout:4")
+    assert code == 0 and out["resumed_games"] == 2
+    assert json.loads(path.read_text().splitlines()[0]) == old  # the header is left as it was
+    code, _, err = arena(capsys, path, 3, a="uniform:9", b="rollout:4")
+    assert code == 2 and "player A: uniform:08 there, uniform:9 here" in err
+
+
+@pytest.mark.parametrize("spec,message", [
+    ("uniform:0", "uniform:N needs N >= 1, got uniform:0"),
+    ("uniform:-1", "uniform:N needs N >= 1, got uniform:-1"),
+    ("uniform:1e3", "uniform:N needs a whole number of playouts, got uniform:1e3"),
+    ("uniform:", "uniform:N needs a whole number of playouts, got uniform:"),
+    ("rollout:x", "rollout:N needs a whole number of playouts"),
+    ("heuristic:0", "heuristic:N needs N >= 1"),
+    ("vcf:", "vcf:PATH needs a checkpoint path"),
+    ("pbrain:turn=500: ", "pbrain:COMMAND needs the engine's command line"),
+])
+def test_a_malformed_spec_is_a_usage_error_before_anything_is_written(tmp_path, capsys, spec, message):
+    path = tmp_path / "m.jsonl"
+    for a, b, side in ((spec, "uniform:4", "A"), ("uniform:4", spec, "B")):
+        with pytest.raises(SystemExit) as e:
+            main(["arena", a, b, "--games", "2", *GAME, "--record", str(path)])
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and f"zeroplay arena: error: argument {side}: {message}" in err
+        assert "usage:" in err and "Traceback" not in err
+    assert not path.exists()
+
+
 def test_another_match_or_a_broken_record_is_refused_and_the_file_kept(tmp_path, capsys):
     path = tmp_path / "m.jsonl"
     assert arena(capsys, path, 2)[0] == 0

@@ -13,6 +13,9 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
     pbrain:COMMAND  a Gomocup engine run as a subprocess (``train/pbrain_player.py``), 1 s a turn;
                     ``pbrain:turn=MS,match=MS:COMMAND`` sets the protocol's time controls
 
+A spec is known by its canonical form (``canonical_spec``): ``uniform:08``, ``uniform: 8`` and
+``uniform:8`` are one player, named ``uniform:8`` in results and match records.
+
 Other kinds plug in with ``register_player_kind(prefix, factory)`` (e.g. ``pbrain:COMMAND`` for
 Gomocup engines). Colours alternate: the first player is Black in games 0, 2, 4, ...
 
@@ -28,6 +31,7 @@ players do not repeat one game.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
@@ -120,25 +124,53 @@ class SearchPlayer:
 # --- player specs ---------------------------------------------------------------------------------
 PlayerFactory = Callable[[str, Game, dict], Player]
 _KINDS: dict[str, PlayerFactory] = {}
+_CANONICAL: dict[str, Callable[[str], str]] = {}
 
 
-def register_player_kind(prefix: str, factory: PlayerFactory) -> None:
+def register_player_kind(prefix: str, factory: PlayerFactory, canonical: Callable[[str], str] | None = None) -> None:
     """Make ``PREFIX:ARG`` specs build players with ``factory(arg, game, options)``.
 
     ``options`` holds ``playouts`` (for checkpoint players), ``seed``, ``device``,
-    ``opening_moves``.
+    ``opening_moves``. ``canonical(arg)``, if given, writes ARG the one way that names its player
+    (raising ValueError for a malformed one); ``factory`` then gets that form. Without it, ARG
+    stays as typed.
     """
     _KINDS[prefix] = factory
+    if canonical is None:
+        _CANONICAL.pop(prefix, None)
+    else:
+        _CANONICAL[prefix] = canonical
+
+
+def canonical_spec(spec: str) -> str:
+    """``spec`` written the one way that names its player: what results show and match records
+    (``match_record``) compare. Numbers are plain decimals (``uniform:08``, ``uniform: 8`` and
+    ``uniform:+8`` are ``uniform:8``); ``pbrain:`` time controls come as ``turn=MS,match=MS``, those
+    at their defaults left out. Checkpoint paths (also after ``vcf:``) and other specs stay as typed
+    (a record knows a checkpoint by the SHA-256 of its file). Kinds are lower case: ``Uniform:8`` is
+    not one.
+
+    Raises:
+        ValueError: a malformed spec of a known kind (``uniform:0``, ``uniform:1e3``, ``vcf:``).
+    """
+    prefix, sep, arg = spec.lstrip().partition(":")
+    if sep and prefix in _CANONICAL:
+        return f"{prefix}:{_CANONICAL[prefix](arg)}"
+    return spec
 
 
 def _playouts_arg(kind: str, arg: str) -> int:
     try:
         n = int(arg)
     except ValueError:
-        raise ValueError(f"{kind}:N needs a number of playouts, got {kind}:{arg}") from None
+        raise ValueError(f"{kind}:N needs a whole number of playouts, got {kind}:{arg}") from None
     if n < 1:
-        raise ValueError(f"{kind}:N needs N >= 1, got {n}")
+        raise ValueError(f"{kind}:N needs N >= 1, got {kind}:{arg}")
     return n
+
+
+def _canonical_playouts(kind: str) -> Callable[[str], str]:
+    return lambda arg: str(_playouts_arg(kind, arg))
 
 
 def _uniform(arg, game, options):
@@ -155,28 +187,49 @@ def _rollout(arg, game, options):
                         seed=options.get("seed"))
 
 
-def _pbrain(arg, game, options):
-    """``pbrain:COMMAND`` or, with time controls in ms, ``pbrain:turn=500,match=60000:COMMAND``."""
-    import re
+_PBRAIN_TIMES = re.compile(r"^\s*((?:turn|match)=\d+(?:\s*,\s*(?:turn|match)=\d+)*)\s*:(.*)$")
+_PBRAIN_DEFAULT_TIMES = {"turn": 1000, "match": 0}
 
-    from zeroplay.train.pbrain_player import PbrainPlayer
 
-    times = {"turn": options.get("timeout_turn_ms", 1000), "match": options.get("timeout_match_ms", 0)}
-    m = re.match(r"^\s*((?:turn|match)=\d+(?:\s*,\s*(?:turn|match)=\d+)*)\s*:(.*)$", arg)
-    if m:
+def _pbrain_parts(arg: str) -> tuple[dict, str]:
+    """The time controls (ms) and the command of ``pbrain:[turn=MS,match=MS:]COMMAND``."""
+    times = dict(_PBRAIN_DEFAULT_TIMES)
+    if m := _PBRAIN_TIMES.match(arg):
         for item in m.group(1).split(","):
             key, _, value = item.strip().partition("=")
             times[key] = int(value)
         arg = m.group(2)
     if not arg.strip():
         raise ValueError("pbrain:COMMAND needs the engine's command line, e.g. pbrain:pbrain-zeroplay")
-    return PbrainPlayer(arg, timeout_turn_ms=times["turn"], timeout_match_ms=times["match"], name=f"pbrain:{arg}")
+    return times, arg.strip()  # the command is split like a shell would: the spaces around it are nothing
+
+
+def _canonical_pbrain(arg: str) -> str:
+    times, command = _pbrain_parts(arg)
+    items = [f"{k}={v}" for k, v in times.items() if v != _PBRAIN_DEFAULT_TIMES[k]]
+    if not items and _PBRAIN_TIMES.match(command):  # a command that reads as time controls keeps them
+        items = [f"{k}={v}" for k, v in times.items()]
+    return f"{','.join(items)}:{command}" if items else command
+
+
+def _pbrain(arg, game, options):
+    """``pbrain:COMMAND`` or, with time controls in ms, ``pbrain:turn=500,match=60000:COMMAND``."""
+    from zeroplay.train.pbrain_player import PbrainPlayer
+
+    times, command = _pbrain_parts(arg)
+    return PbrainPlayer(command, timeout_turn_ms=times["turn"], timeout_match_ms=times["match"],
+                        name=f"pbrain:{_canonical_pbrain(arg)}")
+
+
+def _canonical_vcf(arg: str) -> str:
+    if not arg:
+        raise ValueError("vcf:PATH needs a checkpoint path")
+    return arg
 
 
 def _vcf(arg, game, options):
     """``vcf:PATH``: the checkpoint at PATH with the Gomoku threat solver on (root and new nodes)."""
-    if not arg:
-        raise ValueError("vcf:PATH needs a checkpoint path")
+    _canonical_vcf(arg)
     if game.name != "gomoku":
         raise ValueError(f"vcf:PATH turns on the Gomoku threat solver; this match plays {game.name}")
     p = checkpoint_player(arg, game, playouts=options["playouts"], name=f"vcf:{arg}",
@@ -202,12 +255,12 @@ def _heuristic(threat_solver: bool):
     return factory
 
 
-register_player_kind("uniform", _uniform)
-register_player_kind("rollout", _rollout)
-register_player_kind("heuristic", _heuristic(True))
-register_player_kind("heuristic-plain", _heuristic(False))
-register_player_kind("pbrain", _pbrain)
-register_player_kind("vcf", _vcf)
+register_player_kind("uniform", _uniform, _canonical_playouts("uniform"))
+register_player_kind("rollout", _rollout, _canonical_playouts("rollout"))
+register_player_kind("heuristic", _heuristic(True), _canonical_playouts("heuristic"))
+register_player_kind("heuristic-plain", _heuristic(False), _canonical_playouts("heuristic-plain"))
+register_player_kind("pbrain", _pbrain, _canonical_pbrain)
+register_player_kind("vcf", _vcf, _canonical_vcf)
 
 
 def checkpoint_player(path, game: Game, *, playouts: int = 400, name: str | None = None,
@@ -231,7 +284,8 @@ def checkpoint_file(spec: str) -> str | None:
 
 def make_player(spec: str, game: Game, *, playouts: int = 400, seed: int | None = None,
                 device: str = "cpu", opening_moves: int = 2) -> Player:
-    """The player named by ``spec`` (see the module docstring).
+    """The player named by ``spec`` (see the module docstring), with its ``canonical_spec`` as its
+    name (checkpoints: the path as given).
 
     Args:
         playouts: per move, for checkpoint players (``uniform:N`` / ``rollout:N`` carry their own).
@@ -240,6 +294,7 @@ def make_player(spec: str, game: Game, *, playouts: int = 400, seed: int | None 
         ValueError: an unknown kind, a bad number, a missing file; CheckpointError /
             CheckpointMismatchError (both ValueError) for a checkpoint that does not fit ``game``.
     """
+    spec = canonical_spec(spec)
     prefix, sep, arg = spec.partition(":")
     if sep and prefix in _KINDS:
         return _KINDS[prefix](arg, game, {"playouts": playouts, "seed": seed, "device": device,

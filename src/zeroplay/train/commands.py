@@ -256,6 +256,18 @@ def at_least_1(text: str) -> int:
     return _whole_number(text, 1)
 
 
+def player_spec(text: str) -> str:
+    """argparse type: an arena player in its canonical form (``arena.canonical_spec``: ``uniform:08``
+    is ``uniform:8``), so that a malformed ``uniform:0`` is refused as a usage error; checkpoint
+    files are checked when the player is made."""
+    from zeroplay.train.arena import canonical_spec
+
+    try:
+        return canonical_spec(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _add_arena(sub) -> None:
     p = sub.add_parser(
         "arena", help="play a match between two players: W/D/L, score and Elo with 95%% interval",
@@ -263,8 +275,8 @@ def _add_arena(sub) -> None:
         "solver on), uniform:N or rollout:N (N playouts per move), heuristic:N (the search-only "
         "engine of zeroplay play, threat solver on; heuristic-plain:N: off), or pbrain:COMMAND. "
         "Colours alternate; draws count 1/2.")
-    p.add_argument("a", metavar="A", help="first player")
-    p.add_argument("b", metavar="B", help="second player")
+    p.add_argument("a", metavar="A", type=player_spec, help="first player")
+    p.add_argument("b", metavar="B", type=player_spec, help="second player")
     p.add_argument("--games", type=at_least_1, default=100, help="games (default 100)")
     _add_game_options(p, "gomoku")
     p.add_argument("--playouts", type=at_least_1, default=400,

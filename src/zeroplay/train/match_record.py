@@ -7,11 +7,13 @@ The file is JSON lines. The first line names the match; each further line is one
      "a_player": "vcf:sha256:9f2c...", "b_player": "rollout:5000"}
     {"game": 0, "a_is_black": true, "winner": 0, "moves": [112, 97, ...], "seconds": 41.2}
 
-``a`` and ``b`` are the player specs as typed; ``a_player`` and ``b_player`` say who plays: a
+``a`` and ``b`` are the player specs as typed, in their canonical form (``arena.canonical_spec``:
+``uniform:08`` is written ``uniform:8``); ``a_player`` and ``b_player`` say who plays: a
 checkpoint by the SHA-256 of its file (so the same net under another path is the same player, and
-a file overwritten at the same path is not), other kinds by their spec. ``playouts`` is recorded
-only where a checkpoint player uses it (null otherwise). A ``pbrain:COMMAND`` engine is known by
-its command text alone.
+a file overwritten at the same path is not), other kinds by their canonical spec (so
+``uniform:08`` resumes a match recorded as ``uniform:8``, and a record written before specs were
+canonical still matches). ``playouts`` is recorded only where a checkpoint player uses it (null
+otherwise). A ``pbrain:COMMAND`` engine is known by its command text and time controls alone.
 
 ``game`` is the game's index in the match (A is Black in even ones, so a resumed match keeps its
 colours balanced), ``winner`` is 0 (Black), 1 (White) or null (draw), ``moves`` are the game's
@@ -64,13 +66,15 @@ class RecordedGame:
 
 def player_identity(spec: str) -> str:
     """Who ``spec`` is: ``[vcf:]sha256:HEX`` of a checkpoint file (``arena.checkpoint_file``), the
-    spec itself for other kinds.
+    canonical spec (``arena.canonical_spec``) for other kinds.
 
     Raises:
         OSError: the checkpoint file cannot be read.
+        ValueError: a malformed spec (``uniform:0``).
     """
-    from zeroplay.train.arena import checkpoint_file
+    from zeroplay.train.arena import canonical_spec, checkpoint_file
 
+    spec = canonical_spec(spec)
     path = checkpoint_file(spec)
     if path is not None:
         prefix = "vcf:" if spec.startswith("vcf:") and path == spec[4:] else ""
@@ -87,8 +91,15 @@ def match_header(a: str, b: str, game: Game, playouts: int | None, opening_moves
     """The first line of a record: everything that makes two runs the same match (not ``--games``).
 
     ``playouts``: None where no player uses it (no checkpoint player). ``a_player`` / ``b_player``:
-    ``player_identity`` of the specs (computed when not given).
+    ``player_identity`` of the specs (computed when not given). ``a`` and ``b`` are written in
+    their canonical form (``arena.canonical_spec``).
+
+    Raises:
+        ValueError: a malformed spec (``uniform:0``).
     """
+    from zeroplay.train.arena import canonical_spec
+
+    a, b = canonical_spec(a), canonical_spec(b)
     return {"zeroplay_match": FORMAT, "a": a, "b": b, "game": game.name, "options": dict(game.options),
             "playouts": None if playouts is None else int(playouts), "opening_moves": int(opening_moves),
             "a_player": a_player if a_player is not None else player_identity(a),
@@ -99,10 +110,24 @@ _FIELDS = {"a_player": "player A", "b_player": "player B", "game": "game", "opti
            "playouts": "playouts", "opening_moves": "opening moves"}
 
 
+def _canonical_identity(identity):
+    """A recorded ``a_player`` / ``b_player`` in today's canonical form (``uniform:08`` ->
+    ``uniform:8``): a record written before specs were canonical matches the same player."""
+    from zeroplay.train.arena import canonical_spec
+
+    if not isinstance(identity, str):
+        return identity
+    try:
+        return canonical_spec(identity)
+    except ValueError:
+        return identity
+
+
 def _differences(found: dict, wanted: dict) -> list[str]:
     diffs = []
     for key, name in _FIELDS.items():
-        if json.dumps(found.get(key), sort_keys=True) != json.dumps(wanted.get(key), sort_keys=True):  # 2.0 != 2
+        there = _canonical_identity(found.get(key)) if key.endswith("_player") else found.get(key)
+        if json.dumps(there, sort_keys=True) != json.dumps(wanted.get(key), sort_keys=True):  # 2.0 != 2
             there, here = found.get(key), wanted.get(key)
             if key.endswith("_player"):  # say it with the specs people typed
                 side = key[0]
