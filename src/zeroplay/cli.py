@@ -7,12 +7,12 @@ import contextlib
 import json
 import sys
 
-import numpy as np
-
 from zeroplay import __version__
 
 
 def _cmd_random_game(args) -> int:
+    import numpy as np
+
     from zeroplay.games import make
 
     game = make("gomoku", width=args.size, height=args.size, rule=args.rule)
@@ -293,6 +293,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        # Ctrl-C before a command handles it itself (while the modules load, the arguments are
+        # parsed) or in one that does not: one line and status 130, as `zeroplay train` does
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -148,8 +148,9 @@ def connect(address: str | None = None, *, num_cpus: int | None = None,
 def check_reachable(address: str, timeout: float = 5.0) -> None:
     """Fail fast on a cluster address nothing listens at: Ray itself retries for minutes.
 
-    ``address`` is ``"auto"`` (not checked: Ray finds the local cluster), ``"HOST:PORT"`` (the
-    head's GCS port, 6379 by default) or ``"ray://HOST:PORT"`` (Ray Client, 10001 by default).
+    ``address`` is ``"auto"`` (what Ray makes of it, ``auto_address``, is checked in its place;
+    none: no running cluster found), ``"HOST:PORT"`` (the head's GCS port, 6379 by default) or
+    ``"ray://HOST:PORT"`` (Ray Client, 10001 by default).
 
     Both ports serve gRPC, so beyond the TCP connection the check opens an HTTP/2 connection (RFC
     9113, section 3.4: the client preface, answered by the server's SETTINGS frame): a port where
@@ -164,6 +165,18 @@ def check_reachable(address: str, timeout: float = 5.0) -> None:
     import socket
 
     if address == "auto":
+        found = auto_address()
+        if found is None:
+            raise ConnectionError("--address auto: no running Ray cluster found (none started with `ray start` "
+                                  "on this machine, RAY_ADDRESS not set); start one with `ray start --head`, "
+                                  "or leave --address out for a local one")
+        if found != "auto":
+            try:
+                check_reachable(found, timeout)
+            except ConnectionError as e:
+                raise ConnectionError(f"--address auto: {e}") from None
+            except ValueError:  # a RAY_ADDRESS of another form: Ray's to judge
+                pass
         return
     rest = address[len("ray://"):] if address.startswith("ray://") else address
     host, sep, port = rest.rpartition(":")
@@ -184,6 +197,26 @@ def check_reachable(address: str, timeout: float = 5.0) -> None:
     if not answer:
         raise ConnectionError(f"no Ray cluster at {address}: something listens there, but it does not speak "
                               f"gRPC as a Ray head does; {hint}")
+
+
+def auto_address() -> str | None:
+    """The cluster that Ray's ``address="auto"`` joins, as Ray finds it, without connecting: the
+    ``RAY_ADDRESS`` environment variable, else the cluster last started with ``ray start`` on this
+    machine (``ray_current_cluster`` in Ray's temp dir: ``$RAY_TMPDIR/ray``, default ``/tmp/ray``),
+    else a Ray head process running here. None when there is none (``ray.init`` would fail with
+    its own message), ``"auto"`` when this Ray has no such lookup (then ``ray.init`` decides).
+    """
+    require_ray()
+    try:
+        from ray._private.services import get_ray_address_from_environment
+    except ImportError:
+        return "auto"
+    try:
+        return get_ray_address_from_environment("auto", None)
+    except ConnectionError:
+        return None
+    except TypeError:  # another signature in another Ray version
+        return "auto"
 
 
 _HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
