@@ -292,7 +292,7 @@ def test_model_option_is_checked_at_start_up_and_per_board_size(tmp_path):
     save_checkpoint(eight, build_model("tiny", g8, "basic", seed=0), game=g8, features="basic")
     e = Engine(model=str(eight))
     reply = e.send("START 15")[0]
-    assert reply.startswith("ERROR the model given cannot play 15x15: board size: checkpoint 8x8")
+    assert reply.startswith(f"ERROR checkpoint {eight} does not fit: board size: checkpoint 8x8")
     assert e.send("START 8", "INFO timeout_turn 0", "BEGIN")[0] == "OK"
     assert re.fullmatch(r"\d,\d", e.replies[-1])
 

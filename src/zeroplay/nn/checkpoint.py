@@ -167,7 +167,9 @@ def load_checkpoint(
     Raises:
         CheckpointMismatchError: a valid checkpoint that does not fit; the message lists each
             difference.
-        CheckpointError: missing, truncated, corrupt (hash mismatch), or not a checkpoint.
+        CheckpointError: missing, truncated, corrupt (hash mismatch, or a record field of the wrong
+            type: ``read_checkpoint_meta``), or not a checkpoint. An OSError (permission denied,
+            ...) passes through for the command to word.
     """
     data = _read(path)
     record = _parse(path, data)

@@ -7,6 +7,7 @@ import; ``load_checkpoint`` uses the same checks before it loads the weights.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import struct
@@ -73,6 +74,7 @@ def _parse(path, data: bytes, size: int | None = None) -> dict:
     missing = [k for k in ("game", "board", "features", "planes_version", "arch", "step") if k not in record]
     if missing:
         raise CheckpointError(f"checkpoint {where} is corrupt: its record lacks {', '.join(missing)}")
+    _check_fields(where, record)
     try:
         ends = [int(v["data_offsets"][1]) for k, v in header.items() if k != "__metadata__"]
     except (KeyError, TypeError, ValueError, IndexError):
@@ -86,8 +88,76 @@ def _parse(path, data: bytes, size: int | None = None) -> dict:
     return record
 
 
+_MISSING = object()
+_KINDS = {
+    "an object": lambda v: isinstance(v, dict),
+    "a string": lambda v: isinstance(v, str),
+    "an integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "a positive integer": lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0,
+    "a number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+}
+# (dotted field, kind, required); a parent comes before its children. Optional fields may be
+# missing or null.
+_FIELDS = (
+    ("game", "an object", True),
+    ("game.name", "a string", True),
+    ("game.options", "an object", True),
+    *((f"game.options.{k}", "a positive integer", False) for k in (*_SIZE_OPTIONS, "n_in_row")),
+    ("game.options.rule", "a string", False),
+    ("board", "an object", True),
+    ("board.height", "a positive integer", True),
+    ("board.width", "a positive integer", True),
+    ("rule", "a string", False),
+    ("features", "a string", True),
+    ("planes_version", "an integer", True),
+    ("arch", "an object", True),
+    # a field of another type added to ArchSpec fails here, at import, until it is given a kind
+    *((f"arch.{f.name}", {"str": "a string", "int": "an integer"}[str(f.type)], f.default is dataclasses.MISSING)
+      for f in dataclasses.fields(ArchSpec)),
+    ("step", "an integer", True),
+    ("elo", "a number", False),
+    ("tensors_sha256", "a string", False),
+    ("optimizer", "an object", False),
+    ("extra", "an object", False),
+)
+
+
+def _check_fields(where: str, record: dict) -> None:
+    """Refuse a record whose fields do not have the types its readers index them with.
+
+    ``_differences``, ``ArchSpec``, ``Checkpoint`` and the play commands index the record freely
+    (``record["game"]["options"]``, ``int(record["step"])``): a hand-edited or foreign-written record
+    must be refused here with the field named, not fail later as a KeyError or TypeError.
+
+    Raises:
+        CheckpointError: e.g. ``checkpoint PATH is corrupt: record field game.options is missing
+            (wanted an object)``.
+    """
+    for name, kind, required in _FIELDS:
+        value = record
+        for key in name.split("."):
+            value = value.get(key, _MISSING)
+        if (value is _MISSING or value is None) and not required:
+            continue
+        if value is not _MISSING and _KINDS[kind](value):
+            continue
+        shown = "missing" if value is _MISSING else repr(value)
+        shown = shown if len(shown) <= 40 else shown[:40] + "..."
+        raise CheckpointError(f"checkpoint {where} is corrupt: record field {name} is {shown} (wanted {kind})")
+    unknown = sorted(set(record["arch"]) - {f.name for f in dataclasses.fields(ArchSpec)})
+    if unknown:
+        raise CheckpointError(f"checkpoint {where} is corrupt: record field arch has unknown fields "
+                              f"{', '.join(unknown)}")
+
+
 def read_checkpoint_meta(path: str | os.PathLike) -> dict:
-    """The JSON record of the checkpoint at ``path`` (weights not loaded, hash not checked)."""
+    """The JSON record of the checkpoint at ``path`` (weights not loaded, hash not checked).
+
+    Raises:
+        CheckpointError: missing, truncated, not a checkpoint, or a record field of the wrong type
+            (the field named). An OSError (permission denied, ...) passes through: the commands
+            word it (``zeroplay.play.engine.unreadable``).
+    """
     return _parse(path, _read(path))
 
 

@@ -118,6 +118,61 @@ def resolve_model(model: str) -> str:
     return str(MODELS_DIR / name) if (MODELS_DIR / name).is_file() else model
 
 
+def check_model(model: str | os.PathLike, game: Game | None = None) -> str:
+    """``--model`` (a path or a shipped model's name) -> its checkpoint path, checked from the file
+    alone (no torch import). The one wording of a bad ``--model``: ``make_engine`` (``zeroplay play``)
+    and the Gomocup engine (``zeroplay pbrain``, at start-up and at each START) both check with it.
+
+    Raises:
+        zeroplay.nn.CheckpointError: no such file (the message lists the shipped models' names),
+            a file that cannot be read (permissions, I/O error), a file that is not a whole
+            zeroplay checkpoint, or, with ``game``, one made for another game, rule or board
+            (``CheckpointMismatchError``, naming each difference). The weights' hash is checked
+            only when ``load_model`` loads them.
+    """
+    from zeroplay.nn.record import (CheckpointError, CheckpointMismatchError, checkpoint_differences,
+                                    read_checkpoint_meta)
+
+    path = resolve_model(os.fspath(model))
+    if not os.path.exists(path):
+        raise CheckpointError(f"no checkpoint at {path} (give a path, or a shipped model's name: "
+                              f"{', '.join(shipped_names()) or 'none ship'})")
+    try:
+        # the whole file, as load_checkpoint reads it: a header-only read words a garbage file tersely
+        read_checkpoint_meta(path)
+        diffs = checkpoint_differences(path, game=game) if game is not None else []
+    except OSError as e:
+        raise unreadable(path, e) from None
+    if diffs:
+        raise CheckpointMismatchError(path, diffs)
+    return path
+
+
+def load_model(path: str | os.PathLike, game: Game | None = None):
+    """``load_checkpoint(path, game=game)`` (a ``Checkpoint``; imports torch), the weights' hash
+    checked, with an unreadable file worded as ``check_model`` words it.
+
+    Raises:
+        zeroplay.nn.CheckpointError: as ``load_checkpoint``: a file that does not fit ``game``, or
+            whose weights are damaged (``... is corrupt: tensor data does not match its checksum``);
+            or one that cannot be read.
+    """
+    from zeroplay.nn import load_checkpoint
+
+    try:
+        return load_checkpoint(path, game=game)
+    except OSError as e:
+        raise unreadable(path, e) from None
+
+
+def unreadable(path: str | os.PathLike, error: OSError):
+    """The ``CheckpointError`` for a checkpoint file the system will not read (permission denied,
+    I/O error): one line with the system's reason, not an OSError's traceback."""
+    from zeroplay.nn.record import CheckpointError
+
+    return CheckpointError(f"cannot read checkpoint {os.fspath(path)}: {error.strerror or error}")
+
+
 def fitting_models(game: Game, models_dir: Path | None = None) -> list[str]:
     """Names of the shipped models that load for ``game`` (whether or not they are its default),
     the one trained on the game's board size first."""
@@ -164,8 +219,9 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
     default shipped model (``find_model``), else search only.
 
     Raises:
-        zeroplay.nn.CheckpointError: ``model`` was given and does not load for ``game`` (the
-            message names each difference). A ``ValueError``.
+        zeroplay.nn.CheckpointError: ``model`` was given and does not load for ``game`` (worded
+            by ``check_model``; the message names each difference), cannot be read, or its weights
+            are damaged (``load_model``). A ``ValueError``.
     """
     if model is None and use_shipped:
         model = find_model(game)
@@ -174,18 +230,14 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         shipped = False
     overrides = {"threat_solver": True} if game.name == "gomoku" else {}
     if model is not None:
-        from zeroplay.nn import CheckpointError, NetEvaluator, load_checkpoint
-
-        model = resolve_model(os.fspath(model))
+        model = check_model(model, game)  # before torch is imported: a bad --model is told at once
         # a shipped file chosen by name is as shipped as the default one
         shipped = shipped or Path(model).resolve().parent == MODELS_DIR.resolve()
-        if not os.path.exists(model):
-            raise CheckpointError(f"no checkpoint at {model} (give a path, or a shipped model's name: "
-                                  f"{', '.join(shipped_names()) or 'none ship'})")
+        from zeroplay.nn import NetEvaluator
         from zeroplay.nn.evaluator import limit_inference_threads
 
         limit_inference_threads()
-        ckpt = load_checkpoint(model, game=game)
+        ckpt = load_model(model, game)
         evaluator = NetEvaluator(ckpt.model, ckpt.features)
         path = Path(model)
         return Engine(game, evaluator, f"model {path.name}" + _status_note(ckpt.meta, shipped=shipped),

@@ -18,7 +18,11 @@ Commands (one a line, LF or CR LF; keywords in any case)::
 
 Anything else gets ``UNKNOWN ...``; a command that cannot be done gets ``ERROR ...`` and leaves
 the game as it was. A rule we do not play (continuous, renju, caro) is reported as ``ERROR`` at
-the next game command after the ``INFO rule`` (and at every one until a supported rule is set).
+the next game command after the ``INFO rule`` (and at every one until a supported rule is set);
+so is a rule the ``--model`` given cannot play (a free-style net and ``INFO rule 1``), as a board
+size it cannot play is at START. Without ``--model`` a rule no shipped model plays gets the
+search-only engine (``engine.make_engine``). A ``--model`` that can play no board, or whose weights
+are damaged, stops the engine at start-up (stderr, exit status 2).
 Coordinates: x = column, y = row from the top, both from 0. Only protocol replies go to stdout:
 the process points file descriptor 1 at stderr at start and writes replies to a private copy of
 it, so numba, torch or warnings can never corrupt the protocol stream.
@@ -256,22 +260,21 @@ class PbrainEngine:
         if bits != self.rule:
             self.rule = bits
             self._fresh_tree = True
+        if self.model is not None and self.use_search:
+            # as a board the model cannot play (START): ERROR at each game command, not quick moves
+            # for the whole game; without --model the search-only engine plays a rule no shipped
+            # model fits (make_engine)
+            self.rule_error = model_error(self.model, rule=self._rule_name())
+
+    def _rule_name(self) -> str:
+        """The Game API's rule for ``INFO rule``: ``"standard"`` (exactly five) or ``"freestyle"``."""
+        return "standard" if self.exact_five else "freestyle"
 
     def _model_misfit(self, width: int, height: int) -> str | None:
         """Why ``--model`` cannot play a ``width`` x ``height`` board (None: it can, or no model)."""
         if self.model is None or not self.use_search:
             return None
-        from zeroplay.games import make
-        from zeroplay.nn.record import CheckpointError, checkpoint_differences, checkpoint_game
-
-        try:
-            options = checkpoint_game(self.model)[1]
-            # the protocol's game is five in a row; the rule (INFO rule) may come after START
-            game = make("gomoku", width=width, height=height, rule=options.get("rule", "freestyle"))
-            diffs = checkpoint_differences(self.model, game=game)
-        except (CheckpointError, ValueError, KeyError, TypeError) as e:
-            return str(e)
-        return "; ".join(diffs) or None
+        return model_error(self.model, width, height)
 
     def _new_game(self, width: int, height: int) -> None:
         self.width, self.height = width, height
@@ -288,7 +291,7 @@ class PbrainEngine:
             self._say(f"ERROR unsupported size {size}: zeroplay plays {MIN_SIZE}..{MAX_SIZE}")
             return
         if why := self._model_misfit(size, size):
-            self._say(f"ERROR the model given cannot play {size}x{size}: " + why.replace("\n", " "))
+            self._say("ERROR " + why.replace("\n", " "))
             return
         self._new_game(size, size)
         self._say("OK")
@@ -303,7 +306,7 @@ class PbrainEngine:
             self._say(f"ERROR unsupported size {w}x{h}: zeroplay plays {MIN_SIZE}..{MAX_SIZE} each way")
             return
         if why := self._model_misfit(w, h):
-            self._say(f"ERROR the model given cannot play {w}x{h}: " + why.replace("\n", " "))
+            self._say("ERROR " + why.replace("\n", " "))
             return
         self._new_game(w, h)
         self._say("OK")
@@ -491,7 +494,7 @@ class PbrainEngine:
         from zeroplay.games import make
 
         game = make("gomoku", width=self.width, height=self.height,
-                     rule="standard" if self.exact_five else "freestyle")
+                     rule=self._rule_name())
         own = np.flatnonzero(self.board == 1).tolist()
         opp = np.flatnonzero(self.board == 2).tolist()
         if len(own) == len(opp):
@@ -523,6 +526,49 @@ class PbrainEngine:
 
             self._engines[game] = make_engine(game, self.model)
         return self._engines[game]
+
+
+def model_error(model: str, width: int | None = None, height: int | None = None, *, rule: str | None = None,
+                load: bool = False) -> str | None:
+    """Why ``model`` (a path or a shipped model's name) cannot play the protocol's game on a
+    ``width`` x ``height`` board, in ``zeroplay play``'s words (``engine.check_model``); None: it can.
+
+    The protocol's game is Gomoku, five in a row. ``rule`` is the one ``INFO rule`` asked for
+    (``"freestyle"`` or ``"standard"``); None takes the model's own, as at START (``INFO rule`` may
+    come after it). Without a size (the start-up check, before any START, and a rule change) the
+    board is the model's own where the protocol has it, so only the game and its options are
+    checked then. ``load`` also loads the weights (torch; their checksum), as ``zeroplay play``
+    does before its first move: the start-up check, so that damaged weights stop the engine
+    instead of leaving it to quick heuristic moves.
+    """
+    from zeroplay.games import make
+    from zeroplay.nn.record import CheckpointError, CheckpointMismatchError, checkpoint_game
+    from zeroplay.play.engine import check_model, load_model
+
+    try:
+        path = check_model(model)
+        name, options = checkpoint_game(path)
+        if width is None or height is None:
+            own = (options.get("width"), options.get("height")) if name == "gomoku" else ()
+            playable = len(own) == 2 and all(isinstance(v, int) and MIN_SIZE <= v <= MAX_SIZE for v in own)
+            width, height = own if playable else (15, 15)
+        if rule is None:
+            rule = options.get("rule") if options.get("rule") in ("freestyle", "standard") else "freestyle"
+        game = make("gomoku", width=width, height=height, n_in_row=5, rule=rule)
+        check_model(path, game)
+        if load:
+            load_model(path, game)
+    except CheckpointMismatchError as e:
+        # "wanted 5" or "wanted 'standard'" alone does not say who wants it
+        who = []
+        if any(d.startswith(("game:", "game option n_in_row")) for d in e.differences):
+            who.append("the Gomocup protocol plays five in a row")
+        if any(d.startswith("game option rule") for d in e.differences):
+            who.append("INFO rule " + ("1 asks for exactly five" if rule == "standard" else "0 asks for free-style"))
+        return f"{e} ({'; '.join(who)})" if who else str(e)
+    except CheckpointError as e:
+        return str(e)
+    return None
 
 
 def memory_config(max_memory: int) -> dict:
@@ -573,18 +619,11 @@ def run_from_args(args) -> int:
         replies.flush()
 
     stdin = open(sys.stdin.fileno(), "r", encoding="utf-8", errors="replace", newline="", closefd=False)
-    if args.model is not None:
-        from zeroplay.nn.record import CheckpointError, read_header
-
-        try:
-            game = read_header(args.model)[0]["game"]
-        except CheckpointError as e:
-            print(f"pbrain-zeroplay: {e}", file=sys.stderr)
-            return 2
-        if game.get("name") != "gomoku" or game.get("options", {}).get("n_in_row", 5) != 5:
-            print(f"pbrain-zeroplay: {args.model} is a model for {game.get('name')} "
-                  f"{game.get('options')}; the Gomocup protocol plays five in a row", file=sys.stderr)
-            return 2
+    # a model that can play no board, or whose weights are damaged, stops the engine before the
+    # manager's first command
+    if args.model is not None and (why := model_error(args.model, load=True)):
+        print(f"pbrain-zeroplay: {why}", file=sys.stderr)
+        return 2
     try:
         return run(_lines(stdin), write, playouts=args.playouts, model=args.model)
     except KeyboardInterrupt:

@@ -265,10 +265,18 @@ register_player_kind("vcf", _vcf, _canonical_vcf)
 
 def checkpoint_player(path, game: Game, *, playouts: int = 400, name: str | None = None,
                       opening_moves: int = 2, seed: int | None = None, device: str = "cpu") -> SearchPlayer:
-    """A SearchPlayer with the network of the checkpoint at ``path`` (checked against ``game``)."""
-    from zeroplay.nn import NetEvaluator, load_checkpoint
+    """A SearchPlayer with the network of the checkpoint at ``path`` (checked against ``game``).
 
-    ck = load_checkpoint(path, game=game, device=device)
+    Raises:
+        CheckpointError: as ``load_checkpoint``, and for a file that cannot be read (permission
+            denied, I/O error), in ``zeroplay play``'s words.
+    """
+    from zeroplay.nn import CheckpointError, NetEvaluator, load_checkpoint
+
+    try:
+        ck = load_checkpoint(path, game=game, device=device)
+    except OSError as e:  # one line from the command, not a traceback (play.engine.unreadable's words)
+        raise CheckpointError(f"cannot read checkpoint {os.fspath(path)}: {e.strerror or e}") from None
     return SearchPlayer(NetEvaluator(ck.model, ck.features, device=device), playouts,
                         name=name or os.fspath(path), opening_moves=opening_moves, seed=seed)
 
