@@ -184,7 +184,7 @@ def test_a_shipped_model_that_is_not_the_default_plays_by_name(warm):
     assert "--model gomoku-8x8-5-freestyle to play a shipped one" in plain.stdout
     named = play("d4\nquit\n", "--size", "8", "--model", "gomoku-8x8-5-freestyle", "--playouts", "30")
     assert named.returncode == 0 and "Traceback" not in named.stdout + named.stderr
-    assert "model gomoku-8x8-5-freestyle.safetensors (shipped, intermediate: iteration" in named.stdout
+    assert "model gomoku-8x8-5-freestyle.safetensors (shipped, final: iteration" in named.stdout
     # the model's own board: no --size needed (the tiny net is size-specific)
     bare = play("quit\n", "--model", "gomoku-8x8-5-freestyle", "--playouts", "30")
     assert bare.returncode == 0 and "gomoku 8x8 freestyle. " in bare.stdout
