@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import re
 import shlex
 import subprocess
@@ -120,13 +119,21 @@ def load_results(key: str) -> dict[str, dict]:
     return {r["command"]: r for r in rows}
 
 
+def recorded(done: dict[str, dict], argv: list[str]) -> dict | None:
+    """The result row of the match ``argv``: recorded under its command, or, for rows measured
+    before ``heuristic:N`` was a ``zeroplay arena`` player, under the same arguments run by
+    ``.venv/bin/python training/arena.py``."""
+    legacy = [".venv/bin/python", "training/arena.py", *argv[2:]]
+    return done.get(shlex.join(argv)) or done.get(shlex.join(legacy))
+
+
 def cmd_run(args) -> int:
     done = load_results(args.model)
     path = results_file(args.model)
     path.parent.mkdir(parents=True, exist_ok=True)
     for label, argv in matches(args.model, args.games):
         command = shlex.join(argv)
-        if command in done or (args.only and args.only not in label):
+        if recorded(done, argv) is not None or (args.only and args.only not in label):
             continue
         print(f"{args.model}: {label}: {command}", file=sys.stderr, flush=True)
         # the finished games go to a record, so that a stopped match resumes where it was
@@ -143,16 +150,14 @@ def cmd_run(args) -> int:
 
 
 def _elo(r: dict) -> str:
-    n, w, d, l = r["games"], r["wins"], r["draws"], r["losses"]
-    if l == 0 and d == 0:  # clean sweep: one-sided 95 % lower bound of the score, 0.05 ** (1 / n)
-        low = -400 * math.log10(1 / 0.05 ** (1 / n) - 1)
-        return f"+inf [>= +{low:.0f}]"
-    if w == 0 and d == 0:
-        high = -400 * math.log10(1 / (1 - 0.05 ** (1 / n)) - 1)
-        return f"-inf [<= {high:.0f}]"
-    lo = "-inf" if r["elo_low"] is None else f"{r['elo_low']:+.0f}"
-    hi = "+inf" if r["elo_high"] is None else f"{r['elo_high']:+.0f}"
-    return f"{r['elo']:+.0f} [{lo}, {hi}]"
+    """``+263 [+207, +322]``, a sweep ``+inf [+566, +inf]``: ``zeroplay.train.elo`` (the arena's own
+    numbers and interval) computed from the row's W / D / L."""
+    if str(ROOT / "src") not in sys.path:
+        sys.path.insert(0, str(ROOT / "src"))
+    from zeroplay.train.elo import elo_estimate, format_elo
+
+    e = elo_estimate(r["wins"], r["draws"], r["losses"])
+    return f"{format_elo(e.elo)} [{format_elo(e.elo_low)}, {format_elo(e.elo_high)}]"
 
 
 def _so_far(key: str, label: str, argv: list[str]) -> str:
@@ -187,11 +192,11 @@ def cmd_table(args) -> int:
     print("|---|---|---|---|---|---|---|---|---|")
     for label, argv in matches(args.model, args.games):
         command = shlex.join(argv)
-        r = done.get(shlex.join(argv))
+        r = recorded(done, argv)
         if r is None:
             print(f"| {label} | - | pending{_so_far(args.model, label, argv)} | | | | | | `{command}` |")
             continue
-        r = r["result"]
+        command, r = r["command"], r["result"]  # the command as recorded (a legacy one included)
         colours = " | ".join("{wins} / {draws} / {losses}".format(**r[k]) for k in ("a_as_black", "a_as_white"))
         print(f"| {label} | {r['games']} | {r['wins']} / {r['draws']} / {r['losses']} | {colours} | {r['score']:.3f} "
               f"| {_elo(r)} | {r['seconds']:.0f} | `{command}` |")

@@ -1,4 +1,4 @@
-"""The ``zeroplay`` command line: play, serve, pbrain, train, arena, plot, solve, bench, random-game."""
+"""The ``zeroplay`` command line: play, serve, pbrain, train, arena, export, plot, solve, bench, random-game."""
 
 from __future__ import annotations
 
@@ -254,8 +254,20 @@ def _bench_module(name: str):
     return importlib.import_module(f"zeroplay.bench.{name}")
 
 
+COMMAND_ORDER = ("play", "serve", "pbrain", "train", "arena", "export", "plot", "solve", "bench", "random-game")
+"""The order ``zeroplay --help``'s description names the commands in; a command not listed here
+comes after them, so none is left out."""
+
+
+def _description(sub) -> str:
+    """``zeroplay --help``'s description: plain text (no reST markup) naming every command."""
+    names = [n for n in COMMAND_ORDER if n in sub.choices] + [n for n in sub.choices if n not in COMMAND_ORDER]
+    return f"The zeroplay command line: {', '.join(names)}."
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="zeroplay", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="zeroplay",
+                                     epilog="Run 'zeroplay COMMAND --help' for a command's options.")
     parser.add_argument("--version", action="version", version=f"zeroplay {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -289,6 +301,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_play_commands(sub)
 
+    parser.description = _description(sub)  # once every command is there
     return parser
 
 

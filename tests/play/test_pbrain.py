@@ -133,17 +133,90 @@ def test_game_over_and_full_board():
     assert reply.startswith("ERROR")
 
 
-def test_unsupported_rules_error_at_the_next_game_command():
+def test_unsupported_rules_error_at_the_next_move_command():
+    """START only sets the board: OK under any rule. BEGIN, TURN and BOARD (the commands that ask
+    for our move) answer the rule's ERROR until a rule zeroplay plays arrives."""
     for bits, name in ((4, "renju"), (2, "continuous"), (8, "caro"), (5, "renju")):
         e = Engine(search=False)
         assert e.send(f"INFO rule {bits}") == []
         assert e.send("INFO timeout_turn 1000") == []  # INFO never answers
-        reply = e.send("START 15")
-        assert reply[0].startswith("ERROR rule") and name in reply[0]
+        assert e.send("START 15") == ["OK"]  # was the rule's ERROR
         assert e.send("ABOUT")[0].startswith("name=")  # ABOUT still works
-        assert e.send("TURN 7,7")[0].startswith("ERROR rule")
+        reply = e.send("TURN 7,7")
+        assert len(reply) == 1 and reply[0].startswith("ERROR rule") and name in reply[0]
+        assert e.send("BEGIN") == reply
+        assert not e.engine.board.any()  # the refused TURN left no stone
+        assert e.send("RESTART") == ["OK"] and e.send("RECTSTART 10,12") == ["OK"]
         assert e.send("INFO rule 1") == []
         assert e.send("START 15") == ["OK"]
+        assert re.fullmatch(r"\d+,\d+", e.send("TURN 7,7")[0])
+
+
+USER_RULE_2 = ["INFO rule 2", "START 15", "BOARD", "7,7,1", "8,8,2", "DONE", "ABOUT", "INFO rule 0",
+               "START 15", "BOARD", "7,7,1", "8,8,2", "DONE", "END"]
+
+
+def check_rule_2_replies(replies: list[str]) -> None:
+    rule_error = ("ERROR rule 2 (continuous game) is not supported; zeroplay plays free-style (rule 0) and "
+                  "exactly five (rule 1)")
+    assert replies[:3] == ["OK", rule_error, replies[2]] and replies[2].startswith('name="zeroplay"')
+    assert replies[3] == "OK" and re.fullmatch(r"\d+,\d+", replies[4]) and replies[4] not in ("7,7", "8,8")
+    assert len(replies) == 5
+
+
+def test_board_under_an_unsupported_rule_reads_its_block_to_done():
+    """The user's case: BOARD after INFO rule 2 answered the rule's ERROR at once, then every
+    line of its block got its own reply (UNKNOWN command '7,7,1' ... UNKNOWN command 'DONE')."""
+    e = Engine(search=False)
+    check_rule_2_replies(e.send(*USER_RULE_2))
+    for bits in (4, 8):
+        e = Engine(search=False)
+        e.send(f"INFO rule {bits}", "START 15")
+        assert e.send("BOARD", "7,7,1") == []  # nothing until DONE
+        reply = e.send("8,8,2", "DONE")
+        assert len(reply) == 1 and reply[0].startswith(f"ERROR rule {bits} ")
+        assert e.send("BOARD", "7,7,1", "ABOUT")[:1] == [  # a command ends the block: one ERROR
+            "ERROR BOARD expects x,y,field lines then DONE, got 'ABOUT'; board discarded"]
+
+
+def test_board_under_an_unsupported_rule_subprocess():
+    proc = run_pbrain("\r\n".join(USER_RULE_2) + "\r\n", "--playouts", "8")
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    check_rule_2_replies(proc.stdout.decode("ascii").splitlines())
+
+
+def test_board_before_start_reads_its_block_to_done():
+    e = Engine(search=False)
+    assert e.send("BOARD", "7,7,1", "8,8,2", "DONE") == ["ERROR no game: send START first"]
+    assert e.send("START 15", "BOARD", "7,7,1", "", "  ", "8,8,2", "DONE")[0] == "OK"  # blank lines ignored
+    assert e.engine.board.sum() == 1 + 2 + 1  # 7,7 and 8,8 from the BOARD, and our move
+
+
+def test_unplayed_multi_line_commands_read_their_block_and_answer_once():
+    e = Engine(search=False)
+    e.send("START 15")
+    assert e.send("SWAP2BOARD", "7,7", "8,8") == []
+    assert e.send("DONE") == ["UNKNOWN command 'SWAP2BOARD'"]
+    assert e.send("yxboard", "7,7,1", "DONE") == ["UNKNOWN command 'YXBOARD'"]
+    replies = e.send("SWAP2BOARD", "7,7", "ABOUT")  # a command ends the block
+    assert replies[0] == "UNKNOWN command 'SWAP2BOARD'" and replies[1].startswith('name="zeroplay"')
+    assert not e.engine.board.any()
+
+
+def test_a_failed_start_leaves_no_game():
+    """An ERROR to START or RECTSTART ends the game that was going: the game commands then say
+    so (was: the old board stayed, and BEGIN said 'BEGIN on a board that has stones')."""
+    for bad, echo in (("START 4", "START 4"), ("START abc", "START abc"), ("RECTSTART 30,5", "RECTSTART 30,5"),
+                      ("START", "START"), ("RECTSTART 9", "RECTSTART 9")):
+        e = Engine(search=False)
+        assert e.send("START 15") == ["OK"] and re.fullmatch(r"\d+,\d+", e.send("BEGIN")[0])
+        assert e.send(bad)[0].startswith("ERROR")
+        no_game = f"ERROR no game: {echo} failed; send START first"
+        for command in ("BEGIN", "TURN 1,1", "RESTART", "TAKEBACK 7,7"):
+            assert e.send(command) == [no_game], command
+        assert e.send("BOARD", "1,1,2", "DONE") == [no_game]
+        assert e.send("START 15") == ["OK"]  # a new START plays again, on an empty board
+        assert re.fullmatch(r"\d+,\d+", e.send("BEGIN")[0])
 
 
 def test_time_budget():
@@ -156,10 +229,51 @@ def test_time_budget():
     assert e.move_seconds() == pytest.approx(3.9)
     e.timeout_match_ms, e.time_left_ms = 100_000, 16_000
     assert e.move_seconds() == pytest.approx(0.7)
-    e.timeout_match_ms = 0  # no match limit: time_left is ignored
+    e.timeout_match_ms = 0  # time_left bounds the move whatever timeout_match says
+    assert e.move_seconds() == pytest.approx(0.7)
+    e.time_left_ms = 2147483647  # the protocol's "unlimited match"
     assert e.move_seconds() == pytest.approx(3.9)
     e.timeout_turn_ms = 100
     assert e.move_seconds() == 0.0  # too short to search: the heuristic answers
+
+
+def test_time_left_bounds_the_move_without_timeout_match(warm):
+    """The user's case: START 15, INFO time_left 800, BEGIN searched 3.93 s (time_left was ignored
+    without INFO timeout_match). 800 ms / 16 leaves no time for a search: the heuristic move, at
+    once; INFO time_left 16000 gives a 0.7 s search; a negative time_left counts as 0."""
+    import io
+
+    log = io.StringIO()
+    e = Engine(playouts=1_000_000, log=log)
+    e.engine._warm_up()  # compiled and the 15x15 model loaded: the time is the search's
+    assert e.send("START 15", "INFO time_left 800") == ["OK"]
+    t0 = time.monotonic()
+    assert re.fullmatch(r"\d+,\d+", e.send("BEGIN")[0])
+    assert time.monotonic() - t0 < 1.0
+    assert "quick heuristic move: no time left for a search (budget 0.00 s: timeout_turn 5000 ms, time_left 800 ms)" \
+        in log.getvalue()
+    e.send("INFO time_left 16000")
+    t0 = time.monotonic()
+    assert re.fullmatch(r"\d+,\d+", e.send("TURN 7,8")[0])
+    assert time.monotonic() - t0 < 0.7 + 1.0  # was 3.9 s; the slack is for a loaded machine
+    assert "stopped by seconds" in log.getvalue()
+    e.send("INFO time_left -300")
+    assert e.engine.move_seconds() == 0.0
+
+
+def test_log_counts_one_playout_in_the_singular(warm):
+    import io
+
+    log = io.StringIO()
+    e = Engine(playouts=1, log=log)
+    e.engine._warm_up()
+    assert e.send("INFO timeout_turn 5000", "START 15", "TURN 7,7")[0] == "OK"
+    text = log.getvalue()
+    assert "pbrain: 1 playout in " in text and "1 playouts" not in text, text
+    e = Engine(playouts=2, log=log)
+    e.engine._warm_up()
+    e.send("INFO timeout_turn 5000", "START 15", "TURN 7,7")
+    assert "pbrain: 2 playouts in " in log.getvalue()
 
 
 def test_tree_reuse_across_turns_and_fresh_start_after_takeback(warm):
@@ -305,3 +419,37 @@ def test_a_garbled_board_line_gives_one_error_at_done():
     assert len(replies) == 2 and replies[0].startswith("ERROR BOARD expects x,y,field lines then DONE, got 'abc'")
     assert replies[1].startswith('name="zeroplay"') and (e.engine.board == before).all()
     assert e.send("BOARD", "3,3,1", "DONE")[0] != replies[0]  # the next BOARD starts clean
+
+
+def test_end_during_the_warm_up_exits_at_once(monkeypatch):
+    """A full-suite run once saw `zeroplay.play.pbrain` end with status -6 ("terminate called
+    without an active exception"): END arrived while the warm-up thread was still compiling, and
+    the interpreter finalized around it. The command now ends with os._exit while it runs."""
+    import io
+    import threading
+
+    from zeroplay.play import pbrain
+
+    exits = []
+
+    def fake_exit(status):
+        exits.append(status)
+        raise SystemExit(status)
+
+    monkeypatch.setattr(pbrain.os, "_exit", fake_exit)
+    replies = io.StringIO()
+    release = threading.Event()
+    warm = threading.Thread(target=release.wait, name="pbrain-warm-up", daemon=True)
+    # the threads of this process alone: other tests' engines may still be warming up
+    monkeypatch.setattr(pbrain.threading, "enumerate", lambda: [threading.main_thread()])
+    pbrain._exit_if_warming_up(0, replies)  # no warm-up running: a normal return
+    assert exits == []
+    warm.start()
+    monkeypatch.setattr(pbrain.threading, "enumerate", lambda: [threading.main_thread(), warm])
+    try:
+        with pytest.raises(SystemExit):
+            pbrain._exit_if_warming_up(0, replies)
+        assert exits == [0]
+    finally:
+        release.set()
+        warm.join()

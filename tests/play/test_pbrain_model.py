@@ -218,7 +218,10 @@ def test_model_that_cannot_play_the_rule_answers_error_until_it_can(capsys):
     assert e.send("START 15") == ["OK"]
     assert e.send("INFO rule 1") == []  # INFO never answers
     error = ["ERROR " + played + " (INFO rule 1 asks for exactly five)"]
-    assert e.send("BEGIN") == error and e.send("START 15") == error
+    assert e.send("BEGIN") == error and e.send("TURN 7,7") == error
+    assert e.send("BOARD", "7,7,2", "DONE") == error  # one answer, after the block
+    assert e.send("START 15") == ["OK"]  # START only sets the board; the rule is the moves' business
+    assert e.send("BEGIN") == error
     assert e.send("INFO rule 0", "START 15") == ["OK"]
 
 
@@ -236,3 +239,19 @@ def test_exactly_five_without_model_plays_the_search_only_engine(warm):
     text = log.getvalue()
     assert text.count("engine: search only") == 1 and "no trained model for gomoku 15x15 standard" in text
     assert text.count("60 playouts") == 2 and "quick heuristic move" not in text and "Traceback" not in text
+
+
+def test_a_failed_start_leaves_no_game_with_a_size_specific_model():
+    """The user's case with --model gomoku-8x8-5-freestyle: START 8, BEGIN (a move), START 15
+    (ERROR: the net plays 8x8 only), BEGIN answered 'ERROR BEGIN on a board that has stones; use
+    BOARD or TURN', the 8x8 game still in place. Now there is no game until a START succeeds."""
+    proc = run_pbrain("START 8\nINFO timeout_turn 0\nBEGIN\nSTART 15\nBEGIN\nTURN 1,1\nBOARD\n1,1,2\nDONE\n"
+                      "RESTART\nSTART 8\nBEGIN\nEND\n", "--model", "gomoku-8x8-5-freestyle", "--playouts", "8")
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    lines = proc.stdout.decode("ascii").splitlines()
+    model = MODELS_DIR / "gomoku-8x8-5-freestyle.safetensors"
+    assert lines[0] == "OK" and re.fullmatch(r"[0-7],[0-7]", lines[1])
+    assert lines[2] == (f"ERROR checkpoint {model} does not fit: board size: checkpoint 8x8 (tiny is "
+                        f"size-specific), wanted 15x15")
+    assert lines[3:7] == ["ERROR no game: START 15 failed; send START first"] * 4  # BEGIN TURN BOARD RESTART
+    assert lines[7] == "OK" and re.fullmatch(r"[0-7],[0-7]", lines[8]) and len(lines) == 9

@@ -118,7 +118,14 @@ def test_the_engine_takes_a_win_and_the_game_ends(warm):
         if s.t.state.board.reshape(-1)[game.parse_move(move)] == 0:
             s.t.handle(move)
     assert s.t.state.is_terminal
-    assert any(x in s.text() for x in ("Draw.", "You win!", "zeroplay wins."))
+    # one line says who won, by colour, player number and name; the board's own status line
+    # ("Black (player 0) wins") is not printed besides it
+    ends = [line for line in s.lines if line.endswith("Type new for another game, or quit.")]
+    assert len(ends) == 1, s.text()
+    assert ends[0] in ("Draw. Type new for another game, or quit.",
+                       "Black (player 0, you) wins. Type new for another game, or quit.",
+                       "White (player 1, zeroplay) wins. Type new for another game, or quit.")
+    assert "(player 0) wins" not in s.text() and "(player 1) wins" not in s.text()
     s.t.handle("e5")
     assert "The game is over" in s.lines[-1]
     s.t.handle("new")
@@ -276,7 +283,8 @@ def test_connect4_short_game(warm):
     # row 1 at the bottom: your first stone lies on the last printed row, in column 1
     assert boards[1][-1].startswith(" X") and all(row.startswith(" .") for row in boards[1][:-1])
     assert "You play 1." in out and "zeroplay plays " in out and "playouts in" in out
-    assert any(end in out for end in ("zeroplay wins.", "You win!", "Draw.")), out[-2000:]
+    assert any(end in out for end in ("O (player 1, zeroplay) wins.", "X (player 0, you) wins.", "Draw.")), out[-2000:]
+    assert "(player 1) wins" not in out and "(player 0) wins" not in out  # said once, with the name
     assert out.rstrip().endswith("Bye.")
 
 
@@ -451,3 +459,69 @@ def test_hint_names_the_recommended_move_first(warm):
     t._search = lambda state: fake
     t.hint()
     assert lines[-1].startswith("Hint: c2. Top moves: c2 (76 visits, 0%), f5 (78 visits, 0%), b1")
+
+
+# --- the end of a game and the help's example move ---------------------------------------------------
+def test_the_result_is_one_line_naming_colour_player_and_who():
+    from zeroplay.play.terminal import result_text
+
+    gomoku, c4 = make("gomoku", width=9, height=9), make("connect4")
+    assert result_text(gomoku, 1, human=0) == "White (player 1, zeroplay) wins."
+    assert result_text(gomoku, 0, human=0) == "Black (player 0, you) wins."
+    assert result_text(gomoku, 0, human=1) == "Black (player 0, zeroplay) wins."
+    assert result_text(gomoku, None, human=0) == "Draw."
+    assert result_text(c4, 1, human=0) == "O (player 1, zeroplay) wins."  # as the board names them
+    assert result_text(make("tictactoe"), 1, human=1) == "White (player 1, you) wins."
+
+
+def test_a_finished_game_says_the_result_once(warm):
+    """The engine finishes the game (a five it completes): the board, then one line; the board's
+    own "White (player 1) wins" used to come first and "zeroplay wins." after it."""
+    game = make("gomoku", width=9, height=9)
+    lines: list[str] = []
+    t = TerminalGame(game, make_engine(game, use_shipped=False), 0, playouts=10, out=lines.append)
+    t.state = game.initial().play_many([game.parse_move(m) for m in
+                                        ("a1", "e5", "a3", "e6", "a5", "e7", "a7", "e8", "i1")])
+
+    class Result:  # what the search would say: play e9, the fifth stone
+        best_move, playouts, seconds, win_rate, proven, proven_distance = game.parse_move("e9"), 10, 0.0, 1.0, None, 0
+        pv, notes, stopped_by, moves = [game.parse_move("e9")], [], "playouts", []
+
+    t._search = lambda state: Result()
+    t.engine_move()
+    assert t.state.is_terminal and t.state.winner == 1
+    text = "\n".join(lines)
+    assert lines[-1] == "White (player 1, zeroplay) wins. Type new for another game, or quit."
+    assert "zeroplay wins." not in text and "(player 1) wins" not in text
+    assert lines[-2].startswith("   a b c d e f g h i")  # the board's last line: its coordinates
+
+
+@pytest.mark.parametrize("kind,size,cell,xy", [("gomoku", 15, "h8", "7,7"), ("gomoku", 6, "d3", "3,3"),
+                                               ("gomoku", 9, "e5", "4,4"), ("gomoku", 8, "e4", "4,4"),
+                                               ("tictactoe", 3, "b2", "1,1")])
+def test_the_help_example_is_a_cell_of_the_board(kind, size, cell, xy):
+    """"Type a move as h8" was said on every board, also 6x6 and 3x3 where h8 is off it: the
+    example is the centre, in both notations."""
+    from zeroplay.play.terminal import help_text
+
+    game = make(kind) if kind == "tictactoe" else make(kind, width=size, height=size)
+    text = help_text(game)
+    assert text.startswith(f"Type a move as {cell} (column letter, row from the bottom) or {xy} (column, row from the top")
+    assert game.parse_move(cell) == game.parse_move(xy)
+    assert game.initial().play(cell).ply == 1  # on the board
+
+
+def test_play_and_the_web_board_default_to_the_same_playouts(warm):
+    import argparse
+
+    from zeroplay.play.commands import PLAY_PLAYOUTS, add_play_commands
+    from zeroplay.play.webgame import Options
+
+    game = make("gomoku", width=9, height=9)
+    t = TerminalGame(game, make_engine(game, use_shipped=False), 0, out=lambda _: None)
+    assert t.playouts == PLAY_PLAYOUTS == 800
+    assert TerminalGame(game, make_engine(game, use_shipped=False), 0, playouts=None, out=lambda _: None).playouts == PLAY_PLAYOUTS
+    parser = argparse.ArgumentParser(prog="zeroplay")
+    add_play_commands(parser.add_subparsers(dest="command"))
+    assert parser.parse_args(["serve"]).playouts == PLAY_PLAYOUTS
+    assert Options().playouts == PLAY_PLAYOUTS

@@ -89,7 +89,7 @@ def test_self_play_workers_run_under_the_lock(tmp_path, capsys):
 # --- 2. the arena baseline is checked before any self-play -----------------------------------------
 @pytest.mark.parametrize("baseline, needle", [("rolout:200", "neither a checkpoint file"),
                                               ("nope/iter-000001.safetensors", "not found"),
-                                              ("uniform:x", "needs a number")])
+                                              ("uniform:x", "needs a whole number")])
 def test_a_bad_baseline_is_refused_before_the_run_dir_is_created(tmp_path, capsys, baseline, needle):
     run = tmp_path / "run"
     _refused(capsys, _train(run, "--iterations", "1", "--eval-games", "2", "--baseline", baseline),

@@ -3,8 +3,6 @@
 import json
 import math
 
-import pytest
-
 from zeroplay.cli import main
 from zeroplay.train import MetricsLog, elo_estimate, elo_from_score, read_metrics, score_from_elo
 from zeroplay.train.plot import plot_run
@@ -18,32 +16,7 @@ def test_elo_of_known_scores():
     assert math.isclose(score_from_elo(elo_from_score(0.9)), 0.9)
 
 
-def test_elo_interval_from_wins_draws_losses():
-    e = elo_estimate(60, 20, 20)
-    assert e.games == 100 and e.score == 0.7
-    assert math.isclose(e.elo, 147.19, abs_tol=0.01)
-    # score sd = sqrt((60*.09 + 20*.04 + 20*.49)/100) = 0.4; margin 1.96 * 0.04 = 0.0784
-    assert math.isclose(e.elo_low, elo_from_score(0.7 - 1.959964 * 0.04), abs_tol=0.01)
-    assert math.isclose(e.elo_high, elo_from_score(0.7 + 1.959964 * 0.04), abs_tol=0.01)
-    assert e.elo_low < e.elo < e.elo_high
-    mirrored = elo_estimate(20, 20, 60)
-    assert math.isclose(mirrored.elo, -e.elo) and math.isclose(mirrored.elo_low, -e.elo_high)
-    assert "Elo +147" in str(e)
-
-
-def test_elo_edge_cases():
-    draws = elo_estimate(0, 10, 0)
-    # all games alike: the variance floor 1/(4N) keeps the interval from collapsing to a point
-    margin = 1.959964 * math.sqrt(1 / (4 * 10) / 10)
-    assert draws.elo == 0.0 and math.isclose(draws.elo_high, elo_from_score(0.5 + margin), abs_tol=0.01)
-    assert math.isclose(draws.elo_low, -draws.elo_high)
-    assert str(elo_estimate(0, 2, 0)).endswith("Elo +0 [-798, +798]")  # not "-0 [-0, -0]"
-    perfect = elo_estimate(10, 0, 0)
-    assert perfect.elo == math.inf and perfect.elo_high == math.inf and 0 < perfect.elo_low < math.inf
-    with pytest.raises(ValueError, match="no games"):
-        elo_estimate(0, 0, 0)
-    with pytest.raises(ValueError):
-        elo_estimate(-1, 0, 3)
+# the interval itself (Wilson-type score interval with draws): tests/train/test_elo.py
 
 
 def test_metrics_append_and_read_skip_a_torn_line(tmp_path):

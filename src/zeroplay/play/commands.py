@@ -22,7 +22,7 @@ def add_play_commands(sub) -> None:
     p.add_argument("--color", "--colour", choices=["black", "white"], default="black",
                    help="your colour; Black moves first (Connect Four: black is X) (default black)")
     p.add_argument("--playouts", type=int, default=None,
-                   help="engine playouts per move (default 800 when --seconds is not given); the search's tables "
+                   help=f"engine playouts per move (default {PLAY_PLAYOUTS} when --seconds is not given); the search's tables "
                         "are sized for them up to 2 GiB (an opening move on 15x15: 550,000 playouts), beyond which it "
                         "stops early and says so")
     p.add_argument("--seconds", type=float, default=None, help="engine seconds per move (default: no time limit; tables sized at the 2 GiB cap)")
@@ -36,10 +36,27 @@ def add_play_commands(sub) -> None:
     add_pbrain_arguments(p)
     p.set_defaults(func=_cmd_pbrain)
 
+    from zeroplay.train.commands import at_least_1  # one argparse check for both rooms (play is above train)
+
     p = sub.add_parser("serve", help="web board: play and analyse in the browser")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1; the board has no authentication: another "
+                        "address lets anyone who reaches it play, and is warned about)")
     p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
+    p.add_argument("--model", default=None, type=_model_argument,
+                   help="checkpoint (.safetensors) or shipped model name (e.g. gomoku-8x8-5-freestyle) that plays "
+                        "every game, as in zeroplay play; the board's default settings are its game's, and "
+                        "settings it cannot play are refused (default: the shipped model for each game and "
+                        "size; without one, the search-only engine)")
+    p.add_argument("--playouts", type=at_least_1, default=PLAY_PLAYOUTS,
+                   help=f"engine playouts per move, the board's default strength (default {PLAY_PLAYOUTS}, as "
+                        f"zeroplay play); a game may choose its own")
     p.set_defaults(func=_cmd_serve)
+
+
+PLAY_PLAYOUTS = 800
+"""Default playouts per engine move of ``zeroplay play`` and of the web board (``zeroplay serve``,
+its API and its page): one number, so that both play equally strong by default."""
 
 
 PBRAIN_PLAYOUTS = 3000
@@ -88,4 +105,4 @@ def _cmd_pbrain(args) -> int:
 def _cmd_serve(args) -> int:
     from zeroplay.play.server import serve
 
-    return serve(args.host, args.port)
+    return serve(args.host, args.port, model=args.model, playouts=args.playouts)

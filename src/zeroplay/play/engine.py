@@ -21,8 +21,8 @@ from pathlib import Path
 
 from zeroplay.games import Game
 
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
-"""Where trained models ship inside the package (``src/zeroplay/models/``)."""
+# the shipped models' folder, name -> file and names live in the nn room (the arena uses them too)
+from zeroplay.nn.shipped import MODELS_DIR, model_files, resolve_model, shipped_names  # noqa: F401 (re-exported)
 
 
 @dataclass
@@ -52,14 +52,6 @@ class Engine:
         from zeroplay.search import SearchConfig, Searcher
 
         return Searcher(self.game, self.evaluator, SearchConfig(**{**self.config_overrides, **config}))
-
-
-def model_files(models_dir: Path | None = None) -> list[Path]:
-    """Checkpoint files shipped in the package's models folder, sorted by name (may be empty)."""
-    folder = Path(models_dir) if models_dir is not None else MODELS_DIR
-    if not folder.is_dir():
-        return []
-    return sorted(p for p in folder.iterdir() if p.suffix == ".safetensors" and p.is_file())
 
 
 DEFAULT_MODELS = {
@@ -106,16 +98,6 @@ def _fits(path: Path, game: Game) -> bool:
         return not checkpoint_differences(path, game=game)
     except CheckpointError:
         return False
-
-
-def resolve_model(model: str) -> str:
-    """``--model`` value -> checkpoint path: a file that exists is taken as it is; else the name of
-    a shipped model (``gomoku-8x8-5-freestyle``, with or without ``.safetensors``) gives that file
-    in the package; anything else is returned unchanged (loading it then says what is wrong)."""
-    if os.path.exists(model) or os.sep in model or "/" in model:
-        return model
-    name = model if model.endswith(".safetensors") else model + ".safetensors"
-    return str(MODELS_DIR / name) if (MODELS_DIR / name).is_file() else model
 
 
 def check_model(model: str | os.PathLike, game: Game | None = None) -> str:
@@ -179,11 +161,6 @@ def fitting_models(game: Game, models_dir: Path | None = None) -> list[str]:
     tag = f"{game.name}-{game.width}x{game.height}-"
     ordered = sorted(model_files(models_dir), key=lambda p: (not p.name.startswith(tag), p.name))
     return [path.stem for path in ordered if _fits(path, game)]
-
-
-def shipped_names(models_dir: Path | None = None) -> list[str]:
-    """Names of the shipped models (file names without ``.safetensors``), for ``--model NAME``."""
-    return [p.stem for p in model_files(models_dir)]
 
 
 def search_only_evaluator(game: Game):

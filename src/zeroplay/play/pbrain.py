@@ -9,6 +9,7 @@ Commands (one a line, LF or CR LF; keywords in any case)::
     TURN x,y            the opponent played x,y                  -> x,y (our move)
     BOARD               whole position, then lines x,y,f, then DONE   -> x,y
                         (f: 1 own stone, 2 opponent's, 3 marker (continuous game), ignored)
+    SWAP2BOARD, YXBOARD multi-line, not played: read up to DONE  -> UNKNOWN ..., once
     TAKEBACK x,y        remove the stone at x,y                  -> OK
     INFO key value      timeout_turn, timeout_match, time_left (ms), max_memory (bytes),
                         game_type, rule (bitmask 1 exactly five, 2 continuous, 4 renju, 8 caro),
@@ -17,21 +18,36 @@ Commands (one a line, LF or CR LF; keywords in any case)::
     END                                                          -> exit, status 0
 
 Anything else gets ``UNKNOWN ...``; a command that cannot be done gets ``ERROR ...`` and leaves
-the game as it was. A rule we do not play (continuous, renju, caro) is reported as ``ERROR`` at
-the next game command after the ``INFO rule`` (and at every one until a supported rule is set);
-so is a rule the ``--model`` given cannot play (a free-style net and ``INFO rule 1``), as a board
-size it cannot play is at START. Without ``--model`` a rule no shipped model plays gets the
-search-only engine (``engine.make_engine``). A ``--model`` that can play no board, or whose weights
-are damaged, stops the engine at start-up (stderr, exit status 2).
+the game as it was. A multi-line command (BOARD, SWAP2BOARD, YXBOARD) always reads its block up
+to DONE and then answers once, whatever the answer is (an ERROR included); a command word inside
+the block ends it early (the block's one answer, an ERROR, then the command runs). Blank lines are
+ignored, inside a block too.
+
+A START or RECTSTART that fails (ERROR) ends the game that was going: until a START succeeds,
+RESTART, BEGIN, TURN, BOARD and TAKEBACK answer ``ERROR no game: START n failed; send START
+first`` (before any START: ``ERROR no game: send START first``).
+
+Rules: START and RECTSTART only set the board, so they answer OK to any size zeroplay plays
+whatever ``INFO rule`` said (RESTART and TAKEBACK likewise only edit the board). The rule applies
+to the commands that ask for our move: BEGIN, TURN and BOARD answer ``ERROR rule ...`` while a rule
+we do not play (continuous, renju, caro) is set, until a supported rule (0 or 1) arrives; so do
+they while the ``--model`` given cannot play the rule (a free-style net and ``INFO rule 1``). A
+board size the model cannot play is refused at START. Without ``--model`` a rule no shipped model
+plays gets the search-only engine (``engine.make_engine``). A ``--model`` that can play no board,
+or whose weights are damaged, stops the engine at start-up (stderr, exit status 2).
+
 Coordinates: x = column, y = row from the top, both from 0. Only protocol replies go to stdout:
 the process points file descriptor 1 at stderr at start and writes replies to a private copy of
 it, so numba, torch or warnings can never corrupt the protocol stream.
 
-Time: the search gets ``min(timeout_turn, time_left / 16 when timeout_match > 0) * 0.8 - 0.1 s``
-(at most ``--playouts`` playouts); ``timeout_turn 0`` asks for an instant move (a
-few dozen playouts, or the heuristic move). Tree reuse: the search keeps its tree between turns
-(a BOARD that continues the game finds its position in it too); START, RESTART, TAKEBACK and a
-rule change start fresh.
+Time: the search gets ``min(timeout_turn, time_left / 16) * 0.8 - 0.1 s`` (at most ``--playouts``
+playouts), with ``time_left`` the last one the manager sent, whatever ``timeout_match`` says (the
+protocol: managers send ``INFO time_left`` before each move of a timed match, 2147483647 when the
+match time is unlimited, so a brain relies on it and not on ``timeout_match``; a negative one
+counts as 0). A budget under 0.02 s gets the heuristic move; ``timeout_turn 0`` asks for an
+instant move (a few dozen playouts, or the heuristic move). Tree reuse: the search keeps its tree
+between turns (a BOARD that continues the game finds its position in it too); START, RESTART,
+TAKEBACK and a rule change start fresh.
 
 Warm-up: the compiled search takes about 20 s to compile the first time in a new environment
 (cached on disk afterwards). The engine compiles it in a background thread from the moment it
@@ -68,11 +84,20 @@ _UNSUPPORTED_RULES = {RULE_CONTINUOUS: "continuous game", RULE_RENJU: "renju", R
 
 _COORD = re.compile(r"^\s*(\d{1,9})\s*,\s*(\d{1,9})\s*$", re.ASCII)
 _BOARD_LINE = re.compile(r"^\s*(\d{1,9})\s*,\s*(\d{1,9})\s*,\s*(\d{1,9})\s*$", re.ASCII)
+_UNPLAYED_BLOCKS = frozenset({"SWAP2BOARD", "YXBOARD"})
+"""Multi-line commands (lines, then DONE) we do not play: the block is read, then UNKNOWN once."""
 _COMMANDS = frozenset({"START", "RECTSTART", "RESTART", "BEGIN", "TURN", "BOARD", "TAKEBACK", "ABOUT",
-                       "END", "INFO"})
-"""Command words: inside a BOARD block one of these ends the block (the manager gave up on it)."""
+                       "END", "INFO"}) | _UNPLAYED_BLOCKS
+"""Command words: inside a block one of these ends the block (the manager gave up on it)."""
+_MOVE_COMMANDS = frozenset({"BEGIN", "TURN", "BOARD"})
+"""The commands that ask for our move: the ones an unplayable rule answers with ERROR."""
 _INT = re.compile(r"^\s*-?\d{1,30}\s*$", re.ASCII)
 _MAX_ECHO = 60  # characters of a bad line quoted back in a message
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 playout``, ``60 playouts``."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _quote(text: str) -> str:
@@ -115,8 +140,10 @@ class PbrainEngine:
         self.max_memory = 0
         self.rule = 0
         self.rule_error: str | None = None
-        # BOARD ... DONE collection
-        self._board_lines: list[str] | None = None
+        self._no_game = "send START first"  # why there is no game (width 0), after "no game: "
+        # a multi-line command's block (BOARD ... DONE)
+        self._block: str | None = None  # the command whose lines are being read, or None
+        self._board_lines: list[str] = []
         self._board_bad: str | None = None  # the first garbled line of the BOARD block being read
         # search (created once the compiled code is ready)
         self._ready = threading.Event()
@@ -168,38 +195,12 @@ class PbrainEngine:
             self._handle(line.rstrip("\r\n"))
         except Exception as e:  # a bug must not kill the brain mid-tournament
             self._debug("internal error:\n" + traceback.format_exc())
-            self._board_lines = None
+            self._close_block()
             self._say(f"ERROR internal error: {_quote(type(e).__name__ + ': ' + str(e))}")
 
     def _handle(self, line: str) -> None:
-        if self._board_lines is not None:
-            stripped = line.strip()
-            if stripped.upper() == "DONE":
-                lines, self._board_lines = self._board_lines, None
-                bad, self._board_bad = self._board_bad, None
-                if bad is not None:
-                    self._say(f"ERROR BOARD expects x,y,field lines then DONE, got {_quote(bad)!r}; "
-                              f"board discarded")
-                    return
-                self._cmd_board_done(lines)
-                return
-            if _BOARD_LINE.match(stripped):
-                if len(self._board_lines) < 4 * MAX_SIZE * MAX_SIZE:
-                    self._board_lines.append(stripped)
-                    return
-            word = stripped.split(None, 1)[0].upper() if stripped else ""
-            if word not in _COMMANDS and self._board_bad is None and stripped:
-                # a garbled stone line: the rest of the block still belongs to BOARD; one ERROR at DONE
-                self._board_bad = stripped
-                return
-            if word not in _COMMANDS and stripped:
-                return
-            self._board_lines = None
-            self._board_bad = None
-            self._say(f"ERROR BOARD expects x,y,field lines then DONE, got {_quote(stripped)!r}; board discarded")
-            if not stripped:
-                return
-            # fall through: the line is a command of its own (the manager gave up on the BOARD)
+        if self._block is not None and self._block_line(line.strip()):
+            return
         parts = line.strip().split(None, 1)
         if not parts:
             return  # blank lines are ignored
@@ -207,6 +208,9 @@ class PbrainEngine:
         arg = parts[1].strip() if len(parts) > 1 else ""
         if command == "INFO":
             self._cmd_info(arg)
+            return
+        if command in _UNPLAYED_BLOCKS:
+            self._open_block(command)
             return
         handler = {
             "START": self._cmd_start,
@@ -222,10 +226,59 @@ class PbrainEngine:
         if handler is None:
             self._say(f"UNKNOWN command {_quote(parts[0])!r}")
             return
-        if self.rule_error and command not in ("ABOUT", "END"):
-            self._say(f"ERROR {self.rule_error}")
+        if self.rule_error and command in _MOVE_COMMANDS and command != "BOARD":
+            self._say(f"ERROR {self.rule_error}")  # BOARD says it at DONE, after its block
             return
         handler(arg)
+
+    # --- multi-line commands ------------------------------------------------------------------
+    def _open_block(self, command: str) -> None:
+        self._block = command
+        self._board_lines = []
+        self._board_bad = None
+
+    def _close_block(self) -> tuple[str | None, list[str], str | None]:
+        block = (self._block, self._board_lines, self._board_bad)
+        self._block, self._board_lines, self._board_bad = None, [], None
+        return block
+
+    def _block_line(self, stripped: str) -> bool:
+        """One line while a block is open; False: it ended the block and is a command of its own."""
+        if not stripped:
+            return True  # blank lines are ignored, inside a block too
+        if stripped.upper() == "DONE":
+            self._block_done()
+            return True
+        word = stripped.split(None, 1)[0].upper()
+        if word in _COMMANDS:
+            # the manager gave up on the block: one answer for it, then the command runs
+            command, _, _ = self._close_block()
+            if command in _UNPLAYED_BLOCKS:
+                self._say(f"UNKNOWN command {command!r}")
+            else:
+                self._say(f"ERROR BOARD expects x,y,field lines then DONE, got {_quote(stripped)!r}; "
+                          "board discarded")
+            return False
+        if self._block == "BOARD":
+            if _BOARD_LINE.match(stripped) and len(self._board_lines) < 4 * MAX_SIZE * MAX_SIZE:
+                self._board_lines.append(stripped)
+            elif self._board_bad is None:
+                self._board_bad = stripped  # a garbled stone line: one ERROR at DONE
+        return True  # the lines of a block we do not play are read and dropped
+
+    def _block_done(self) -> None:
+        """DONE: the one answer to the block."""
+        command, lines, bad = self._close_block()
+        if command in _UNPLAYED_BLOCKS:
+            self._say(f"UNKNOWN command {command!r}")
+        elif self.rule_error:
+            self._say(f"ERROR {self.rule_error}")
+        elif not self._started():
+            pass
+        elif bad is not None:
+            self._say(f"ERROR BOARD expects x,y,field lines then DONE, got {_quote(bad)!r}; board discarded")
+        else:
+            self._cmd_board_done(lines)
 
     # --- commands -----------------------------------------------------------------------------
     def _cmd_info(self, arg: str) -> None:
@@ -261,7 +314,7 @@ class PbrainEngine:
             self.rule = bits
             self._fresh_tree = True
         if self.model is not None and self.use_search:
-            # as a board the model cannot play (START): ERROR at each game command, not quick moves
+            # as a board the model cannot play (START): ERROR at each move command, not quick moves
             # for the whole game; without --model the search-only engine plays a rule no shipped
             # model fits (make_engine)
             self.rule_error = model_error(self.model, rule=self._rule_name())
@@ -282,16 +335,26 @@ class PbrainEngine:
         self.last_opponent = None
         self._fresh_tree = True
 
+    def _start_failed(self, command: str, arg: str, error: str) -> None:
+        """A START or RECTSTART we cannot do: its ERROR, and no game until one succeeds (the old
+        one is gone: the manager has moved on from it)."""
+        self.width = self.height = 0
+        self.board = np.zeros(0, dtype=np.int8)
+        self.last_opponent = None
+        self._fresh_tree = True
+        self._no_game = f"{' '.join(filter(None, (command, _quote(arg))))} failed; send START first"
+        self._say("ERROR " + error)
+
     def _cmd_start(self, arg: str) -> None:
         if not re.fullmatch(r"\d{1,9}", arg, re.ASCII):
-            self._say(f"ERROR START expects a board size such as 15, got {_quote(arg)!r}")
+            self._start_failed("START", arg, f"START expects a board size such as 15, got {_quote(arg)!r}")
             return
         size = int(arg)
         if not MIN_SIZE <= size <= MAX_SIZE:
-            self._say(f"ERROR unsupported size {size}: zeroplay plays {MIN_SIZE}..{MAX_SIZE}")
+            self._start_failed("START", arg, f"unsupported size {size}: zeroplay plays {MIN_SIZE}..{MAX_SIZE}")
             return
         if why := self._model_misfit(size, size):
-            self._say("ERROR " + why.replace("\n", " "))
+            self._start_failed("START", arg, why.replace("\n", " "))
             return
         self._new_game(size, size)
         self._say("OK")
@@ -299,21 +362,22 @@ class PbrainEngine:
     def _cmd_rectstart(self, arg: str) -> None:
         m = _COORD.match(arg)
         if not m:
-            self._say(f"ERROR RECTSTART expects width,height, got {_quote(arg)!r}")
+            self._start_failed("RECTSTART", arg, f"RECTSTART expects width,height, got {_quote(arg)!r}")
             return
         w, h = int(m.group(1)), int(m.group(2))
         if not (MIN_SIZE <= w <= MAX_SIZE and MIN_SIZE <= h <= MAX_SIZE):
-            self._say(f"ERROR unsupported size {w}x{h}: zeroplay plays {MIN_SIZE}..{MAX_SIZE} each way")
+            self._start_failed("RECTSTART", arg,
+                               f"unsupported size {w}x{h}: zeroplay plays {MIN_SIZE}..{MAX_SIZE} each way")
             return
         if why := self._model_misfit(w, h):
-            self._say("ERROR " + why.replace("\n", " "))
+            self._start_failed("RECTSTART", arg, why.replace("\n", " "))
             return
         self._new_game(w, h)
         self._say("OK")
 
     def _started(self) -> bool:
         if self.width == 0:
-            self._say("ERROR no game: send START first")
+            self._say(f"ERROR no game: {self._no_game}")
             return False
         return True
 
@@ -371,10 +435,8 @@ class PbrainEngine:
         self._say("OK")
 
     def _cmd_board(self, arg: str) -> None:
-        if not self._started():
-            return
-        self._board_lines = []
-        self._board_bad = None
+        # the block is read whatever happens; the rule, the game and the lines are checked at DONE
+        self._open_block("BOARD")
 
     def _cmd_board_done(self, lines: list[str]) -> None:
         board = np.zeros(self.width * self.height, dtype=np.int8)
@@ -428,15 +490,21 @@ class PbrainEngine:
     def move_seconds(self) -> float | None:
         """Seconds the search may take for this move; None = answer at once (timeout_turn 0).
 
-        The turn time and, in a timed match, 1/16 of the time left; then 80 % of that less
-        0.1 s for start-up and the reply, the margin on a loaded machine.
+        The turn time and, once the manager has sent ``INFO time_left``, 1/16 of the time left
+        (whatever ``timeout_match`` says: the protocol has the brain rely on time_left alone);
+        then 80 % of that less 0.1 s for start-up and the reply, the margin on a loaded machine.
         """
         if self.timeout_turn_ms == 0:
             return None
         budget = self.timeout_turn_ms / 1000.0
-        if self.timeout_match_ms > 0 and self.time_left_ms is not None:
+        if self.time_left_ms is not None:
             budget = min(budget, self.time_left_ms / 1000.0 / 16.0)
         return max(budget * 0.8 - 0.1, 0.0)
+
+    def _budget_text(self) -> str:
+        """The limits ``move_seconds`` used, for the log."""
+        text = f"timeout_turn {self.timeout_turn_ms} ms"
+        return text + (f", time_left {self.time_left_ms} ms" if self.time_left_ms is not None else "")
 
     def _reply_move(self) -> None:
         why = self._game_over()
@@ -459,8 +527,13 @@ class PbrainEngine:
         if cell is None:
             cell = heuristic.quick_move(self.board, self.width, self.height, 1, 5, self.exact_five)
             if self.use_search:
-                self._debug("quick heuristic move: the search is not ready yet" if not self._ready.is_set()
-                            else "quick heuristic move: no time left for a search")
+                if seconds is not None and seconds < 0.02:
+                    why = f"no time left for a search (budget {seconds:.2f} s: {self._budget_text()})"
+                elif not self._ready.is_set():
+                    why = "the search is not ready yet"
+                else:
+                    why = "no time left for a search"
+                self._debug("quick heuristic move: " + why)
         self.board[cell] = 1
         self._say(f"{cell % self.width},{cell // self.width}")
 
@@ -481,7 +554,7 @@ class PbrainEngine:
             move = result.best_move
             if move is None or self.board[int(move)] != 0:
                 return None
-            self._debug(f"{result.playouts} playouts in {result.seconds:.2f} s, win rate "
+            self._debug(f"{_count(result.playouts, 'playout')} in {result.seconds:.2f} s, win rate "
                         f"{100 * result.win_rate:.0f}%, stopped by {result.stopped_by}")
             return int(move)
         except Exception:
@@ -625,11 +698,27 @@ def run_from_args(args) -> int:
         print(f"pbrain-zeroplay: {why}", file=sys.stderr)
         return 2
     try:
-        return run(_lines(stdin), write, playouts=args.playouts, model=args.model)
-    except KeyboardInterrupt:
-        return 0
-    except BrokenPipeError:
-        return 0
+        status = run(_lines(stdin), write, playouts=args.playouts, model=args.model)
+    except (KeyboardInterrupt, BrokenPipeError):
+        status = 0
+    _exit_if_warming_up(status, replies)
+    return status
+
+
+def _exit_if_warming_up(status: int, replies) -> None:
+    """End the process at once when the background warm-up is still running.
+
+    A daemon thread inside numba's LLVM compile (or torch) while the interpreter finalizes makes
+    the C++ runtime abort ("terminate called without an active exception", status -6): an END
+    soon after start, while the first compile runs, would exit with a crash instead of 0.
+    """
+    if any(t.name == "pbrain-warm-up" and t.is_alive() for t in threading.enumerate()):
+        for stream in (replies, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(status)
 
 
 def _lines(stream):

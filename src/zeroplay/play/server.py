@@ -4,6 +4,9 @@ HTTP API (JSON unless said otherwise; every game is addressed by its id, so seve
 play independent games)::
 
     GET  /                                  the board (static/index.html, app.js, style.css)
+    GET  /api/defaults                      what a new game gets where a request leaves options out
+                                            {game, size, n_in_row, rule, playouts, model,
+                                            n_in_row_by_size}
     POST /api/games                         new game {game, size, n_in_row, rule, color, playouts}
                                             -> 201 game
     POST /api/games/load                    new game from a record {text, format: psq|sgf|auto,
@@ -20,10 +23,14 @@ play independent games)::
 
 ``n_in_row`` (Gomoku: stones in a row that win, 3..size) left out means 5, or 4 on a 6x6 board,
 the game of the shipped 6x6 model; a game's JSON reports it under ``options`` and describes the
-game in ``title`` ("gomoku 6x6 freestyle, 4 in a row").
+game in ``title`` ("gomoku 6x6 freestyle, 4 in a row"). ``playouts`` left out means the server's
+``--playouts`` (default ``PLAY_PLAYOUTS``, 800, as ``zeroplay play``). With ``zeroplay serve
+--model M`` the model plays every game and the options left out come from its game, as in
+``zeroplay play --model M``; settings it cannot play are refused (400) in ``zeroplay play``'s
+words.
 
 Errors: 400 bad input (illegal move, unreadable record, n_in_row longer than the board, size /
-n_in_row / rule for a game other than Gomoku), 404
+n_in_row / rule for a game other than Gomoku, settings the ``--model`` cannot play), 404
 unknown game id, 409 not now (not your turn, game over, engine busy), 422 malformed request (wrong
 types, size or n_in_row outside 5..25 / 3..25); the body is ``{"detail": message}``. Bad input
 never produces a 500.
@@ -46,6 +53,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from zeroplay import __version__
+from zeroplay.play.commands import PLAY_PLAYOUTS
 from zeroplay.play.webgame import (
     MAX_PLAYOUTS,
     MAX_SIZE,
@@ -55,7 +63,6 @@ from zeroplay.play.webgame import (
     GameConflictError,
     GameInputError,
     GameStore,
-    Options,
     UnknownGameError,
     moves_from_record,
 )
@@ -63,14 +70,17 @@ from zeroplay.play.webgame import (
 STATIC = Path(__file__).resolve().parent / "static"
 
 
+# options left out (None) are the store's defaults (GameStore.options: the --model's game, else
+# gomoku 15x15 free-style, 5 in a row, 4 on 6x6; the server's --playouts); an explicit null is
+# refused as before
 class NewGameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    game: Literal["gomoku", "tictactoe"] = "gomoku"
-    size: StrictInt = Field(15, ge=MIN_SIZE, le=MAX_SIZE)
-    n_in_row: StrictInt | None = Field(None, ge=MIN_N_IN_ROW, le=MAX_SIZE)  # None: 5, 4 on 6x6
-    rule: Literal["freestyle", "standard"] = "freestyle"
+    game: Literal["gomoku", "tictactoe"] = None
+    size: StrictInt = Field(None, ge=MIN_SIZE, le=MAX_SIZE)
+    n_in_row: StrictInt | None = Field(None, ge=MIN_N_IN_ROW, le=MAX_SIZE)
+    rule: Literal["freestyle", "standard"] = None
     color: Literal["black", "white"] = "black"
-    playouts: StrictInt = Field(400, ge=MIN_PLAYOUTS, le=MAX_PLAYOUTS)
+    playouts: StrictInt = Field(None, ge=MIN_PLAYOUTS, le=MAX_PLAYOUTS)
 
 
 class MoveIn(BaseModel):
@@ -82,16 +92,19 @@ class LoadIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     text: StrictStr = Field(..., max_length=200_000)
     format: Literal["psq", "sgf", "auto"] = "auto"
-    n_in_row: StrictInt | None = Field(None, ge=MIN_N_IN_ROW, le=MAX_SIZE)  # None: 5, 4 on 6x6
-    rule: Literal["freestyle", "standard"] = "freestyle"
+    n_in_row: StrictInt | None = Field(None, ge=MIN_N_IN_ROW, le=MAX_SIZE)
+    rule: Literal["freestyle", "standard"] = None
     color: Literal["black", "white"] = "black"
-    playouts: StrictInt = Field(400, ge=MIN_PLAYOUTS, le=MAX_PLAYOUTS)
+    playouts: StrictInt = Field(None, ge=MIN_PLAYOUTS, le=MAX_PLAYOUTS)
 
 
-def create_app(store: GameStore | None = None) -> FastAPI:
-    """The ASGI app (a fresh game store unless one is given)."""
+def create_app(store: GameStore | None = None, *, model: str | None = None,
+               playouts: int = PLAY_PLAYOUTS) -> FastAPI:
+    """The ASGI app: a fresh game store unless one is given, whose games ``model`` plays (a path or
+    a shipped model's name; None: the shipped model per setting) at ``playouts`` per move unless a
+    request says otherwise."""
     app = FastAPI(title="zeroplay web board", version=__version__, docs_url=None, redoc_url=None)
-    games = store if store is not None else GameStore()
+    games = store if store is not None else GameStore(model=model, playouts=playouts)
     app.state.games = games
 
     @app.exception_handler(GameInputError)
@@ -125,20 +138,24 @@ def create_app(store: GameStore | None = None) -> FastAPI:
     async def health():
         return {"ok": True, "version": __version__, "games": len(games)}
 
+    @app.get("/api/defaults")
+    async def defaults():
+        return games.defaults()
+
     @app.post("/api/games", status_code=201)
     def new_game(body: NewGameIn | None = None):
         body = body or NewGameIn()
+        options = games.options(body.game, body.size, body.n_in_row, body.rule, body.color, body.playouts)
         given = sorted({"size", "n_in_row", "rule"} & body.model_fields_set)
-        if body.game != "gomoku" and given:  # as zeroplay play: no silently ignored options
-            raise GameInputError(f"{', '.join(given)}: Gomoku options; {body.game} has none")
-        g = games.new(Options(body.game, body.size, body.rule, body.color, body.playouts,
-                              n_in_row=body.n_in_row))
+        if options.game != "gomoku" and given:  # as zeroplay play: no silently ignored options
+            raise GameInputError(f"{', '.join(given)}: Gomoku options; {options.game} has none")
+        g = games.new(options)
         return g.to_json()
 
     @app.post("/api/games/load", status_code=201)
     def load_game(body: LoadIn):
         width, _, moves = moves_from_record(body.text, body.format)
-        options = Options("gomoku", width, body.rule, body.color, body.playouts, n_in_row=body.n_in_row)
+        options = games.options("gomoku", width, body.n_in_row, body.rule, body.color, body.playouts)
         g = games.new(options, tuple(moves))
         return g.to_json()
 
@@ -248,14 +265,38 @@ def _warm_up() -> None:
         print(f"zeroplay serve: warm-up failed: {e}", flush=True)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000) -> int:
-    """Run the web board until Ctrl-C; returns 0, or 2 when the address cannot be bound."""
+def is_loopback(address: str) -> bool:
+    """Whether the bound ``address`` (an IP address as ``getsockname`` gives it) is reachable only
+    from this machine: 127.0.0.0/8, ::1 (also as ::ffff:127.x.x.x)."""
+    import ipaddress
+
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return bool(ip.is_loopback or (mapped is not None and mapped.is_loopback))
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, *, model: str | None = None,
+          playouts: int = PLAY_PLAYOUTS) -> int:
+    """Run the web board until Ctrl-C; returns 0, or 2 for a bad option (a ``model`` that does not
+    load or that the board cannot play, playouts out of range; told before anything binds) or an
+    address that cannot be bound. ``model`` plays every game (None: the shipped model per
+    setting); ``playouts`` is the engine's playouts per move unless a game chooses its own."""
     import socket
 
     import uvicorn
 
     if not 0 <= port <= 65535:
         print(f"zeroplay serve: --port must be in 0..65535, got {port}", file=sys.stderr)
+        return 2
+    store = GameStore(model=model, playouts=playouts)
+    try:
+        if model is not None or not MIN_PLAYOUTS <= playouts <= MAX_PLAYOUTS:
+            store.check()  # loads the model: the message zeroplay play --model gives, before binding
+    except ValueError as e:
+        print(f"zeroplay serve: {e}", file=sys.stderr)
         return 2
     # bind here, so that a busy port or a bad host is a one-line error before any URL is printed
     try:
@@ -266,10 +307,14 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> int:
     except OSError as e:
         print(f"zeroplay serve: cannot listen on {host}:{port}: {e.strerror or e}", file=sys.stderr)
         return 2
-    port = sock.getsockname()[1]
+    address, port = sock.getsockname()[:2]
+    if not is_loopback(address):
+        print(f"zeroplay serve: warning: listening on {host} ({address}), not only on this machine: the "
+              f"board has no authentication, anyone who reaches port {port} can play and use its CPU",
+              file=sys.stderr, flush=True)
     print(f"zeroplay web board: http://{host}:{port}/  (Ctrl-C stops it)", flush=True)
     threading.Thread(target=_warm_up, name="serve-warm-up", daemon=True).start()
-    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(store), log_level="warning"))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:

@@ -16,9 +16,10 @@ import threading
 from typing import Callable
 
 from zeroplay.games import Game, IllegalMoveError, State
+from zeroplay.play.commands import PLAY_PLAYOUTS
 from zeroplay.play.engine import Engine, describe
 
-HELP = ("Type a move as h8 (column letter, row from the bottom) or x,y (column, row from the top, "
+HELP = ("Type a move as {cell} (column letter, row from the bottom) or {xy} (column, row from the top, "
         "from 0).\nCommands: undo, hint, new [black|white], help, quit.")
 CONNECT4_HELP = ("Type a move as a column digit, 1 (left) .. 7 (right): your stone drops to the lowest "
                  "empty cell.\nCommands: undo, hint, new [black|white] (black is X and moves first), "
@@ -27,8 +28,12 @@ COLOURS = ("black", "white")
 
 
 def help_text(game: Game) -> str:
-    """The notation and commands, for ``game``."""
-    return CONNECT4_HELP if game.name == "connect4" else HELP
+    """The notation and commands, for ``game``: the example move is the board's centre cell in both
+    notations (``h8`` / ``7,7`` on 15x15, ``b2`` / ``1,1`` on tic-tac-toe), a cell on every board."""
+    if game.name == "connect4":
+        return CONNECT4_HELP
+    centre = (game.height // 2) * game.width + game.width // 2
+    return HELP.format(cell=game.format_move(centre), xy=game.format_move(centre, "gomocup"))
 
 
 def side_names(game: Game) -> tuple[str, str]:
@@ -37,6 +42,17 @@ def side_names(game: Game) -> tuple[str, str]:
     if game.name == "connect4":
         return ("X (first)", "O (second)")
     return ("Black (X)", "White (O)")
+
+
+def result_text(game: Game, winner: int | None, human: int) -> str:
+    """The end of a game in one line: ``Draw.``, ``White (player 1, zeroplay) wins.``, ``Black
+    (player 0, you) wins.``; the colour and player number as the board prints them (Connect Four:
+    X and O)."""
+    if winner is None:
+        return "Draw."
+    colours = ("X", "O") if game.name == "connect4" else ("Black", "White")
+    who = "you" if winner == human else "zeroplay"
+    return f"{colours[winner]} (player {winner}, {who}) wins."
 
 
 SOLVE_FROM_PLY = 12
@@ -51,7 +67,7 @@ NODE_BYTES = 80
 EDGE_BYTES = 20
 """Memory per edge of the pool (``SearchConfig.edge_capacity``)."""
 MIN_NODES, MIN_EDGES = 1 << 17, 1 << 22
-"""Smallest tables (enough for the default 800 playouts with room for tree reuse)."""
+"""Smallest tables (enough for the default ``PLAY_PLAYOUTS``, 800, with room for tree reuse)."""
 
 
 def table_sizes(game: Game, playouts: int | None, seconds: float | None,
@@ -76,7 +92,7 @@ def table_sizes(game: Game, playouts: int | None, seconds: float | None,
         nodes, edges = sizes(p)
         return nodes * NODE_BYTES + edges * EDGE_BYTES <= cap_bytes
 
-    wanted = playouts if playouts is not None else (None if seconds is not None else 800)
+    wanted = playouts if playouts is not None else (None if seconds is not None else PLAY_PLAYOUTS)
     if wanted is not None and fits(wanted):
         return sizes(wanted)
     low, high = 1, wanted if wanted is not None else 1 << 40  # the most playouts that fit the cap
@@ -98,12 +114,12 @@ class TerminalGame:
         out: where text goes (one call per message).
     """
 
-    def __init__(self, game: Game, engine: Engine, human: int = 0, *, playouts: int | None = 800,
+    def __init__(self, game: Game, engine: Engine, human: int = 0, *, playouts: int | None = PLAY_PLAYOUTS,
                  seconds: float | None = None, out: Callable[[str], None] = print):
         self.game, self.engine, self.human = game, engine, human
         self.playouts, self.seconds = playouts, seconds
         if playouts is None and seconds is None:
-            self.playouts = 800
+            self.playouts = PLAY_PLAYOUTS
         self.out = out
         nodes, edges = table_sizes(game, self.playouts, self.seconds)
         self.searcher = engine.new_searcher(node_capacity=nodes, edge_capacity=edges)
@@ -121,10 +137,10 @@ class TerminalGame:
         return f"{self.side_name(self.state.to_play)} to move> "
 
     def show_board(self) -> None:
-        text = str(self.state)
-        if not self.state.is_terminal:  # "X to move": the prompt that follows says it
-            text = text.rsplit("\n", 1)[0]
-        self.out(text)
+        # the board without its status line: "X to move" the prompt that follows says, and who won
+        # report_end says, naming the player ("White (player 1) wins" followed by "zeroplay wins."
+        # said it twice)
+        self.out(str(self.state).rsplit("\n", 1)[0])
 
     def fmt(self, move: int) -> str:
         return self.game.format_move(move)
@@ -226,12 +242,7 @@ class TerminalGame:
         s = self.state
         if not s.is_terminal:
             return
-        if s.winner is None:
-            self.out("Draw. Type new for another game, or quit.")
-        elif s.winner == self.human:
-            self.out("You win! Type new for another game, or quit.")
-        else:
-            self.out("zeroplay wins. Type new for another game, or quit.")
+        self.out(f"{result_text(self.game, s.winner, self.human)} Type new for another game, or quit.")
 
     # --- input ----------------------------------------------------------------------------------
     def handle(self, line: str) -> None:
@@ -351,7 +362,7 @@ def warm_up_with_note(out: Callable[[str], None]) -> None:
         raise errors[0]
 
 
-def _model_game(model) -> dict | None:
+def model_game(model) -> dict | None:
     """``{"name": ..., "options": {...}}`` of the checkpoint ``model`` (a path or a shipped name),
     read from its header; None without a model or when it does not read (loading it then says
     why)."""
@@ -367,25 +378,41 @@ def _model_game(model) -> dict | None:
     return {"name": name, "options": options}
 
 
+_model_game = model_game  # the older private name
+
+
+def game_settings(model_info: dict | None, game: str | None = None, size: int | None = None,
+                  n_in_row: int | None = None, rule: str | None = None) -> tuple[str, int | None, int | None, str | None]:
+    """``(game, size, n_in_row, rule)`` to play: those not given come from the model's game
+    (``model_game``; a size-specific net names its board), else the defaults: gomoku 15x15
+    free-style, five in a row (4 on 6x6: ``engine.default_n_in_row``). For a game other than
+    Gomoku the Gomoku options stay as given (None unless given; the caller refuses them).
+    ``zeroplay play`` and the web board (``zeroplay serve``) both choose with it."""
+    from zeroplay.play.engine import default_n_in_row
+
+    name = game or (model_info or {}).get("name") or "gomoku"
+    if name != "gomoku":
+        return name, size, n_in_row, rule
+    opts = model_info["options"] if model_info and model_info["name"] == "gomoku" else {}
+    if size is None:
+        size = opts.get("width", 15) if opts.get("width") == opts.get("height") else 15
+    rule = rule or opts.get("rule", "freestyle")
+    if n_in_row is None:
+        n_in_row = opts["n_in_row"] if opts.get("width") == size and "n_in_row" in opts else default_n_in_row(size)
+    return name, size, n_in_row, rule
+
+
 def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = print) -> int:
     """``zeroplay play``: returns the exit status (0; 2 for bad options)."""
     from zeroplay.games import make
-    from zeroplay.play.engine import default_n_in_row, fitting_models, make_engine
+    from zeroplay.play.engine import fitting_models, make_engine
 
-    n_in_row = getattr(args, "n_in_row", None)
-    size, rule = getattr(args, "size", None), getattr(args, "rule", None)
     try:
-        # options not given come from --model's game (a size-specific net names its board), else
-        # the defaults: gomoku 15x15 free-style, five in a row (4 on 6x6)
-        model_game = _model_game(args.model)
-        name = getattr(args, "game", None) or (model_game or {}).get("name") or "gomoku"
+        # options not given come from --model's game, else the defaults (game_settings)
+        name, size, n_in_row, rule = game_settings(
+            model_game(args.model), getattr(args, "game", None), getattr(args, "size", None),
+            getattr(args, "n_in_row", None), getattr(args, "rule", None))
         if name == "gomoku":
-            opts = model_game["options"] if model_game and model_game["name"] == "gomoku" else {}
-            if size is None:
-                size = opts.get("width", 15) if opts.get("width") == opts.get("height") else 15
-            rule = rule or opts.get("rule", "freestyle")
-            if n_in_row is None:
-                n_in_row = opts["n_in_row"] if opts.get("width") == size else default_n_in_row(size)
             game = make("gomoku", width=size, height=size, rule=rule, n_in_row=n_in_row)
         else:
             given = [flag for flag, value in (("--size", size), ("--n-in-row", n_in_row), ("--rule", rule))
@@ -433,7 +460,7 @@ def _limits_text(args) -> str:
         parts.append(f"{args.playouts:,} playouts")
     if args.seconds is not None:
         parts.append(f"{args.seconds:g} s")
-    return " or ".join(parts) if parts else "800 playouts"
+    return " or ".join(parts) if parts else f"{PLAY_PLAYOUTS:,} playouts"
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:

@@ -15,12 +15,14 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
 from zeroplay.games import Game, IllegalMoveError, State, make
-from zeroplay.play.engine import Engine, default_n_in_row, describe, make_engine
+from zeroplay.play.commands import PLAY_PLAYOUTS
+from zeroplay.play.engine import Engine, default_n_in_row, describe, make_engine, resolve_model
 
 GAMES = ("gomoku", "tictactoe")
 MIN_SIZE, MAX_SIZE = 5, 25
@@ -56,7 +58,7 @@ class Options:
     size: int = 15
     rule: str = "freestyle"
     color: str = "black"
-    playouts: int = 400
+    playouts: int = PLAY_PLAYOUTS
     n_in_row: int | None = None
 
     def __post_init__(self):
@@ -85,26 +87,40 @@ class Options:
         return make("gomoku", width=self.size, height=self.size, n_in_row=self.n_in_row, rule=self.rule)
 
 
-_ENGINES: dict[Game, Engine] = {}
+_ENGINES: dict[tuple[Game, str | None], Engine] = {}
 _ENGINES_LOCK = threading.Lock()
 
 
-def engine_for(game: Game) -> Engine:
-    """One Engine (evaluator) per game kind, shared by all web games of that kind."""
+def engine_for(game: Game, model: str | None = None) -> Engine:
+    """One Engine (evaluator) per game kind and model, shared by all web games of that kind.
+
+    ``model`` (a path or a shipped model's name, ``zeroplay serve --model``) plays every game;
+    None: the shipped model for the game's setting, else search only (``engine.make_engine``).
+
+    Raises:
+        GameInputError: ``model`` cannot play ``game`` (another board, rule or game), or does not
+            load: ``make_engine``'s message, the one ``zeroplay play --model`` prints.
+    """
+    key = (game, None if model is None else str(model))
     with _ENGINES_LOCK:
-        if game not in _ENGINES:
-            _ENGINES[game] = make_engine(game)
-        return _ENGINES[game]
+        if key not in _ENGINES:
+            try:
+                _ENGINES[key] = make_engine(game, model)
+            except ValueError as e:  # CheckpointError: worded by engine.check_model / load_model
+                if model is None:
+                    raise  # the shipped default failed: a bug, not the client's input
+                raise GameInputError(str(e)) from None
+        return _ENGINES[key]
 
 
 class WebGame:
     """One game of the web board: moves, the engine's tree, win rates, the last analysis."""
 
-    def __init__(self, game_id: str, options: Options, moves: tuple[int, ...] = ()):
+    def __init__(self, game_id: str, options: Options, moves: tuple[int, ...] = (), model: str | None = None):
         self.id = game_id
         self.options = options
         self.game = options.make_game()
-        self.engine = engine_for(self.game)
+        self.engine = engine_for(self.game, model)
         self.searcher = self.engine.new_searcher(**SEARCH_CONFIG)
         s = self.game.initial()
         for i, m in enumerate(moves):
@@ -335,20 +351,72 @@ def moves_from_record(text: str, fmt: str = "auto") -> tuple[int, int, list[int]
 
 
 class GameStore:
-    """Games by id, at most ``capacity``; the least recently used idle game goes first."""
+    """Games by id, at most ``capacity``; the least recently used idle game goes first.
 
-    def __init__(self, capacity: int = 256):
+    ``model`` (``zeroplay serve --model``: a path or a shipped model's name) plays every game, and
+    the settings a request leaves out come from its game, as in ``zeroplay play --model``;
+    ``playouts`` is the engine's playouts per move where a request gives none (``zeroplay serve
+    --playouts``; default ``PLAY_PLAYOUTS``, as ``zeroplay play``).
+    """
+
+    def __init__(self, capacity: int = 256, *, model: str | None = None, playouts: int = PLAY_PLAYOUTS):
+        from zeroplay.play.terminal import model_game
+
         self.capacity = capacity
+        self.model = None if model is None else resolve_model(str(model))  # a shipped name: its file
+        self.model_info = model_game(model)  # None without a model, or one that does not read
+        self.playouts = playouts
         self._games: OrderedDict[str, WebGame] = OrderedDict()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._games)
 
+    def options(self, game: str | None = None, size: int | None = None, n_in_row: int | None = None,
+                rule: str | None = None, color: str = "black", playouts: int | None = None) -> Options:
+        """A game's Options, those not given from the model's game, else the defaults
+        (``terminal.game_settings``, as ``zeroplay play``); playouts from the store's default."""
+        from zeroplay.play.terminal import game_settings
+
+        name, size, n_in_row, rule = game_settings(self.model_info, game, size, n_in_row, rule)
+        playouts = self.playouts if playouts is None else playouts
+        if name == "gomoku":
+            return Options(name, size, rule, color, playouts, n_in_row=n_in_row)
+        return Options(name, color=color, playouts=playouts)
+
+    def defaults(self) -> dict:
+        """What a request that gives nothing gets, for the page's form: ``game``, ``size``,
+        ``n_in_row``, ``rule``, ``playouts``, ``model`` (the ``--model`` file's name, or None) and
+        ``n_in_row_by_size`` (the line length when only the size is chosen, for each size where it
+        is not 5)."""
+        o = self.options()
+        by_size = {size: self.options("gomoku", size).n_in_row for size in range(MIN_SIZE, MAX_SIZE + 1)}
+        model = None if self.model is None else Path(self.model).name  # the file's name, not where it lies
+        return {"game": o.game, "size": o.size, "n_in_row": o.n_in_row, "rule": o.rule,
+                "playouts": o.playouts, "model": model,
+                "n_in_row_by_size": {str(k): v for k, v in by_size.items() if v != 5}}
+
+    def check(self) -> Engine:
+        """The engine of the default game, made now: a ``--model`` that does not load, or whose game
+        the web board does not play, is told before the server starts.
+
+        Raises:
+            ValueError: the model's problem in ``zeroplay play``'s words (``GameInputError``), or
+                a game the web board does not play; the playouts out of range.
+        """
+        if not MIN_PLAYOUTS <= self.playouts <= MAX_PLAYOUTS:
+            raise ValueError(f"--playouts must be {MIN_PLAYOUTS}..{MAX_PLAYOUTS} on the web board, "
+                             f"got {self.playouts}")
+        options = self.options()
+        if options.game not in GAMES:
+            raise ValueError(f"{self.model} is a {options.game} model: the web board plays "
+                             f"{' and '.join(GAMES)} (zeroplay play --model plays it in the terminal)")
+        return engine_for(options.check().make_game(), self.model)
+
     def new(self, options: Options, moves: tuple[int, ...] = ()) -> WebGame:
         options.check()
         try:
-            g = WebGame(secrets.token_hex(8), options, tuple(moves))
+            g = WebGame(secrets.token_hex(8), options, tuple(moves), self.model)
         except IllegalMoveError as e:
             hint = ""
             if options.game == "gomoku" and "over" in str(e):

@@ -4,7 +4,10 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
 ``Player`` protocol). Players by spec (``make_player``):
 
     PATH            a checkpoint (``.safetensors``): the network with ``playouts`` per move
-    vcf:PATH        the same with the Gomoku threat solver on (``SearchConfig.threat_solver``)
+    NAME            a shipped model by name (``gomoku-8x8-5-freestyle``, ``zeroplay.nn.shipped``):
+                    its file in the package; a file of that name here wins
+    vcf:PATH        the same with the Gomoku threat solver on (``SearchConfig.threat_solver``);
+                    also ``vcf:NAME``
     uniform:N       UniformEvaluator, N playouts per move (search guided by the tree alone)
     rollout:N       RolloutEvaluator, N playouts per move (plain random-rollout MCTS)
     heuristic:N     the search-only engine of ``zeroplay play`` where no model ships: the search
@@ -228,11 +231,19 @@ def _canonical_vcf(arg: str) -> str:
 
 
 def _vcf(arg, game, options):
-    """``vcf:PATH``: the checkpoint at PATH with the Gomoku threat solver on (root and new nodes)."""
+    """``vcf:PATH``: the checkpoint at PATH (or the shipped model NAME) with the Gomoku threat solver
+    on (root and new nodes)."""
     _canonical_vcf(arg)
     if game.name != "gomoku":
         raise ValueError(f"vcf:PATH turns on the Gomoku threat solver; this match plays {game.name}")
-    p = checkpoint_player(arg, game, playouts=options["playouts"], name=f"vcf:{arg}",
+    path = _checkpoint_path(arg)
+    if not os.path.exists(path):
+        from zeroplay.nn import CheckpointError
+        from zeroplay.nn.shipped import shipped_names
+
+        raise CheckpointError(f"no checkpoint at {arg} (vcf:PATH takes a path, or a shipped model's name: "
+                              f"{', '.join(shipped_names()) or 'none ship'})")
+    p = checkpoint_player(path, game, playouts=options["playouts"], name=f"vcf:{arg}",
                           opening_moves=options.get("opening_moves", 2), seed=options.get("seed"),
                           device=options.get("device", "cpu"))
     p.config = p.config.replace(threat_solver=True)
@@ -281,19 +292,30 @@ def checkpoint_player(path, game: Game, *, playouts: int = 400, name: str | None
                         name=name or os.fspath(path), opening_moves=opening_moves, seed=seed)
 
 
+def _checkpoint_path(arg: str) -> str:
+    """A checkpoint given by path or by a shipped model's name -> its path (``nn.shipped``: a file
+    that exists wins over the name; anything else stays as it is)."""
+    from zeroplay.nn.shipped import resolve_model
+
+    return resolve_model(arg)
+
+
 def checkpoint_file(spec: str) -> str | None:
-    """The checkpoint file a player spec plays (``PATH`` or ``vcf:PATH``), by ``make_player``'s
-    rule (a registered ``KIND:`` prefix first, then any existing file); None for other kinds."""
+    """The checkpoint file a player spec plays (``PATH``, ``NAME``, ``vcf:PATH`` or ``vcf:NAME``),
+    by ``make_player``'s rule (a registered ``KIND:`` prefix first, then any existing file, then a
+    shipped model's name, which gives its file in the package: a name and its path are one player
+    to a match record); None for other kinds."""
     prefix, sep, arg = spec.partition(":")
     if sep and prefix in _KINDS:
-        return arg if prefix == "vcf" else None
-    return spec if os.path.exists(spec) or spec.endswith(".safetensors") else None
+        return _checkpoint_path(arg) if prefix == "vcf" else None
+    path = _checkpoint_path(spec)
+    return path if path != spec or os.path.exists(spec) or spec.endswith(".safetensors") else None
 
 
 def make_player(spec: str, game: Game, *, playouts: int = 400, seed: int | None = None,
                 device: str = "cpu", opening_moves: int = 2) -> Player:
     """The player named by ``spec`` (see the module docstring), with its ``canonical_spec`` as its
-    name (checkpoints: the path as given).
+    name (checkpoints: the path or shipped model's name as given).
 
     Args:
         playouts: per move, for checkpoint players (``uniform:N`` / ``rollout:N`` carry their own).
@@ -307,13 +329,19 @@ def make_player(spec: str, game: Game, *, playouts: int = 400, seed: int | None 
     if sep and prefix in _KINDS:
         return _KINDS[prefix](arg, game, {"playouts": playouts, "seed": seed, "device": device,
                                           "opening_moves": opening_moves})
-    if os.path.exists(spec):
-        return checkpoint_player(spec, game, playouts=playouts, seed=seed, device=device,
+    path = checkpoint_file(spec)
+    if path is not None and os.path.exists(path):
+        return checkpoint_player(path, game, playouts=playouts, name=spec, seed=seed, device=device,
                                  opening_moves=opening_moves)
+    from zeroplay.nn.shipped import shipped_names
+
     kinds = ", ".join(f"{k}:..." for k in sorted(_KINDS))
+    names = ", ".join(shipped_names()) or "none ship"
     if spec.endswith(".safetensors") or os.sep in spec:
-        raise ValueError(f"checkpoint {spec} not found (a player is a checkpoint file or one of {kinds})")
-    raise ValueError(f"player {spec!r} is neither a checkpoint file nor one of {kinds}")
+        raise ValueError(f"checkpoint {spec} not found (a player is a checkpoint file, a shipped model's "
+                         f"name ({names}) or one of {kinds})")
+    raise ValueError(f"player {spec!r} is neither a checkpoint file nor one of {kinds} (nor a shipped "
+                     f"model: {names})")
 
 
 # --- matches --------------------------------------------------------------------------------------

@@ -17,14 +17,22 @@ def add_parsers(sub) -> None:
     add_export(sub)
 
 
-def _add_game_options(p, default_game: str | None) -> None:
+def _add_game_options(p, default_game: str | None, *, taken_from: str | None = None) -> None:
+    """``--game``, ``--size``, ``--n-in-row``, ``--rule``. The Gomoku options default to None (the
+    game's own defaults then apply), so that a command knows which were given. ``taken_from``: where
+    options not given come from (the arena: the first checkpoint player), for the help."""
     from zeroplay.games import names
 
+    def default(plain: str) -> str:
+        return f"default: {taken_from}’s, else {plain}" if taken_from else f"default {plain}"
+
     p.add_argument("--game", choices=names(), default=default_game,
-                   help=f"game (default: {default_game or 'the run’s, else gomoku'})")
-    p.add_argument("--size", type=int, default=None, help="Gomoku board width and height (default 15)")
-    p.add_argument("--n-in-row", type=int, default=None, help="Gomoku line length that wins (default 5)")
-    p.add_argument("--rule", choices=["freestyle", "standard"], default=None, help="Gomoku rule (default freestyle)")
+                   help=f"game (default: {default_game or 'the run’s, else gomoku'})" if not taken_from
+                   else f"game ({default('gomoku')})")
+    p.add_argument("--size", type=int, default=None, help=f"Gomoku board width and height ({default('15')})")
+    p.add_argument("--n-in-row", type=int, default=None, help=f"Gomoku line length that wins ({default('5')})")
+    p.add_argument("--rule", choices=["freestyle", "standard"], default=None,
+                   help=f"Gomoku rule ({default('freestyle')})")
 
 
 def _game_options(args) -> dict | None:
@@ -271,17 +279,19 @@ def player_spec(text: str) -> str:
 def _add_arena(sub) -> None:
     p = sub.add_parser(
         "arena", help="play a match between two players: W/D/L, score and Elo with 95%% interval",
-        description="A player is a checkpoint path, vcf:PATH (that checkpoint with the Gomoku threat "
-        "solver on), uniform:N or rollout:N (N playouts per move), heuristic:N (the search-only "
+        description="A player is a checkpoint path or a shipped model's name (e.g. gomoku-8x8-5-freestyle; "
+        "a file of that name here wins), vcf:CHECKPOINT (that checkpoint or shipped model with the Gomoku "
+        "threat solver on), uniform:N or rollout:N (N playouts per move), heuristic:N (the search-only "
         "engine of zeroplay play, threat solver on; heuristic-plain:N: off), or pbrain:COMMAND. "
-        "Colours alternate; draws count 1/2.")
+        "Game options not given come from the first checkpoint player's game, as zeroplay play --model "
+        "takes them, else gomoku 15x15 free-style five in a row. Colours alternate; draws count 1/2.")
     p.add_argument("a", metavar="A", type=player_spec, help="first player")
     p.add_argument("b", metavar="B", type=player_spec, help="second player")
     p.add_argument("--games", type=at_least_1, default=100, help="games (default 100)")
-    _add_game_options(p, "gomoku")
+    _add_game_options(p, None, taken_from="the first checkpoint player")
     p.add_argument("--playouts", type=at_least_1, default=400,
-                   help="playouts per move of checkpoint (and vcf:) players (default 400); uniform:N, "
-                        "rollout:N and pbrain: players keep their own")
+                   help="playouts per move of checkpoint players (by path or name, and vcf:) (default 400); "
+                        "uniform:N, rollout:N, heuristic:N, heuristic-plain:N and pbrain: players keep their own")
     p.add_argument("--opening-moves", type=at_least_0, default=2,
                    help="plies sampled from the visit counts at the start of each game (default 2)")
     p.add_argument("--parallel", type=at_least_1, default=64,
@@ -332,13 +342,65 @@ def _cmd_arena(args) -> int:
         return 130
 
 
+def _arena_game(args):
+    """The match's game and, where some of it came from a checkpoint player, the line that says so.
+
+    Options given on the command line win; the others come from the first checkpoint player's game
+    (its file's header, as ``zeroplay play --model`` takes them), all of them when none is given:
+    ``zeroplay arena gomoku-6x6-4-freestyle rollout:50`` plays 6x6 four in a row. Without a
+    checkpoint player (or one whose file does not read: making the player then says why), the
+    game's own defaults: gomoku 15x15 free-style, five in a row. A checkpoint that does not fit the
+    game so made is refused by ``make_player``, naming each difference.
+    """
+    from zeroplay.games import make
+    from zeroplay.train.arena import checkpoint_file
+
+    given = _game_options(args) or {}
+    name, options, taken = args.game, dict(given), []
+    source = next((spec for spec in (args.a, args.b) if _is_checkpoint(spec)), None)
+    if source is not None:
+        from zeroplay.nn.record import CheckpointError, checkpoint_game
+
+        try:
+            ck_name, ck_options = checkpoint_game(checkpoint_file(source))
+        except (CheckpointError, OSError):
+            ck_name, ck_options = None, {}
+        if name is None and ck_name is not None and (not given or ck_name == "gomoku"):
+            name = ck_name  # Gomoku options alone mean Gomoku
+            taken.append("--game")
+        if name == ck_name:
+            board = ("width", "height", "size")
+            for key, value in ck_options.items():
+                flag = "--size" if key in board else "--" + key.replace("_", "-")
+                if (flag == "--size" and "size" in given) or (flag != "--size" and key in given):
+                    continue
+                options[key] = value
+                if flag not in taken:
+                    taken.append(flag)
+    game = make(name or "gomoku", **options)
+    if not taken:
+        return game, None
+    what = "game" if "--game" in taken and not given else ", ".join(f for f in taken if f != "--game")
+    return game, f"{what} from {source}: {_describe_game(game)}"
+
+
+def _describe_game(game) -> str:
+    """``gomoku 6x6, 4 in a row, freestyle``; ``connect4 7x6`` for games without options."""
+    options = dict(getattr(game, "options", {}) or {})
+    text = f"{game.name} {game.width}x{game.height}"
+    if "n_in_row" in options:
+        text += f", {options['n_in_row']} in a row"
+    if "rule" in options:
+        text += f", {options['rule']}"
+    return text
+
+
 def _arena(args) -> int:
     import numpy as np
 
-    from zeroplay.games import make
     from zeroplay.train.arena import make_player
 
-    game = make(args.game, **(_game_options(args) or {}))
+    game, taken = _arena_game(args)
     if any(_is_checkpoint(spec) for spec in (args.a, args.b)):
         from zeroplay.nn.evaluator import limit_inference_threads
 
@@ -346,6 +408,8 @@ def _arena(args) -> int:
     seeds = np.random.SeedSequence(args.seed).generate_state(2)
     a = make_player(args.a, game, playouts=args.playouts, seed=int(seeds[0]), opening_moves=args.opening_moves)
     b = make_player(args.b, game, playouts=args.playouts, seed=int(seeds[1]), opening_moves=args.opening_moves)
+    if taken is not None:
+        print(taken, file=sys.stderr, flush=True)  # once, before the match; never on --json's stdout
     record = _open_record(args, game)
     try:
         return _arena_match(args, game, a, b, record)
@@ -391,6 +455,9 @@ def _arena_match(args, game, a, b, record) -> int:
     playouts = args.playouts if any(_is_checkpoint(spec) for spec in (args.a, args.b)) else None
     out = {**match.to_dict(), "game": game.name, "options": dict(game.options), "playouts": playouts,
            "seconds": round(before + time.perf_counter() - t0, 1)}
+    for key in ("elo", "elo_low", "elo_high"):  # 0.1 Elo; + 0.0 turns -0.0 into 0.0 (None: infinite)
+        if out.get(key) is not None:
+            out[key] = round(out[key], 1) + 0.0
     if record is not None:
         out["resumed_games"] = resumed
     if args.json:

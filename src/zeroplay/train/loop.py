@@ -636,7 +636,8 @@ class TrainingRun:
                 if bar is not None:
                     bar.close()
             record["matches"][label] = {**match.to_dict(), "opponent_iteration": best if label == "previous best" else None}
-            self.log(f"iteration {it} vs {label} ({opponent.name}): {match.elo()}")
+            named = label if opponent.name == label else f"{label} ({opponent.name})"  # not "rollout:200 (rollout:200)"
+            self.log(f"iteration {it} vs {named}: {match.elo()}")
         vs_best = record["matches"]["previous best"]
         n = vs_best["games"]
         smoothed = (vs_best["wins"] + 0.5 * vs_best["draws"] + 0.5) / (n + 1)

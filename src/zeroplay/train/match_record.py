@@ -77,7 +77,7 @@ def player_identity(spec: str) -> str:
     spec = canonical_spec(spec)
     path = checkpoint_file(spec)
     if path is not None:
-        prefix = "vcf:" if spec.startswith("vcf:") and path == spec[4:] else ""
+        prefix = "vcf:" if spec.startswith("vcf:") else ""  # vcf:PATH, vcf:NAME
         digest = hashlib.sha256()
         with open(path, "rb") as f:
             for block in iter(lambda: f.read(1 << 20), b""):

@@ -86,6 +86,10 @@ def _elo(ax, records) -> bool:
         low = [r["elo"] - r["elo_low"] if r.get("elo_low") is not None else 0.0 for r in rows]
         high = [r["elo_high"] - r["elo"] if r.get("elo_high") is not None else 0.0 for r in rows]
         ax.errorbar(x, y, yerr=[low, high], marker="o", capsize=3, label=f"vs {opponent}")
+    from matplotlib.ticker import MaxNLocator
+
+    # iterations are whole: no tick at 1.25 (min_n_ticks=1: one iteration alone gets its one tick)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
     ax.set_xlabel("iteration")
     ax.set_ylabel("Elo (95 % interval)")
     ax.set_title("Arena Elo")

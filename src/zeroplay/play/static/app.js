@@ -14,9 +14,11 @@ let streamKind = null;      // "engine" | "analysis"
 let nInRowPicked = false;   // the person chose "In a row" (else it follows the board size)
 
 // Stones in a row when the person has not chosen: 4 on 6x6 (the shipped 6x6 model's game), else 5.
-// The server has the same default (engine.default_n_in_row) for requests without n_in_row.
-const SHIPPED_N_IN_ROW = { 6: 4 };
-const defaultNInRow = (size) => SHIPPED_N_IN_ROW[size] || 5;
+// The server has the same default (engine.default_n_in_row) for requests without n_in_row; it
+// sends its own (GET /api/defaults: with `zeroplay serve --model`, the model's game) at start.
+let nInRowBySize = { 6: 4 };
+const defaultNInRow = (size) => nInRowBySize[size] || 5;
+let serverGame = "gomoku";  // the game the server plays by default (a tic-tac-toe --model: tictactoe)
 
 const $ = (id) => document.getElementById(id);
 
@@ -39,13 +41,50 @@ async function api(method, path, body) {
 }
 
 function options() {
-  return {
-    size: parseInt($("opt-size").value, 10),
-    n_in_row: parseInt($("opt-n-in-row").value, 10),
-    rule: $("opt-rule").value,
+  const o = {
     color: $("opt-color").value,
     playouts: parseInt($("opt-playouts").value, 10),
   };
+  if (serverGame !== "gomoku") return o;  // the board size, line and rule are Gomoku options
+  o.size = parseInt($("opt-size").value, 10);
+  o.n_in_row = parseInt($("opt-n-in-row").value, 10);
+  o.rule = $("opt-rule").value;
+  return o;
+}
+
+// Show a playouts value in the Strength menu, also one it does not offer (the server's --playouts).
+function showPlayouts(n) {
+  const sel = $("opt-playouts");
+  if (![...sel.options].some((o) => o.value === String(n))) {
+    const o = document.createElement("option");
+    o.value = String(n);
+    o.textContent = `${n} playouts`;
+    const after = [...sel.options].find((x) => parseInt(x.value, 10) > n);
+    sel.insertBefore(o, after || null);
+  }
+  sel.value = String(n);
+}
+
+// The server's defaults (its --model's game, its --playouts) in the options form.
+async function applyDefaults() {
+  let d;
+  try {
+    d = await api("GET", "/api/defaults");
+  } catch (e) {
+    return;  // an older server: the form's own defaults
+  }
+  serverGame = d.game || "gomoku";
+  if (d.n_in_row_by_size) {
+    nInRowBySize = {};
+    for (const k in d.n_in_row_by_size) nInRowBySize[parseInt(k, 10)] = d.n_in_row_by_size[k];
+  }
+  if (serverGame === "gomoku") {
+    $("opt-size").value = String(d.size);
+    showNInRow(d.n_in_row);
+    $("opt-rule").value = d.rule;
+  }
+  for (const id of ["opt-size", "opt-n-in-row", "opt-rule"]) $(id).disabled = serverGame !== "gomoku";
+  if (d.playouts) showPlayouts(d.playouts);
 }
 
 function setStatus(text, cls) {
@@ -91,11 +130,13 @@ function setGame(g) {
   game = g;
   sessionStorage.setItem("zeroplay-game", g.id);
   if (arrived) {
-    $("opt-size").value = String(g.options.size);
-    showNInRow(g.options.n_in_row);
-    $("opt-rule").value = g.options.rule;
+    if (g.options.game === "gomoku") {
+      $("opt-size").value = String(g.options.size);
+      showNInRow(g.options.n_in_row);
+      $("opt-rule").value = g.options.rule;
+    }
     $("opt-color").value = g.options.color;
-    $("opt-playouts").value = String(g.options.playouts);
+    showPlayouts(g.options.playouts);
   }
   $("game-title").textContent = g.title;
   $("engine-name").textContent = "engine: " + g.engine;
@@ -446,7 +487,9 @@ function init() {
     ev.target.value = "";
   });
   const saved = sessionStorage.getItem("zeroplay-game");
-  (saved ? loadGame(saved) : Promise.resolve(false)).then((ok) => { if (!ok) newGame(); });
+  applyDefaults()
+    .then(() => (saved ? loadGame(saved) : false))
+    .then((ok) => { if (!ok) newGame(); });
 }
 
 init();
