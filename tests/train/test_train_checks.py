@@ -340,3 +340,12 @@ def test_an_http2_server_passes_the_probe():
     with server:
         check_reachable(f"127.0.0.1:{port}", timeout=2.0)
     assert got and got[0].startswith(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+
+
+def test_baseline_is_stored_in_canonical_form(tmp_path):
+    # "uniform:08" and "uniform:8" are one player; the run names it as arena results do
+    import json
+
+    run = tmp_path / "run"
+    assert _train(run, "--hours", "0", "--baseline", " uniform:08") == 0
+    assert json.loads((run / "config.json").read_text())["loop"]["baseline"] == "uniform:8"

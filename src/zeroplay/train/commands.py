@@ -124,7 +124,14 @@ def _overrides(args) -> dict:
                 window="window", eval_games="eval_games", eval_playouts="eval_playouts",
                 flush_games="flush_games")
     if args.baseline is not None:
-        loop["baseline"] = None if args.baseline.lower() == "none" else args.baseline
+        from zeroplay.train.arena import canonical_spec
+
+        # the canonical form, so that evals and plots name the baseline the way arena results do
+        spec = args.baseline.strip()
+        try:
+            loop["baseline"] = None if spec.lower() == "none" else canonical_spec(spec)
+        except ValueError as e:
+            raise ValueError(f"--baseline {spec}: {e}") from None
     train = pick(lr="lr", l2="l2")
     return {"seed": args.seed, "selfplay": selfplay, "loop": loop, "train": train}
 
