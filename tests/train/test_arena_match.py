@@ -14,6 +14,7 @@ from zeroplay.train.arena import (
     make_player,
     play_match,
     register_player_kind,
+    search_config,
 )
 from zeroplay.search import UniformEvaluator
 
@@ -115,6 +116,11 @@ def test_canonical_specs():
     for bad in ("uniform:0", "uniform:-1", "uniform:1e3", "uniform:", "vcf:", "pbrain:"):
         with pytest.raises(ValueError):
             canonical_spec(bad)
+    # more playouts than a node table can hold: said so, not a capacity error from deep inside
+    with pytest.raises(ValueError, match="at most 134,217,728 playouts"):
+        canonical_spec("uniform:99999999999999999999999")
+    with pytest.raises(ValueError, match="at most 134,217,728 playouts"):
+        search_config(1 << 28)
 
 
 def test_registered_kinds_plug_in():

@@ -63,8 +63,18 @@ class Player(Protocol):
     def play(self, state: State) -> int: ...
 
 
+MAX_PLAYOUTS = 1 << 27
+"""Most playouts per move a player takes: its node table (16 per playout) stays within 2^31 nodes."""
+
+
 def search_config(playouts: int, *, batch_size: int = 16) -> SearchConfig:
-    """Play-mode SearchConfig (no noise) sized for ``playouts`` per move plus tree reuse."""
+    """Play-mode SearchConfig (no noise) sized for ``playouts`` per move plus tree reuse.
+
+    Raises:
+        ValueError: ``playouts`` above ``MAX_PLAYOUTS``.
+    """
+    if playouts > MAX_PLAYOUTS:
+        raise ValueError(f"at most {MAX_PLAYOUTS:,} playouts a move, got {playouts:,}")
     nodes = 1 << max(12, (16 * playouts - 1).bit_length())
     return SearchConfig(batch_size=batch_size, node_capacity=nodes, edge_capacity=nodes * 256,
                         eval_cache_size=1 << 13)
@@ -169,6 +179,8 @@ def _playouts_arg(kind: str, arg: str) -> int:
         raise ValueError(f"{kind}:N needs a whole number of playouts, got {kind}:{arg}") from None
     if n < 1:
         raise ValueError(f"{kind}:N needs N >= 1, got {kind}:{arg}")
+    if n > MAX_PLAYOUTS:
+        raise ValueError(f"{kind}:N takes at most {MAX_PLAYOUTS:,} playouts, got {kind}:{arg}")
     return n
 
 
