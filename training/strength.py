@@ -65,7 +65,8 @@ def model_path(key: str) -> str:
 
 
 def previous_iteration(key: str) -> int | None:
-    """The iteration before the shipped one that was the run's best (its ``best_before``)."""
+    """The iteration before the shipped one that was the run's best (its ``best_before``), or, when
+    its checkpoint is not in the run directory, the newest earlier iteration whose checkpoint is."""
     spec = MODELS[key]
     if "previous" not in spec:
         return None
@@ -78,6 +79,12 @@ def previous_iteration(key: str) -> int | None:
     prev = ev.get("best_before")
     if prev is None or prev == shipped["iteration"]:
         prev = shipped["iteration"] - 1
+    # A row is only worth publishing if anyone can rerun it: when that checkpoint was not kept
+    # (15x15 iteration 23), take the newest kept one before it.
+    kept = ROOT / spec["previous"].format(prev=prev)
+    while not kept.exists() and prev > 0:
+        prev -= 1
+        kept = ROOT / spec["previous"].format(prev=prev)
     return int(prev)
 
 
