@@ -13,8 +13,17 @@
 # resumable from its directory).
 set -u
 cd "$(dirname "$0")/.."
+if [ $# -ne 1 ]; then
+    echo "usage: training/run.sh NAME   (NAME: a training/NAME.args file)" >&2
+    exit 2
+fi
 NAME=$1
 ARGS_FILE=training/$NAME.args
+# a mistyped name would otherwise start an unbounded run with default settings
+if [ ! -f "$ARGS_FILE" ]; then
+    echo "training/run.sh: no $ARGS_FILE (runs: $(cd training && ls *.args | sed 's/\.args$//' | tr '\n' ' '))" >&2
+    exit 2
+fi
 RUN=training/runs/$NAME
 CHUNK_HOURS=${CHUNK_HOURS:-0.25}
 ZP=${ZEROPLAY:-.venv/bin/zeroplay}

@@ -32,7 +32,7 @@ def test_export_writes_weights_and_provenance(run_dir, tmp_path, capsys):
     meta = read_checkpoint_meta(out)
     assert meta["optimizer"] is None and meta["extra"]["shipped"] == shipped
     assert shipped["iteration"] == 2 and shipped["status"] == "final" and shipped["selfplay_games"] == 4
-    assert shipped["cpu_hours_run_so_far"] is None  # no cputime.tsv in a plain run
+    assert shipped["cpu_hours_run_so_far"] is None and shipped["cpu_hours"] is None  # no cputime.tsv
     assert shipped["train_config"]["game"] == "tictactoe" and shipped["train_config"]["net"] == "tiny"
     src = run_dir / "checkpoints" / "iter-000002.safetensors"
     assert out.stat().st_size < src.stat().st_size  # the optimizer tensors are left out
@@ -108,3 +108,24 @@ def test_a_failed_write_is_one_line_and_keeps_the_old_file(run_dir, tmp_path, ca
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"zeroplay: error: cannot write {out}: No space left on device"]
     assert out.read_bytes() == before
+
+
+def test_cpu_hours_up_to_a_checkpoint_leave_out_later_training(tmp_path):
+    from zeroplay.train.export import cpu_hours
+
+    # an export of an older iteration used to carry the run's total: 8x8 iteration 9 said 5.167
+    (tmp_path / "cputime.tsv").write_text(
+        "start\twall_s\tuser_s\tsys_s\tcpu_s\trc\n"
+        "2026-11-30T10:00:00Z\t3600\t3000\t600\t3600\t0\n"
+        "2026-11-30T12:00:00Z\t1800\t\t\t1800\tkilled\n")
+    (tmp_path / "cputime.live").write_text("2026-11-30T14:00:00Z 3600 7200\n")  # a chunk not booked yet
+    assert cpu_hours(tmp_path) == 3.5
+    assert cpu_hours(tmp_path, until="2026-11-30T11:30:00+00:00") == 1.0  # after the first chunk ended
+    assert cpu_hours(tmp_path, until="2026-11-30T12:15:00+00:00") == 1.25  # a quarter into the second
+    assert cpu_hours(tmp_path, until="2026-11-30T09:00:00+00:00") == 0.0
+    assert cpu_hours(tmp_path / "missing") is None
+
+
+def test_a_missing_iteration_names_the_ones_there(run_dir, tmp_path, capsys):
+    assert main(["export", str(run_dir), "--out", str(tmp_path / "x.safetensors"), "--iteration", "9"]) == 2
+    assert "(it has iterations 0, 1 and 2)" in capsys.readouterr().err

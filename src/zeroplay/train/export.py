@@ -2,9 +2,9 @@
 
 The model file is the run's checkpoint without the optimizer tensors (about a third of the size),
 with its provenance under ``extra.shipped`` of the checkpoint metadata: run name, status, iteration,
-optimizer step, self-play games and samples so far, the run's CPU-hours so far (when the run
-directory has a ``cputime.tsv``, as ``training/run.sh`` writes), cumulative Elo and the command
-that trained it. ``zeroplay play --model FILE`` prints that status; files exported into
+optimizer step, self-play games and samples so far, the CPU-hours up to that checkpoint and the
+run's CPU-hours so far (when the run directory has a ``cputime.tsv``, as ``training/run.sh``
+writes), cumulative Elo and the command that trained it. ``zeroplay play --model FILE`` prints that status; files exported into
 ``src/zeroplay/models/`` ship with the package (docs/TRAINING.md, "Shipped models").
 """
 
@@ -17,13 +17,57 @@ import sys
 from pathlib import Path
 
 
-def cpu_hours(run_dir: Path) -> float | None:
-    """Sum of the ``cpu_s`` column of ``run_dir/cputime.tsv`` in hours (None without the file)."""
+def _utc_seconds(stamp: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+
+
+def cpu_hours(run_dir: Path, until: str | None = None) -> float | None:
+    """CPU-hours of the run from ``run_dir/cputime.tsv`` (the ``cpu_s`` of each chunk
+    ``training/run.sh`` ran; plus ``cputime.live``, the last sample of a chunk killed before it
+    was booked), or None without ``cputime.tsv``.
+
+    Args:
+        until: an ISO 8601 UTC time (a checkpoint's ``created``): only the CPU time spent before
+            it, so that an older checkpoint is not credited with later training. Chunks that
+            ended before it count whole; the chunk running at that time counts in proportion to
+            its wall time elapsed (an estimate: self-play and training share a chunk unevenly).
+    """
     path = Path(run_dir) / "cputime.tsv"
     if not path.exists():
         return None
+    chunks = []  # (start, wall seconds, cpu seconds)
     with path.open() as f:
-        return round(sum(float(r["cpu_s"] or 0) for r in csv.DictReader(f, delimiter="\t")) / 3600.0, 3)
+        for r in csv.DictReader(f, delimiter="\t"):
+            chunks.append((r["start"], float(r["wall_s"] or 0), float(r["cpu_s"] or 0)))
+    live = Path(run_dir) / "cputime.live"
+    if live.exists():
+        fields = live.read_text().split()
+        if len(fields) == 3:
+            chunks.append((fields[0], float(fields[1]), float(fields[2])))
+    total = 0.0
+    for start, wall, cpu in chunks:
+        if until is None:
+            total += cpu
+            continue
+        begun = _utc_seconds(start)
+        end = _utc_seconds(until)
+        if begun + wall <= end:
+            total += cpu
+        elif begun < end and wall > 0:
+            total += cpu * (end - begun) / wall
+    return round(total / 3600.0, 3)
+
+
+def _list_iterations(iters: list[int]) -> str:
+    """``iterations 9, 149 and 154``; a long list is cut to its ends."""
+    shown = [str(i) for i in iters]
+    if len(shown) > 8:
+        shown = shown[:3] + [f"... ({len(iters) - 6} more)"] + shown[-3:]
+    if len(shown) == 1:
+        return f"iteration {shown[0]}"
+    return "iterations " + ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
 def pick_iteration(run_dir: Path, which: str | int) -> int:
@@ -55,7 +99,7 @@ def pick_iteration(run_dir: Path, which: str | int) -> int:
             raise ValueError(f"--iteration must be best, latest or a number, got {which!r}") from None
     if it not in iters:
         raise ValueError(f"no checkpoint of iteration {it} in {run_dir / 'checkpoints'} "
-                         f"(there are {iters[0]}..{iters[-1]}: {len(iters)} files)")
+                         f"(it has {_list_iterations(iters)})")
     return it
 
 
@@ -110,6 +154,9 @@ def export_model(run_dir: str | os.PathLike, out: str | os.PathLike, *, iteratio
         "step": ck.step,
         "selfplay_games": run_extra.get("games_total"),
         "selfplay_samples": run_extra.get("samples_total"),
+        # CPU-hours up to this checkpoint; the run's total at export time is there too, since an
+        # earlier export of the same iteration wrote that number as its cost
+        "cpu_hours": cpu_hours(run_dir, until=ck.meta.get("created")),
         "cpu_hours_run_so_far": cpu_hours(run_dir),
         "elo_vs_iteration_0": elo,
         "command": command,

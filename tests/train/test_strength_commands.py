@@ -1,0 +1,62 @@
+"""docs/STRENGTH.md promises commands anyone can rerun: every file its tables play must be committed.
+
+The 15x15 "previous model" row once played iteration 23, whose checkpoint was never committed, so
+the published command failed on a fresh clone.
+"""
+
+import importlib.util
+import re
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _strength():
+    spec = importlib.util.spec_from_file_location("strength", ROOT / "training" / "strength.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _tracked(path: str) -> bool:
+    out = subprocess.run(["git", "ls-files", "--error-unmatch", path], cwd=ROOT, capture_output=True)
+    return out.returncode == 0
+
+
+def _files_played(argv: list[str]) -> list[str]:
+    players = argv[2:4]
+    return [p.removeprefix("vcf:") for p in players if p.removeprefix("vcf:").endswith(".safetensors")]
+
+
+@pytest.fixture(scope="module")
+def in_git_checkout():
+    if subprocess.run(["git", "rev-parse"], cwd=ROOT, capture_output=True).returncode != 0:
+        pytest.skip("not a git checkout")
+
+
+@pytest.mark.parametrize("key", sorted(_strength().MODELS))
+def test_every_match_of_a_model_plays_committed_files(key, in_git_checkout):
+    strength = _strength()
+    for label, argv in strength.matches(key, 100):
+        for path in _files_played(argv):
+            assert _tracked(path), f"{key}: {label}: {path} is not committed"
+
+
+def test_every_checkpoint_a_strength_command_names_is_committed(in_git_checkout):
+    text = (ROOT / "docs" / "STRENGTH.md").read_text()
+    commands = re.findall(r"`(\.venv/bin/(?:zeroplay arena|python training/arena\.py) [^`]+)`", text)
+    assert len(commands) >= 18  # six rows for each of the three models at least
+    for command in commands:
+        for path in _files_played(shlex.split(command)):
+            assert _tracked(path), f"{path} (in `{command}`) is not committed"
+
+
+def test_previous_model_falls_back_to_the_newest_kept_checkpoint(in_git_checkout):
+    strength = _strength()
+    # the run's best before the shipped iteration 25 was 23, whose checkpoint was not kept
+    assert strength.previous_iteration("gomoku-15x15-freestyle") == 22
+    assert strength.previous_iteration("gomoku-8x8-5-freestyle") == 149
