@@ -334,7 +334,9 @@ def _main(argv: list[str] | None) -> int:
 
         if not isinstance(e, (ValueError, PbrainError)):
             raise  # a bug: keep its traceback
-        print(f"zeroplay: error: {e}", file=sys.stderr)
+        from zeroplay.games import option_words
+
+        print(f"zeroplay {args.command}: error: {option_words(str(e))}", file=sys.stderr)
         return 2
 
 

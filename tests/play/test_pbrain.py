@@ -453,3 +453,19 @@ def test_end_during_the_warm_up_exits_at_once(monkeypatch):
     finally:
         release.set()
         warm.join()
+
+
+def test_a_manager_that_closes_our_stdout_ends_the_brain_quietly():
+    """The reader of the replies went away (``| true``): exit 0, no "internal error" traceback."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # nobody will read a reply
+    proc = subprocess.Popen(PBRAIN, stdin=subprocess.PIPE, stdout=write_end, stderr=subprocess.PIPE)
+    os.close(write_end)
+    try:
+        _, err = proc.communicate(b"START 15\nBEGIN\nEND\n", timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0
+    assert b"Traceback" not in err and b"internal error" not in err, err.decode()

@@ -2,7 +2,7 @@
 
 Each case runs both commands on the same file and compares the messages: the engine says it on
 stderr and exits 2 at start-up, or answers ``ERROR`` to the START of a board the model cannot
-play; ``zeroplay play`` says it on stderr after ``zeroplay play: ``. One function words both
+play; ``zeroplay play`` says it on stderr after ``zeroplay play: error: ``. One function words both
 (``zeroplay.play.engine.check_model``), so the texts are equal, shipped names included.
 """
 
@@ -33,8 +33,8 @@ def play_error(capsys, *args: str) -> str:
     capsys.readouterr()
     assert run(parser.parse_args(["play", *args]), inp=lambda _: "quit") == 2
     err = capsys.readouterr().err
-    assert err.startswith("zeroplay play: ") and err.count("\n") == 1, err
-    return err[len("zeroplay play: "):].rstrip("\n")
+    assert err.startswith("zeroplay play: error: ") and err.count("\n") == 1, err
+    return err[len("zeroplay play: error: "):].rstrip("\n")
 
 
 def pbrain_start_up_error(model: str) -> str:

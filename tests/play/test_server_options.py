@@ -40,8 +40,8 @@ def play_error(capsys, *args: str) -> str:
     capsys.readouterr()
     assert run(parser.parse_args(["play", *args]), inp=lambda _: "quit") == 2
     err = capsys.readouterr().err
-    assert err.startswith("zeroplay play: ") and err.count("\n") == 1, err
-    return err[len("zeroplay play: "):].rstrip("\n")
+    assert err.startswith("zeroplay play: error: ") and err.count("\n") == 1, err
+    return err[len("zeroplay play: error: "):].rstrip("\n")
 
 
 @pytest.fixture(scope="module")

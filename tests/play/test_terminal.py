@@ -52,7 +52,7 @@ def test_engine_moves_first_for_white_and_seconds_limit(warm):
 
 def test_bad_options_are_explained():
     proc = play("", "--size", "3")
-    assert proc.returncode == 2 and "zeroplay play: --size must be an integer in 5..25" in proc.stderr
+    assert proc.returncode == 2 and "zeroplay play: error: --size must be an integer in 5..25" in proc.stderr
     proc = play("", "--playouts", "0")
     assert proc.returncode == 2 and "--playouts must be >= 1" in proc.stderr
     assert "Traceback" not in proc.stderr
@@ -167,7 +167,7 @@ def test_n_in_row_option_plays_the_shipped_6x6_model(warm):
     assert "gomoku 6x6 freestyle, 4 in a row" in proc.stdout
     assert "model gomoku-6x6-4-freestyle.safetensors (shipped" in proc.stdout
     bad = play("quit\n", "--size", "6", "--n-in-row", "9")
-    assert bad.returncode == 2 and "zeroplay play: --n-in-row must be in 3..6" in bad.stderr
+    assert bad.returncode == 2 and "zeroplay play: error: --n-in-row must be in 3..6" in bad.stderr
     # without --n-in-row, 6x6 is the shipped model's game (as on the web board); other sizes: 5
     default = play("quit\n", "--size", "6", "--playouts", "30")
     assert "gomoku 6x6 freestyle, 4 in a row" in default.stdout
@@ -363,7 +363,7 @@ def test_connect4_model_and_its_exported_status(warm, tmp_path):
     proc = play("quit\n", "--game", "connect4", "--model", str(plain), "--playouts", "30")
     assert "Engine: model c4-plain.safetensors, 30 playouts per move." in proc.stdout
     proc = play("quit\n", "--size", "9", "--model", str(plain))
-    assert proc.returncode == 2 and proc.stderr.startswith("zeroplay play: ")
+    assert proc.returncode == 2 and proc.stderr.startswith("zeroplay play: error: ")
     assert "Traceback" not in proc.stderr
 
 

@@ -134,7 +134,7 @@ def test_another_match_or_a_broken_record_is_refused_and_the_file_kept(tmp_path,
         bad = tmp_path / f"{name}.jsonl"
         bad.write_text(text)
         code, _, err = arena(capsys, bad, 4)
-        assert code == 2 and "zeroplay: error:" in err and str(bad) in err, name
+        assert code == 2 and "zeroplay arena: error:" in err and str(bad) in err, name
         assert "Traceback" not in err
         assert bad.read_text() == text, name  # nothing rewritten
     binary = tmp_path / "bin.jsonl"

@@ -71,7 +71,7 @@ def test_export_of_a_damaged_checkpoint_is_one_line(run_dir, tmp_path, capsys):
     (copy / "checkpoints" / "iter-000002.safetensors").write_bytes(b"\0" * 64)
     assert main(["export", str(copy), "--out", str(tmp_path / "x.safetensors"), "--iteration", "2"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("zeroplay: error: ")
+    assert len(err) == 1 and err[0].startswith("zeroplay export: error: ")
 
 
 def test_export_refuses_a_bad_out_and_leaves_files_as_they_were(run_dir, tmp_path, capsys):
@@ -106,7 +106,7 @@ def test_a_failed_write_is_one_line_and_keeps_the_old_file(run_dir, tmp_path, ca
     monkeypatch.setattr(checkpoint, "atomic_write_bytes", full_disk)
     assert main(["export", str(run_dir), "--out", str(out), "--iteration", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"zeroplay: error: cannot write {out}: No space left on device"]
+    assert err == [f"zeroplay export: error: cannot write {out}: No space left on device"]
     assert out.read_bytes() == before
 
 

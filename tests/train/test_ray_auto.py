@@ -70,6 +70,6 @@ def test_train_with_address_auto_and_no_cluster_is_refused_in_one_line(no_cluste
     err = capsys.readouterr().err
     assert code == 2, err
     assert err.strip().splitlines() == [
-        "zeroplay: error: --address auto: no running Ray cluster found (none started with `ray start` on this "
+        "zeroplay train: error: --address auto: no running Ray cluster found (none started with `ray start` on this "
         "machine, RAY_ADDRESS not set); start one with `ray start --head`, or leave --address out for a local one"]
     assert not run.exists()  # refused before anything is written

@@ -37,7 +37,7 @@ def _refused(capsys, code, *needles):
     err = capsys.readouterr().err
     assert code == 2, err
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("zeroplay: error: "), err
+    assert len(lines) == 1 and lines[0].startswith("zeroplay train: error: "), err
     for needle in needles:
         assert needle in lines[0], err
     return lines[0]

@@ -193,6 +193,8 @@ class PbrainEngine:
             return
         try:
             self._handle(line.rstrip("\r\n"))
+        except BrokenPipeError:
+            raise  # the manager closed our stdout: nobody is left to answer, so stop (not a bug)
         except Exception as e:  # a bug must not kill the brain mid-tournament
             self._debug("internal error:\n" + traceback.format_exc())
             self._close_block()
@@ -699,8 +701,12 @@ def run_from_args(args) -> int:
         return 2
     try:
         status = run(_lines(stdin), write, playouts=args.playouts, model=args.model)
-    except (KeyboardInterrupt, BrokenPipeError):
+    except KeyboardInterrupt:
         status = 0
+    except BrokenPipeError:
+        status = 0
+        # the buffered reply would fail again when the interpreter closes the stream at exit
+        replies = open(os.devnull, "w")
     _exit_if_warming_up(status, replies)
     return status
 

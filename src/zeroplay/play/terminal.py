@@ -422,12 +422,9 @@ def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = pr
             game = make(name)
         engine = make_engine(game, args.model)
     except ValueError as e:
-        # the game's own words are its parameter names; say the options the user typed
-        text = str(e)
-        for name, flag in (("n_in_row", "--n-in-row"), ("width", "--size"), ("height", "--size")):
-            if text.startswith(name + " "):
-                text = flag + text[len(name):]
-        print(f"zeroplay play: {text}", file=sys.stderr)
+        from zeroplay.games import option_words
+
+        print(f"zeroplay play: error: {option_words(str(e))}", file=sys.stderr)
         return 2
     human = COLOURS.index(args.color)
     try:
