@@ -132,3 +132,20 @@ def test_the_note_says_why_a_loading_model_is_not_the_default():
         assert "gomoku-15x15-freestyle: trained on 15x15, not measured on 8x8" in note
         note9 = make_engine(make("gomoku", size=9, n_in_row=5, rule="freestyle")).note
         assert "not measured on 9x9" in note9 and "weaker" not in note9
+
+
+def test_a_shipped_model_named_outside_its_default_settings_says_so():
+    """``--model gomoku-15x15-freestyle --size 9`` played without a word that 9x9 was never
+    measured (``--size 9`` alone said it); where it is the default there is no note."""
+    from zeroplay.play.engine import make_engine
+
+    for name in ("gomoku-15x15-freestyle", "gomoku-8x8-5-freestyle"):
+        if not (MODELS_DIR / f"{name}.safetensors").exists():
+            pytest.skip(f"{name} is not shipped")
+    nine = make_engine(make("gomoku", size=9, n_in_row=5, rule="freestyle"), "gomoku-15x15-freestyle")
+    assert nine.model_path is not None
+    assert nine.note == "gomoku-15x15-freestyle: trained on 15x15, not measured on 9x9 (docs/STRENGTH.md)."
+    eight = make_engine(make("gomoku", size=8, n_in_row=5, rule="freestyle"), "gomoku-8x8-5-freestyle")
+    assert eight.note == "gomoku-8x8-5-freestyle: weaker than the search-only engine on this board (docs/STRENGTH.md)."
+    for size in (15, 11):
+        assert make_engine(make("gomoku", size=size, n_in_row=5, rule="freestyle"), "gomoku-15x15-freestyle").note is None

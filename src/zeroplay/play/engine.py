@@ -34,7 +34,9 @@ class Engine:
         evaluator: the search's Evaluator (network or heuristic).
         name: one line for people, e.g. ``"model gomoku-15.safetensors"`` or
             ``"search only (heuristic priors)"``.
-        note: why the search-only engine plays (no shipped model), else None.
+        note: a caveat for people, else None: why the search-only engine plays (no default
+            model), or, for a shipped model named outside the settings it is the default of, that
+            it is weaker than the search-only engine there or was not measured there.
         model_path: the checkpoint file, or None.
         config_overrides: SearchConfig fields every searcher of this engine gets
             (``{"threat_solver": True}`` for Gomoku).
@@ -217,8 +219,11 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         ckpt = load_model(model, game)
         evaluator = NetEvaluator(ckpt.model, ckpt.features)
         path = Path(model)
+        note = None
+        if shipped and DEFAULT_MODELS.get(_key(game)) != path.name:
+            note = f"{_why_not_default(path.stem, game)} (docs/STRENGTH.md)."
         return Engine(game, evaluator, f"model {path.name}" + _status_note(ckpt.meta, shipped=shipped),
-                      None, path, overrides)
+                      note, path, overrides)
     evaluator, name = search_only_evaluator(game)
     if overrides.get("threat_solver"):
         name = name.replace("one-ply proofs)", "one-ply proofs, VCF threat solver)")

@@ -430,7 +430,9 @@ def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = pr
     try:
         out(f"zeroplay -- {describe(game)}. You play {side_names(game)[human]}. "
             f"Engine: {engine.name}, {_limits_text(args)} per move.")
-        if engine.note:
+        if engine.note and engine.model_path is not None:
+            out(f"Note: {engine.note}")
+        elif engine.note:
             fits = fitting_models(game)
             out(f"Note: {engine.note} Pass --model PATH to use a checkpoint"
                 + (f", or --model {fits[0]} to play a shipped one." if fits else "."))
