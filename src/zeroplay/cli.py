@@ -273,7 +273,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("random-game", help="play one game of random legal moves and print it")
     p.add_argument("--size", type=int, default=15, help="board width and height (default 15)")
-    p.add_argument("--rule", choices=["freestyle", "standard"], default="freestyle")
+    p.add_argument("--rule", choices=["freestyle", "standard"], default="freestyle",
+                   help="freestyle: five or more wins; standard: exactly five (default freestyle)")
     p.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
     p.set_defaults(func=_cmd_random_game)
 

@@ -17,18 +17,17 @@ def add_parsers(sub) -> None:
     add_export(sub)
 
 
-def _add_game_options(p, default_game: str | None, *, taken_from: str | None = None) -> None:
-    """``--game``, ``--size``, ``--n-in-row``, ``--rule``. The Gomoku options default to None (the
-    game's own defaults then apply), so that a command knows which were given. ``taken_from``: where
-    options not given come from (the arena: the first checkpoint player), for the help."""
+def _add_game_options(p, *, taken_from: str) -> None:
+    """``--game``, ``--size``, ``--n-in-row``, ``--rule``. They default to None (the game's own
+    defaults then apply), so that a command knows which were given. ``taken_from``: where options
+    not given come from (train: the run being resumed; arena: the first checkpoint player), for
+    the help."""
     from zeroplay.games import names
 
     def default(plain: str) -> str:
-        return f"default: {taken_from}’s, else {plain}" if taken_from else f"default {plain}"
+        return f"default: {taken_from}'s, else {plain}"
 
-    p.add_argument("--game", choices=names(), default=default_game,
-                   help=f"game (default: {default_game or 'the run’s, else gomoku'})" if not taken_from
-                   else f"game ({default('gomoku')})")
+    p.add_argument("--game", choices=names(), default=None, help=f"game ({default('gomoku')})")
     p.add_argument("--size", type=int, default=None, help=f"Gomoku board width and height ({default('15')})")
     p.add_argument("--n-in-row", type=int, default=None, help=f"Gomoku line length that wins ({default('5')})")
     p.add_argument("--rule", choices=["freestyle", "standard"], default=None,
@@ -49,7 +48,7 @@ def _add_train(sub) -> None:
         "--workers, --threads, --backend, --address, --iterations and --hours, which are per call. One "
         "process per RUN_DIR (a lock file).")
     p.add_argument("--run-dir", required=True, help="run directory (created; reused to resume)")
-    _add_game_options(p, None)
+    _add_game_options(p, taken_from="the run")
     p.add_argument("--net", default=None, help="network: tiny (default) or bNcM, e.g. b6c64")
     p.add_argument("--features", choices=["basic", "alphazero-gomoku"], default=None,
                    help="input planes (default basic)")
@@ -295,7 +294,7 @@ def _add_arena(sub) -> None:
     p.add_argument("a", metavar="A", type=player_spec, help="first player")
     p.add_argument("b", metavar="B", type=player_spec, help="second player")
     p.add_argument("--games", type=at_least_1, default=100, help="games (default 100)")
-    _add_game_options(p, None, taken_from="the first checkpoint player")
+    _add_game_options(p, taken_from="the first checkpoint player")
     p.add_argument("--playouts", type=at_least_1, default=400,
                    help="playouts per move of checkpoint players (by path or name, and vcf:) (default 400); "
                         "uniform:N, rollout:N, heuristic:N, heuristic-plain:N and pbrain: players keep their own")
@@ -308,7 +307,10 @@ def _add_arena(sub) -> None:
                    help="append each finished game to PATH (JSON lines: colours, moves, result). If PATH "
                         "already holds games of the same match (players, game, playouts, opening moves), "
                         "they count and only the rest are played: rerun a stopped match to resume it")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object: wins, draws, losses (of A), score, elo, elo_low, elo_high, "
+                   "a_as_black, a_as_white, seconds, ...; an infinite Elo (a sweep) is null: its sign is "
+                   "that of score - 0.5")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_arena)
 

@@ -432,7 +432,8 @@ class TrainingRun:
         if self._eval_record(self.iteration) is None:
             self._evaluate(self.iteration)
         if iterations is not None and self.iteration >= iterations:
-            self.log(f"the run has {self.iteration} iterations already (--iterations {iterations}): nothing to do")
+            self.log(f"the run has {self.iteration} iteration{'' if self.iteration == 1 else 's'} already "
+                     f"(--iterations {iterations}): nothing to do")
         try:
             while iterations is None or self.iteration < iterations:
                 if deadline is not None and time.monotonic() >= deadline:
