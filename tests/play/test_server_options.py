@@ -83,7 +83,7 @@ def test_serve_refuses_playouts_out_of_the_web_range(capsys):
 
     assert serve("127.0.0.1", 0, playouts=10**6) == 2
     captured = capsys.readouterr()
-    assert captured.err == "zeroplay serve: --playouts must be 1..20000 on the web board, got 1000000\n"
+    assert captured.err == "zeroplay serve: error: --playouts must be 1..20000 on the web board, got 1000000\n"
     assert captured.out == ""
 
 
@@ -94,7 +94,8 @@ def test_the_models_game_is_the_default(eight):
     assert d["model"] == f"{EIGHT}.safetensors" and d["n_in_row_by_size"] == {"6": 4}
     g = eight.post("/api/games", json={}).json()
     assert g["width"] == 8 and g["title"] == "gomoku 8x8 freestyle" and g["options"]["playouts"] == 40
-    assert g["engine"].startswith(f"model {EIGHT}.safetensors (shipped") and g["note"] is None
+    assert g["engine"].startswith(f"model {EIGHT}.safetensors (shipped")
+    assert g["note"] == f"{EIGHT}: weaker than the search-only engine on this board (docs/STRENGTH.md)."
     r = eight.post(f"/api/games/{g['id']}/move", json={"move": "d5"})
     assert r.status_code == 200
     r = eight.post(f"/api/games/{g['id']}/engine")
@@ -131,7 +132,7 @@ def test_serve_refuses_a_bad_model_before_it_binds(capsys, tmp_path):
             said = play_error(capsys, "--model", model)
             assert serve("127.0.0.1", busy.getsockname()[1], model=model) == 2
             captured = capsys.readouterr()
-            assert captured.err == f"zeroplay serve: {said}\n" and captured.out == ""
+            assert captured.err == f"zeroplay serve: error: {said}\n" and captured.out == ""
     finally:
         busy.close()
 
@@ -145,14 +146,14 @@ def test_serve_refuses_a_model_of_a_game_the_board_does_not_play(capsys):
     with pytest.raises(ValueError, match=r"is a connect4 model: the web board plays gomoku and tictactoe"):
         store.check()
     assert serve("127.0.0.1", 0, model=EIGHT, playouts=0) == 2  # playouts first: nothing loads
-    assert capsys.readouterr().err.startswith("zeroplay serve: --playouts must be")
+    assert capsys.readouterr().err.startswith("zeroplay serve: error: --playouts must be")
 
 
 def test_serve_command_line_refuses_a_bad_model_with_one_line():
     proc = subprocess.run([sys.executable, "-m", "zeroplay", "serve", "--port", "0", "--model", "no-such-model"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and proc.stdout == ""
-    assert proc.stderr.startswith("zeroplay serve: no checkpoint at no-such-model (give a path, or a shipped "
+    assert proc.stderr.startswith("zeroplay serve: error: no checkpoint at no-such-model (give a path, or a shipped "
                                   "model's name: ") and proc.stderr.count("\n") == 1
 
 

@@ -289,14 +289,14 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, model: str | None = None
     import uvicorn
 
     if not 0 <= port <= 65535:
-        print(f"zeroplay serve: --port must be in 0..65535, got {port}", file=sys.stderr)
+        print(f"zeroplay serve: error: --port must be in 0..65535, got {port}", file=sys.stderr)
         return 2
     store = GameStore(model=model, playouts=playouts)
     try:
         if model is not None or not MIN_PLAYOUTS <= playouts <= MAX_PLAYOUTS:
             store.check()  # loads the model: the message zeroplay play --model gives, before binding
     except ValueError as e:
-        print(f"zeroplay serve: {e}", file=sys.stderr)
+        print(f"zeroplay serve: error: {e}", file=sys.stderr)
         return 2
     # bind here, so that a busy port or a bad host is a one-line error before any URL is printed
     try:
@@ -305,7 +305,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, model: str | None = None
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
     except OSError as e:
-        print(f"zeroplay serve: cannot listen on {host}:{port}: {e.strerror or e}", file=sys.stderr)
+        print(f"zeroplay serve: error: cannot listen on {host}:{port}: {e.strerror or e}", file=sys.stderr)
         return 2
     address, port = sock.getsockname()[:2]
     if not is_loopback(address):

@@ -82,7 +82,7 @@ def ray_missing_message() -> str | None:
     try:
         require_ray()
     except RayUnavailableError as e:
-        return f"zeroplay train: {e}"
+        return f"zeroplay train: error: {e}"
     return None
 
 
