@@ -12,6 +12,8 @@ import argparse
 import os
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -43,8 +45,15 @@ def pbrain_start_up_error(model: str) -> str:
     proc = run_pbrain("START 15\nEND\n", "--model", model)
     err = proc.stderr.decode()
     assert proc.returncode == 2 and proc.stdout == b"", err
-    assert err.startswith("pbrain-zeroplay: ") and "Traceback" not in err, err
-    return err[len("pbrain-zeroplay: "):].rstrip("\n")
+    assert err.startswith("pbrain-zeroplay: error: ") and "Traceback" not in err, err
+    return err[len("pbrain-zeroplay: error: "):].rstrip("\n")
+
+
+def test_zeroplay_pbrain_names_itself_in_its_error():
+    proc = subprocess.run([sys.executable, "-m", "zeroplay", "pbrain", "--model", "no-such-model"],
+                          input=b"START 15\nEND\n", capture_output=True, timeout=120)
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert proc.stderr.decode().startswith("zeroplay pbrain: error: no checkpoint at no-such-model ")
 
 
 def assert_lists_shipped_names(text: str) -> None:

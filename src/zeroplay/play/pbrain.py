@@ -697,7 +697,8 @@ def run_from_args(args) -> int:
     # a model that can play no board, or whose weights are damaged, stops the engine before the
     # manager's first command
     if args.model is not None and (why := model_error(args.model, load=True)):
-        print(f"pbrain-zeroplay: {why}", file=sys.stderr)
+        program = "zeroplay pbrain" if getattr(args, "command", None) == "pbrain" else "pbrain-zeroplay"
+        print(f"{program}: error: {why}", file=sys.stderr)
         return 2
     try:
         status = run(_lines(stdin), write, playouts=args.playouts, model=args.model)
