@@ -122,11 +122,11 @@ def _add_solve_parsers(sub) -> None:
 
 
 def _cmd_solve_gomoku(args) -> int:
-    from zeroplay.play.engine import default_n_in_row
+    from zeroplay.games.gomoku import default_n_in_row
     from zeroplay.search.vcf import solve_command
 
-    if getattr(args, "n_in_row", None) is None:  # as zeroplay play: 4 on 6x6 (the search room
-        args.n_in_row = default_n_in_row(args.size)  # cannot import the play room)
+    if getattr(args, "n_in_row", None) is None:  # as zeroplay play: 4 on 6x6
+        args.n_in_row = default_n_in_row(args.size)
 
     with _interrupt_ends_process():
         return solve_command(args)

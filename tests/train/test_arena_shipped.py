@@ -81,7 +81,7 @@ def test_the_game_comes_from_the_first_checkpoint_player(capsys):
     assert f"--n-in-row, --rule from {NAME}: gomoku 6x6, 4 in a row, freestyle" in err
     assert main(["arena", NAME, "uniform:4", "--games", "2", "--playouts", "4", "--seed", "3", "--no-progress"]) == 0
     text = capsys.readouterr()
-    assert "width=6, height=6, n_in_row=4" in text.out and text.err.count(NOTE) == 1
+    assert "2 games of gomoku 6x6, 4 in a row, freestyle" in text.out and text.err.count(NOTE) == 1
 
 
 def test_an_explicit_option_that_does_not_fit_is_still_refused(capsys):
@@ -144,3 +144,22 @@ def test_the_playouts_help_names_every_kind_that_keeps_its_own(capsys):
     text = " ".join(capsys.readouterr().out.split())
     assert "uniform:N, rollout:N, heuristic:N, heuristic-plain:N and pbrain: players keep their own" in text
     assert "shipped model's name" in text
+
+
+def test_six_by_six_means_four_in_a_row_as_in_zeroplay_play(tmp_path):
+    """``zeroplay arena rollout:10 rollout:10 --size 6`` played five in a row on 6x6 while
+    ``zeroplay play --size 6`` plays four; ``zeroplay train --size 6`` started a five-in-row run."""
+    from zeroplay.cli import build_parser
+    from zeroplay.train.commands import _arena_game
+    from zeroplay.train.loop import resolve_run
+
+    parse = build_parser().parse_args
+    assert _arena_game(parse(["arena", "uniform:4", "rollout:4", "--size", "6"]))[0] == make(
+        "gomoku", size=6, n_in_row=4, rule="freestyle")
+    assert _arena_game(parse(["arena", "uniform:4", "rollout:4", "--size", "6", "--n-in-row", "5"]))[0] == make(
+        "gomoku", size=6, n_in_row=5, rule="freestyle")
+    assert _arena_game(parse(["arena", "uniform:4", "rollout:4", "--size", "7"]))[0].options["n_in_row"] == 5
+    new = resolve_run(tmp_path / "new", {"game": None, "game_options": {"size": 6}}, {})
+    assert new.game_options["n_in_row"] == 4
+    given = resolve_run(tmp_path / "new", {"game": None, "game_options": {"size": 6, "n_in_row": 5}}, {})
+    assert given.game_options["n_in_row"] == 5

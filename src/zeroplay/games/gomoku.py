@@ -47,6 +47,19 @@ _ALGEBRAIC = re.compile(r"^\s*([a-zA-Z])\s*(\d{1,3})\s*$", re.ASCII)
 _GOMOCUP = re.compile(r"^\s*(-?\d{1,6})\s*,\s*(-?\d{1,6})\s*$", re.ASCII)
 
 
+USUAL_N_IN_ROW = {6: 4}
+"""Board size -> the line length zeroplay's commands take when none is given, where it is not 5:
+on 6x6, five in a row leaves little room to win, and four in a row is the game of the shipped
+6x6 model (``gomoku-6x6-4-freestyle``; docs/STRENGTH.md)."""
+
+
+def default_n_in_row(size: int) -> int:
+    """Gomoku line length when the user gives none: 4 on 6x6 (``USUAL_N_IN_ROW``), else 5. Used by
+    ``zeroplay play``, ``serve``, ``solve gomoku``, ``arena`` and ``train`` alike. The
+    ``Gomoku`` constructor itself keeps 5."""
+    return USUAL_N_IN_ROW.get(int(size), 5)
+
+
 def _i64(u: int) -> int:
     """uint64 bits as a signed int64 value."""
     return u - (1 << 64) if u >= 1 << 63 else u

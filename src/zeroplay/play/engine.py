@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from zeroplay.games import Game
+from zeroplay.games.gomoku import USUAL_N_IN_ROW, default_n_in_row  # noqa: F401 (re-exported)
 
 # the shipped models' folder, name -> file and names live in the nn room (the arena uses them too)
 from zeroplay.nn.shipped import MODELS_DIR, model_files, resolve_model, shipped_names  # noqa: F401 (re-exported)
@@ -182,15 +183,9 @@ def search_only_evaluator(game: Game):
     return UniformEvaluator(), "search only (uniform priors, one-ply proofs)"
 
 
-SHIPPED_N_IN_ROW = {6: 4}
+SHIPPED_N_IN_ROW = USUAL_N_IN_ROW
 """Board size -> the line length of the shipped model for that size, where it is not 5
-(``gomoku-6x6-4-freestyle``; docs/STRENGTH.md)."""
-
-
-def default_n_in_row(size: int) -> int:
-    """Gomoku line length when the user gives none: the shipped model's game for this board size
-    (4 on 6x6), else 5. Used by ``zeroplay play`` and the web board alike."""
-    return SHIPPED_N_IN_ROW.get(int(size), 5)
+(``gomoku-6x6-4-freestyle``; docs/STRENGTH.md): ``zeroplay.games.gomoku.USUAL_N_IN_ROW``."""
 
 
 def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipped: bool = True) -> Engine:

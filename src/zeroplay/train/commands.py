@@ -29,7 +29,7 @@ def _add_game_options(p, *, taken_from: str) -> None:
 
     p.add_argument("--game", choices=names(), default=None, help=f"game ({default('gomoku')})")
     p.add_argument("--size", type=int, default=None, help=f"Gomoku board width and height ({default('15')})")
-    p.add_argument("--n-in-row", type=int, default=None, help=f"Gomoku line length that wins ({default('5')})")
+    p.add_argument("--n-in-row", type=int, default=None, help=f"Gomoku line length that wins ({default('4 on 6x6, 5 on other sizes')})")
     p.add_argument("--rule", choices=["freestyle", "standard"], default=None,
                    help=f"Gomoku rule ({default('freestyle')})")
 
@@ -290,7 +290,8 @@ def _add_arena(sub) -> None:
         "threat solver on), uniform:N or rollout:N (N playouts per move), heuristic:N (the search-only "
         "engine of zeroplay play, threat solver on; heuristic-plain:N: off), or pbrain:COMMAND. "
         "Game options not given come from the first checkpoint player's game, as zeroplay play --model "
-        "takes them, else gomoku 15x15 free-style five in a row. Colours alternate; draws count 1/2.")
+        "takes them, else gomoku 15x15 free-style five in a row (four on 6x6, as in zeroplay play). "
+        "Colours alternate; draws count 1/2.")
     p.add_argument("a", metavar="A", type=player_spec, help="first player")
     p.add_argument("b", metavar="B", type=player_spec, help="second player")
     p.add_argument("--games", type=at_least_1, default=100, help="games (default 100)")
@@ -358,8 +359,9 @@ def _arena_game(args):
     (its file's header, as ``zeroplay play --model`` takes them), all of them when none is given:
     ``zeroplay arena gomoku-6x6-4-freestyle rollout:50`` plays 6x6 four in a row. Without a
     checkpoint player (or one whose file does not read: making the player then says why), the
-    game's own defaults: gomoku 15x15 free-style, five in a row. A checkpoint that does not fit the
-    game so made is refused by ``make_player``, naming each difference.
+    defaults of ``zeroplay play``: gomoku 15x15 free-style, five in a row (four on 6x6:
+    ``zeroplay.games.gomoku.default_n_in_row``). A checkpoint that does not fit the game so made
+    is refused by ``make_player``, naming each difference.
     """
     from zeroplay.games import make
     from zeroplay.train.arena import checkpoint_file
@@ -386,6 +388,10 @@ def _arena_game(args):
                 options[key] = value
                 if flag not in taken:
                     taken.append(flag)
+    if (name or "gomoku") == "gomoku" and "size" in options and "n_in_row" not in options:
+        from zeroplay.games.gomoku import default_n_in_row
+
+        options["n_in_row"] = default_n_in_row(options["size"])  # as zeroplay play: 4 on 6x6
     game = make(name or "gomoku", **options)
     if not taken:
         return game, None
@@ -473,7 +479,7 @@ def _arena_match(args, game, a, b, record) -> int:
         print(json.dumps(out))
     else:
         e = match.elo()
-        print(f"{a.name} vs {b.name}, {match.played} games on {game!r}"
+        print(f"{a.name} vs {b.name}, {match.played} games of {_describe_game(game)}"
               + (f" ({resumed} of them from {args.record})" if record is not None and resumed else ""))
         print(f"  {a.name}: +{match.wins} ={match.draws} -{match.losses}  score {match.score:.3f}")
         print(f"  as Black +{match.as_black[0]} ={match.as_black[1]} -{match.as_black[2]}, "

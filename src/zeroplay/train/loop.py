@@ -245,6 +245,10 @@ def resolve_run(run_dir: str | os.PathLike, structural: dict, overrides: dict) -
     given_options = dict(structural.get("game_options") or {})
     if stored is None:
         base = RunConfig(**{k: v for k, v in structural.items() if v is not None and k != "game_options"})
+        if base.game == "gomoku" and "size" in given_options and "n_in_row" not in given_options:
+            from zeroplay.games.gomoku import default_n_in_row
+
+            given_options["n_in_row"] = default_n_in_row(given_options["size"])  # as zeroplay play
         # options as the game reports them (defaults filled in), so a resume compares like with like
         base = replace(base, game_options=dict(make(base.game, **given_options).options))
         return base.with_overrides(overrides)
