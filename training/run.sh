@@ -10,7 +10,9 @@
 # booked (rc "killed", from its last sample) when the run is next started. The run's CPU-hours =
 # the sum of the cpu_s column. The loop ends when a chunk adds no checkpoint: the run has the
 # --iterations total of its args file. Rerunning this script resumes the run (zeroplay train is
-# resumable from its directory).
+# resumable from its directory). Ctrl-C or a kill of this script stops the running chunk with it;
+# a run that has its iterations is left untouched; options zeroplay train refuses (status 2) end
+# the script at once, other failures are retried 5 times.
 set -u
 cd "$(dirname "$0")/.."
 if [ $# -ne 1 ]; then
@@ -47,6 +49,33 @@ cpu_of_tree() {   # CPU seconds (utime + stime + reaped children) of process $1 
     awk -v t="$ticks" -v k="$TCK" 'BEGIN { printf "%.1f", t / k }'
 }
 
+# A finished run: say so and touch nothing (a chunk would rewrite the committed config.json and
+# book a row of CPU time for nothing).
+target=$(grep -v '^#' "$ARGS_FILE" | grep -o -- '--iterations [0-9]*' | tail -1 | awk '{print $2}')
+newest=$(ls "$RUN/evals" 2>/dev/null | grep -E '^iter-[0-9]+\.json$' | tail -1 | tr -dc '0-9')
+if [ -n "$target" ] && [ -n "$newest" ] && [ $((10#$newest)) -ge "$target" ]; then
+    echo "run.sh: $NAME has its $target iterations (training/$NAME.args): nothing to do" >&2
+    exit 0
+fi
+
+tpid=
+sleeper=
+stop_chunk() {   # Ctrl-C, kill or hang-up of this script: stop the chunk too, never orphan it
+    trap - INT TERM HUP
+    [ -n "$sleeper" ] && kill "$sleeper" 2>/dev/null
+    if [ -n "$tpid" ] && kill -0 "$tpid" 2>/dev/null; then
+        printf '%s %s %s\n' "$start" "$(( $(date +%s) - t0 ))" "$(cpu_of_tree "$tpid")" > "$RUN/cputime.live.tmp"
+        mv -f "$RUN/cputime.live.tmp" "$RUN/cputime.live"   # booked as "killed" at the next start
+        # a background job of a script ignores SIGINT, so the chunk gets TERM; zeroplay train
+        # resumes after any kill, and its self-play workers end with it
+        pkill -TERM -P "$tpid" 2>/dev/null
+        wait "$tpid" 2>/dev/null
+    fi
+    echo "run.sh: stopped; rerun training/run.sh $NAME to resume" >&2
+    exit 130
+}
+trap stop_chunk INT TERM HUP
+
 fails=0
 while :; do
     before=$(ls "$RUN/checkpoints" 2>/dev/null | tail -1)
@@ -58,7 +87,8 @@ while :; do
         --hours "$CHUNK_HOURS" --no-progress &
     tpid=$!
     while kill -0 "$tpid" 2>/dev/null; do
-        sleep 30
+        sleep 30 & sleeper=$!
+        wait "$sleeper"   # wait, unlike sleep, lets a trap run at once
         kill -0 "$tpid" 2>/dev/null || break
         printf '%s %s %s\n' "$start" "$(( $(date +%s) - t0 ))" "$(cpu_of_tree "$tpid")" > "$RUN/cputime.live.tmp"
         mv -f "$RUN/cputime.live.tmp" "$RUN/cputime.live"
@@ -70,7 +100,12 @@ while :; do
     cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$start" "$wall" "$user" "$sys" "$cpu" "$rc" >> "$RUN/cputime.tsv"
     rm -f "$RUN/cputime.live"
+    tpid=
     after=$(ls "$RUN/checkpoints" 2>/dev/null | tail -1)
+    if [ "$rc" -eq 2 ]; then   # a refused option or setting: retrying cannot help
+        echo "run.sh: zeroplay train refused the options of training/$NAME.args (above)" >&2
+        exit 2
+    fi
     if [ "$rc" -ne 0 ]; then
         fails=$((fails + 1))
         [ "$fails" -ge 5 ] && { echo "run.sh: 5 failed chunks, giving up" >&2; exit 1; }

@@ -30,3 +30,66 @@ def test_export_model_py_refuses_a_missing_iteration_in_one_line(tmp_path):
     assert out.stderr.strip().splitlines() == [
         out.stderr.strip()] and "no checkpoint of iteration 99" in out.stderr and "iterations 12 and 16" in out.stderr
     assert not out_file.exists()
+
+
+def _sandbox(tmp_path, fake_train: str) -> tuple[Path, dict]:
+    """A copy of training/run.sh with run ``x`` (3 iterations) and a stand-in for zeroplay."""
+    (tmp_path / "training").mkdir()
+    script = tmp_path / "training" / "run.sh"
+    script.write_text((ROOT / "training" / "run.sh").read_text())
+    (tmp_path / "training" / "x.args").write_text("# test run\n--game tictactoe\n--iterations 3\n")
+    fake = tmp_path / "fake-zeroplay"
+    fake.write_text("#!/bin/sh\n" + fake_train)
+    fake.chmod(0o755)
+    return script, {"PATH": "/usr/bin:/bin", "ZEROPLAY": str(fake)}
+
+
+@pytest.mark.parametrize("how", ["term", "ctrl-c"])
+def test_stopping_run_sh_stops_its_chunk(tmp_path, how):
+    """Killing run.sh (or Ctrl-C in its terminal) left the zeroplay train chunk running, adopted
+    by init and deaf to SIGINT."""
+    import os
+    import signal
+    import time
+
+    pid_file = tmp_path / "train.pid"
+    script, env = _sandbox(tmp_path, f"echo $$ > {pid_file}\nexec sleep 300\n")
+    proc = subprocess.Popen(["bash", str(script), "x"], env=env, start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(200):
+            if pid_file.exists() and pid_file.read_text().strip():
+                break
+            time.sleep(0.05)
+        train_pid = int(pid_file.read_text())
+        if how == "term":
+            proc.send_signal(signal.SIGTERM)
+        else:
+            os.killpg(proc.pid, signal.SIGINT)  # the terminal signals the whole foreground group
+        _, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130 and "rerun training/run.sh x to resume" in err
+    time.sleep(0.2)
+    assert not Path(f"/proc/{train_pid}").exists() or "Z" in Path(f"/proc/{train_pid}/stat").read_text().split()[2]
+    live = (tmp_path / "training" / "runs" / "x" / "cputime.live").read_text().split()
+    assert len(live) == 3  # booked as a killed chunk at the next start
+
+
+def test_run_sh_gives_up_at_once_when_train_refuses_its_options(tmp_path):
+    script, env = _sandbox(tmp_path, "echo 'zeroplay train: error: bad option' >&2\nexit 2\n")
+    out = subprocess.run(["bash", str(script), "x"], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "refused the options of training/x.args" in out.stderr
+
+
+def test_run_sh_leaves_a_finished_run_alone(tmp_path):
+    script, env = _sandbox(tmp_path, "echo started > $(dirname $0)/started\nexit 0\n")
+    run = tmp_path / "training" / "runs" / "x"
+    (run / "evals").mkdir(parents=True)
+    (run / "evals" / "iter-000003.json").write_text("{}")
+    (run / "cputime.tsv").write_text("start\twall_s\tuser_s\tsys_s\tcpu_s\trc\n")
+    out = subprocess.run(["bash", str(script), "x"], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "x has its 3 iterations" in out.stderr
+    assert not (tmp_path / "started").exists()
+    assert (run / "cputime.tsv").read_text() == "start\twall_s\tuser_s\tsys_s\tcpu_s\trc\n"
