@@ -349,3 +349,43 @@ def test_baseline_is_stored_in_canonical_form(tmp_path):
     run = tmp_path / "run"
     assert _train(run, "--hours", "0", "--baseline", " uniform:08") == 0
     assert json.loads((run / "config.json").read_text())["loop"]["baseline"] == "uniform:8"
+
+
+# --- 4. a damaged run directory is refused before any work -------------------------------------------
+def test_an_empty_run_dir_is_refused(tmp_path, capsys, monkeypatch):
+    """``--run-dir ''`` (an unset $RUN) trained in the current directory."""
+    monkeypatch.chdir(tmp_path)
+    _refused(capsys, main(["train", "--run-dir", "", *TINY, "--iterations", "0"]), "--run-dir is empty")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_run_without_its_config_is_refused(tmp_path, capsys):
+    """A resume without config.json rewrote it with default settings (15x15), then failed on the
+    shards, and refused the run's true settings afterwards."""
+    run = tmp_path / "run"
+    assert _train(run, "--iterations", "1") == 0
+    (run / "config.json").unlink()
+    before = _files(run)
+    capsys.readouterr()
+    _refused(capsys, _train(run, "--iterations", "2"), "config.json is missing", "restore config.json")
+    assert _files(run) == before
+
+
+def test_a_best_net_that_does_not_load_is_refused_before_self_play(tmp_path, capsys):
+    """The arena's best checkpoint missing (a clone keeps only some): every rerun self-played and
+    trained, then died at the arena."""
+    run = tmp_path / "run"
+    assert _train(run, "--iterations", "2") == 0
+    newest = run / "evals" / "iter-000002.json"
+    record = json.loads(newest.read_text())
+    newest.write_text(json.dumps({**record, "best_after": 1}))
+    (run / "checkpoints" / "iter-000001.safetensors").unlink()
+    before = _files(run)
+    capsys.readouterr()
+    assert _train(run, "--iterations", "3", "--eval-games", "2") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("zeroplay train: error: the arena's best net, iteration 1 (evals/iter-000002.json)")
+    assert "iter-000001.safetensors" in err[-1] and "Traceback" not in "".join(err)
+    changed = {k for k in set(before) | set(_files(run)) if before.get(k) != _files(run).get(k)}
+    assert changed <= {"config.json"}  # at most the new --eval-games, stored as a resume stores it
+    assert not (run / "checkpoints" / "iter-000003.safetensors").exists()

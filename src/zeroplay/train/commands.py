@@ -160,6 +160,9 @@ def check_train_args(args) -> None:
     """
     import math
 
+    from zeroplay.train.runlock import check_run_dir_path
+
+    check_run_dir_path(args.run_dir)  # before a Path("") turns an empty one into "."
     for flag, attr, low, strict in _TRAIN_BOUNDS:
         value = getattr(args, attr, None)
         if value is None:

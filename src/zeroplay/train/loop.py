@@ -204,6 +204,12 @@ def read_run_config(run_dir: str | os.PathLike) -> RunConfig | None:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
+        # a run's other files without its config: starting afresh would overwrite the run with
+        # default settings (and then fail on its shards)
+        found = [d for d in ("checkpoints", "shards", "evals") if any((Path(run_dir) / d).glob("*"))]
+        if found:
+            raise ValueError(f"{path} is missing, but {run_dir} holds a run ({', '.join(found)}): restore "
+                             "config.json (from a copy or git); nothing was changed") from None
         return None
     except (OSError, UnicodeDecodeError) as e:
         raise ValueError(f"{path} cannot be read: {getattr(e, 'strerror', None) or e}") from None
@@ -435,6 +441,8 @@ class TrainingRun:
         self._load_latest()
         if self._eval_record(self.iteration) is None:
             self._evaluate(self.iteration)
+        if iterations is None or self.iteration < iterations:
+            self._check_best_loads()
         if iterations is not None and self.iteration >= iterations:
             self.log(f"the run has {self.iteration} iteration{'' if self.iteration == 1 else 's'} already "
                      f"(--iterations {iterations}): nothing to do")
@@ -607,6 +615,29 @@ class TrainingRun:
             self.metrics.append("train", iteration=it, step=self.trainer.step, **train_summary)
 
     # --- evaluation ------------------------------------------------------------------------------
+    def _check_best_loads(self) -> None:
+        """Before any self-play: the net the next arena plays against must load, or the iteration's
+        work would be lost at its end, on every rerun.
+
+        Raises:
+            ValueError: the best net's checkpoint is missing or damaged (a clone keeps only some
+                checkpoints: training/README.md); the message says which and what to do.
+        """
+        from zeroplay.nn import CheckpointError, load_checkpoint
+
+        if self.config.loop.eval_games == 0:
+            return
+        best = (self._eval_record(self.iteration) or {}).get("best_after")
+        if best is None or best == self.iteration:
+            return  # the newest checkpoint, which just loaded
+        path = checkpoint_path(self.dir, best)
+        try:
+            load_checkpoint(path, game=self.game, features=self.config.features)
+        except (CheckpointError, ValueError, OSError) as e:
+            raise ValueError(
+                f"the arena's best net, iteration {best} (evals/iter-{self.iteration:06d}.json), does not load: {e}. "
+                "Restore that file (from a copy or git); no iteration was played") from None
+
     def _evaluate(self, it: int) -> None:
         from zeroplay.nn import NetEvaluator, load_checkpoint
         from zeroplay.train.arena import SearchPlayer, make_player, play_match, search_config

@@ -110,8 +110,11 @@ def check_run_dir_path(run_dir: str | os.PathLike) -> None:
     """Refuse a ``run_dir`` that exists but is not a directory (nothing is created).
 
     Raises:
-        ValueError: ``run_dir`` or one of its parents is a file.
+        ValueError: ``run_dir`` is empty, or it or one of its parents is a file.
     """
+    if not str(run_dir).strip():
+        # Path("") is the current directory: a run would spill into wherever the command was typed
+        raise ValueError("--run-dir is empty: name the run's directory")
     run_dir = Path(run_dir)
     for p in (run_dir, *run_dir.parents):
         if p.exists():
