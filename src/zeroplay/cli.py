@@ -42,7 +42,7 @@ def _cmd_plot(args) -> int:
 
     try:
         paths = plot_run(args.run_dir, args.out)
-    except (FileNotFoundError, RuntimeError) as e:  # no metrics.jsonl; matplotlib missing
+    except (OSError, RuntimeError) as e:  # no metrics.jsonl, cannot write; matplotlib missing
         raise ValueError(str(e)) from None
     for path in paths:
         print(path)

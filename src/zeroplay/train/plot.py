@@ -34,6 +34,8 @@ def plot_run(run_dir: str | os.PathLike, out_dir: str | os.PathLike | None = Non
     Raises:
         FileNotFoundError: ``run_dir`` is not a training run directory (no ``metrics.jsonl`` and
             no ``config.json``).
+        OSError: ``out_dir`` cannot be created or a chart cannot be written (read-only, a file in
+            the way, a full disk); one line, and charts already there stay as they were.
     """
     run_dir = Path(run_dir)
     metrics = run_dir / METRICS_FILE
@@ -41,8 +43,13 @@ def plot_run(run_dir: str | os.PathLike, out_dir: str | os.PathLike | None = Non
         if (run_dir / "config.json").exists():
             return []  # a run that has not finished a self-play shard yet
         raise FileNotFoundError(f"{metrics} not found: is {run_dir} a training run directory?")
-    out_dir = Path(out_dir) if out_dir is not None else run_dir / "plots"
-    out_dir.mkdir(parents=True, exist_ok=True)
+    given = out_dir is not None
+    out_dir = Path(out_dir) if given else run_dir / "plots"
+    hint = "" if given else "; give --out DIR to write them elsewhere"
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OSError(f"cannot create the directory {out_dir}: {e.strerror or e}{hint}") from None
     records = read_metrics(metrics)
     plt = _pyplot()
     written = []
@@ -51,7 +58,15 @@ def plot_run(run_dir: str | os.PathLike, out_dir: str | os.PathLike | None = Non
         if draw(ax, records):
             ax.grid(alpha=0.3)
             fig.tight_layout()
-            fig.savefig(out_dir / name)
+            # temp file + rename: a failed write leaves the previous chart whole
+            tmp = out_dir / f".{name}.tmp"
+            try:
+                fig.savefig(tmp, format="png")
+                os.replace(tmp, out_dir / name)
+            except OSError as e:
+                tmp.unlink(missing_ok=True)
+                plt.close(fig)
+                raise OSError(f"cannot write {out_dir / name}: {e.strerror or e}{hint}") from None
             written.append(out_dir / name)
         plt.close(fig)
     return written
