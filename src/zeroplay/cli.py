@@ -29,7 +29,12 @@ def _cmd_random_game(args) -> int:
 
 
 def _cmd_bench(args) -> int:
-    result = _bench_module(args.what).run(args)
+    from zeroplay.bench.selfplay import BenchProcessDied
+
+    try:
+        result = _bench_module(args.what).run(args)
+    except BenchProcessDied as e:
+        raise ValueError(str(e)) from None
     if args.json:
         print(json.dumps(result))
     else:

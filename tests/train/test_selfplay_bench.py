@@ -23,3 +23,25 @@ def test_bench_is_discovered_by_the_cli():
 
     args = build_parser().parse_args(["bench", "selfplay", "--seconds", "1", "--workers", "1", "--json"])
     assert args.what == "selfplay" and args.seconds == 1.0 and args.design == "per-worker"
+
+
+@pytest.mark.parametrize("option, needle", [
+    (["--workers", "0"], "--workers must be >= 1, got 0"),
+    (["--playouts", "0"], "--playouts must be >= 1, got 0"),
+    (["--seconds", "-5"], "--seconds must be a finite number > 0, got -5.0"),
+    (["--parallel-games", "0"], "--parallel-games must be >= 1, got 0"),
+])
+def test_bad_options_are_one_line_before_any_process_starts(option, needle, capsys):
+    """``--playouts 0`` made the worker raise and the parent wait for ever; ``--seconds -5``
+    printed figures; ``--workers 0`` silently meant all cores."""
+    from zeroplay.cli import main
+
+    assert main(["bench", "selfplay", *option]) == 2
+    assert capsys.readouterr().err == f"zeroplay bench: error: {needle}\n"
+
+
+def test_a_worker_that_dies_is_an_error_not_a_hang():
+    from zeroplay.bench.selfplay import BenchProcessDied, measure
+
+    with pytest.raises(BenchProcessDied, match="a benchmark process died"):
+        measure(workers=1, playouts=0, parallel_games=2, seconds=1.0, precision="fp32")

@@ -26,7 +26,7 @@ SIZE, N_IN_ROW = 8, 5
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    parser.add_argument("--workers", type=int, default=None, help="processes, >= 1 (default: all cores)")
     parser.add_argument("--playouts", type=int, default=400, help="playouts per move (default 400)")
     parser.add_argument("--parallel-games", type=int, default=8, help="games per worker at once (default 8)")
     parser.add_argument("--search-batch", type=int, default=16, help="leaves per game per round (default 16)")
@@ -40,9 +40,20 @@ def add_arguments(parser) -> None:
 def run(args) -> dict:
     from zeroplay.train.workers import default_workers
 
+    # checked here: a bad value inside a worker process left the parent waiting for ever
+    for flag, value in (("--workers", args.workers), ("--playouts", args.playouts),
+                        ("--parallel-games", args.parallel_games), ("--search-batch", args.search_batch)):
+        if value is not None and value < 1:
+            raise ValueError(f"{flag} must be >= 1, got {value}")
+    if not args.seconds > 0 or args.seconds == float("inf"):
+        raise ValueError(f"--seconds must be a finite number > 0, got {args.seconds}")
     return measure(workers=args.workers or default_workers(), playouts=args.playouts,
                    parallel_games=args.parallel_games, search_batch=args.search_batch,
                    seconds=args.seconds, design=args.design, precision=args.precision)
+
+
+class BenchProcessDied(RuntimeError):
+    """A worker or inference process of the benchmark ended without its result."""
 
 
 # --- worker side ---------------------------------------------------------------------------------
@@ -203,11 +214,13 @@ def measure(workers: int = 2, playouts: int = 400, parallel_games: int = 8, sear
         server_result, child = ctx.Pipe()
         server = ctx.Process(target=_server, args=([b for _, b in pairs], opts, child), daemon=True)
         server.start()
+        child.close()  # only the server holds it now: its death reads as EOF here, not a hang
     for i in range(workers):
         parent, child = ctx.Pipe()
         p = ctx.Process(target=_selfplay_worker, daemon=True,
                         args=(child, remotes[i] if remotes else None, {**opts, "seed": seed + i}))
         p.start()
+        child.close()  # only the worker holds it now: its death reads as EOF here, not a hang
         procs.append(p)
         conns.append(parent)
     try:
@@ -218,6 +231,8 @@ def measure(workers: int = 2, playouts: int = 400, parallel_games: int = 8, sear
             c.send(start)
         results = [c.recv()[1] for c in conns]
         shared = server_result.recv() if server_result is not None else None
+    except (EOFError, BrokenPipeError):
+        raise BenchProcessDied("a benchmark process died (its error is above)") from None
     finally:
         for p in procs + ([server] if server else []):
             p.join(30)
