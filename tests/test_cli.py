@@ -63,3 +63,16 @@ def test_bench_rules_json(capsys):
     assert result["board"] == "15x15 freestyle"
     assert result["compiled_moves_per_s"] > 0 and result["state_api_moves_per_s"] > 0
     assert 9 <= result["mean_game_length"] <= 225
+
+
+def test_running_out_of_memory_is_one_line(capsys, monkeypatch):
+    """``zeroplay train --playouts 100000000`` ended in a numpy traceback (32 GiB node table)."""
+    import zeroplay.cli as cli
+
+    def greedy(args):
+        raise MemoryError("Unable to allocate 32.0 GiB for an array with shape (4294967296,) and data type int64")
+
+    monkeypatch.setattr(cli, "_cmd_random_game", greedy)
+    assert cli.main(["random-game"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("zeroplay random-game: error: out of memory (Unable to allocate 32.0 GiB") and err.count("\n") == 1

@@ -335,6 +335,11 @@ def _main(argv: list[str] | None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except MemoryError as e:
+        # an absurd --playouts or --batch-size: numpy says how much it wanted
+        print(f"zeroplay {args.command}: error: out of memory ({e or 'MemoryError'}): lower what was asked for "
+              "(--playouts, --parallel-games, --batch-size; a resumed run takes the new values)", file=sys.stderr)
+        return 2
     except Exception as e:
         from zeroplay.train.pbrain_player import PbrainError
 
