@@ -166,3 +166,16 @@ def test_empty_buffer(tmp_path):
     assert len(buf) == 0 and buf.next_game_id == 0
     with pytest.raises(ValueError, match="no train samples"):
         buf.sample(4, np.random.default_rng(0))
+
+
+def test_a_shard_of_garbage_is_not_advised_to_be_unpickled(tmp_path, games, capsys):
+    """numpy's own text for a non-archive ("... load it unsafely using allow_pickle=") reached
+    the user, inviting them to unpickle a file of unknown origin."""
+    fill(tmp_path, games[:8], window=10_000)
+    (tmp_path / shard_name(4, 7)).write_bytes(b"garbage, not a zip archive\n" * 40)
+    capsys.readouterr()
+    buf = ReplayBuffer(tmp_path, GAME, FEATURES, window=10_000)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not an .npz archive of arrays (damaged, or not a replay shard)" in err[0]
+    assert "pickle" not in err[0]
+    assert [p.name for p, _ in buf.skipped] == [shard_name(4, 7)]

@@ -114,6 +114,14 @@ def write_shard(directory: str | os.PathLike, game: Game, features: str,
     return atomic_write(path, lambda f: np.savez_compressed(f, **arrays))
 
 
+def _why(e: Exception) -> str:
+    """The damage in our words. numpy reads a file that is not an .npz archive as a pickle and
+    says how to load it unsafely, which is advice never to follow for a file of unknown origin."""
+    if "allow_pickle" in str(e):
+        return "not an .npz archive of arrays (damaged, or not a replay shard)"
+    return str(e) or type(e).__name__
+
+
 def read_shard_meta(path: str | os.PathLike) -> dict:
     """The JSON record only (cheap: one small zip member). Raises ShardError when unreadable."""
     try:
@@ -121,7 +129,7 @@ def read_shard_meta(path: str | os.PathLike) -> dict:
         with open(path, "rb") as f, np.load(f, allow_pickle=False) as z:
             return json.loads(str(z["meta"][()]))
     except Exception as e:  # zipfile, zlib, numpy and json each raise their own types on damage
-        raise ShardError(f"shard {os.fspath(path)} is unreadable: {e}") from None
+        raise ShardError(f"shard {os.fspath(path)} is unreadable: {_why(e)}") from None
 
 
 def read_shard(path: str | os.PathLike, game: Game, features: str) -> Shard:
@@ -140,7 +148,7 @@ def read_shard(path: str | os.PathLike, game: Game, features: str) -> Shard:
             arrays = {k: z[k] for k in (*_FIELDS, "game_ids", "meta")}
         meta = json.loads(str(arrays["meta"][()]))
     except Exception as e:  # zipfile, zlib, numpy and json each raise their own types on damage
-        raise ShardError(f"shard {where} is unreadable: {e}") from None
+        raise ShardError(f"shard {where} is unreadable: {_why(e)}") from None
     if meta.get("format") != SHARD_FORMAT or meta.get("version") != SHARD_VERSION:
         raise ShardError(f"shard {where} has format {meta.get('format')!r} v{meta.get('version')!r}")
     want = game_record(game, features)
