@@ -75,8 +75,10 @@ def test_export_of_a_damaged_checkpoint_is_one_line(run_dir, tmp_path, capsys):
 
 
 def test_export_refuses_a_bad_out_and_leaves_files_as_they_were(run_dir, tmp_path, capsys):
+    (tmp_path / "afile").write_text("mine")
     cases = [(tmp_path, "is a directory"), (tmp_path / "model.txt", "must name a .safetensors file"),
-             (tmp_path / "missing" / "m.safetensors", "no directory")]
+             (tmp_path / "missing" / "m.safetensors", "no directory"),
+             (tmp_path / "afile" / "m.safetensors", "afile is a file, not a directory")]
     for out, needle in cases:
         assert main(["export", str(run_dir), "--out", str(out)]) == 2
         assert needle in capsys.readouterr().err

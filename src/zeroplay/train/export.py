@@ -168,6 +168,9 @@ def export_model(run_dir: str | os.PathLike, out: str | os.PathLike, *, iteratio
     if out.suffix != ".safetensors":
         raise ValueError(f"--out must name a .safetensors file, got {str(out)!r}")
     if not out.parent.is_dir():
+        blocker = next((q for q in out.parents if q.exists()), None)
+        if blocker is not None and not blocker.is_dir():
+            raise ValueError(f"--out {out}: {blocker} is a file, not a directory")
         raise ValueError(f"no directory {out.parent} for --out (create it first)")
     try:
         save_checkpoint(out, ck.model, game=game, features=ck.features, step=ck.step, elo=elo,
