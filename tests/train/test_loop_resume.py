@@ -60,8 +60,11 @@ def test_a_second_call_continues_the_run(tmp_path, capsys):
     assert _train(run, "--iterations", "1") == 0
     first_ids = _shard_ids(run)
     one = load_checkpoint(run / "checkpoints" / "iter-000001.safetensors")
+    capsys.readouterr()
     assert _train(run, "--iterations", "1") == 0  # already there: nothing more
     assert _shard_ids(run) == first_ids
+    assert "resuming after iteration 1 (step 3, 6 self-play games; 6 games in the replay shards)" \
+        in capsys.readouterr().err
     assert _train(run, "--iterations", "2") == 0
     ids = _shard_ids(run)
     assert ids == list(range(12)) and len(set(ids)) == len(ids)

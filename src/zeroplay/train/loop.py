@@ -408,6 +408,11 @@ class TrainingRun:
             self.trainer = Trainer(self.model, _train_config(cfg.train), step=ck.step)
             if ck.optimizer is not None:
                 self.trainer.load_optimizer_state(*ck.optimizer)
+            if it > 0:
+                games = (ck.meta.get("extra") or {}).get("games_total")
+                self.log(f"resuming after iteration {it} (step {ck.step}"
+                         + (f", {games:,} self-play games" if isinstance(games, int) else "")
+                         + f"; {self.buffer.total_games:,} games in the replay shards)")
             return
         if self.buffer.total_games:
             raise ValueError(f"{self.dir} holds replay shards but no checkpoint: not a run this zeroplay wrote")
