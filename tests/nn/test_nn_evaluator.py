@@ -67,3 +67,29 @@ def test_model_is_put_in_eval_mode(game6):
     net = build_model("b1c16", game6, "basic", seed=0).train()
     NetEvaluator(net, "basic")
     assert not net.training
+
+
+def test_the_thread_limit_holds_in_the_thread_that_evaluates(game6, leaf_batch):
+    """torch keeps its thread count per thread: pbrain built its evaluator (1 thread) in a
+    warm-up thread and searched in the main one with 2, over the turn time on a busy machine."""
+    import threading
+
+    before = torch.get_num_threads()
+    built = {}
+
+    def build():
+        built["e"] = NetEvaluator(build_model("tiny", game6, "basic", seed=0), "basic", threads=1)
+
+    t = threading.Thread(target=build)
+    t.start()
+    t.join()
+    try:
+        torch.set_num_threads(2)
+        built["e"].evaluate(leaf_batch(game6, _states(game6)))
+        assert torch.get_num_threads() == 1
+        # an evaluator without a limit leaves the caller's setting alone
+        torch.set_num_threads(2)
+        NetEvaluator(build_model("tiny", game6, "basic", seed=0), "basic").evaluate(leaf_batch(game6, _states(game6)))
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)

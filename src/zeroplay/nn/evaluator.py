@@ -30,8 +30,11 @@ class NetEvaluator:
         model: returns (logits (B, A), values (B,) tanh) from planes (B, C, H, W).
         features: the feature set the model was trained on (``"basic"``, ``"alphazero-gomoku"``).
         device: torch device string.
-        threads: ``torch.set_num_threads(threads)`` when given. The setting is process-wide:
-            one intra-op thread per self-play process is fastest on small machines.
+        threads: ``torch.set_num_threads(threads)`` when given, here and again in whichever
+            thread calls ``evaluate``: torch's thread count (OpenMP's) is kept per thread, so a
+            limit set where the evaluator was built does not hold where the search runs (pbrain
+            built it in its warm-up thread and searched at twice the turn time on a loaded
+            machine). One intra-op thread per self-play process is fastest on small machines.
 
     The model is switched to eval mode (batch norm uses its running statistics).
     """
@@ -39,8 +42,9 @@ class NetEvaluator:
     def __init__(self, model: nn.Module, features: str, device: str = "cpu", threads: int | None = None):
         if features not in FEATURE_CHANNELS:
             raise ValueError(f"unknown feature set {features!r}; choose one of {tuple(FEATURE_CHANNELS)}")
-        if threads is not None:
-            torch.set_num_threads(int(threads))
+        self.threads = int(threads) if threads is not None else None
+        if self.threads is not None:
+            torch.set_num_threads(self.threads)
         self.features = features
         self.device = torch.device(device)
         self.model = model.to(self.device).eval()
@@ -58,6 +62,8 @@ class NetEvaluator:
 
     def evaluate_planes(self, planes: np.ndarray, legal: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Same as ``evaluate`` from planes float32 (B, C, H, W) and legal bool (B, A)."""
+        if self.threads is not None and torch.get_num_threads() != self.threads:
+            torch.set_num_threads(self.threads)  # this thread's own setting
         legal_t = torch.from_numpy(np.ascontiguousarray(legal, dtype=np.bool_)).to(self.device)
         x = torch.from_numpy(np.ascontiguousarray(planes, dtype=np.float32)).to(self.device)
         with torch.inference_mode():

@@ -210,9 +210,9 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         from zeroplay.nn import NetEvaluator
         from zeroplay.nn.evaluator import limit_inference_threads
 
-        limit_inference_threads()
+        threads = limit_inference_threads()
         ckpt = load_model(model, game)
-        evaluator = NetEvaluator(ckpt.model, ckpt.features)
+        evaluator = NetEvaluator(ckpt.model, ckpt.features, threads=threads)  # held in the searching thread too
         path = Path(model)
         note = None
         if shipped and DEFAULT_MODELS.get(_key(game)) != path.name:
