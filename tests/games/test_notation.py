@@ -145,3 +145,11 @@ def test_render_keeps_the_row_labels_aligned_when_the_last_move_is_on_the_right_
     assert lines[1] == " 8 . . . . . . . X) 8"
     assert lines[2] == " 7 . . . . . . . .  7"
     assert len({len(l) for l in lines[1:9]}) == 1
+
+
+@pytest.mark.parametrize("size, examples", [(15, "'h8' or '7,7'"), (6, "'d3' or '3,3'"), (9, "'e5' or '4,4'")])
+def test_a_malformed_move_is_answered_with_examples_on_this_board(size, examples):
+    """On 6x6 the message offered 'h8' and '7,7', both off the board."""
+    with pytest.raises(IllegalMoveError) as info:
+        make("gomoku", size=size).parse_move("zz")
+    assert str(info.value) == f"move 'zz': expected a move such as {examples}"

@@ -126,7 +126,7 @@ def test_board_errors_leave_the_board_unchanged():
 def test_game_over_and_full_board():
     e = Engine(search=False)
     e.send("START 15")
-    assert e.send("BOARD", "0,0,2", "1,0,2", "2,0,2", "3,0,2", "4,0,2", "DONE")[0].startswith("ERROR the game is over")
+    assert e.send("BOARD", "0,0,2", "1,0,2", "2,0,2", "3,0,2", "4,0,2", "DONE")[0] == "ERROR the game is over: the opponent has five in a row already"
     e.send("START 5")
     cells = [f"{x},{y},{1 + (x + 2 * y) % 2 if y < 4 else 1 + (x + 2 * y + 1) % 2}" for y in range(5) for x in range(5)]
     reply = e.send("BOARD", *cells, "DONE")[0]

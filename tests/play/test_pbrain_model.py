@@ -116,7 +116,7 @@ def test_model_for_another_board_is_refused_at_start(capsys, tmp_path):
                       f"wanted 15x15")
     e = Engine(model=str(eight))
     assert e.send("START 15") == ["ERROR " + played]
-    assert e.send("RECTSTART 8,9") == ["ERROR " + played.replace("wanted 15x15", "wanted 9x8")]
+    assert e.send("RECTSTART 8,9") == ["ERROR " + played.replace("wanted 15x15", "wanted 8x9")]  # width,height
     assert e.send("START 8") == ["OK"]
     proc = run_pbrain("START 15\nSTART 8\nEND\n", "--model", str(eight))
     assert proc.returncode == 0 and proc.stdout.decode().splitlines() == ["ERROR " + played, "OK"]

@@ -237,7 +237,10 @@ class Gomoku(Game):
             if not (0 <= x < self.width and 0 <= y < self.height):
                 raise IllegalMoveError(f"move {text!r}: off the {self.width}x{self.height} board")
             return y * self.width + x
-        raise IllegalMoveError(f"move {text!r}: expected a move such as 'h8' or '7,7'")
+        # examples on this board (h8 is off a 6x6 one): its centre in both notations
+        centre = (self.height // 2) * self.width + self.width // 2
+        raise IllegalMoveError(f"move {text!r}: expected a move such as {self.format_move(centre)!r} or "
+                               f"{self.format_move(centre, 'gomocup')!r}")
 
     def format_move(self, action: int, style: str = "algebraic") -> str:
         """``"h8"`` (style ``"algebraic"``) or ``"7,7"`` (style ``"gomocup"``) for a cell."""

@@ -185,9 +185,9 @@ def _differences(record: dict, spec: ArchSpec, game: Game | None, features: str 
                 if a != b:
                     diffs.append(f"game option {k}: checkpoint {a!r}, wanted {b!r}")
             if spec.size_specific and (spec.height, spec.width) != (game.height, game.width):
-                diffs.append(
-                    f"board size: checkpoint {spec.height}x{spec.width} ({spec.name} is size-specific), "
-                    f"wanted {game.height}x{game.width}"
+                diffs.append(  # width x height, as boards are named everywhere else
+                    f"board size: checkpoint {spec.width}x{spec.height} ({spec.name} is size-specific), "
+                    f"wanted {game.width}x{game.height}"
                 )
     if features is not None and record["features"] != features:
         diffs.append(f"feature set: checkpoint {record['features']!r}, wanted {features!r}")

@@ -479,12 +479,12 @@ class PbrainEngine:
     def _game_over(self) -> str | None:
         """Why no move can be asked for here, or None."""
         n, exact = 5, self.exact_five
-        for stone, who in ((2, "the opponent"), (1, "we")):
+        for stone, who in ((2, "the opponent has"), (1, "we have")):
             for cell in np.flatnonzero(self.board == stone):
                 board = self.board.copy()
                 board[cell] = 0
                 if heuristic.makes_win(board, self.width, self.height, int(cell), stone, n, exact):
-                    return f"the game is over: {who} already have five in a row"
+                    return f"the game is over: {who} five in a row already"
         if not (self.board == 0).any():
             return "the board is full"
         return None
