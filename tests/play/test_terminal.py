@@ -298,7 +298,7 @@ def test_connect4_illegal_and_full_column_hint_undo_new(warm):
     assert "Illegal: move '0'" in out and "Illegal: move 'd1'" in out
     assert "column 4 is full" in out
     assert out.count("You play 4.") == 4
-    assert "Hint: " in out and "Top moves:" in out
+    assert "Hint: " in out and "Top moves (visits, your win rate): " in out
     assert "Took back 4 3." in out
     assert "new [black|white] (black is X and moves first)" in out
     assert "New game: you play O (second)." in out
@@ -458,7 +458,7 @@ def test_hint_names_the_recommended_move_first(warm):
                            stopped_by="playouts", playouts=190)
     t._search = lambda state: fake
     t.hint()
-    assert lines[-1].startswith("Hint: c2. Top moves: c2 (76 visits, 0%), f5 (78 visits, 0%), b1")
+    assert lines[-1].startswith("Hint: c2. Top moves (visits, your win rate): c2 (76 visits, 0%), f5 (78 visits, 0%), b1")
 
 
 # --- the end of a game and the help's example move ---------------------------------------------------

@@ -329,7 +329,7 @@ class TerminalGame:
         shown = sorted(result.moves, key=lambda s: int(s.move) != best)[:3]
         top = ", ".join(f"{self.fmt(s.move)} ({_count(s.visits, 'visit')}, {100 * (s.q + 1) / 2:.0f}%)"
                         for s in shown)
-        self.out(f"Hint: {self.fmt(int(result.best_move))}. Top moves: {top}. "
+        self.out(f"Hint: {self.fmt(int(result.best_move))}. Top moves (visits, your win rate): {top}. "
                  f"Best line: {' '.join(self.fmt(m) for m in result.pv[:8])}")
 
     def start(self) -> None:
