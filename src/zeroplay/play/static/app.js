@@ -380,7 +380,9 @@ function renderPanel() {
   if (snap) {
     const who = snap.to_play === 0 ? "Black" : "White";
     $("search-info").textContent = `${snap.playouts} playouts · ${snap.visits} visits · ${snap.seconds.toFixed(2)} s · ` +
-      `${who} to move: ${Math.round(100 * snap.winrate)}%` + (snap.proven ? ` · proven ${snap.proven}` : "");
+      `${who} to move: ${Math.round(100 * snap.winrate)}%` + (snap.proven ? ` · proven ${snap.proven}` : "") +
+      // e.g. the search tables filled before the playouts asked for: say so, not a silent cap
+      (snap.notes && snap.notes.length ? ` · ${snap.notes.join("; ")}` : "");
     $("pv").textContent = snap.pv.length ? "best line: " + snap.pv.map((m) => m.text).join(" ") : "";
   } else {
     $("search-info").textContent = "—";
