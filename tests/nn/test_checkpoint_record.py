@@ -105,3 +105,14 @@ def test_damaged_weights_fail_the_checksum_only_at_load(saved, game6):
     with pytest.raises(CheckpointError) as info:
         load_checkpoint(saved, game=game6)
     assert str(info.value) == f"checkpoint {saved} is corrupt: tensor data does not match its checksum"
+
+
+def test_a_shipped_model_that_does_not_fit_is_named_not_located(tmp_path):
+    """The web board's 400 and pbrain's ERROR showed where the package lies on the server."""
+    from zeroplay.nn.record import CheckpointMismatchError
+    from zeroplay.nn.shipped import MODELS_DIR
+
+    shipped = CheckpointMismatchError(MODELS_DIR / "gomoku-8x8-5-freestyle.safetensors", ["board size: x"])
+    assert str(shipped) == "checkpoint gomoku-8x8-5-freestyle does not fit: board size: x"
+    mine = CheckpointMismatchError(tmp_path / "mine.safetensors", ["board size: x"])
+    assert str(mine) == f"checkpoint {tmp_path / 'mine.safetensors'} does not fit: board size: x"

@@ -96,7 +96,7 @@ def test_model_for_another_game_stops_at_start_up(capsys):
     """Four in a row can play no Gomocup board: play's words, and who wants five."""
     said = pbrain_start_up_error(str(FOUR_IN_ROW))
     played = play_error(capsys, "--model", str(FOUR_IN_ROW), "--n-in-row", "5")
-    assert played == (f"checkpoint {FOUR_IN_ROW} does not fit: game option n_in_row: checkpoint 4, "
+    assert played == (f"checkpoint {FOUR_IN_ROW.stem} does not fit: game option n_in_row: checkpoint 4, "
                       f"wanted 5")
     assert said == played + " (the Gomocup protocol plays five in a row)"
 
@@ -221,7 +221,7 @@ def test_model_that_cannot_play_the_rule_answers_error_until_it_can(capsys):
     quick heuristic move, with a traceback on stderr); ``INFO rule 0`` plays again."""
     free = MODELS_DIR / "gomoku-15x15-freestyle.safetensors"
     played = play_error(capsys, "--model", str(free), "--rule", "standard")
-    assert played == (f"checkpoint {free} does not fit: game option rule: checkpoint 'freestyle', "
+    assert played == (f"checkpoint {free.stem} does not fit: game option rule: checkpoint 'freestyle', "
                       f"wanted 'standard'")
     e = Engine(model=str(free))
     assert e.send("START 15") == ["OK"]
@@ -260,7 +260,7 @@ def test_a_failed_start_leaves_no_game_with_a_size_specific_model():
     lines = proc.stdout.decode("ascii").splitlines()
     model = MODELS_DIR / "gomoku-8x8-5-freestyle.safetensors"
     assert lines[0] == "OK" and re.fullmatch(r"[0-7],[0-7]", lines[1])
-    assert lines[2] == (f"ERROR checkpoint {model} does not fit: board size: checkpoint 8x8 (tiny is "
+    assert lines[2] == (f"ERROR checkpoint gomoku-8x8-5-freestyle does not fit: board size: checkpoint 8x8 (tiny is "
                         f"size-specific), wanted 15x15")
     assert lines[3:7] == ["ERROR no game: START 15 failed; send START first"] * 4  # BEGIN TURN BOARD RESTART
     assert lines[7] == "OK" and re.fullmatch(r"[0-7],[0-7]", lines[8]) and len(lines) == 9

@@ -36,8 +36,14 @@ class CheckpointMismatchError(CheckpointError):
     """
 
     def __init__(self, path, differences: list[str]):
+        from zeroplay.nn.shipped import MODELS_DIR
+
         self.differences = differences
-        super().__init__(f"checkpoint {os.fspath(path)} does not fit: " + "; ".join(differences))
+        # a shipped model by its name: where the package lies is no business of a web client
+        # or a Gomocup manager, and the name is what --model takes
+        shipped = Path(path).resolve().parent == MODELS_DIR.resolve()
+        shown = Path(path).stem if shipped else os.fspath(path)
+        super().__init__(f"checkpoint {shown} does not fit: " + "; ".join(differences))
 
 
 def _parse(path, data: bytes, size: int | None = None) -> dict:
