@@ -68,6 +68,9 @@ def test_files_the_prose_restores_from_history_are_there(in_git_checkout):
     text = " ".join((ROOT / "docs" / "STRENGTH.md").read_text().split())  # commands may wrap
     shows = re.findall(r"git show ([0-9a-f]{7,40}:\S+?\.safetensors)", text)
     assert shows  # the 8x8 iteration 134 row
+    shallow = subprocess.run(["git", "rev-parse", "--is-shallow-repository"], cwd=ROOT, capture_output=True, text=True)
+    if shallow.stdout.strip() == "true":
+        pytest.skip("a shallow clone has no history to restore from")
     for spec in shows:
         out = subprocess.run(["git", "cat-file", "-e", spec], cwd=ROOT, capture_output=True)
         assert out.returncode == 0, f"{spec} is not in the repository's history"
