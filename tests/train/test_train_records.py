@@ -78,3 +78,11 @@ def test_files_round_trip(tmp_path, suffix):
     assert back.replay(GAME).is_terminal
     with pytest.raises(ValueError, match=".psq or .sgf"):
         save_record(tmp_path / "game.txt", record)
+
+
+def test_an_sgf_of_another_game_is_refused():
+    """A Go record (GM[1]) loaded as a 19x19 Gomoku board without a word."""
+    with pytest.raises(ValueError, match=r"SGF record of game GM\[1\], not Gomoku \(GM\[4\]\)"):
+        read_sgf("(;FF[4]GM[1]SZ[19];B[aa])")
+    assert read_sgf("(;FF[4]GM[4]SZ[15];B[hh])").moves == [7 * 15 + 7]
+    assert read_sgf("(;FF[4]SZ[15];B[hh])").moves == [7 * 15 + 7]  # no GM: taken as Gomoku

@@ -151,13 +151,17 @@ def read_sgf(text: str) -> GameRecord:
     """Parse the main line of an SGF Gomoku record.
 
     Raises:
-        ValueError: malformed SGF, no ``SZ``, set-up stones (``AB``/``AW``), moves off the board,
-            out of turn or repeated.
+        ValueError: malformed SGF, another game's (``GM`` other than 4; none is taken as
+            Gomoku), no ``SZ``, set-up stones (``AB``/``AW``), moves off the board, out of turn or
+            repeated.
     """
     nodes = _sgf_main_line(text)
     if not nodes:
         raise ValueError("not an SGF record: no '(;' game tree")
     root = nodes[0]
+    game = root.get("GM", ["4"])[0].strip()
+    if game != "4":  # an SGF of Go (GM[1]) or another game would load as a Gomoku board
+        raise ValueError(f"SGF record of game GM[{game}], not Gomoku (GM[4])")
     if "SZ" not in root:
         raise ValueError("SGF record has no board size (SZ)")
     sz = root["SZ"][0]
