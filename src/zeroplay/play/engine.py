@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from zeroplay.games import Game
-from zeroplay.games.gomoku import USUAL_N_IN_ROW, default_n_in_row  # noqa: F401 (re-exported)
+from zeroplay.games.gomoku import default_n_in_row  # noqa: F401 (re-exported: play and the web board use it)
 
 # the shipped models' folder, name -> file and names live in the nn room (the arena uses them too)
 from zeroplay.nn.shipped import MODELS_DIR, model_files, resolve_model, shipped_names  # noqa: F401 (re-exported)
@@ -181,11 +181,6 @@ def search_only_evaluator(game: Game):
     from zeroplay.search import UniformEvaluator
 
     return UniformEvaluator(), "search only (uniform priors, one-ply proofs)"
-
-
-SHIPPED_N_IN_ROW = USUAL_N_IN_ROW
-"""Board size -> the line length of the shipped model for that size, where it is not 5
-(``gomoku-6x6-4-freestyle``; docs/STRENGTH.md): ``zeroplay.games.gomoku.USUAL_N_IN_ROW``."""
 
 
 def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipped: bool = True) -> Engine:

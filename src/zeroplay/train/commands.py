@@ -29,7 +29,8 @@ def _add_game_options(p, *, taken_from: str) -> None:
 
     p.add_argument("--game", choices=names(), default=None, help=f"game ({default('gomoku')})")
     p.add_argument("--size", type=int, default=None, help=f"Gomoku board width and height ({default('15')})")
-    p.add_argument("--n-in-row", type=int, default=None, help=f"Gomoku line length that wins ({default('4 on 6x6, 5 on other sizes')})")
+    p.add_argument("--n-in-row", type=int, default=None,
+                   help=f"Gomoku line length that wins ({default('4 on 6x6, 5 on other sizes')})")
     p.add_argument("--rule", choices=["freestyle", "standard"], default=None,
                    help=f"Gomoku rule ({default('freestyle')})")
 

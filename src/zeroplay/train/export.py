@@ -4,8 +4,9 @@ The model file is the run's checkpoint without the optimizer tensors (about a th
 with its provenance under ``extra.shipped`` of the checkpoint metadata: run name, status, iteration,
 optimizer step, self-play games and samples so far, the CPU-hours up to that checkpoint and the
 run's CPU-hours so far (when the run directory has a ``cputime.tsv``, as ``training/run.sh``
-writes), cumulative Elo and the command that trained it. ``zeroplay play --model FILE`` prints that status; files exported into
-``src/zeroplay/models/`` ship with the package (docs/TRAINING.md, "Shipped models").
+writes), cumulative Elo and the command that trained it. ``zeroplay play --model FILE`` prints
+that status; files exported into ``src/zeroplay/models/`` ship with the package
+(docs/TRAINING.md, "Shipped models").
 """
 
 from __future__ import annotations
@@ -46,13 +47,12 @@ def cpu_hours(run_dir: Path, until: str | None = None) -> float | None:
         fields = live.read_text().split()
         if len(fields) == 3:
             chunks.append((fields[0], float(fields[1]), float(fields[2])))
+    if until is None:
+        return round(sum(cpu for _, _, cpu in chunks) / 3600.0, 3)
+    end = _utc_seconds(until)
     total = 0.0
     for start, wall, cpu in chunks:
-        if until is None:
-            total += cpu
-            continue
         begun = _utc_seconds(start)
-        end = _utc_seconds(until)
         if begun + wall <= end:
             total += cpu
         elif begun < end and wall > 0:
