@@ -51,7 +51,7 @@ cpu_of_tree() {   # CPU seconds (utime + stime + reaped children) of process $1 
 
 # A finished run: say so and touch nothing (a chunk would rewrite the committed config.json and
 # book a row of CPU time for nothing).
-target=$(grep -v '^#' "$ARGS_FILE" | grep -o -- '--iterations [0-9]*' | tail -1 | awk '{print $2}')
+target=$(grep -v '^#' "$ARGS_FILE" | grep -oE -- '--iterations[= ]+[0-9]+' | tail -1 | tr -dc '0-9')
 newest=$(ls "$RUN/evals" 2>/dev/null | grep -E '^iter-[0-9]+\.json$' | tail -1 | tr -dc '0-9')
 if [ -n "$target" ] && [ -n "$newest" ] && [ $((10#$newest)) -ge "$target" ]; then
     echo "run.sh: $NAME has its $target iterations (training/$NAME.args): nothing to do" >&2
@@ -96,16 +96,15 @@ while :; do
     wait "$tpid"
     rc=$?
     read -r wall user sys < <(tail -1 "$tf")
-    rm -f "$tf"
-    cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$start" "$wall" "$user" "$sys" "$cpu" "$rc" >> "$RUN/cputime.tsv"
-    rm -f "$RUN/cputime.live"
+    rm -f "$tf" "$RUN/cputime.live"
     tpid=
-    after=$(ls "$RUN/checkpoints" 2>/dev/null | tail -1)
-    if [ "$rc" -eq 2 ]; then   # a refused option or setting: retrying cannot help
+    if [ "$rc" -eq 2 ]; then   # a refused option or setting: no training ran, retrying cannot help
         echo "run.sh: zeroplay train refused the options of training/$NAME.args (above)" >&2
         exit 2
     fi
+    cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$start" "$wall" "$user" "$sys" "$cpu" "$rc" >> "$RUN/cputime.tsv"
+    after=$(ls "$RUN/checkpoints" 2>/dev/null | tail -1)
     if [ "$rc" -ne 0 ]; then
         fails=$((fails + 1))
         [ "$fails" -ge 5 ] && { echo "run.sh: 5 failed chunks, giving up" >&2; exit 1; }

@@ -131,3 +131,18 @@ def test_cpu_hours_up_to_a_checkpoint_leave_out_later_training(tmp_path):
 def test_a_missing_iteration_names_the_ones_there(run_dir, tmp_path, capsys):
     assert main(["export", str(run_dir), "--out", str(tmp_path / "x.safetensors"), "--iteration", "9"]) == 2
     assert "(it has iterations 0, 1 and 2)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("row, needle", [
+    ("\t\t\t\t\t", "line 2 is damaged (start ''"),
+    ("garbage", "line 2 is damaged (start 'garbage'"),
+    ("2026-11-30T10:00:00Z\t60\t\t\tabc\t0", "cpu_s 'abc'"),
+])
+def test_a_damaged_cputime_row_is_named(tmp_path, row, needle):
+    """A bad row of cputime.tsv gave numpy/datetime's bare words ("Invalid isoformat string: ''")."""
+    from zeroplay.train.export import cpu_hours
+
+    (tmp_path / "cputime.tsv").write_text("start\twall_s\tuser_s\tsys_s\tcpu_s\trc\n" + row + "\n")
+    with pytest.raises(ValueError, match="cputime.tsv line 2 is damaged") as info:
+        cpu_hours(tmp_path)
+    assert needle in str(info.value) and "mend or remove that line" in str(info.value)

@@ -30,6 +30,7 @@ def test_bench_is_discovered_by_the_cli():
     (["--playouts", "0"], "--playouts must be >= 1, got 0"),
     (["--seconds", "-5"], "--seconds must be a finite number > 0, got -5.0"),
     (["--parallel-games", "0"], "--parallel-games must be >= 1, got 0"),
+    (["--playouts", "1000000000000"], "--playouts must be <= 134,217,728, got 1,000,000,000,000"),
 ])
 def test_bad_options_are_one_line_before_any_process_starts(option, needle, capsys):
     """``--playouts 0`` made the worker raise and the parent wait for ever; ``--seconds -5``

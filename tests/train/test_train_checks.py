@@ -137,6 +137,8 @@ def test_a_bad_baseline_on_a_resume_changes_nothing(tmp_path, capsys):
     (["--eval-playouts", "0"], "--eval-playouts must be >= 1"),
     (["--hours", "-1"], "--hours must be >= 0"),
     (["--seed", "-3"], "--seed must be >= 0"),
+    (["--playouts", "1000000000000"], "--playouts must be <= 134,217,728"),
+    (["--eval-playouts", "300000000"], "--eval-playouts must be <= 134,217,728"),
 ])
 def test_bad_options_are_refused_before_anything_is_written(tmp_path, capsys, option, needle):
     fresh = tmp_path / "fresh"
@@ -389,3 +391,14 @@ def test_a_best_net_that_does_not_load_is_refused_before_self_play(tmp_path, cap
     changed = {k for k in set(before) | set(_files(run)) if before.get(k) != _files(run).get(k)}
     assert changed <= {"config.json"}  # at most the new --eval-games, stored as a resume stores it
     assert not (run / "checkpoints" / "iter-000003.safetensors").exists()
+
+
+def test_a_damaged_best_after_is_named(tmp_path, capsys):
+    run = tmp_path / "run"
+    assert _train(run, "--iterations", "1") == 0
+    newest = run / "evals" / "iter-000001.json"
+    newest.write_text(json.dumps({**json.loads(newest.read_text()), "best_after": "x"}))
+    capsys.readouterr()
+    assert _train(run, "--iterations", "2", "--eval-games", "2") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("zeroplay train: error: ") and "iter-000001.json is damaged (best_after 'x')" in err[-1]

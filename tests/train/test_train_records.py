@@ -86,3 +86,16 @@ def test_an_sgf_of_another_game_is_refused():
         read_sgf("(;FF[4]GM[1]SZ[19];B[aa])")
     assert read_sgf("(;FF[4]GM[4]SZ[15];B[hh])").moves == [7 * 15 + 7]
     assert read_sgf("(;FF[4]SZ[15];B[hh])").moves == [7 * 15 + 7]  # no GM: taken as Gomoku
+
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("(;GM[4]SZ[-3];B[aa])", r"SZ\[-3\] is outside 1..26"),
+    ("(;GM[4]SZ[1000];B[aa])", r"SZ\[1000\] is outside 1..26"),
+    ("(;GM[4]SZ[];B[aa])", r"SZ\[\] is not a number"),
+    ("(;GM[]SZ[15];B[aa])", r"GM\[\], not Gomoku"),
+])
+def test_an_sgf_board_size_or_game_that_cannot_be_is_refused(text, needle):
+    with pytest.raises(ValueError, match=needle):
+        read_sgf(text)
+    assert read_sgf("(;GM[04]SZ[15];B[hh])").moves == [7 * 15 + 7]  # 04 is the number 4

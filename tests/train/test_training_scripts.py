@@ -81,6 +81,8 @@ def test_run_sh_gives_up_at_once_when_train_refuses_its_options(tmp_path):
     script, env = _sandbox(tmp_path, "echo 'zeroplay train: error: bad option' >&2\nexit 2\n")
     out = subprocess.run(["bash", str(script), "x"], env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "refused the options of training/x.args" in out.stderr
+    # no training ran: no CPU row is booked for it
+    assert (tmp_path / "training" / "runs" / "x" / "cputime.tsv").read_text().count("\n") == 1
 
 
 def test_run_sh_leaves_a_finished_run_alone(tmp_path):
@@ -93,3 +95,13 @@ def test_run_sh_leaves_a_finished_run_alone(tmp_path):
     assert out.returncode == 0 and "x has its 3 iterations" in out.stderr
     assert not (tmp_path / "started").exists()
     assert (run / "cputime.tsv").read_text() == "start\twall_s\tuser_s\tsys_s\tcpu_s\trc\n"
+
+
+def test_run_sh_reads_iterations_written_with_an_equals_sign(tmp_path):
+    script, env = _sandbox(tmp_path, "echo started > $(dirname $0)/started\nexit 0\n")
+    (tmp_path / "training" / "x.args").write_text("--game tictactoe\n--iterations=3\n")
+    (tmp_path / "training" / "runs" / "x" / "evals").mkdir(parents=True)
+    (tmp_path / "training" / "runs" / "x" / "evals" / "iter-000003.json").write_text("{}")
+    out = subprocess.run(["bash", str(script), "x"], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "x has its 3 iterations" in out.stderr
+    assert not (tmp_path / "started").exists()

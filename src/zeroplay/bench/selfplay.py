@@ -45,6 +45,10 @@ def run(args) -> dict:
                         ("--parallel-games", args.parallel_games), ("--search-batch", args.search_batch)):
         if value is not None and value < 1:
             raise ValueError(f"{flag} must be >= 1, got {value}")
+    from zeroplay.train.arena import MAX_PLAYOUTS
+
+    if args.playouts > MAX_PLAYOUTS:
+        raise ValueError(f"--playouts must be <= {MAX_PLAYOUTS:,}, got {args.playouts:,}")
     if not args.seconds > 0 or args.seconds == float("inf"):
         raise ValueError(f"--seconds must be a finite number > 0, got {args.seconds}")
     return measure(workers=args.workers or default_workers(), playouts=args.playouts,

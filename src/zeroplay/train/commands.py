@@ -172,6 +172,15 @@ def check_train_args(args) -> None:
             raise ValueError(f"{flag} must be a finite number, got {value}")
         if value < low or (strict and value == low):
             raise ValueError(f"{flag} must be {'>' if strict else '>='} {low}, got {value}")
+    from zeroplay.train.arena import MAX_PLAYOUTS
+
+    # the search's tables are sized from the playouts: a huge value failed deep inside, after
+    # the run directory stored it
+    for flag, attr in (("--playouts", "playouts"), ("--fast-playouts", "fast_playouts"),
+                       ("--eval-playouts", "eval_playouts")):
+        value = getattr(args, attr, None)
+        if value is not None and value > MAX_PLAYOUTS:
+            raise ValueError(f"{flag} must be <= {MAX_PLAYOUTS:,}, got {value:,}")
     for flag, attr in _AT_MOST_1:
         value = getattr(args, attr, None)
         if value is None:

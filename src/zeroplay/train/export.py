@@ -38,21 +38,28 @@ def cpu_hours(run_dir: Path, until: str | None = None) -> float | None:
     path = Path(run_dir) / "cputime.tsv"
     if not path.exists():
         return None
-    chunks = []  # (start, wall seconds, cpu seconds)
+    chunks = []  # (start in UTC seconds, wall seconds, cpu seconds)
+
+    def chunk(where: str, start, wall, cpu) -> None:
+        try:
+            chunks.append((_utc_seconds(start), float(wall or 0), float(cpu or 0)))
+        except (ValueError, TypeError, AttributeError):
+            raise ValueError(f"{where} is damaged (start {start!r}, wall_s {wall!r}, cpu_s {cpu!r}): "
+                             "mend or remove that line") from None
+
     with path.open() as f:
-        for r in csv.DictReader(f, delimiter="\t"):
-            chunks.append((r["start"], float(r["wall_s"] or 0), float(r["cpu_s"] or 0)))
+        for n, r in enumerate(csv.DictReader(f, delimiter="\t"), start=2):
+            chunk(f"{path} line {n}", r.get("start"), r.get("wall_s"), r.get("cpu_s"))
     live = Path(run_dir) / "cputime.live"
     if live.exists():
         fields = live.read_text().split()
         if len(fields) == 3:
-            chunks.append((fields[0], float(fields[1]), float(fields[2])))
+            chunk(str(live), *fields)
     if until is None:
         return round(sum(cpu for _, _, cpu in chunks) / 3600.0, 3)
     end = _utc_seconds(until)
     total = 0.0
-    for start, wall, cpu in chunks:
-        begun = _utc_seconds(start)
+    for begun, wall, cpu in chunks:
         if begun + wall <= end:
             total += cpu
         elif begun < end and wall > 0:

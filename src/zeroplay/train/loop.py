@@ -633,6 +633,9 @@ class TrainingRun:
         if self.config.loop.eval_games == 0:
             return
         best = (self._eval_record(self.iteration) or {}).get("best_after")
+        if best is not None and not isinstance(best, int):
+            raise ValueError(f"{eval_path(self.dir, self.iteration)} is damaged (best_after {best!r}): "
+                             "restore it (from a copy or git)")
         if best is None or best == self.iteration:
             return  # the newest checkpoint, which just loaded
         path = checkpoint_path(self.dir, best)

@@ -160,13 +160,18 @@ def read_sgf(text: str) -> GameRecord:
         raise ValueError("not an SGF record: no '(;' game tree")
     root = nodes[0]
     game = root.get("GM", ["4"])[0].strip()
-    if game != "4":  # an SGF of Go (GM[1]) or another game would load as a Gomoku board
+    if not game.isdigit() or int(game) != 4:  # Go (GM[1]) or another game would load as Gomoku
         raise ValueError(f"SGF record of game GM[{game}], not Gomoku (GM[4])")
     if "SZ" not in root:
         raise ValueError("SGF record has no board size (SZ)")
     sz = root["SZ"][0]
     w, _, h = sz.partition(":")
-    width, height = int(w), int(h or w)
+    try:
+        width, height = int(w), int(h or w)
+    except ValueError:
+        raise ValueError(f"SGF board size SZ[{sz}] is not a number") from None
+    if not (1 <= width <= len(_LETTERS) and 1 <= height <= len(_LETTERS)):
+        raise ValueError(f"SGF board size SZ[{sz}] is outside 1..{len(_LETTERS)}")
     moves, seen = [], set()
     for n, node in enumerate(nodes):
         if "AB" in node or "AW" in node:
