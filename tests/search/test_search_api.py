@@ -25,7 +25,7 @@ SMALL = make("gomoku", size=9)
 
 
 def no_virtual_loss(s: Searcher) -> bool:
-    return not s.tree.edge_vl.any() and not s.tree.node_vl.any()
+    return not s.tree.stat_vl.any() and not s.tree.node_vl.any()
 
 
 # --- search_many ---------------------------------------------------------------------------------
@@ -314,17 +314,38 @@ def test_debug_mode_catches_a_broken_invariant():
         s.search(SMALL.initial(), playouts=10)
 
 
-# --- full table ----------------------------------------------------------------------------------------
-@pytest.mark.parametrize("cfg", [SearchConfig(node_capacity=64), SearchConfig(edge_capacity=2000)], ids=["nodes", "edges"])
-def test_full_table_stops_with_a_note(cfg):
+# --- full table ---------------------------------------------------------------------------------------
+TINY_TABLES = [SearchConfig(node_capacity=64), SearchConfig(edge_capacity=2000), SearchConfig(stat_capacity=40)]
+
+
+@pytest.mark.parametrize("cfg", TINY_TABLES, ids=["nodes", "edges", "stats"])
+def test_full_tables_recycle_and_the_search_uses_all_its_playouts(cfg):
     s = Searcher(GOMOKU, UniformEvaluator(), cfg.replace(debug=True))
+    state = GOMOKU.initial().play_many(["h8", "h9", "i8"])
+    result = s.search(state, playouts=3000)
+    assert result.stopped_by == "playouts" and result.playouts == 3000
+    assert s.recycled > 0 and any("recycled" in n for n in result.notes)
+    assert result.best_move in set(state.legal_moves().tolist())
+    assert no_virtual_loss(s)
+    assert max(s.memory_load().values()) <= 1.0
+    # a sane move: the reply that blocks an open three is found with tiny tables too
+    three = GOMOKU.initial().play_many(["h8", "a1", "i8", "a15", "j8"])  # black h8 i8 j8, white to move
+    r = s.search(three, playouts=3000)
+    assert r.stopped_by == "playouts" and r.best_move in {GOMOKU.parse_move("g8"), GOMOKU.parse_move("k8")}
+    # after reuse (GC) the search goes on
+    r2 = s.search(state.play(result.best_move), playouts=10)
+    assert r2.best_move is not None
+
+
+@pytest.mark.parametrize("cfg", TINY_TABLES[:2], ids=["nodes", "edges"])
+def test_full_table_without_recycling_stops_with_a_note(cfg):
+    s = Searcher(GOMOKU, UniformEvaluator(), cfg.replace(debug=True, recycle=False))
     result = s.search(GOMOKU.initial(), playouts=5000)
     assert result.stopped_by == "full"
     assert any("full" in n for n in result.notes)
     assert result.playouts < 5000
     assert result.best_move is not None
     assert no_virtual_loss(s)
-    # after reuse (GC) the search can go on
     r2 = s.search(GOMOKU.initial().play(result.best_move), playouts=10)
     assert r2.best_move is not None
 

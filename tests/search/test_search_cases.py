@@ -24,7 +24,7 @@ def edge(stats: dict, move: int) -> dict:
 
 def no_virtual_loss_anywhere(searcher: Searcher) -> bool:
     t = searcher.tree
-    return not t.edge_vl.any() and not t.node_vl.any()
+    return not t.stat_vl.any() and not t.node_vl.any()
 
 
 # --- backup signs -----------------------------------------------------------------------------

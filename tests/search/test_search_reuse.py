@@ -15,9 +15,9 @@ def reachable(s: Searcher) -> set[int]:
     seen, stack = {s.root}, [s.root]
     while stack:
         n = stack.pop()
-        start = int(t.node_edge_start[n])
-        for e in range(start, start + int(t.node_num_edges[n])):
-            c = int(t.edge_child[e])
+        start = int(t.node_stat_start[n])
+        for i in range(start, start + int(t.node_touched[n])):
+            c = int(t.stat_child[i])
             if c >= 0 and c not in seen:
                 seen.add(c)
                 stack.append(c)

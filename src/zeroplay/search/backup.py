@@ -29,6 +29,8 @@ def init_node(tree, n, info):
     tree.node_num_edges[n] = 0
     tree.node_touched[n] = 0
     tree.node_edge_start[n] = 0
+    tree.node_stat_start[n] = 0
+    tree.node_stat_cap[n] = 0
     tree.node_dist[n] = 0
     if info[I_TERMINAL] != 0:
         tree.node_state[n] = TERMINAL
@@ -50,7 +52,7 @@ def init_node(tree, n, info):
 @njit(cache=True, inline="always")
 def update_node(tree, n):
     """Recompute N(n), Q(n) and the proof of an expanded node from its touched edges."""
-    start = tree.node_edge_start[n]
+    start = tree.node_stat_start[n]
     touched = tree.node_touched[n]
     s = np.float64(tree.node_u[n])
     total = 1
@@ -59,9 +61,9 @@ def update_node(tree, n):
     draw_dist = 0
     any_draw = False
     all_proven = touched == tree.node_num_edges[n] and touched > 0
-    for e in range(start, start + touched):
-        c = tree.edge_child[e]
-        visits = tree.edge_n[e]
+    for stat in range(start, start + touched):
+        c = tree.stat_child[stat]
+        visits = tree.stat_n[stat]
         if visits > 0:
             s -= visits * tree.node_q[c]
             total += visits
@@ -107,17 +109,19 @@ def backup_path(tree, virtual_loss, path_node, path_edge, depth, visit):
     """Remove the path's virtual loss; with ``visit``, count the playout and update each node.
 
     Args:
-        path_node: int32 (D,) nodes from the root down; path_edge: int64 (D,) the edge taken at
-            each; depth: pairs on the path.
+        path_node: int32 (D,) nodes from the root down; path_edge: int64 (D,) the position (in
+            the node's edge list, inside its touched prefix) of the edge taken at each; depth:
+            pairs on the path. Positions, not pool indices: a node's statistics may move to a
+            bigger block while the path waits for its evaluation.
         visit: False for an abandoned playout (collision, full table): virtual loss only.
     """
     for j in range(depth - 1, -1, -1):
         n = path_node[j]
-        e = path_edge[j]
-        tree.edge_vl[e] -= virtual_loss
+        s = tree.node_stat_start[n] + path_edge[j]
+        tree.stat_vl[s] -= virtual_loss
         tree.node_vl[n] -= virtual_loss
         if visit:
-            tree.edge_n[e] += 1
+            tree.stat_n[s] += 1
             update_node(tree, n)
 
 

@@ -2,7 +2,28 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
+
+from zeroplay.search.tree import EDGE_BYTES, MAX_POOL, NODE_BYTES, STAT_BYTES, THREAT_BYTES_PER_NODE
+from zeroplay.tt.node_table import TABLE_BYTES_PER_NODE
+
+EDGES_PER_NODE_SHARE = 0.5
+"""Edges the sizing rule reserves per node, as a share of the game's actions: nodes below the
+root have fewer legal moves, and the candidate radius trims more (15x15: 1M-node searches
+measured 0.2-0.9 of the actions, docs/BENCHMARKS.md). A search whose nodes need more recycles
+when the edge pool fills instead of when the node table does."""
+STATS_PER_NODE = 2
+"""Statistics the sizing rule reserves per node: one per selected edge (each creates a child,
+so about one per node) plus the growth slack of doubling blocks."""
+REUSE_FACTOR = 2
+"""``for_playouts``: nodes per playout asked for (tree reuse keeps part of the last search)."""
+MAX_PLAYOUT_MEMORY = 2 << 30
+"""``for_playouts`` never sizes the tables above this (2 GiB); longer searches recycle."""
+MIN_NODES = 64
+"""Smallest node limit the sizing rule gives."""
+CACHE_SHARE = 1 / 16
+"""Most of a memory budget the evaluation cache may take."""
 
 
 @dataclass(frozen=True)
@@ -41,16 +62,29 @@ class SearchConfig:
     dirichlet_epsilon: float = 0.25
     """Weight of the noise: P' = (1 - eps) P + eps * Dir(alpha) (AlphaZero: 0.25)."""
 
-    # --- memory -----------------------------------------------------------------------
+    # --- memory (set them with ``for_memory`` / ``for_playouts``: the one sizing rule) ------
     node_capacity: int = 1 << 16
-    """Nodes in the node table (a power of two)."""
+    """Node indices and hash slots of the node table (a power of two); ``tree.NODE_BYTES`` each."""
     max_load: float = 0.9
-    """Load of the node table at which the search stops expanding and returns what it has."""
+    """Share of node_capacity the table may hold; at that load the pools count as full."""
     edge_capacity: int = 1 << 24
-    """Edges in the edge pool, 20 bytes each (an expanded node has one edge per legal move: about
-    200 on an open 15x15 board). Allocated with np.zeros, so only the part used costs memory."""
+    """Edges in the edge pool, ``tree.EDGE_BYTES`` (4) each; an expanded node takes one per
+    candidate move (about 200 on an open 15x15 board). np.zeros: only the part used costs memory."""
+    stat_capacity: int = 1 << 18
+    """Statistics in the stat pool, ``tree.STAT_BYTES`` (12) each: one per selected edge."""
     eval_cache_size: int = 1 << 14
     """Evaluation-cache entries (a power of two; 0 disables). Cached per node key."""
+    recycle: bool = True
+    """When a table fills in the middle of a search, free its least visited part and go on
+    (``search/gc.py``); False: stop with ``stopped_by == "full"``."""
+    memory_bytes: int | None = None
+    """The budget the tables were sized for (``for_memory``); None when set by hand."""
+
+    # --- candidate moves --------------------------------------------------------------
+    candidate_radius: int = 0
+    """> 0: a node's edges are only the cells within this Chebyshev distance of a stone (every
+    legal move on an empty board; forced blocks always), for games whose actions are cells and
+    whose stones stay (``Game.stones_stay``); ignored for others. 0: every legal move."""
 
     # --- proofs -------------------------------------------------------------------------
     one_ply_proofs: bool = True
@@ -88,6 +122,11 @@ class SearchConfig:
     def __post_init__(self):
         if self.node_capacity < 2 or self.node_capacity & (self.node_capacity - 1):
             raise ValueError(f"node_capacity must be a power of two >= 2, got {self.node_capacity}")
+        if not 1 <= self.edge_capacity <= MAX_POOL or not 1 <= self.stat_capacity <= MAX_POOL:
+            raise ValueError(f"edge_capacity and stat_capacity must be in [1, {MAX_POOL}], got "
+                             f"{self.edge_capacity}, {self.stat_capacity}")
+        if self.candidate_radius < 0:
+            raise ValueError(f"candidate_radius must be >= 0, got {self.candidate_radius}")
         if self.eval_cache_size and self.eval_cache_size & (self.eval_cache_size - 1):
             raise ValueError(f"eval_cache_size must be 0 or a power of two, got {self.eval_cache_size}")
         if self.batch_size < 1 or self.virtual_loss < 0:
@@ -104,6 +143,105 @@ class SearchConfig:
         """Self-play defaults: root noise on."""
         return cls(noise=True, **overrides)
 
+    @classmethod
+    def for_memory(cls, memory_bytes: int, num_actions: int, **overrides) -> "SearchConfig":
+        """A config whose tables fit ``memory_bytes`` for a game of ``num_actions`` actions.
+
+        The one sizing rule of the search (``table_bytes``): the node limit N is the largest for
+        which the node table (``TABLE_BYTES_PER_NODE`` per hash slot, a power of two >= N /
+        max_load, plus the threat solver's per-node word when it is on), N nodes' payload,
+        ``EDGES_PER_NODE_SHARE`` x ``num_actions`` edges and ``STATS_PER_NODE`` statistics per
+        node fit what is left of the budget once the evaluation cache (at most ``CACHE_SHARE``
+        of it) and the threat solver's alpha-beta table are taken off. When a table fills during
+        a search the search recycles (``recycle``): the budget bounds the memory, not the search.
+
+        Raises:
+            ValueError: a budget too small for ``MIN_NODES`` nodes, or num_actions < 1.
+        """
+        if num_actions < 1:
+            raise ValueError(f"num_actions must be >= 1, got {num_actions}")
+        threat = overrides.get("threat_solver", cls.threat_solver)
+        max_load = overrides.pop("max_load", cls.max_load)
+        budget = int(memory_bytes) - _threat_table_bytes(overrides)
+        cache = overrides.pop("eval_cache_size", cls.eval_cache_size)
+        while cache and cache * _cache_entry_bytes(num_actions) > budget * CACHE_SHARE:
+            cache //= 2
+        budget -= cache * _cache_entry_bytes(num_actions)
+        if table_bytes(MIN_NODES, num_actions, threat, max_load) > budget:
+            raise ValueError(f"a search of {num_actions} actions needs at least "
+                             f"{table_bytes(MIN_NODES, num_actions, threat, max_load) + int(memory_bytes) - budget:,} "
+                             f"bytes, got {int(memory_bytes):,}")
+        low, high = MIN_NODES, max(MIN_NODES, budget // _bytes_per_node(num_actions))
+        while low < high:  # the most nodes that fit
+            mid = (low + high + 1) // 2
+            low, high = (mid, high) if table_bytes(mid, num_actions, threat, max_load) <= budget else (low, mid - 1)
+        return cls._sized(low, num_actions, max_load, cache, int(memory_bytes), **overrides)
+
+    @classmethod
+    def for_playouts(cls, playouts: int, num_actions: int, **overrides) -> "SearchConfig":
+        """A config sized for ``playouts`` per search plus tree reuse: ``REUSE_FACTOR`` nodes per
+        playout (``table_bytes``), or ``for_memory(MAX_PLAYOUT_MEMORY)`` when that is less (a
+        longer search recycles).
+
+        Raises:
+            ValueError: playouts < 1.
+        """
+        if playouts < 1:
+            raise ValueError(f"playouts must be >= 1, got {playouts}")
+        threat = overrides.get("threat_solver", cls.threat_solver)
+        max_load = overrides.pop("max_load", cls.max_load)
+        cache = overrides.pop("eval_cache_size", cls.eval_cache_size)
+        nodes = max(MIN_NODES, REUSE_FACTOR * int(playouts))
+        total = table_bytes(nodes, num_actions, threat, max_load) + cache * _cache_entry_bytes(num_actions) \
+            + _threat_table_bytes(overrides)
+        if total > MAX_PLAYOUT_MEMORY:
+            return cls.for_memory(MAX_PLAYOUT_MEMORY, num_actions, max_load=max_load, eval_cache_size=cache,
+                                  **overrides)
+        return cls._sized(nodes, num_actions, max_load, cache, total, **overrides)
+
+    @classmethod
+    def _sized(cls, nodes: int, num_actions: int, max_load: float, cache: int, memory: int,
+               **overrides) -> "SearchConfig":
+        capacity = table_slots(nodes, max_load)
+        return cls(node_capacity=capacity, max_load=min(max_load, max(nodes, 1) / capacity),
+                   edge_capacity=min(MAX_POOL, nodes * _edges_per_node(num_actions)),
+                   stat_capacity=min(MAX_POOL, nodes * STATS_PER_NODE), eval_cache_size=cache,
+                   memory_bytes=memory, **overrides)
+
     def replace(self, **changes) -> "SearchConfig":
         """A copy with some fields changed."""
         return replace(self, **changes)
+
+
+def table_slots(nodes: int, max_load: float) -> int:
+    """Hash slots of a node table that may hold ``nodes`` nodes at ``max_load``: a power of two."""
+    return 1 << max(1, (math.ceil(nodes / max_load) - 1).bit_length())
+
+
+def _edges_per_node(num_actions: int) -> int:
+    return max(1, int(EDGES_PER_NODE_SHARE * num_actions))
+
+
+def _bytes_per_node(num_actions: int) -> int:
+    """Payload, reserved edges and statistics of one node (its table slot apart)."""
+    payload = NODE_BYTES - TABLE_BYTES_PER_NODE - THREAT_BYTES_PER_NODE
+    return payload + _edges_per_node(num_actions) * EDGE_BYTES + STATS_PER_NODE * STAT_BYTES
+
+
+def table_bytes(nodes: int, num_actions: int, threat_solver: bool = False, max_load: float = 0.9) -> int:
+    """Bytes of the search's tables for ``nodes`` nodes of a game with ``num_actions`` actions:
+    the node table's slots (all touched at creation), the nodes' payload, their reserved edges
+    and statistics (``tree.NODE_BYTES``, ``EDGE_BYTES``, ``STAT_BYTES``: the arrays' dtypes)."""
+    slot = TABLE_BYTES_PER_NODE + (THREAT_BYTES_PER_NODE if threat_solver else 0)
+    return table_slots(nodes, max_load) * slot + nodes * _bytes_per_node(num_actions)
+
+
+def _cache_entry_bytes(num_actions: int) -> int:
+    return 4 * num_actions + 4 + 8 + 1  # priors float32, value float32, key int64, valid (search/cache.py)
+
+
+def _threat_table_bytes(overrides: dict) -> int:
+    if not overrides.get("threat_solver", SearchConfig.threat_solver):
+        return 0
+    # the alpha-beta table and the ring of proof lines (search/vcf.py: 2^18 int32)
+    return int(overrides.get("threat_solver_table_mib", SearchConfig.threat_solver_table_mib) * (1 << 20)) + (1 << 20)

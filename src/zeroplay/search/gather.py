@@ -8,7 +8,8 @@ Phases of a round (lc0's numbered-phase style):
                     leaf, or a graph-search stop (child visited more than the edge, or already
                     on the path) that backs up the child's Q;
        COLLISION -- a leaf already queued in this batch: its virtual loss is removed;
-       FULL      -- the node table or edge pool cannot take more: the search stops expanding.
+       FULL      -- the node table, edge pool or stat pool cannot take more: the round ends
+                    and the searcher recycles memory (``search/gc.py``) or stops.
   2. the caller evaluates the queued leaves (one network batch, possibly merged across searches);
   3. ``finish``: each leaf gets its edges (legal moves, priors sorted descending), U = value,
      and its path is backed up.
@@ -22,21 +23,24 @@ import numpy as np
 from numba import njit
 
 from zeroplay.games import fast
-from zeroplay.games.layout import I_KEY, I_LAST, I_PLY, I_TO_PLAY, INFO_SIZE
+from zeroplay.games.layout import I_KEY, I_LAST, I_PLY, I_TO_PLAY, INFO_SIZE, P_HEIGHT, P_WIDTH
 from zeroplay.search.backup import backup_path, init_node, set_expanded, update_node
 from zeroplay.search.rollout import rollout_values
-from zeroplay.search.select import select_edge
+from zeroplay.search.select import NO_EDGE, NO_STATS, select_edge
 from zeroplay.search.tree import (
     EXPANDED,
     LOSS,
     M_EDGE_TOP,
     M_FULL,
     M_ROOT,
+    M_STAT_TOP,
     NEW,
     PENDING,
+    PRIOR_SCALE,
     TERMINAL,
     UNPROVEN,
     WIN,
+    encode_prior,
 )
 from zeroplay.search.vcf import ThreatArrays, threats_off, vcf_leaf
 from zeroplay.tt.node_table import node_find_or_add
@@ -56,10 +60,12 @@ class BatchArrays(NamedTuple):
         leaf_legal: bool (B, A) moves the leaf gets edges for (all legal moves, or only the
             blocks when the opponent threatens to win at once).
         leaf_key: int64 (B,) node keys (evaluation-cache keys).
-        path_node: int32 (2B + 1, D); path_edge: int64 (2B + 1, D); path_len: int32 (2B + 1,)
-            paths: row i < B is leaf i's, row B the next descent's scratch, rows B + 1 + k the
-            k-th collision's (kept under virtual loss until the batch is finished).
+        path_node: int32 (2B + 1, D); path_edge: int64 (2B + 1, D) edge positions within each
+            node; path_len: int32 (2B + 1,) paths: row i < B is leaf i's, row B the next
+            descent's scratch, rows B + 1 + k the k-th collision's (kept under virtual loss until
+            the batch is finished).
         moves: int64 (A,) scratch for move lists.
+        near: uint8 (cells,) scratch: cells within the candidate radius of a stone.
         root_board, root_info, root_wmask: the root position; each descent ends by copying it
             back (cheaper than undoing every move of a deep path).
         threats: the threat solver's arrays (``search.vcf.ThreatArrays``; switched off unless
@@ -75,6 +81,7 @@ class BatchArrays(NamedTuple):
     path_edge: np.ndarray
     path_len: np.ndarray
     moves: np.ndarray
+    near: np.ndarray
     root_board: np.ndarray
     root_info: np.ndarray
     root_wmask: np.ndarray
@@ -94,6 +101,7 @@ def new_batch_arrays(batch_size: int, cells: int, num_actions: int, threats: Thr
         path_edge=np.zeros((2 * b + 1, depth), np.int64),
         path_len=np.zeros(2 * b + 1, np.int32),
         moves=np.zeros(max(num_actions, cells), np.int64),
+        near=np.zeros(cells, np.uint8),
         root_board=np.zeros(cells, np.int8),
         root_info=np.zeros(INFO_SIZE, np.int64),
         root_wmask=np.zeros((2, cells), np.uint8),
@@ -129,6 +137,42 @@ def _alloc_edges(tree, count):
 
 
 @njit(cache=True, inline="always")
+def _alloc_stats(tree, count):
+    top = tree.meta[M_STAT_TOP]
+    if top + count > tree.stat_n.shape[0]:
+        return -1
+    tree.meta[M_STAT_TOP] = top + count
+    return top
+
+
+@njit(cache=True)
+def near_stones(params, board, moves, k, radius, near):
+    """Keep, of the first ``k`` cells in ``moves``, those within ``radius`` (Chebyshev distance)
+    of a stone, in order; returns how many. An empty board keeps every cell. For games whose
+    actions are cells and whose stones never move (a game capability: ``Game.stones_stay``)."""
+    width = params[P_WIDTH]
+    height = params[P_HEIGHT]
+    near[:] = 0
+    stones = 0
+    for c in range(board.shape[0]):
+        if board[c] != 0:
+            stones += 1
+            row = c // width
+            col = c - row * width
+            for r in range(max(0, row - radius), min(height, row + radius + 1)):
+                for q in range(max(0, col - radius), min(width, col + radius + 1)):
+                    near[r * width + q] = 1
+    if stones == 0:
+        return k
+    kept = 0
+    for i in range(k):
+        if near[moves[i]]:
+            moves[kept] = moves[i]
+            kept += 1
+    return kept if kept > 0 else k  # (every cell near a stone taken: the far ones stay moves)
+
+
+@njit(cache=True, inline="always")
 def _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot, n):
     """A NEW node reached: prove it in one ply, or queue it for evaluation."""
     p = info[I_TO_PLAY]
@@ -137,23 +181,26 @@ def _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot
         if fast.num_winning_moves(params, board, info, wmask, p) > 0:
             fast.winning_moves(params, board, info, wmask, p, batch.moves)
             win = batch.moves[0]
-            e = _alloc_edges(tree, 1)
-            if e < 0:
+            if tree.meta[M_EDGE_TOP] >= tree.edge_move.shape[0] or tree.meta[M_STAT_TOP] >= tree.stat_n.shape[0]:
                 return FULL
             fast.apply(params, zkeys, board, info, stack, wmask, win)
             child = _add_child(tree, table, sp, params, zkeys, info)
             fast.undo(params, zkeys, board, info, stack, wmask)
             if child < 0:
                 return FULL
+            e = _alloc_edges(tree, 1)
+            s = _alloc_stats(tree, 1)
             tree.node_n[child] += 1  # the terminal child counts this visit
             tree.edge_move[e] = win
-            tree.edge_prior[e] = 1.0
-            tree.edge_n[e] = 1
-            tree.edge_vl[e] = 0
-            tree.edge_child[e] = child
+            tree.edge_prior[e] = PRIOR_SCALE
+            tree.stat_n[s] = 1
+            tree.stat_vl[s] = 0
+            tree.stat_child[s] = child
             tree.node_edge_start[n] = e
             tree.node_num_edges[n] = 1
             tree.node_touched[n] = 1
+            tree.node_stat_start[n] = s
+            tree.node_stat_cap[n] = 1
             tree.node_u[n] = 1.0
             tree.node_state[n] = EXPANDED
             update_node(tree, n)
@@ -188,6 +235,8 @@ def _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot
         k = fast.winning_moves(params, board, info, wmask, 1 - p, batch.moves)
     else:
         k = fast.legal_moves(params, board, info, batch.moves)
+        if sp.candidate_radius > 0:
+            k = near_stones(params, board, batch.moves, k, sp.candidate_radius, batch.near)
     e = _alloc_edges(tree, k)
     if e < 0:
         return FULL
@@ -195,6 +244,9 @@ def _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot
         legal[batch.moves[i]] = True
     tree.node_edge_start[n] = e
     tree.node_num_edges[n] = k
+    tree.node_touched[n] = 0
+    tree.node_stat_start[n] = 0
+    tree.node_stat_cap[n] = 0
     tree.node_state[n] = PENDING
     batch.leaf_node[slot] = n
     batch.leaf_board[slot, :] = board
@@ -224,27 +276,31 @@ def descend(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, sl
         if state == PENDING:
             outcome = COLLISION
             break
-        e = select_edge(tree, sp, node, node == root)
-        if e < 0:
+        i = select_edge(tree, sp, node, node == root)
+        if i == NO_EDGE:
             # every edge leads to a win for the opponent, proven through another parent since
             # this node's last update: prove it lost now (it is not on the path, so the backup
             # would not), so that the path above backs up its exact value
             update_node(tree, node)
             break
-        fast.apply(params, zkeys, board, info, stack, wmask, tree.edge_move[e])
-        child = tree.edge_child[e]
+        if i == NO_STATS:
+            outcome = FULL
+            break
+        s = tree.node_stat_start[node] + i
+        fast.apply(params, zkeys, board, info, stack, wmask, tree.edge_move[tree.node_edge_start[node] + i])
+        child = tree.stat_child[s]
         if child < 0:
             child = _add_child(tree, table, sp, params, zkeys, info)
             if child < 0:
                 outcome = FULL
                 break
-            tree.edge_child[e] = child
+            tree.stat_child[s] = child
         batch.path_node[slot, depth] = node
-        batch.path_edge[slot, depth] = e
+        batch.path_edge[slot, depth] = i
         depth += 1
-        tree.edge_vl[e] += vl
+        tree.stat_vl[s] += vl
         tree.node_vl[node] += vl
-        if tree.node_n[child] > tree.edge_n[e]:
+        if tree.node_n[child] > tree.stat_n[s]:
             break  # graph search: let this edge catch up, backing up the child's Q as it is
         on_path = False
         for j in range(depth):
@@ -299,8 +355,9 @@ def gather(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, max
             batch.path_edge[row, :d] = batch.path_edge[queued, :d]
             batch.path_len[row] = d
             for j in range(d):
-                tree.edge_vl[batch.path_edge[row, j]] += sp.virtual_loss
-                tree.node_vl[batch.path_node[row, j]] += sp.virtual_loss
+                n = batch.path_node[row, j]
+                tree.stat_vl[tree.node_stat_start[n] + batch.path_edge[row, j]] += sp.virtual_loss
+                tree.node_vl[n] += sp.virtual_loss
             collisions += 1
     return queued, done, collisions
 
@@ -316,40 +373,43 @@ def release_collisions(tree, sp, batch, collisions):
 
 @njit(cache=True, inline="always")
 def _expand(tree, batch, i, priors, value):
-    """Give queued leaf ``i`` its edges (legal moves with priors, sorted descending) and U."""
+    """Give queued leaf ``i`` its edges (candidate moves with 16-bit priors, sorted descending)
+    and U; the root also keeps its float32 priors (``root_raw_prior``). No statistics yet."""
     n = batch.leaf_node[i]
     start = tree.node_edge_start[n]
     k = tree.node_num_edges[n]
     total = 0.0
-    j = 0
     legal = batch.leaf_legal[i]
     for a in range(legal.shape[0]):
         if legal[a]:
+            total += max(priors[a], np.float32(0.0))
+    codes = np.empty(k, np.int32)
+    j = 0
+    for a in range(legal.shape[0]):
+        if legal[a]:
+            p = max(priors[a], np.float32(0.0)) / total if total > 0.0 else 1.0 / k
             tree.edge_move[start + j] = a
-            p = max(priors[a], np.float32(0.0))
-            tree.edge_prior[start + j] = p
-            total += p
+            codes[j] = encode_prior(p)
             j += 1
     uniform = True
-    first = tree.edge_prior[start] if k > 0 else 0.0
-    for j in range(k):
-        if total > 0.0:
-            tree.edge_prior[start + j] /= total
-        else:
-            tree.edge_prior[start + j] = 1.0 / k
-        if tree.edge_prior[start + j] != first:
+    for j in range(1, k):
+        if codes[j] != codes[0]:
             uniform = False
-        tree.edge_n[start + j] = 0
-        tree.edge_vl[start + j] = 0
-        tree.edge_child[start + j] = -1
+            break
     if not uniform:
-        # decreasing prior, ties in move order: the first untouched edge is the best one
-        order = np.argsort(-tree.edge_prior[start : start + k], kind="mergesort")
-        mv = tree.edge_move[start : start + k].copy()
-        pr = tree.edge_prior[start : start + k].copy()
+        # decreasing prior code, ties in move order: the first untouched edge is the best one
+        order = np.argsort(-codes, kind="mergesort")
+        moves = tree.edge_move[start : start + k].copy()
         for j in range(k):
-            tree.edge_move[start + j] = mv[order[j]]
-            tree.edge_prior[start + j] = pr[order[j]]
+            tree.edge_move[start + j] = moves[order[j]]
+            tree.edge_prior[start + j] = codes[order[j]]
+    else:
+        for j in range(k):
+            tree.edge_prior[start + j] = codes[j]
+    if n == tree.meta[M_ROOT]:
+        for j in range(k):
+            a = tree.edge_move[start + j]
+            tree.root_raw_prior[j] = max(priors[a], np.float32(0.0)) / total if total > 0.0 else 1.0 / k
     set_expanded(tree, n, value)
 
 
@@ -418,13 +478,13 @@ def check_invariants(tree, root):
             return n
         if tree.node_state[n] != EXPANDED:
             continue
-        start = tree.node_edge_start[n]
+        start = tree.node_stat_start[n]
         total = 1
-        for e in range(start, start + tree.node_num_edges[n]):
-            if tree.edge_vl[e] != 0:
+        for s in range(start, start + tree.node_touched[n]):
+            if tree.stat_vl[s] != 0:
                 return n
-            total += tree.edge_n[e]
-            c = tree.edge_child[e]
+            total += tree.stat_n[s]
+            c = tree.stat_child[s]
             if c >= 0 and not seen[c]:
                 seen[c] = True
                 stack[top] = c

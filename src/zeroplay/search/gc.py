@@ -1,43 +1,35 @@
-"""Garbage collection on tree reuse: keep what the new root reaches, free the rest, compact edges."""
+"""Memory of the search graph: garbage collection on tree reuse, and recycling under a budget.
+
+``collect`` (tree reuse, and after every recycling): keep what the new root reaches through child
+links, sweep the rest out of the node table, and compact the edge pool and the stat pool (each
+live node's block slides down to close the gaps, its order kept; stat blocks shrink to their
+touched prefix, dropping growth slack and the garbage of moved blocks).
+
+``recycle`` (the tables are full in the middle of a search): the search does not stop; it frees
+the least useful part of the graph and goes on. Least useful = least visited: a node is kept when
+it is the root, is proven (its proof lines stay replayable), or has N(n) >= ``min_visits`` and is
+reached from the root through kept nodes; everything else is freed. An edge whose child is freed
+is reset (N(n,a) = 0, no child): it stays in the touched prefix and is selected again like an
+unvisited move, and the kept nodes' N and Q are recomputed from what remains, deepest first, so
+the graph-search invariant (N(n) = 1 + sum_a N(n,a), Q from the children) holds again. The
+visits dropped were the ones spread over rarely visited subtrees (mostly leaves evaluated once,
+each holding one edge per candidate move); the principal lines keep their statistics.
+``recycle_threshold`` picks ``min_visits`` so that what is kept fills about half of each pool.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from zeroplay.search.tree import M_EDGE_TOP, M_FULL
-from zeroplay.tt.node_table import node_mark, node_sweep
+from zeroplay.search.backup import update_node
+from zeroplay.search.tree import EXPANDED, M_EDGE_TOP, M_FULL, M_STAT_TOP, UNPROVEN
+from zeroplay.tt.node_table import C_LIMIT, node_mark, node_sweep
 
 
 @njit(cache=True)
-def collect(tree, table, root):
-    """Mark every node reachable from ``root`` through child links, sweep the table, and move
-    the survivors' edges to the front of the pool (their order kept). Returns nodes freed."""
-    cap = tree.node_n.shape[0]
-    seen = np.zeros(cap, np.bool_)
-    live = np.empty(cap, np.int64)
-    n_live = 0
-    stack = np.empty(cap, np.int64)
-    top = 0
-    if root >= 0:
-        stack[0] = root
-        top = 1
-        seen[root] = True
-    while top > 0:
-        top -= 1
-        n = stack[top]
-        node_mark(table, n)
-        live[n_live] = n
-        n_live += 1
-        start = tree.node_edge_start[n]
-        for e in range(start, start + tree.node_num_edges[n]):
-            c = tree.edge_child[e]
-            if c >= 0 and not seen[c]:
-                seen[c] = True
-                stack[top] = c
-                top += 1
-    freed = node_sweep(table)
-    # compact: survivors' edge ranges in pool order, slid down to close the gaps
+def _compact(tree, live, n_live):
+    """Slide the edge blocks and the stat blocks of the ``live`` nodes to the front of their pools."""
     with_edges = np.empty(n_live, np.int64)
     k = 0
     for i in range(n_live):
@@ -55,11 +47,142 @@ def collect(tree, table, root):
             for j in range(num):
                 tree.edge_move[write + j] = tree.edge_move[start + j]
                 tree.edge_prior[write + j] = tree.edge_prior[start + j]
-                tree.edge_n[write + j] = tree.edge_n[start + j]
-                tree.edge_vl[write + j] = tree.edge_vl[start + j]
-                tree.edge_child[write + j] = tree.edge_child[start + j]
             tree.node_edge_start[n] = write
         write += num
     tree.meta[M_EDGE_TOP] = write
+    with_stats = np.empty(n_live, np.int64)
+    k = 0
+    for i in range(n_live):
+        n = live[i]
+        if tree.node_stat_cap[n] > 0:
+            if tree.node_touched[n] > 0:
+                with_stats[k] = n
+                k += 1
+            else:
+                tree.node_stat_cap[n] = 0
+    with_stats = with_stats[:k]
+    order = np.argsort(tree.node_stat_start[with_stats], kind="mergesort")
+    write = 0
+    for i in range(k):
+        n = with_stats[order[i]]
+        start = tree.node_stat_start[n]
+        num = tree.node_touched[n]
+        if start != write:
+            for j in range(num):
+                tree.stat_n[write + j] = tree.stat_n[start + j]
+                tree.stat_vl[write + j] = tree.stat_vl[start + j]
+                tree.stat_child[write + j] = tree.stat_child[start + j]
+            tree.node_stat_start[n] = write
+        tree.node_stat_cap[n] = num
+        write += num
+    tree.meta[M_STAT_TOP] = write
     tree.meta[M_FULL] = 0
+
+
+@njit(cache=True)
+def collect(tree, table, root):
+    """Mark every node reachable from ``root`` through child links, sweep the table, and compact
+    both pools. Returns nodes freed."""
+    cap = tree.node_n.shape[0]
+    seen = np.zeros(cap, np.bool_)
+    live = np.empty(cap, np.int64)
+    n_live = 0
+    stack = np.empty(cap, np.int64)
+    top = 0
+    if root >= 0:
+        stack[0] = root
+        top = 1
+        seen[root] = True
+    while top > 0:
+        top -= 1
+        n = stack[top]
+        node_mark(table, n)
+        live[n_live] = n
+        n_live += 1
+        start = tree.node_stat_start[n]
+        for s in range(start, start + tree.node_touched[n]):
+            c = tree.stat_child[s]
+            if c >= 0 and not seen[c]:
+                seen[c] = True
+                stack[top] = c
+                top += 1
+    freed = node_sweep(table)
+    _compact(tree, live, n_live)
     return freed
+
+
+@njit(cache=True)
+def recycle(tree, table, root, min_visits):
+    """Free the nodes with N(n) < ``min_visits`` (never the root or a proven node) and what only
+    they reach; reset the edges that led to them; recompute the kept nodes; compact. Call it
+    between batches (no virtual loss in flight). Returns nodes freed."""
+    cap = tree.node_n.shape[0]
+    keep = np.zeros(cap, np.bool_)
+    depth = np.zeros(cap, np.int32)
+    live = np.empty(cap, np.int64)
+    n_live = 0
+    stack = np.empty(cap, np.int64)
+    stack[0] = root
+    top = 1
+    keep[root] = True
+    while top > 0:
+        top -= 1
+        n = stack[top]
+        live[n_live] = n
+        n_live += 1
+        start = tree.node_stat_start[n]
+        for s in range(start, start + tree.node_touched[n]):
+            c = tree.stat_child[s]
+            if c < 0:
+                continue
+            if not keep[c] and (tree.node_n[c] >= min_visits or tree.node_proof[c] != UNPROVEN):
+                keep[c] = True
+                depth[c] = depth[n] + 1  # = ply difference: a child is always one ply deeper
+                stack[top] = c
+                top += 1
+    for i in range(n_live):
+        n = live[i]
+        start = tree.node_stat_start[n]
+        for s in range(start, start + tree.node_touched[n]):
+            c = tree.stat_child[s]
+            if c >= 0 and not keep[c]:
+                tree.stat_n[s] = 0
+                tree.stat_child[s] = -1
+    order = np.argsort(-depth[live[:n_live]], kind="mergesort")
+    for i in range(n_live):
+        n = live[order[i]]
+        if tree.node_state[n] == EXPANDED:
+            update_node(tree, n)
+    for i in range(n_live):
+        node_mark(table, live[i])
+    freed = node_sweep(table)
+    _compact(tree, live, n_live)
+    return freed
+
+
+@njit(cache=True)
+def recycle_threshold(tree, table, keep_fraction):
+    """The smallest ``min_visits`` (>= 2) whose nodes (N >= min_visits) take at most
+    ``keep_fraction`` of the node table's limit, of the edge pool and of the stat pool (an
+    estimate: the nodes that ``recycle`` keeps are a subset of these, plus proven ones)."""
+    cap = tree.node_n.shape[0]
+    nodes = np.empty(cap, np.int64)
+    k = 0
+    for n in range(cap):
+        if table.node_slot[n] >= 0:
+            nodes[k] = n
+            k += 1
+    nodes = nodes[:k]
+    order = np.argsort(-tree.node_n[nodes], kind="mergesort")
+    edge_room = keep_fraction * tree.edge_move.shape[0]
+    stat_room = keep_fraction * tree.stat_n.shape[0]
+    node_room = keep_fraction * table.counters[C_LIMIT]
+    edges = 0.0
+    stats = 0.0
+    for i in range(k):
+        n = nodes[order[i]]
+        edges += tree.node_num_edges[n]
+        stats += tree.node_touched[n]
+        if i + 1 > node_room or edges > edge_room or stats > stat_room:
+            return max(2, tree.node_n[n] + 1)
+    return 2

@@ -14,21 +14,22 @@ PROOF_NAMES = {WIN: "win", LOSS: "loss", DRAW: "draw"}
 
 
 def best_proven_edge(tree, n: int) -> int:
-    """The edge a proven node's line follows: shortest win, longest loss, any draw; -1 if none."""
+    """Position (in ``n``'s touched prefix) of the edge a proven node's line follows: shortest
+    win, longest loss, any draw; -1 if none."""
     proof = int(tree.node_proof[n])
-    start = int(tree.node_edge_start[n])
+    start = int(tree.node_stat_start[n])
     best, best_d = -1, None
-    for e in range(start, start + int(tree.node_num_edges[n])):
-        c = int(tree.edge_child[e])
+    for i in range(int(tree.node_touched[n])):
+        c = int(tree.stat_child[start + i])
         if c < 0:
             continue
         cp, d = int(tree.node_proof[c]), int(tree.node_dist[c])
         if proof == WIN and cp == LOSS and (best_d is None or d < best_d):
-            best, best_d = e, d
+            best, best_d = i, d
         elif proof == LOSS and cp == WIN and (best_d is None or d > best_d):
-            best, best_d = e, d
+            best, best_d = i, d
         elif proof == DRAW and cp == DRAW and (best_d is None or d > best_d):
-            best, best_d = e, d
+            best, best_d = i, d
     return best
 
 
@@ -37,11 +38,11 @@ def proof_line(tree, root: int) -> list[int]:
     line = []
     n = root
     while tree.node_proof[n] != UNPROVEN and tree.node_state[n] == EXPANDED:
-        e = best_proven_edge(tree, n)
-        if e < 0:
+        i = best_proven_edge(tree, n)
+        if i < 0:
             break
-        line.append(int(tree.edge_move[e]))
-        n = int(tree.edge_child[e])
+        line.append(int(tree.edge_move[int(tree.node_edge_start[n]) + i]))
+        n = int(tree.stat_child[int(tree.node_stat_start[n]) + i])
         if tree.node_state[n] == TERMINAL or len(line) > 10_000:
             break
     return line

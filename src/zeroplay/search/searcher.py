@@ -25,7 +25,7 @@ from zeroplay.search.gather import (
     run_rollout_playouts,
 )
 from zeroplay.search.backup import init_node
-from zeroplay.search.gc import collect
+from zeroplay.search.gc import collect, recycle, recycle_threshold
 from zeroplay.search.limits import Limits
 from zeroplay.search.proof import PROOF_NAMES, best_proven_edge, proof_line, verify_line
 from zeroplay.search.result import MoveStats, SearchResult, lcb
@@ -37,15 +37,19 @@ from zeroplay.search.tree import (
     M_EDGE_TOP,
     M_FULL,
     M_ROOT,
+    M_STAT_TOP,
     NEW,
     NO_NODE,
     PENDING,
     UNPROVEN,
     WIN,
     SearchParams,
+    decode_priors,
     new_tree_arrays,
+    node_edges,
+    tree_bytes_used,
 )
-from zeroplay.tt.node_table import node_clear, node_count, node_find, node_find_or_add, new_node_table
+from zeroplay.tt.node_table import C_COUNT, C_LIMIT, node_clear, node_count, node_find, node_find_or_add, new_node_table
 
 _LAST_MOVE_FEATURES = ("alphazero-gomoku",)
 
@@ -67,7 +71,7 @@ class Searcher:
         self.evaluator = evaluator
         self.config = config = config or SearchConfig()
         self.table = new_node_table(config.node_capacity, config.max_load)
-        self.tree = new_tree_arrays(config.node_capacity, config.edge_capacity, game.num_actions)
+        self.tree = new_tree_arrays(config.node_capacity, config.edge_capacity, config.stat_capacity, game.num_actions)
         threats = new_threat_arrays(game, config.node_capacity, enabled=True, leaf_nodes=config.threat_solver_nodes,
                                     table_mib=config.threat_solver_table_mib) if config.threat_solver else None
         self.batch = new_batch_arrays(config.batch_size, game.cells, game.num_actions, threats)
@@ -83,6 +87,7 @@ class Searcher:
             one_ply_proofs=bool(config.one_ply_proofs),
             key_last_move=features in _LAST_MOVE_FEATURES,
             root_noise=bool(config.noise),
+            candidate_radius=int(config.candidate_radius) if getattr(game, "stones_stay", False) else 0,
         )
         # an evaluator that can run inside the compiled loop (random rollouts, gomoku family)
         gomoku_family = int(game.params[P_GAME]) == GAME_GOMOKU
@@ -99,12 +104,15 @@ class Searcher:
         self.stopped_by = ""
         self._root_priors_ready = False
         self._threats_at_root = False
+        self.recycled = 0  # recyclings in the current search
+        self.recycled_total = 0
 
     # --- tree lifecycle ---------------------------------------------------------------------
     def reset(self) -> None:
         """Empty the tree (a new game, a rule change)."""
         node_clear(self.table)
         self.tree.meta[M_EDGE_TOP] = 0
+        self.tree.meta[M_STAT_TOP] = 0
         self.tree.meta[M_ROOT] = NO_NODE
         self.tree.meta[M_FULL] = 0
         self.root_state = None
@@ -140,6 +148,11 @@ class Searcher:
         if found >= 0 and self.tree.node_state[found] != PENDING and not one_ply_loss:
             self.tree.meta[M_ROOT] = found
             collect(self.tree, self.table, found)
+            if self.tree.node_state[found] == EXPANDED:
+                # a reused root keeps only its 16-bit priors (renormalised for selection below)
+                t = self.tree
+                start, k = int(t.node_edge_start[found]), int(t.node_num_edges[found])
+                t.root_raw_prior[:k] = decode_priors(t.edge_prior[start : start + k])
         else:
             self.reset()
             node, _ = node_find_or_add(self.table, key, int(pos.info[I_TO_PLAY]), state.ply)
@@ -156,8 +169,9 @@ class Searcher:
         t, r = self.tree, self.root
         if t.node_state[r] != EXPANDED:
             return
-        start, k = int(t.node_edge_start[r]), int(t.node_num_edges[r])
-        priors = t.edge_prior[start : start + k].astype(np.float64)
+        k = int(t.node_num_edges[r])
+        priors = t.root_raw_prior[:k].astype(np.float64)
+        priors = priors / priors.sum() if priors.sum() > 0 else np.full(k, 1.0 / max(k, 1))
         if self.config.noise and k > 1:
             alpha = self.config.dirichlet_total_alpha / k
             eta = self.rng.dirichlet(np.full(k, alpha))
@@ -174,6 +188,7 @@ class Searcher:
         self.stopped_by = ""
         self._started = time.perf_counter()
         self._root_priors_ready = False
+        self.recycled = 0
         if state.is_terminal:
             self.root_state = state
             self.stopped_by = "game over"
@@ -192,12 +207,34 @@ class Searcher:
         t, r = self.tree, self.root
         if t.node_proof[r] != UNPROVEN:
             self.stopped_by = "proven"
-        elif t.meta[M_FULL]:
+        elif t.meta[M_FULL] and not self._recycle():
             self.stopped_by = "full"
         elif t.node_state[r] == NEW:
             self.stopped_by = ""  # whatever the limits, the root is evaluated: there must be moves to choose from
         else:
             self.stopped_by = self._limits.reason(self.playouts, int(t.node_n[r]), self._started) or ""
+
+    def _recycle(self) -> bool:
+        """A pool filled: free the least visited part of the graph (``search/gc.py``). True when
+        the search can go on (each pool at most 3/4 full afterwards)."""
+        t = self.tree
+        if not self.config.recycle or t.node_state[self.root] != EXPANDED:
+            return False
+        min_visits = recycle_threshold(t, self.table, 0.5)
+        recycle(t, self.table, self.root, min_visits)
+        self.recycled += 1
+        self.recycled_total += 1
+        return max(self.memory_load().values()) <= 0.75
+
+    def memory_load(self) -> dict:
+        """Used share of each table: ``nodes`` (of the node limit), ``edges``, ``stats``, in [0, 1]."""
+        t, c = self.tree, self.table.counters
+        return {"nodes": int(c[C_COUNT]) / int(c[C_LIMIT]), "edges": int(t.meta[M_EDGE_TOP]) / t.edge_move.shape[0],
+                "stats": int(t.meta[M_STAT_TOP]) / t.stat_n.shape[0]}
+
+    def memory_bytes_used(self) -> int:
+        """Bytes the live nodes and the pools' used parts take (``tree.tree_bytes_used``)."""
+        return tree_bytes_used(self.tree, int(node_count(self.table)))
 
     def gather(self) -> int:
         """Phase 1: run playouts until a batch of leaves is queued; returns how many."""
@@ -314,21 +351,24 @@ class Searcher:
             return SearchResult(game_over=True, stopped_by="game over", seconds=seconds)
         t, r, game = self.tree, self.root, self.game
         notes = []
-        if t.meta[M_FULL]:
-            notes.append("node table or edge pool full: the search stopped expanding")
-        start, k = int(t.node_edge_start[r]), int(t.node_num_edges[r])
+        if self.stopped_by == "full":
+            notes.append("search tables full (recycling could not make room): the search stopped expanding")
+        if self.recycled:
+            notes.append(f"search tables full {self.recycled} time{'s' if self.recycled > 1 else ''}: the least "
+                         f"visited nodes were recycled and the search went on")
+        edges = node_edges(t, r)
         policy = np.zeros(game.num_actions, np.float32)
         stats = []
         z = self.config.lcb_z
-        for e in range(start, start + k):
-            mv, n, c = int(t.edge_move[e]), int(t.edge_n[e]), int(t.edge_child[e])
+        for i in range(len(edges.moves)):
+            mv, n, c = int(edges.moves[i]), int(edges.visits[i]), int(edges.children[i])
             q = -float(t.node_q[c]) if n > 0 and c >= 0 else 0.0
             proven, dist = None, None
             if c >= 0 and t.node_proof[c] != UNPROVEN:
                 proven = {LOSS: "win", WIN: "loss", DRAW: "draw"}[int(t.node_proof[c])]
                 dist = int(t.node_dist[c]) + 1
             policy[mv] = n
-            stats.append(MoveStats(mv, n, q, float(t.edge_prior[e]), lcb(q, n, z), proven, dist))
+            stats.append(MoveStats(mv, n, q, float(t.root_raw_prior[i]), lcb(q, n, z), proven, dist))
         if policy.sum() > 0:
             policy /= policy.sum()
         stats.sort(key=lambda s: (-s.visits, -s.q, -s.prior, s.move))
@@ -373,13 +413,9 @@ class Searcher:
         for mv in moves:
             if n < 0:
                 return -1
-            start = int(t.node_edge_start[n])
-            child = -1
-            for e in range(start, start + int(t.node_num_edges[n])):
-                if t.edge_move[e] == mv:
-                    child = int(t.edge_child[e])
-                    break
-            n = child
+            start, touched = int(t.node_edge_start[n]), int(t.node_touched[n])
+            hits = np.flatnonzero(t.edge_move[start : start + touched] == mv)
+            n = int(t.stat_child[int(t.node_stat_start[n]) + int(hits[0])]) if len(hits) else -1
         return n
 
     def stats_at(self, moves=()) -> dict | None:
@@ -388,7 +424,8 @@ class Searcher:
         Keys: ``visits`` N, ``q`` Q and ``u`` U (both from that node's side to move), ``state``
         ("new", "pending", "expanded", "terminal"), ``proven`` ("win"/"loss"/"draw" for its side
         to move, or None), ``distance``, ``virtual_loss``, ``edges``: list of dicts with
-        ``move``, ``visits`` (edge N), ``prior`` (raw), ``q`` (-Q(child), this node's mover's
+        ``move``, ``visits`` (edge N), ``prior`` (raw; below the root as stored in 16 bits,
+        within ``tree.PRIOR_ABS_ERROR``), ``q`` (-Q(child), this node's mover's
         view; None when the edge was never visited), ``child`` (node index or -1),
         ``virtual_loss``.
         """
@@ -396,17 +433,18 @@ class Searcher:
         if n < 0:
             return None
         t = self.tree
-        start = int(t.node_edge_start[n])
+        ne = node_edges(t, n)
+        priors = t.root_raw_prior[: len(ne.moves)] if n == self.root else ne.priors
         edges = []
-        for e in range(start, start + int(t.node_num_edges[n])):
-            c, visits = int(t.edge_child[e]), int(t.edge_n[e])
+        for i in range(len(ne.moves)):
+            c, visits = int(ne.children[i]), int(ne.visits[i])
             edges.append({
-                "move": int(t.edge_move[e]),
+                "move": int(ne.moves[i]),
                 "visits": visits,
-                "prior": float(t.edge_prior[e]),
+                "prior": float(priors[i]),
                 "q": -float(t.node_q[c]) if c >= 0 and visits > 0 else None,
                 "child": c,
-                "virtual_loss": int(t.edge_vl[e]),
+                "virtual_loss": int(ne.virtual_loss[i]),
             })
         return {
             "node": n,
@@ -424,6 +462,8 @@ class Searcher:
         """float32 (num_actions,): the priors the root used in this search (noised in self-play)."""
         out = np.zeros(self.game.num_actions, np.float32)
         t, r = self.tree, self.root
+        if r < 0:
+            return out
         start, k = int(t.node_edge_start[r]), int(t.node_num_edges[r])
         out[t.edge_move[start : start + k]] = t.root_prior[:k]
         return out
@@ -441,25 +481,22 @@ class Searcher:
     def _principal_variation(self, first: int) -> list[int]:
         t = self.tree
         pv = [first]
-        n = -1
-        r = self.root
-        for e in range(int(t.node_edge_start[r]), int(t.node_edge_start[r] + t.node_num_edges[r])):
-            if t.edge_move[e] == first:
-                n = int(t.edge_child[e])
+        n = self.node_at([first])
         while n >= 0 and t.node_state[n] == EXPANDED and len(pv) < 64:
-            start, k = int(t.node_edge_start[n]), int(t.node_num_edges[n])
-            if k == 0:
+            touched = int(t.node_touched[n])
+            if touched == 0:
                 break
             if t.node_proof[n] != UNPROVEN:
-                e = best_proven_edge(t, n)
-                if e < 0:
+                i = best_proven_edge(t, n)
+                if i < 0:
                     break
             else:
-                e = start + int(np.argmax(t.edge_n[start : start + k]))
-                if t.edge_n[e] < 2:
+                s = int(t.node_stat_start[n])
+                i = int(np.argmax(t.stat_n[s : s + touched]))
+                if t.stat_n[s + i] < 2:
                     break  # a single visit is no principal variation, just the last playout
-            pv.append(int(t.edge_move[e]))
-            n = int(t.edge_child[e])
+            pv.append(int(t.edge_move[int(t.node_edge_start[n]) + i]))
+            n = int(t.stat_child[int(t.node_stat_start[n]) + i])
         if n >= 0 and t.node_proof[n] == LOSS and t.node_num_edges[n] == 0 and len(pv) < 64:
             pv += self._double_threat_ending(pv)
         return pv

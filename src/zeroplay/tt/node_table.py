@@ -68,6 +68,10 @@ N_COUNTERS = 9
 
 _LOW32 = 0xFFFFFFFF
 
+TABLE_BYTES_PER_NODE = 2 * np.dtype(np.int64).itemsize + np.dtype(np.int32).itemsize + np.dtype(np.uint8).itemsize \
+    + np.dtype(np.int32).itemsize
+"""Bytes per unit of capacity: hash slot (16) + node_slot (4) + marked (1) + free_list (4) = 25."""
+
 
 class NodeTable(NamedTuple):
     """Arrays of a node table (see the module docstring for the layout). Capacity C = 2^k.
