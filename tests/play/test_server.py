@@ -338,13 +338,14 @@ def test_a_6x6_five_in_a_row_record_reloads_only_with_its_line_length(client):
     assert r.status_code == 201 and len(r.json()["moves"]) == 8
 
 
-def test_a_search_stopped_by_full_tables_says_so(client, monkeypatch):
+def test_a_search_that_fills_its_tables_recycles_and_says_so(client, monkeypatch):
     from zeroplay.play import webgame
 
-    monkeypatch.setitem(webgame.SEARCH_CONFIG, "edge_capacity", 4096)  # about 50 expansions on 9x9
+    monkeypatch.setattr(webgame, "GAME_MEMORY_BYTES", 200_000)  # a few hundred nodes on 9x9
     g = new_game(client, color="white", playouts=2000)
     r = client.post(f"/api/games/{g['id']}/engine").json()["search"]
-    assert r["stopped_by"] == "full" and r["playouts"] < 2000 and r["notes"]
+    assert r["stopped_by"] == "playouts" and r["playouts"] == 2000
+    assert any("recycled" in n for n in r["notes"])
 
 
 def test_tictactoe_refuses_gomoku_options(client):

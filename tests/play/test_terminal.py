@@ -368,47 +368,36 @@ def test_connect4_model_and_its_exported_status(warm, tmp_path):
 
 
 # --- the search's tables and their notes -------------------------------------------------------------
-def test_table_sizes_follow_the_playouts_within_the_cap():
+def test_search_tables_are_sized_by_the_search_rule():
     from zeroplay.play import terminal
-    from zeroplay.play.terminal import (EDGE_BYTES, MEMORY_CAP_BYTES, MIN_EDGES, MIN_NODES, NODE_BYTES,
-                                        table_sizes)
+    from zeroplay.search import SearchConfig
 
+    assert terminal.search_memory(None, 30.0) == terminal.MEMORY_BYTES == 1 << 30  # --seconds alone
+    assert terminal.search_memory(800, None) is None and terminal.search_memory(800, 5.0) is None
     g15 = make("gomoku", size=15)
-    assert table_sizes(g15, 800, None) == (MIN_NODES, MIN_EDGES)
-    nodes, edges = table_sizes(g15, 100_000, None)
-    assert nodes * 0.9 >= 2 * 100_000 and edges >= 2 * 100_000 * 225  # room for tree reuse
-    for playouts, seconds in ((5_000_000, None), (None, 30.0), (5_000_000, 30.0)):
-        nodes, edges = table_sizes(g15, playouts, seconds)
-        assert nodes & (nodes - 1) == 0
-        assert 0.99 * MEMORY_CAP_BYTES <= nodes * NODE_BYTES + edges * EDGE_BYTES <= MEMORY_CAP_BYTES
-        assert edges > 200_000 * 225  # ten times the old fixed pool (about 20,000 playouts on 15x15)
-    assert table_sizes(g15, 1000, 5.0) == (MIN_NODES, MIN_EDGES)  # playouts bound the search
-    assert table_sizes(make("connect4"), 100_000, None)[1] == MIN_EDGES
-    assert terminal.MEMORY_CAP_BYTES == 2 << 30
+    sized = SearchConfig.for_memory(terminal.MEMORY_BYTES, g15.num_actions, threat_solver=True)
+    assert sized.memory_bytes == 1 << 30 and sized.node_capacity * sized.max_load > 1_000_000
 
 
-def test_a_search_stopped_by_full_tables_says_so_once_per_game(warm, monkeypatch):
+def test_full_tables_are_recycled_and_said_once_per_game(warm, monkeypatch):
     from zeroplay.play import terminal
 
-    # tiny tables: the search fills them after a few hundred of its 10^6 playouts
-    monkeypatch.setattr(terminal, "MIN_NODES", 1 << 10)
-    monkeypatch.setattr(terminal, "MIN_EDGES", 1 << 12)
-    monkeypatch.setattr(terminal, "MEMORY_CAP_BYTES", 1 << 20)
+    # a tiny budget: the tables fill after a few hundred of the 3,000 playouts, and recycle
+    monkeypatch.setattr(terminal, "search_memory", lambda playouts, seconds: 300_000)
     game = make("gomoku", size=9)
-    s = Session(game, playouts=1_000_000)
-    assert s.t.searcher.config.node_capacity == 1 << 10
+    s = Session(game, playouts=3000)
+    assert s.t.searcher.config.memory_bytes == 300_000
     s.t.start()
     s.t.handle("e5")
-    notes = [line for line in s.lines if line.startswith("Note: the search stopped at ")]
+    notes = [line for line in s.lines if "recycled" in line]
     assert len(notes) == 1, s.text()[-2000:]
-    assert "of 1,000,000 playouts: node table or edge pool full" in notes[0]
-    assert "caps the search's tables at" in notes[0] and "once per game" in notes[0]
+    assert s.t.searcher.recycled > 0 and s.t.searcher.playouts == 3000
     s.t.handle("d4")
     s.t.handle("hint")
-    assert sum(line.startswith("Note: the search stopped at ") for line in s.lines) == 1
+    assert sum("recycled" in line for line in s.lines) == 1
     s.t.handle("new")
     s.t.handle("e5")
-    assert sum(line.startswith("Note: the search stopped at ") for line in s.lines) == 2
+    assert sum("recycled" in line for line in s.lines) == 2
 
 
 def test_connect4_plays_the_exact_solver_from_the_middle_game(warm):

@@ -315,7 +315,7 @@ def test_debug_mode_catches_a_broken_invariant():
 
 
 # --- full table ---------------------------------------------------------------------------------------
-TINY_TABLES = [SearchConfig(node_capacity=64), SearchConfig(edge_capacity=2000), SearchConfig(stat_capacity=40)]
+TINY_TABLES = [SearchConfig(node_capacity=64), SearchConfig(edge_capacity=2000), SearchConfig(stat_capacity=400)]
 
 
 @pytest.mark.parametrize("cfg", TINY_TABLES, ids=["nodes", "edges", "stats"])
@@ -328,10 +328,10 @@ def test_full_tables_recycle_and_the_search_uses_all_its_playouts(cfg):
     assert result.best_move in set(state.legal_moves().tolist())
     assert no_virtual_loss(s)
     assert max(s.memory_load().values()) <= 1.0
-    # a sane move: the reply that blocks an open three is found with tiny tables too
-    three = GOMOKU.initial().play_many(["h8", "a1", "i8", "a15", "j8"])  # black h8 i8 j8, white to move
+    # a sane move with tiny tables too: Black's open three becomes an open four, a proven win
+    three = GOMOKU.initial().play_many(["h8", "a1", "i8", "a15", "j8", "o15"])
     r = s.search(three, playouts=3000)
-    assert r.stopped_by == "playouts" and r.best_move in {GOMOKU.parse_move("g8"), GOMOKU.parse_move("k8")}
+    assert r.best_move in {GOMOKU.parse_move("g8"), GOMOKU.parse_move("k8")} and r.proven == "win"
     # after reuse (GC) the search goes on
     r2 = s.search(state.play(result.best_move), playouts=10)
     assert r2.best_move is not None

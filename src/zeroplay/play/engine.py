@@ -50,11 +50,20 @@ class Engine:
     model_path: Path | None = None
     config_overrides: dict = field(default_factory=dict)
 
-    def new_searcher(self, **config):
-        """A fresh ``Searcher`` (tree reuse across moves) with play-mode config plus ``config``."""
+    def new_searcher(self, *, playouts: int | None = None, memory_bytes: int | None = None, **config):
+        """A fresh ``Searcher`` (tree reuse across moves) with play-mode config plus ``config``,
+        its tables sized by the search's rule: ``SearchConfig.for_memory(memory_bytes)`` when
+        given, else ``SearchConfig.for_playouts(playouts)``, else the SearchConfig defaults."""
         from zeroplay.search import SearchConfig, Searcher
 
-        return Searcher(self.game, self.evaluator, SearchConfig(**{**self.config_overrides, **config}))
+        merged = {**self.config_overrides, **config}
+        if memory_bytes is not None:
+            cfg = SearchConfig.for_memory(memory_bytes, self.game.num_actions, **merged)
+        elif playouts is not None:
+            cfg = SearchConfig.for_playouts(playouts, self.game.num_actions, **merged)
+        else:
+            cfg = SearchConfig(**merged)
+        return Searcher(self.game, self.evaluator, cfg)
 
 
 DEFAULT_MODELS = {
@@ -286,8 +295,7 @@ def warm_up() -> float:
     state = game.from_stones([24], [25]).play(17)
     state.winning_moves()
     state.legal_moves()
-    searcher = Searcher(game, HeuristicEvaluator(), SearchConfig(node_capacity=1 << 10, edge_capacity=1 << 14,
-                                                                 threat_solver=True))
+    searcher = Searcher(game, HeuristicEvaluator(), SearchConfig.for_playouts(40, game.num_actions, threat_solver=True))
     searcher.search(state, playouts=40)
     searcher.search(state.play(int(searcher.result().best_move)), playouts=8)
     return time.perf_counter() - t0

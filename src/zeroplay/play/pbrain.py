@@ -583,12 +583,14 @@ class PbrainEngine:
         return last if last is not None and self.board[last] == 2 else None
 
     def _get_searcher(self, game):
-        capacities = memory_config(self.max_memory)
-        key = (game, tuple(sorted(capacities.items())))
+        key = (game, self.max_memory)
         if self._searcher is None or self._searcher_key != key:
+            self._searcher = None  # (its tables are not counted against the new budget)
             engine = self._engine(game)
             self._debug(f"engine: {engine.name}" + (f" -- {engine.note}" if engine.note else ""))
-            self._searcher = engine.new_searcher(**capacities)
+            budget = search_memory(self.max_memory)
+            self._searcher = engine.new_searcher(memory_bytes=budget)
+            self._debug(f"search tables: {budget / 2**20:.0f} MiB")
             self._searcher_key = key
             self._fresh_tree = False
         return self._searcher
@@ -646,18 +648,36 @@ def model_error(model: str, width: int | None = None, height: int | None = None,
     return None
 
 
-def memory_config(max_memory: int) -> dict:
-    """Node and edge capacities that fit ``max_memory`` bytes (0 = the defaults).
+DEFAULT_MEMORY_BYTES = 256 << 20
+"""Budget of the search's tables when the manager sends no ``INFO max_memory`` (256 MiB)."""
+MEMORY_MARGIN_BYTES = 48 << 20
+"""Part of ``max_memory`` kept free beyond what the process holds when its searcher is made:
+leaf batches, the network's activations, Python's own growth (48 MiB)."""
+MIN_MEMORY_BYTES = 4 << 20
+"""Smallest budget the search gets, however little ``max_memory`` leaves (4 MiB)."""
 
-    About 100 MB go to Python, numpy and the compiled code; of the rest a third goes to nodes
-    (~72 bytes each with their table slot) and two thirds to edges (20 bytes each).
-    """
+
+def current_rss() -> int:
+    """Resident memory of this process in bytes (Linux ``/proc/self/statm``; else peak RSS)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def search_memory(max_memory: int, rss: int | None = None) -> int:
+    """Bytes the search's tables may take (``SearchConfig.for_memory``): what ``max_memory``
+    leaves after the process's resident memory now (``rss``, measured when None; the model and
+    torch are loaded by then) and ``MEMORY_MARGIN_BYTES``, at least ``MIN_MEMORY_BYTES``;
+    ``DEFAULT_MEMORY_BYTES`` when max_memory is 0 (no limit sent). A search that fills its
+    tables recycles its least visited nodes and goes on for the whole turn."""
     if max_memory <= 0:
-        return {"node_capacity": 1 << 17, "edge_capacity": 1 << 22}
-    budget = max(max_memory - 100_000_000, 8_000_000)
-    nodes = 1 << max(10, min(17, int(np.log2(budget / 3 / 72))))
-    edges = 1 << max(14, min(22, int(np.log2(budget * 2 / 3 / 20))))
-    return {"node_capacity": nodes, "edge_capacity": edges}
+        return DEFAULT_MEMORY_BYTES
+    rss = current_rss() if rss is None else rss
+    return max(MIN_MEMORY_BYTES, int(max_memory) - int(rss) - MEMORY_MARGIN_BYTES)
 
 
 def run(stdin, write: Callable[[str], None], **engine_options) -> int:

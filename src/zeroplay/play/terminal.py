@@ -59,48 +59,15 @@ SOLVE_FROM_PLY = 12
 """Connect Four: stones on the board from which the search-only engine plays the exact solver's
 move (Pons' middle-game sets, 14+ stones, solve in milliseconds here; openings can take minutes)."""
 
-MEMORY_CAP_BYTES = 2 << 30
-"""Most memory the terminal's search tables may take (2 GiB): ``--playouts`` beyond what fits
-stop early, with a note (an opening move on 15x15 Gomoku: 550,000 playouts, 1.8 GB)."""
-NODE_BYTES = 80
-"""Memory per node-table slot: tree fields (40 bytes), hash table (25), threat solver (8), rounded up."""
-EDGE_BYTES = 20
-"""Memory per edge of the pool (``SearchConfig.edge_capacity``)."""
-MIN_NODES, MIN_EDGES = 1 << 17, 1 << 22
-"""Smallest tables (enough for the default ``PLAY_PLAYOUTS``, 800, with room for tree reuse)."""
+MEMORY_BYTES = 1 << 30
+"""Memory budget of the terminal's search tables with ``--seconds`` alone (1 GiB); with
+``--playouts`` they are sized for the playouts (``SearchConfig.for_playouts``, at most 2 GiB).
+A search that fills them recycles its least visited nodes and goes on (``search/gc.py``)."""
 
 
-def table_sizes(game: Game, playouts: int | None, seconds: float | None,
-                cap_bytes: int | None = None) -> tuple[int, int]:
-    """``(node_capacity, edge_capacity)`` for a search of ``playouts`` per move.
-
-    A playout adds at most one node, with one edge per legal move; tree reuse keeps part of the
-    previous search, so the tables hold twice the playouts: nodes a power of two at most 90 %
-    full (``SearchConfig.max_load``), at least ``MIN_NODES`` / ``MIN_EDGES``, both together at
-    most ``cap_bytes``. A ``seconds`` limit alone sizes them at the cap. The edge pool costs
-    memory only as far as the search fills it (np.zeros pages). ``cap_bytes`` defaults to
-    ``MEMORY_CAP_BYTES``.
-    """
-    if cap_bytes is None:
-        cap_bytes = MEMORY_CAP_BYTES
-
-    def sizes(p: int) -> tuple[int, int]:
-        nodes = max(MIN_NODES, 1 << max(int(2 * p / 0.9), 1).bit_length())
-        return nodes, max(MIN_EDGES, 2 * p * game.num_actions)
-
-    def fits(p: int) -> bool:
-        nodes, edges = sizes(p)
-        return nodes * NODE_BYTES + edges * EDGE_BYTES <= cap_bytes
-
-    wanted = playouts if playouts is not None else (None if seconds is not None else PLAY_PLAYOUTS)
-    if wanted is not None and fits(wanted):
-        return sizes(wanted)
-    low, high = 1, wanted if wanted is not None else 1 << 40  # the most playouts that fit the cap
-    while low < high:
-        mid = (low + high + 1) // 2
-        low, high = (mid, high) if fits(mid) else (low, mid - 1)
-    nodes, edges = sizes(low)
-    return nodes, max(edges, (cap_bytes - nodes * NODE_BYTES) // EDGE_BYTES)  # the rest of the cap
+def search_memory(playouts: int | None, seconds: float | None) -> int | None:
+    """The budget a search of ``--seconds`` alone gets (``MEMORY_BYTES``); None: sized by playouts."""
+    return MEMORY_BYTES if playouts is None and seconds is not None else None
 
 
 class TerminalGame:
@@ -121,8 +88,7 @@ class TerminalGame:
         if playouts is None and seconds is None:
             self.playouts = PLAY_PLAYOUTS
         self.out = out
-        nodes, edges = table_sizes(game, self.playouts, self.seconds)
-        self.searcher = engine.new_searcher(node_capacity=nodes, edge_capacity=edges)
+        self.searcher = engine.new_searcher(playouts=self.playouts, memory_bytes=search_memory(self.playouts, self.seconds))
         self.state: State = game.initial()
         self.quit = False
         self.noted: set[str] = set()  # the search's notes already printed in this game
@@ -174,8 +140,7 @@ class TerminalGame:
             if result.stopped_by == "full" and "full" in note:
                 asked = (f"of {self.playouts:,} playouts" if self.playouts is not None
                          else f"playouts of its {self.seconds:g} s")
-                self.out(f"Note: the search stopped at {result.playouts:,} {asked}: {note} (the terminal "
-                         f"caps the search's tables at {MEMORY_CAP_BYTES / 2**30:.3g} GiB). It plays its "
+                self.out(f"Note: the search stopped at {result.playouts:,} {asked}: {note}. It plays its "
                          f"best move so far; this note is shown once per game.")
             else:
                 self.out(f"Note: {note}.")

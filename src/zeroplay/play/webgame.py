@@ -30,8 +30,11 @@ MIN_N_IN_ROW = 3
 MIN_PLAYOUTS, MAX_PLAYOUTS = 1, 20000
 TOP_MOVES = 10
 PROGRESS_EVERY_S = 0.15
-SEARCH_CONFIG = {"node_capacity": 1 << 15, "edge_capacity": 1 << 20, "eval_cache_size": 1 << 12}
-"""Per game: ~3 MB of nodes and 20 MB of edge pool at most (pages are touched as used)."""
+GAME_MEMORY_BYTES = 64 << 20
+"""Budget of each game's search tables (64 MiB; ``SearchConfig.for_memory``): a search that fills
+them recycles its least visited nodes and goes on."""
+SEARCH_CONFIG = {"eval_cache_size": 1 << 12}
+"""SearchConfig fields of each game's searcher besides its tables."""
 
 
 class GameInputError(ValueError):
@@ -121,7 +124,7 @@ class WebGame:
         self.options = options
         self.game = options.make_game()
         self.engine = engine_for(self.game, model)
-        self.searcher = self.engine.new_searcher(**SEARCH_CONFIG)
+        self.searcher = self.engine.new_searcher(memory_bytes=GAME_MEMORY_BYTES, **SEARCH_CONFIG)
         s = self.game.initial()
         for i, m in enumerate(moves):
             try:

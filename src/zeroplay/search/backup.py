@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from zeroplay.games.layout import I_TERMINAL, I_WINNER
-from zeroplay.search.tree import DRAW, EXPANDED, LOSS, NEW, TERMINAL, UNPROVEN, WIN
+from zeroplay.search.tree import DRAW, EXPANDED, LOSS, NEW, TERMINAL, UNPROVEN, WIN, edge_q
 
 
 @njit(cache=True, inline="always")
@@ -65,7 +65,7 @@ def update_node(tree, n):
         c = tree.stat_child[stat]
         visits = tree.stat_n[stat]
         if visits > 0:
-            s -= visits * tree.node_q[c]
+            s += visits * edge_q(tree, stat)
             total += visits
         if c < 0:
             all_proven = False

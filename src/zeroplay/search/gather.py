@@ -196,6 +196,7 @@ def _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot
             tree.stat_n[s] = 1
             tree.stat_vl[s] = 0
             tree.stat_child[s] = child
+            tree.stat_q[s] = np.nan
             tree.node_edge_start[n] = e
             tree.node_num_edges[n] = 1
             tree.node_touched[n] = 1

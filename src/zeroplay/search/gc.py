@@ -9,11 +9,11 @@ touched prefix, dropping growth slack and the garbage of moved blocks).
 the least useful part of the graph and goes on. Least useful = least visited: a node is kept when
 it is the root, is proven (its proof lines stay replayable), or has N(n) >= ``min_visits`` and is
 reached from the root through kept nodes; everything else is freed. An edge whose child is freed
-is reset (N(n,a) = 0, no child): it stays in the touched prefix and is selected again like an
-unvisited move, and the kept nodes' N and Q are recomputed from what remains, deepest first, so
-the graph-search invariant (N(n) = 1 + sum_a N(n,a), Q from the children) holds again. The
-visits dropped were the ones spread over rarely visited subtrees (mostly leaves evaluated once,
-each holding one edge per candidate move); the principal lines keep their statistics.
+keeps its visits N(n,a) and freezes their mean value in ``stat_q`` (``tree.edge_q``): N and Q of
+every kept node stay exactly as they were, and the edge is selected by PUCT as before; when it is
+followed again a new child grows, and the frozen value covers the visits the new child has not
+caught up with. What goes is mostly leaves evaluated once (each holding one 4-byte edge per
+candidate move) and thinly visited side lines; the principal lines keep their nodes.
 ``recycle_threshold`` picks ``min_visits`` so that what is kept fills about half of each pool.
 """
 
@@ -22,8 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zeroplay.search.backup import update_node
-from zeroplay.search.tree import EXPANDED, M_EDGE_TOP, M_FULL, M_STAT_TOP, UNPROVEN
+from zeroplay.search.tree import M_EDGE_TOP, M_FULL, M_STAT_TOP, UNPROVEN, edge_q
 from zeroplay.tt.node_table import C_LIMIT, node_mark, node_sweep
 
 
@@ -72,6 +71,7 @@ def _compact(tree, live, n_live):
                 tree.stat_n[write + j] = tree.stat_n[start + j]
                 tree.stat_vl[write + j] = tree.stat_vl[start + j]
                 tree.stat_child[write + j] = tree.stat_child[start + j]
+                tree.stat_q[write + j] = tree.stat_q[start + j]
             tree.node_stat_start[n] = write
         tree.node_stat_cap[n] = num
         write += num
@@ -114,11 +114,10 @@ def collect(tree, table, root):
 @njit(cache=True)
 def recycle(tree, table, root, min_visits):
     """Free the nodes with N(n) < ``min_visits`` (never the root or a proven node) and what only
-    they reach; reset the edges that led to them; recompute the kept nodes; compact. Call it
-    between batches (no virtual loss in flight). Returns nodes freed."""
+    they reach; the edges that led to them freeze their value; compact. Call it between batches
+    (no virtual loss in flight). Returns nodes freed."""
     cap = tree.node_n.shape[0]
     keep = np.zeros(cap, np.bool_)
-    depth = np.zeros(cap, np.int32)
     live = np.empty(cap, np.int64)
     n_live = 0
     stack = np.empty(cap, np.int64)
@@ -133,11 +132,8 @@ def recycle(tree, table, root, min_visits):
         start = tree.node_stat_start[n]
         for s in range(start, start + tree.node_touched[n]):
             c = tree.stat_child[s]
-            if c < 0:
-                continue
-            if not keep[c] and (tree.node_n[c] >= min_visits or tree.node_proof[c] != UNPROVEN):
+            if c >= 0 and not keep[c] and (tree.node_n[c] >= min_visits or tree.node_proof[c] != UNPROVEN):
                 keep[c] = True
-                depth[c] = depth[n] + 1  # = ply difference: a child is always one ply deeper
                 stack[top] = c
                 top += 1
     for i in range(n_live):
@@ -146,13 +142,8 @@ def recycle(tree, table, root, min_visits):
         for s in range(start, start + tree.node_touched[n]):
             c = tree.stat_child[s]
             if c >= 0 and not keep[c]:
-                tree.stat_n[s] = 0
+                tree.stat_q[s] = edge_q(tree, s) if tree.stat_n[s] > 0 else np.nan
                 tree.stat_child[s] = -1
-    order = np.argsort(-depth[live[:n_live]], kind="mergesort")
-    for i in range(n_live):
-        n = live[order[i]]
-        if tree.node_state[n] == EXPANDED:
-            update_node(tree, n)
     for i in range(n_live):
         node_mark(table, live[i])
     freed = node_sweep(table)

@@ -189,6 +189,7 @@ class Searcher:
         self._started = time.perf_counter()
         self._root_priors_ready = False
         self.recycled = 0
+        self._playouts_at_recycle = -1
         if state.is_terminal:
             self.root_state = state
             self.stopped_by = "game over"
@@ -216,10 +217,14 @@ class Searcher:
 
     def _recycle(self) -> bool:
         """A pool filled: free the least visited part of the graph (``search/gc.py``). True when
-        the search can go on (each pool at most 3/4 full afterwards)."""
+        the search can go on: each pool at most 3/4 full afterwards, and playouts completed since
+        the last recycling (else what the root itself holds does not fit: e.g. its own edges)."""
         t = self.tree
         if not self.config.recycle or t.node_state[self.root] != EXPANDED:
             return False
+        if self.recycled and self.playouts == self._playouts_at_recycle:
+            return False
+        self._playouts_at_recycle = self.playouts
         min_visits = recycle_threshold(t, self.table, 0.5)
         recycle(t, self.table, self.root, min_visits)
         self.recycled += 1
@@ -354,15 +359,14 @@ class Searcher:
         if self.stopped_by == "full":
             notes.append("search tables full (recycling could not make room): the search stopped expanding")
         if self.recycled:
-            notes.append(f"search tables full {self.recycled} time{'s' if self.recycled > 1 else ''}: the least "
-                         f"visited nodes were recycled and the search went on")
+            notes.append("search tables filled: the least visited nodes were recycled and the search went on")
         edges = node_edges(t, r)
         policy = np.zeros(game.num_actions, np.float32)
         stats = []
         z = self.config.lcb_z
         for i in range(len(edges.moves)):
             mv, n, c = int(edges.moves[i]), int(edges.visits[i]), int(edges.children[i])
-            q = -float(t.node_q[c]) if n > 0 and c >= 0 else 0.0
+            q = float(edges.q[i]) if n > 0 else 0.0
             proven, dist = None, None
             if c >= 0 and t.node_proof[c] != UNPROVEN:
                 proven = {LOSS: "win", WIN: "loss", DRAW: "draw"}[int(t.node_proof[c])]
@@ -442,7 +446,7 @@ class Searcher:
                 "move": int(ne.moves[i]),
                 "visits": visits,
                 "prior": float(priors[i]),
-                "q": -float(t.node_q[c]) if c >= 0 and visits > 0 else None,
+                "q": float(ne.q[i]) if visits > 0 else None,
                 "child": c,
                 "virtual_loss": int(ne.virtual_loss[i]),
             })

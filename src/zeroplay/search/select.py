@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
-from zeroplay.search.tree import LOSS, M_STAT_TOP, WIN, decode_prior
+from zeroplay.search.tree import LOSS, M_STAT_TOP, WIN, decode_prior, edge_q
 
 NO_EDGE = -1
 """``select_edge``: every edge loses (each child is a proven win for the opponent)."""
@@ -75,6 +76,7 @@ def grow_stats(tree, n):
             tree.stat_n[top + i] = tree.stat_n[start + i]
             tree.stat_vl[top + i] = tree.stat_vl[start + i]
             tree.stat_child[top + i] = tree.stat_child[start + i]
+            tree.stat_q[top + i] = tree.stat_q[start + i]
             tree.stat_vl[start + i] = 0  # the old block is garbage: no virtual loss left in it
         tree.node_stat_start[n] = top
         tree.meta[M_STAT_TOP] = top + new_cap
@@ -131,7 +133,7 @@ def select_edge(tree, sp, n, is_root):
             edge_vl = tree.stat_vl[s]
             eff = edge_visits + edge_vl
             if edge_visits > 0:
-                q = (-edge_visits * tree.node_q[child] - edge_vl) / eff
+                q = (edge_visits * edge_q(tree, s) - edge_vl) / eff
             elif edge_vl > 0:
                 q = -1.0
             elif child >= 0 and tree.node_n[child] > 0:
@@ -152,6 +154,7 @@ def select_edge(tree, sp, n, is_root):
         tree.stat_n[s] = 0
         tree.stat_vl[s] = 0
         tree.stat_child[s] = -1
+        tree.stat_q[s] = np.nan
         tree.node_touched[n] = touched + 1
         return touched
     return best_i

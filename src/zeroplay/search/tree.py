@@ -7,24 +7,24 @@ Layout::
     (key, to_play, ply) -> n       U N Q vl state proof dist          move uint16 | prior uint16
                                    edge_start ------------------->    [start, start + num_edges)
                                    num_edges, touched                 sorted by prior, decreasing
-                                   stat_start ------------------->    stat pool, by stat s (12 bytes)
-                                   stat_cap                           N(n,a) | vl | child
+                                   stat_start ------------------->    stat pool, by stat s (16 bytes)
+                                   stat_cap                           N(n,a) | vl | child | frozen Q
                                                                       [stat_start, + touched)
 
 Every expanded node gets one 4-byte edge per candidate move: the move (uint16) and its prior P,
 quantised to 16 bits as round(sqrt(P) * 65535) (monotone, so the order by prior survives; the
 absolute error of a decoded prior is at most 1/65535, finer for small priors). Edges are sorted
 by decreasing prior and the ones ever selected form a prefix of length ``touched``: only they get
-statistics (edge visits N(n,a), virtual loss, child index), in a block of the stat pool that
+statistics (edge visits N(n,a), virtual loss, child index, the value of recycled visits), in a block of the stat pool that
 grows by doubling (extended in place when it ends the pool, else moved; the old block is garbage
 until the next compaction in ``search/gc.py``). A node visited once has no statistics at all.
 Most nodes of a search are such leaves, so a node costs about ``NODE_BYTES`` plus 4 bytes per
-candidate move plus 12 bytes per selected move (plus growth slack).
+candidate move plus 16 bytes per selected move (plus growth slack).
 
 Values (U, Q) are in [-1, 1] from the point of view of the side to move at that node. An edge's
 value for the mover at its parent is -Q(child). Invariant after every batch: for an expanded,
-unproven node, N(n) = 1 + sum_a N(n,a) and Q(n) = (U(n) + sum_a N(n,a) * -Q(child_a)) / N(n)
-(Monte-Carlo graph search, as KataGo does it). Child visits >= edge visits is NOT an invariant:
+unproven node, N(n) = 1 + sum_a N(n,a) and Q(n) = (U(n) + sum_a N(n,a) * Q(n,a)) / N(n) with
+Q(n,a) = -Q(child_a) (``edge_q``; Monte-Carlo graph search, as KataGo does it). Child visits >= edge visits is NOT an invariant:
 a child shared by several parents collects visits from each, and recycling (``search/gc.py``)
 may drop a subtree's visits.
 """
@@ -73,7 +73,7 @@ _NODE_FIELDS = {
     "node_stat_start": np.int32, "node_stat_cap": np.int16,
 }
 _EDGE_FIELDS = {"edge_move": np.uint16, "edge_prior": np.uint16}
-_STAT_FIELDS = {"stat_n": np.int32, "stat_vl": np.int32, "stat_child": np.int32}
+_STAT_FIELDS = {"stat_n": np.int32, "stat_vl": np.int32, "stat_child": np.int32, "stat_q": np.float32}
 
 THREAT_BYTES_PER_NODE = 8
 """The threat solver's per-node line index (``search.vcf.ThreatArrays.node_line``, int64)."""
@@ -82,7 +82,7 @@ NODE_BYTES = sum(np.dtype(t).itemsize for t in _NODE_FIELDS.values()) + TABLE_BY
 EDGE_BYTES = sum(np.dtype(t).itemsize for t in _EDGE_FIELDS.values())
 """Bytes per edge of the edge pool (4)."""
 STAT_BYTES = sum(np.dtype(t).itemsize for t in _STAT_FIELDS.values())
-"""Bytes per statistic of the stat pool (12), one per selected edge (plus growth slack)."""
+"""Bytes per statistic of the stat pool (16), one per selected edge (plus growth slack)."""
 MAX_POOL = (1 << 31) - 1
 """Largest edge or stat pool (int32 starts)."""
 
@@ -107,7 +107,10 @@ class TreeArrays(NamedTuple):
         edge_prior: uint16 (E,) raw prior, round(sqrt(P) * PRIOR_SCALE) (never noised).
         stat_n: int32 (S,) edge visits N(n,a) of the touched edge at position i: s = stat_start + i.
         stat_vl: int32 (S,) virtual-loss visits in flight on that edge.
-        stat_child: int32 (S,) node index of its child, -1 until created.
+        stat_child: int32 (S,) node index of its child, -1 until created (or after recycling).
+        stat_q: float32 (S,) NaN, or, once recycling freed the edge's child, the mean value of
+            the edge's visits then (the parent mover's view): they keep counting with that value
+            while a new child catches up (``edge_q``).
         meta: int64 (META_SIZE,) M_EDGE_TOP, M_ROOT, M_FULL, M_STAT_TOP.
         root_prior: float32 (A,) the root's priors by edge position, noised in self-play; private
             to the root, never written into shared nodes or caches.
@@ -133,6 +136,7 @@ class TreeArrays(NamedTuple):
     stat_n: np.ndarray
     stat_vl: np.ndarray
     stat_child: np.ndarray
+    stat_q: np.ndarray
     meta: np.ndarray
     root_prior: np.ndarray
     root_raw_prior: np.ndarray
@@ -174,6 +178,25 @@ def decode_prior(code):
     return c * c
 
 
+@njit(cache=True, inline="always")
+def edge_q(tree, s):
+    """Q(n, a) of the touched edge with statistic ``s`` (N(n,a) > 0), the parent mover's view:
+    -Q(child), blended with the frozen value of visits whose subtree was recycled
+    (``stat_q``) for the visits the new child does not have yet."""
+    child = tree.stat_child[s]
+    frozen = tree.stat_q[s]
+    if child < 0:
+        return np.float64(frozen)
+    q = -tree.node_q[child]
+    if np.isnan(frozen):
+        return q
+    visits = tree.stat_n[s]
+    child_visits = tree.node_n[child]
+    if child_visits >= visits:
+        return q
+    return (child_visits * q + (visits - child_visits) * np.float64(frozen)) / visits
+
+
 def decode_priors(codes: np.ndarray) -> np.ndarray:
     """float64 priors of an array of uint16 codes (Python side)."""
     c = codes.astype(np.float64) / PRIOR_SCALE
@@ -191,7 +214,8 @@ class NodeEdges(NamedTuple):
 
     Attributes:
         moves: int64 (K,); priors: float64 (K,) decoded raw priors; visits: int64 (K,) N(n,a),
-        virtual_loss: int64 (K,); children: int64 (K,) node index or -1 (untouched edges: 0, 0, -1).
+        virtual_loss: int64 (K,); children: int64 (K,) node index or -1 (untouched edges: 0, 0, -1);
+        q: float64 (K,) Q(n,a) from n's mover's view (``edge_q``), NaN for an unvisited edge.
     """
 
     moves: np.ndarray
@@ -199,6 +223,7 @@ class NodeEdges(NamedTuple):
     visits: np.ndarray
     virtual_loss: np.ndarray
     children: np.ndarray
+    q: np.ndarray
 
 
 def node_edges(tree: TreeArrays, n: int) -> NodeEdges:
@@ -211,8 +236,12 @@ def node_edges(tree: TreeArrays, n: int) -> NodeEdges:
     visits[:touched] = tree.stat_n[s : s + touched]
     vls[:touched] = tree.stat_vl[s : s + touched]
     children[:touched] = tree.stat_child[s : s + touched]
+    q = np.full(k, np.nan)
+    for i in range(touched):
+        if visits[i] > 0:
+            q[i] = edge_q(tree, s + i)
     return NodeEdges(tree.edge_move[start : start + k].astype(np.int64),
-                     decode_priors(tree.edge_prior[start : start + k]), visits, vls, children)
+                     decode_priors(tree.edge_prior[start : start + k]), visits, vls, children, q)
 
 
 def tree_bytes_used(tree: TreeArrays, nodes: int) -> int:
