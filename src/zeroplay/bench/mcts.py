@@ -67,10 +67,9 @@ def measure(playouts: int = 800, searches: int = 30, batch_size: int = 16, opens
     game = make("gomoku", width=15, height=15)
     empty = game.initial()
     midgame = empty.play_many(MIDGAME.split())
-    # the table is cleared before each search: size it to the search, as an engine would
-    capacity = 1 << max(8, (2 * playouts - 1).bit_length() + 1)
-    config = SearchConfig(batch_size=batch_size, node_capacity=capacity, eval_cache_size=0,
-                          edge_capacity=capacity * game.num_actions)
+    # the table is cleared before each search: sized for the search by the search's rule
+    config = SearchConfig.for_playouts(playouts, game.num_actions, batch_size=batch_size, eval_cache_size=0)
+    capacity = config.node_capacity
     uniform = Searcher(game, UniformEvaluator(), config)
     result = {
         "uniform": {

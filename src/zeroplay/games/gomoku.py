@@ -77,6 +77,10 @@ class Gomoku(Game):
         ValueError: an option out of range.
     """
 
+    stones_stay = True
+    """Capability: actions are cells and a stone never moves or leaves the board, so a search may
+    restrict its candidate moves to the neighbourhood of the stones (``SearchConfig.candidate_radius``)."""
+
     def __init__(self, width: int = 15, height: int = 15, n_in_row: int = 5, rule: str = "freestyle",
                  *, _name: str = "gomoku", _min_size: int = MIN_SIZE):
         for label, v in (("width", width), ("height", height)):

@@ -657,17 +657,6 @@ MIN_MEMORY_BYTES = 4 << 20
 """Smallest budget the search gets, however little ``max_memory`` leaves (4 MiB)."""
 
 
-def current_rss() -> int:
-    """Resident memory of this process in bytes (Linux ``/proc/self/statm``; else peak RSS)."""
-    try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        import resource
-
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-
-
 def search_memory(max_memory: int, rss: int | None = None) -> int:
     """Bytes the search's tables may take (``SearchConfig.for_memory``): what ``max_memory``
     leaves after the process's resident memory now (``rss``, measured when None; the model and
@@ -676,7 +665,10 @@ def search_memory(max_memory: int, rss: int | None = None) -> int:
     tables recycles its least visited nodes and goes on for the whole turn."""
     if max_memory <= 0:
         return DEFAULT_MEMORY_BYTES
-    rss = current_rss() if rss is None else rss
+    if rss is None:
+        from zeroplay.search.config import current_rss
+
+        rss = current_rss()
     return max(MIN_MEMORY_BYTES, int(max_memory) - int(rss) - MEMORY_MARGIN_BYTES)
 
 

@@ -64,20 +64,20 @@ class Player(Protocol):
 
 
 MAX_PLAYOUTS = 1 << 27
-"""Most playouts per move a player takes: its node table (16 per playout) stays within 2^31 nodes."""
+"""Most playouts per move a player takes (the search counts them in int32 visits)."""
 
 
-def search_config(playouts: int, *, batch_size: int = 16) -> SearchConfig:
-    """Play-mode SearchConfig (no noise) sized for ``playouts`` per move plus tree reuse.
+def search_config(playouts: int, *, num_actions: int, batch_size: int = 16, **overrides) -> SearchConfig:
+    """Play-mode SearchConfig (no noise) sized for ``playouts`` per move plus tree reuse by the
+    search's rule (``SearchConfig.for_playouts``) for a game of ``num_actions`` actions.
 
     Raises:
         ValueError: ``playouts`` above ``MAX_PLAYOUTS``.
     """
     if playouts > MAX_PLAYOUTS:
         raise ValueError(f"at most {MAX_PLAYOUTS:,} playouts a move, got {playouts:,}")
-    nodes = 1 << max(12, (16 * playouts - 1).bit_length())
-    return SearchConfig(batch_size=batch_size, node_capacity=nodes, edge_capacity=nodes * 256,
-                        eval_cache_size=1 << 13)
+    return SearchConfig.for_playouts(playouts, num_actions, batch_size=batch_size, eval_cache_size=1 << 13,
+                                     **overrides)
 
 
 class SearchPlayer:
@@ -88,7 +88,7 @@ class SearchPlayer:
         playouts: new playouts per move (the reused subtree's visits come on top).
         name: shown in results.
         opening_moves: plies from the start whose move is sampled from the visits (tau 1).
-        config: SearchConfig (default ``search_config(playouts)``).
+        config: SearchConfig (default ``search_config(playouts)`` for the game played).
         seed: of the opening sampling; game ``i`` of a match samples from ``game_rng(i)``, drawn
             from the seed and ``i`` alone, so a resumed match does not repeat the games it has.
     """
@@ -99,7 +99,9 @@ class SearchPlayer:
             raise ValueError(f"playouts must be >= 1, got {playouts}")
         self.evaluator, self.playouts, self.name = evaluator, int(playouts), name
         self.opening_moves = int(opening_moves)
-        self.config = config or search_config(playouts)
+        if playouts > MAX_PLAYOUTS:
+            raise ValueError(f"at most {MAX_PLAYOUTS:,} playouts a move, got {playouts:,}")
+        self.config = config
         self.seed = int(np.random.SeedSequence(seed).generate_state(1)[0])
         self.rng = np.random.default_rng(self.seed)
         self._searcher: Searcher | None = None
@@ -109,7 +111,7 @@ class SearchPlayer:
         return np.random.default_rng([self.seed, int(index)])
 
     def new_searcher(self, game: Game) -> Searcher:
-        return Searcher(game, self.evaluator, self.config)
+        return Searcher(game, self.evaluator, self.config or search_config(self.playouts, num_actions=game.num_actions))
 
     def new_game(self, game: Game) -> None:
         if self._searcher is None or self._searcher.game != game:
@@ -258,7 +260,7 @@ def _vcf(arg, game, options):
     p = checkpoint_player(path, game, playouts=options["playouts"], name=f"vcf:{arg}",
                           opening_moves=options.get("opening_moves", 2), seed=options.get("seed"),
                           device=options.get("device", "cpu"))
-    p.config = p.config.replace(threat_solver=True)
+    p.config = (p.config or search_config(p.playouts, num_actions=game.num_actions)).replace(threat_solver=True)
     return p
 
 
@@ -271,7 +273,7 @@ def _heuristic(threat_solver: bool):
         evaluator = heuristic_evaluator(game)
         if evaluator is None:
             raise ValueError(f"{prefix}:N plays n-in-a-row games and Connect Four, not {game.name}")
-        config = search_config(n).replace(threat_solver=threat_solver and game.name == "gomoku")
+        config = search_config(n, num_actions=game.num_actions, threat_solver=threat_solver and game.name == "gomoku")
         return SearchPlayer(evaluator, n, name=f"{prefix}:{arg}", opening_moves=options.get("opening_moves", 2),
                             seed=options.get("seed"), config=config)
 

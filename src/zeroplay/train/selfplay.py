@@ -114,15 +114,14 @@ class SelfPlayConfig:
     def to_dict(self) -> dict:
         return asdict(self)
 
-    def search_config(self, *, noise: bool, seed: int | None) -> SearchConfig:
-        """The SearchConfig of one game's searcher, sized for ``playouts`` per move plus reuse."""
-        # 16 nodes per playout leave room for the reused subtree; 256 edges per node cover a
-        # 15x15 board's expanded nodes (the arrays are np.zeros: untouched pages cost nothing)
-        nodes = 1 << max(12, (16 * self.playouts - 1).bit_length())
-        return SearchConfig(
+    def search_config(self, *, noise: bool, seed: int | None, num_actions: int) -> SearchConfig:
+        """The SearchConfig of one game's searcher, sized for ``playouts`` per move plus reuse
+        by the search's rule (``SearchConfig.for_playouts``)."""
+        return SearchConfig.for_playouts(
+            self.playouts, num_actions,
             c_puct=self.c_puct, batch_size=self.batch_size, noise=noise,
             dirichlet_total_alpha=self.dirichlet_total_alpha, dirichlet_epsilon=self.dirichlet_epsilon,
-            node_capacity=nodes, edge_capacity=nodes * 256, eval_cache_size=1 << 13,
+            eval_cache_size=1 << 13,
             one_ply_proofs=self.one_ply_proofs, threat_solver=self.threat_solver, seed=seed,
         )
 
@@ -229,7 +228,7 @@ class SelfPlayer:
     def _searcher(self, i: int) -> Searcher:
         while len(self._searchers) <= i:
             seed = int(self.rng.integers(1 << 62))
-            cfg = self.config.search_config(noise=True, seed=seed)
+            cfg = self.config.search_config(noise=True, seed=seed, num_actions=self.game.num_actions)
             s = Searcher(self.game, self.evaluator, cfg)
             s._selfplay_configs = (cfg, cfg.replace(noise=False))
             self._searchers.append(s)

@@ -1,0 +1,83 @@
+"""Bytes per node of the search graph at a given size (default 1M nodes) on 9x9, 15x15, 19x19."""
+
+from __future__ import annotations
+
+import time
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--nodes", type=int, default=1_000_000, help="nodes per search (default 1,000,000)")
+    parser.add_argument("--sizes", default="9,15,19", help="board sizes, comma-separated (default 9,15,19)")
+    parser.add_argument("--candidate-radius", type=int, default=0,
+                        help="SearchConfig.candidate_radius (default 0: every legal move gets an edge)")
+    parser.add_argument("--position", choices=("empty", "opening"), default="empty",
+                        help="empty board, or the centre stone and one reply (default empty)")
+
+
+def run(args) -> dict:
+    sizes = [int(s) for s in str(args.sizes).split(",") if s.strip()]
+    return measure(nodes=args.nodes, sizes=sizes, candidate_radius=args.candidate_radius, position=args.position)
+
+
+def _rss() -> int:
+    from zeroplay.search.config import current_rss
+
+    return current_rss()
+
+
+def measure(nodes: int = 1_000_000, sizes=(9, 15, 19), candidate_radius: int = 0, position: str = "empty") -> dict:
+    """Per board size: a uniform-prior search (UniformEvaluator: the widest tree, every selected
+    edge a new child) grown to ``nodes`` nodes with no recycling, then
+
+    * ``bytes_per_node``: the tables' bytes from their dtypes (node table slots at their power-of-two
+      capacity, node payload, edges and statistics used) / nodes;
+    * ``rss_bytes_per_node``: the process's resident memory growth over the search / nodes;
+    * ``edges_per_node``, ``stats_per_node``: pool entries used per node;
+    * ``dense_bytes_per_node``: the same edges in the previous layout (20-byte dense edges,
+      73 bytes per node with its table slot), for comparison.
+    """
+    from zeroplay.games import make
+    from zeroplay.search import SearchConfig, Searcher, UniformEvaluator
+    from zeroplay.search.config import table_slots
+    from zeroplay.search.tree import EDGE_BYTES, M_EDGE_TOP, M_STAT_TOP, NODE_BYTES, STAT_BYTES, THREAT_BYTES_PER_NODE
+    from zeroplay.tt.node_table import TABLE_BYTES_PER_NODE, node_count
+
+    if nodes < 64:
+        raise ValueError(f"--nodes must be >= 64, got {nodes}")
+    out = {}
+    for size in sizes:
+        game = make("gomoku", width=size, height=size)
+        state = game.initial()
+        if position == "opening":
+            state = state.play(game.cells // 2).play(game.cells // 2 + 1)
+        capacity = table_slots(nodes + nodes // 8, 0.9)
+        config = SearchConfig(node_capacity=capacity, edge_capacity=min((1 << 31) - 1, nodes * game.num_actions),
+                              stat_capacity=4 * nodes, eval_cache_size=0, recycle=False,
+                              candidate_radius=candidate_radius)
+        rss0 = _rss()
+        searcher = Searcher(game, UniformEvaluator(), config)
+        t0 = time.perf_counter()
+        while node_count(searcher.table) < nodes:
+            r = searcher.search(state, playouts=max(1000, (nodes - int(node_count(searcher.table))) // 2))
+            if r.stopped_by not in ("playouts",):
+                break
+        seconds = time.perf_counter() - t0
+        n = int(node_count(searcher.table))
+        edges, stats = int(searcher.tree.meta[M_EDGE_TOP]), int(searcher.tree.meta[M_STAT_TOP])
+        slots = capacity * (TABLE_BYTES_PER_NODE + THREAT_BYTES_PER_NODE)
+        payload = NODE_BYTES - TABLE_BYTES_PER_NODE - THREAT_BYTES_PER_NODE
+        used = slots + n * payload + edges * EDGE_BYTES + stats * STAT_BYTES
+        out[f"{size}x{size}"] = {
+            "nodes": n,
+            "bytes_per_node": round(used / n, 1),
+            "rss_bytes_per_node": round((_rss() - rss0) / n, 1),
+            "edges_per_node": round(edges / n, 1),
+            "stats_per_node": round(stats / n, 2),
+            "dense_bytes_per_node": round(73 + 20 * edges / n, 1),
+            "seconds": round(seconds, 1),
+        }
+        del searcher
+    out["settings"] = {"nodes": nodes, "evaluator": "uniform", "position": position,
+                       "candidate_radius": candidate_radius, "node_bytes": NODE_BYTES, "edge_bytes": EDGE_BYTES,
+                       "stat_bytes": STAT_BYTES}
+    return out
