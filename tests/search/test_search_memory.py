@@ -26,7 +26,7 @@ def test_priors_round_trip_within_the_bound_and_keep_their_order():
     assert np.abs(q - p).max() <= PRIOR_ABS_ERROR
     order = np.argsort(p)
     assert (np.diff(q[order]) >= 0).all()  # monotone: the order by prior survives
-    assert q[-4] == 1.0 and decode_priors(np.array([0], np.uint16))[0] == 0.0
+    assert q[-3] == 1.0 and decode_priors(np.array([0], np.uint16))[0] == 0.0
 
 
 def _array_bytes(s: Searcher) -> int:

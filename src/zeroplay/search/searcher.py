@@ -71,8 +71,11 @@ class Searcher:
         self.evaluator = evaluator
         self.config = config = config or SearchConfig()
         self.table = new_node_table(config.node_capacity, config.max_load)
-        self.tree = new_tree_arrays(config.node_capacity, config.edge_capacity, config.stat_capacity, game.num_actions)
-        threats = new_threat_arrays(game, config.node_capacity, enabled=True, leaf_nodes=config.threat_solver_nodes,
+        # node indices stay below the table's limit (its free list hands out the lowest unused
+        # index first), so the payload arrays need only that many entries
+        node_limit = int(self.table.counters[C_LIMIT])
+        self.tree = new_tree_arrays(node_limit, config.edge_capacity, config.stat_capacity, game.num_actions)
+        threats = new_threat_arrays(game, node_limit, enabled=True, leaf_nodes=config.threat_solver_nodes,
                                     table_mib=config.threat_solver_table_mib) if config.threat_solver else None
         self.batch = new_batch_arrays(config.batch_size, game.cells, game.num_actions, threats)
         features = getattr(evaluator, "features", None)

@@ -237,9 +237,15 @@ def node_edges(tree: TreeArrays, n: int) -> NodeEdges:
     vls[:touched] = tree.stat_vl[s : s + touched]
     children[:touched] = tree.stat_child[s : s + touched]
     q = np.full(k, np.nan)
-    for i in range(touched):
-        if visits[i] > 0:
-            q[i] = edge_q(tree, s + i)
+    if touched:  # edge_q, vectorised
+        child = children[:touched]
+        frozen = tree.stat_q[s : s + touched].astype(np.float64)
+        child_q = np.where(child >= 0, -tree.node_q[np.maximum(child, 0)], np.nan)
+        child_n = np.where(child >= 0, tree.node_n[np.maximum(child, 0)], 0).astype(np.float64)
+        n = visits[:touched].astype(np.float64)
+        blend = (child_n * np.nan_to_num(child_q) + (n - child_n) * frozen) / np.maximum(n, 1)
+        value = np.where(child < 0, frozen, np.where(np.isnan(frozen) | (child_n >= n), child_q, blend))
+        q[:touched] = np.where(n > 0, value, np.nan)
     return NodeEdges(tree.edge_move[start : start + k].astype(np.int64),
                      decode_priors(tree.edge_prior[start : start + k]), visits, vls, children, q)
 

@@ -191,17 +191,19 @@ def _canonical_playouts(kind: str) -> Callable[[str], str]:
 
 
 def _uniform(arg, game, options):
-    return SearchPlayer(UniformEvaluator(), _playouts_arg("uniform", arg), name=f"uniform:{arg}",
-                        opening_moves=options.get("opening_moves", 2), seed=options.get("seed"))
+    n = _playouts_arg("uniform", arg)
+    return SearchPlayer(UniformEvaluator(), n, name=f"uniform:{arg}", opening_moves=options.get("opening_moves", 2),
+                        seed=options.get("seed"), config=search_config(n, num_actions=game.num_actions))
 
 
 def _rollout(arg, game, options):
     if game.num_actions != game.cells:  # the compiled rollouts place stones on cells
         raise ValueError(f"rollout:N plays the Gomoku family (a stone on any empty cell) only; for "
                          f"{game.name} use uniform:N")
-    return SearchPlayer(RolloutEvaluator(seed=options.get("seed")), _playouts_arg("rollout", arg),
-                        name=f"rollout:{arg}", opening_moves=options.get("opening_moves", 2),
-                        seed=options.get("seed"))
+    n = _playouts_arg("rollout", arg)
+    return SearchPlayer(RolloutEvaluator(seed=options.get("seed")), n, name=f"rollout:{arg}",
+                        opening_moves=options.get("opening_moves", 2), seed=options.get("seed"),
+                        config=search_config(n, num_actions=game.num_actions))
 
 
 _PBRAIN_TIMES = re.compile(r"^\s*((?:turn|match)=\d+(?:\s*,\s*(?:turn|match)=\d+)*)\s*:(.*)$")
@@ -260,7 +262,7 @@ def _vcf(arg, game, options):
     p = checkpoint_player(path, game, playouts=options["playouts"], name=f"vcf:{arg}",
                           opening_moves=options.get("opening_moves", 2), seed=options.get("seed"),
                           device=options.get("device", "cpu"))
-    p.config = (p.config or search_config(p.playouts, num_actions=game.num_actions)).replace(threat_solver=True)
+    p.config = search_config(p.playouts, num_actions=game.num_actions, threat_solver=True)
     return p
 
 
@@ -303,7 +305,8 @@ def checkpoint_player(path, game: Game, *, playouts: int = 400, name: str | None
     except OSError as e:  # one line from the command, not a traceback (play.engine.unreadable's words)
         raise CheckpointError(f"cannot read checkpoint {os.fspath(path)}: {e.strerror or e}") from None
     return SearchPlayer(NetEvaluator(ck.model, ck.features, device=device), playouts,
-                        name=name or os.fspath(path), opening_moves=opening_moves, seed=seed)
+                        name=name or os.fspath(path), opening_moves=opening_moves, seed=seed,
+                        config=search_config(playouts, num_actions=game.num_actions))
 
 
 def _checkpoint_path(arg: str) -> str:
