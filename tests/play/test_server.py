@@ -341,7 +341,7 @@ def test_a_6x6_five_in_a_row_record_reloads_only_with_its_line_length(client):
 def test_a_search_that_fills_its_tables_recycles_and_says_so(client, monkeypatch):
     from zeroplay.play import webgame
 
-    monkeypatch.setattr(webgame, "GAME_MEMORY_BYTES", 200_000)  # a few hundred nodes on 9x9
+    monkeypatch.setattr(webgame, "GAME_MEMORY_BYTES", 3_400_000)  # the threat solver takes 3 MiB: a few hundred nodes on 9x9
     g = new_game(client, color="white", playouts=2000)
     r = client.post(f"/api/games/{g['id']}/engine").json()["search"]
     assert r["stopped_by"] == "playouts" and r["playouts"] == 2000

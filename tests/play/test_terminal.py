@@ -383,10 +383,10 @@ def test_full_tables_are_recycled_and_said_once_per_game(warm, monkeypatch):
     from zeroplay.play import terminal
 
     # a tiny budget: the tables fill after a few hundred of the 3,000 playouts, and recycle
-    monkeypatch.setattr(terminal, "search_memory", lambda playouts, seconds: 300_000)
+    monkeypatch.setattr(terminal, "search_memory", lambda playouts, seconds: 3_400_000)
     game = make("gomoku", size=9)
     s = Session(game, playouts=3000)
-    assert s.t.searcher.config.memory_bytes == 300_000
+    assert s.t.searcher.config.memory_bytes == 3_400_000
     s.t.start()
     s.t.handle("e5")
     notes = [line for line in s.lines if "recycled" in line]
