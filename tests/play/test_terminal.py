@@ -417,7 +417,7 @@ def test_connect4_plays_the_exact_solver_from_the_middle_game(warm):
     solver itself (Pons' scores): the engine's move keeps the score (positions from Pons' sets)."""
     from zeroplay.play.engine import make_engine
     from zeroplay.play.terminal import SOLVE_FROM_PLY, TerminalGame
-    from zeroplay.search.connect4_solver import Connect4Solver
+    from zeroplay.solvers.connect4_solver import Connect4Solver
 
     game = make("connect4")
     lines: list[str] = []

@@ -182,13 +182,13 @@ class TerminalGame:
 
     def _solved(self):
         """Connect Four without ``--model``: from ``SOLVE_FROM_PLY`` stones on, the exact solver
-        (``search.connect4_solver``, Pons' scores) answers at once, so the search-only engine
+        (``solvers.connect4_solver``, Pons' scores) answers at once, so the search-only engine
         plays perfectly in the middle and end game. ``(score, best column)`` for the side to
         move, or None (another game, a model playing, or too early: openings take seconds to
         minutes to solve)."""
         if self.game.name != "connect4" or self.engine.model_path is not None or self.state.ply < SOLVE_FROM_PLY:
             return None
-        from zeroplay.search.connect4_solver import Connect4Solver
+        from zeroplay.solvers.connect4_solver import Connect4Solver
 
         if getattr(self, "_c4", None) is None:
             self._c4 = Connect4Solver()

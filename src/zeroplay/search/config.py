@@ -58,7 +58,7 @@ class SearchConfig:
     verify_proofs: bool = True
     """Replay a proven result's line on real game states before reporting it."""
 
-    # --- threat solver (Gomoku; search/vcf.py) -----------------------------------------------
+    # --- threat solver (Gomoku; search/threats.py, the MCTS adapter) -----------------------------------------------
     threat_solver: bool = False
     """VCF search for the side to move at every newly expanded node and at the root; a win
     found makes the node a proven win (distance = the line's length). Costs a window scan per

@@ -38,7 +38,7 @@ from zeroplay.search.tree import (
     UNPROVEN,
     WIN,
 )
-from zeroplay.search.vcf import ThreatArrays, threats_off, vcf_leaf
+from zeroplay.search.threats import ThreatArrays, threats_off, vcf_leaf
 from zeroplay.tt.node_table import node_find_or_add
 
 QUEUED = 0
@@ -62,7 +62,7 @@ class BatchArrays(NamedTuple):
         moves: int64 (A,) scratch for move lists.
         root_board, root_info, root_wmask: the root position; each descent ends by copying it
             back (cheaper than undoing every move of a deep path).
-        threats: the threat solver's arrays (``search.vcf.ThreatArrays``; switched off unless
+        threats: the threat solver's arrays (``search.threats.ThreatArrays``; switched off unless
             ``SearchConfig.threat_solver``).
     """
 

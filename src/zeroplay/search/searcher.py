@@ -29,7 +29,7 @@ from zeroplay.search.gc import collect
 from zeroplay.search.limits import Limits
 from zeroplay.search.proof import PROOF_NAMES, best_proven_edge, proof_line, verify_line
 from zeroplay.search.result import MoveStats, SearchResult, lcb
-from zeroplay.search.vcf import check_root, new_threat_arrays, proof_tail
+from zeroplay.search.threats import check_root, new_threat_arrays, proof_tail
 from zeroplay.search.tree import (
     DRAW,
     EXPANDED,

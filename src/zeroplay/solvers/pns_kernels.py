@@ -71,7 +71,7 @@ from zeroplay.games.layout import (
     P_N_IN_ROW,
     P_SIDE_KEY,
 )
-from zeroplay.search.vcf_kernels import (
+from zeroplay.solvers.vcf_kernels import (
     ABORTED,
     FOUND,
     NOT_FOUND,
