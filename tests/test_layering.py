@@ -49,6 +49,6 @@ def test_rooms_import_only_from_rooms_below():
 def test_the_check_sees_a_wrong_import(tmp_path, monkeypatch):
     room = tmp_path / "search"
     room.mkdir()
-    (room / "bad.py").write_text("def f():\n    from zeroplay.play.engine import describe\n")
+    (room / "bad.py").write_text("def f():\n    from zeroplay.engine.factory import describe\n")
     found = [m for _, m in _imports(room / "bad.py")]
-    assert found == ["zeroplay.play.engine"] and LEVEL["play"] > LEVEL["search"]
+    assert found == ["zeroplay.engine.factory"] and LEVEL["play"] > LEVEL["search"]

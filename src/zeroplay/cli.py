@@ -251,11 +251,11 @@ def _main(argv: list[str] | None) -> int:
               "(--playouts, --parallel-games, --batch-size; a resumed run takes the new values)", file=sys.stderr)
         return 2
     except Exception as e:
-        from zeroplay.train.pbrain_player import PbrainError
+        from zeroplay.engine.pbrain_player import PbrainError
 
         if not isinstance(e, (ValueError, PbrainError)):
             raise  # a bug: keep its traceback
-        from zeroplay.games import option_words
+        from zeroplay.engine.options import option_words
 
         print(f"zeroplay {args.command}: error: {option_words(str(e))}", file=sys.stderr)
         return 2

@@ -65,15 +65,6 @@ __all__ = [
     "Symmetry",
     "make",
     "names",
-    "option_words",
     "register",
 ]
 
-
-def option_words(message: str) -> str:
-    """A game's error in the words of the command line: the game's parameters that start it
-    (``width must be ...``) become the options the user typed (``--size must be ...``)."""
-    for name, flag in (("n_in_row", "--n-in-row"), ("width", "--size"), ("height", "--size")):
-        if message.startswith(name + " "):
-            return flag + message[len(name):]
-    return message

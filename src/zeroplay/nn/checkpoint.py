@@ -17,7 +17,7 @@ Layout (the safetensors format): 8 bytes little-endian header length N, N bytes 
     extra                        free-form JSON from the caller (run id, iteration, ...)
 
 Model weights are stored under their ``state_dict`` names, optimizer tensors under ``optim/...``.
-Saving is atomic (``atomic_file``): a crash leaves the previous checkpoint intact.
+Saving is atomic (``zeroplay.files.atomic``): a crash leaves the previous checkpoint intact.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from zeroplay import __version__
 from zeroplay.games import Game
 from zeroplay.games.planes import FEATURE_CHANNELS
 from zeroplay.nn.arch import PLANES_VERSION, ArchSpec
-from zeroplay.nn.atomic_file import atomic_write_bytes
+from zeroplay.files.atomic import atomic_write_bytes
 from zeroplay.nn.models import model_from_spec
 from zeroplay.nn.record import (  # noqa: F401  (re-exported: the checkpoint API)
     FORMAT,

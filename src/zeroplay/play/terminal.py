@@ -16,8 +16,8 @@ import threading
 from typing import Callable
 
 from zeroplay.games import Game, IllegalMoveError, State
-from zeroplay.play.commands import PLAY_PLAYOUTS
-from zeroplay.play.engine import Engine, describe
+from zeroplay.engine.factory import PLAY_PLAYOUTS
+from zeroplay.engine.factory import Engine, describe
 
 HELP = ("Type a move as {cell} (column letter, row from the bottom) or {xy} (column, row from the top, "
         "from 0).\nCommands: undo, hint, new [black|white], help, quit.")
@@ -108,7 +108,7 @@ class TerminalGame:
 
     Args:
         game: the Game.
-        engine: the Engine (``zeroplay.play.engine.make_engine``).
+        engine: the Engine (``zeroplay.engine.factory.make_engine``).
         human: 0 to play Black (first), 1 for White.
         playouts / seconds: the engine's limits per move (either or both).
         out: where text goes (one call per message).
@@ -341,7 +341,7 @@ class TerminalGame:
 
 def warm_up_with_note(out: Callable[[str], None]) -> None:
     """Compile the search (in a thread, so Ctrl-C still works); say why when it takes a while."""
-    from zeroplay.play.engine import warm_up
+    from zeroplay.engine.factory import warm_up
 
     errors: list[BaseException] = []
 
@@ -369,7 +369,7 @@ def model_game(model) -> dict | None:
     if model is None:
         return None
     from zeroplay.nn.record import CheckpointError, checkpoint_game
-    from zeroplay.play.engine import resolve_model
+    from zeroplay.engine.factory import resolve_model
 
     try:
         name, options = checkpoint_game(resolve_model(str(model)))
@@ -388,7 +388,7 @@ def game_settings(model_info: dict | None, game: str | None = None, size: int | 
     free-style, five in a row (4 on 6x6: ``engine.default_n_in_row``). For a game other than
     Gomoku the Gomoku options stay as given (None unless given; the caller refuses them).
     ``zeroplay play`` and the web board (``zeroplay serve``) both choose with it."""
-    from zeroplay.play.engine import default_n_in_row
+    from zeroplay.engine.factory import default_n_in_row
 
     name = game or (model_info or {}).get("name") or "gomoku"
     if name != "gomoku":
@@ -405,7 +405,7 @@ def game_settings(model_info: dict | None, game: str | None = None, size: int | 
 def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = print) -> int:
     """``zeroplay play``: returns the exit status (0; 2 for bad options)."""
     from zeroplay.games import make
-    from zeroplay.play.engine import fitting_models, make_engine
+    from zeroplay.engine.factory import fitting_models, make_engine
 
     try:
         # options not given come from --model's game, else the defaults (game_settings)
@@ -422,7 +422,7 @@ def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = pr
             game = make(name)
         engine = make_engine(game, args.model)
     except ValueError as e:
-        from zeroplay.games import option_words
+        from zeroplay.engine.options import option_words
 
         print(f"zeroplay play: error: {option_words(str(e))}", file=sys.stderr)
         return 2

@@ -21,13 +21,15 @@ from typing import Callable
 import numpy as np
 
 from zeroplay.games import Game, IllegalMoveError, State, make
-from zeroplay.play.commands import PLAY_PLAYOUTS
-from zeroplay.play.engine import Engine, default_n_in_row, describe, make_engine, resolve_model
+from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
+from zeroplay.engine.factory import PLAY_PLAYOUTS
+from zeroplay.engine.factory import Engine, default_n_in_row, describe, make_engine, resolve_model
 
 GAMES = ("gomoku", "tictactoe")
-MIN_SIZE, MAX_SIZE = 5, 25
 MIN_N_IN_ROW = 3
-MIN_PLAYOUTS, MAX_PLAYOUTS = 1, 20000
+MAX_WEB_PLAYOUTS = 20000
+"""Most playouts per move a web request may ask for (the board's own bound on a request's work;
+``zeroplay serve --playouts`` is checked against it too)."""
 TOP_MOVES = 10
 PROGRESS_EVERY_S = 0.15
 SEARCH_CONFIG = {"node_capacity": 1 << 15, "edge_capacity": 1 << 20, "eval_cache_size": 1 << 12}
@@ -77,8 +79,8 @@ class Options:
             raise GameInputError(f"rule must be freestyle or standard, not {self.rule!r}")
         if self.color not in ("black", "white"):
             raise GameInputError(f"color must be black or white, not {self.color!r}")
-        if not MIN_PLAYOUTS <= self.playouts <= MAX_PLAYOUTS:
-            raise GameInputError(f"playouts must be {MIN_PLAYOUTS}..{MAX_PLAYOUTS}, not {self.playouts}")
+        if not 1 <= self.playouts <= MAX_WEB_PLAYOUTS:
+            raise GameInputError(f"playouts must be 1..{MAX_WEB_PLAYOUTS}, not {self.playouts}")
         return self
 
     def make_game(self) -> Game:
@@ -316,7 +318,7 @@ class WebGame:
 
     # --- records ----------------------------------------------------------------------------
     def record(self, fmt: str) -> str:
-        from zeroplay.train.records import record_of_game, write_psq, write_sgf
+        from zeroplay.games.records import record_of_game, write_psq, write_sgf
 
         names = ("you", "zeroplay") if self.human == 0 else ("zeroplay", "you")
         rec = record_of_game(self.game, self.state.moves, black=names[0], white=names[1])
@@ -333,7 +335,7 @@ def moves_from_record(text: str, fmt: str = "auto") -> tuple[int, int, list[int]
     Raises:
         GameInputError: unreadable, unsupported format, bad board size.
     """
-    from zeroplay.train.records import read_psq, read_sgf
+    from zeroplay.games.records import read_psq, read_sgf
 
     if fmt == "auto":
         fmt = "sgf" if text.lstrip().startswith("(") else "psq"
@@ -404,8 +406,8 @@ class GameStore:
             ValueError: the model's problem in ``zeroplay play``'s words (``GameInputError``), or
                 a game the web board does not play; the playouts out of range.
         """
-        if not MIN_PLAYOUTS <= self.playouts <= MAX_PLAYOUTS:
-            raise ValueError(f"--playouts must be {MIN_PLAYOUTS}..{MAX_PLAYOUTS} on the web board, "
+        if not 1 <= self.playouts <= MAX_WEB_PLAYOUTS:
+            raise ValueError(f"--playouts must be 1..{MAX_WEB_PLAYOUTS} on the web board, "
                              f"got {self.playouts}")
         options = self.options()
         if options.game not in GAMES:

@@ -45,14 +45,9 @@ def solve_gomoku_command(args) -> int:
     n_in_row = getattr(args, "n_in_row", None)
     if n_in_row is None:
         n_in_row = 5  # (the command line resolves its own default before: cli._cmd_solve_gomoku)
-    try:
-        game = make("gomoku", width=args.size, height=args.size, n_in_row=n_in_row, rule=args.rule)
-    except ValueError as e:  # the game's words are its parameters; say the option the user typed
-        text = str(e)
-        for name, flag in (("width", "--size"), ("height", "--size"), ("n_in_row", "--n-in-row")):
-            if text.startswith(name + " "):
-                text = flag + text[len(name):]
-        raise ValueError(text) from None
+    # a bad size is the game's ValueError in its parameters' words; the command line says the option
+    # (``engine.options.option_words`` in ``zeroplay.cli``)
+    game = make("gomoku", width=args.size, height=args.size, n_in_row=n_in_row, rule=args.rule)
     state = game.initial()
     for text in (args.moves or "").split():
         state = state.play(text)

@@ -50,10 +50,10 @@ from pathlib import Path
 import numpy as np
 
 from zeroplay.games import Game, make
-from zeroplay.nn.atomic_file import atomic_write_text
-from zeroplay.train.elo import elo_from_score
+from zeroplay.files.atomic import atomic_write_text
+from zeroplay.engine.elo import elo_from_score
 from zeroplay.train.metrics import METRICS_FILE, MetricsLog
-from zeroplay.train.records import save_record
+from zeroplay.games.records import save_record
 from zeroplay.train.replay import ReplayBuffer
 from zeroplay.train.selfplay import FinishedGame, SelfPlayConfig
 
@@ -308,7 +308,7 @@ def check_run_config(config: RunConfig) -> None:
         raise ValueError(f"the threat solver is for Gomoku; this run plays {config.game} (drop --threat-solver)")
     baseline = baseline_spec(config, game)
     if baseline and config.loop.eval_games > 0:
-        from zeroplay.train.arena import make_player
+        from zeroplay.engine.arena import make_player
 
         playouts = config.loop.eval_playouts or config.selfplay.playouts
         try:
@@ -648,7 +648,7 @@ class TrainingRun:
 
     def _evaluate(self, it: int) -> None:
         from zeroplay.nn import NetEvaluator, load_checkpoint
-        from zeroplay.train.arena import SearchPlayer, make_player, play_match, search_config
+        from zeroplay.engine.arena import SearchPlayer, make_player, play_match, search_config
 
         lc = self.config.loop
         prev = self._eval_record(it - 1) if it > 0 else None

@@ -37,7 +37,7 @@ import numpy as np
 from zeroplay.games import Game, State
 from zeroplay.search import Limits, SearchConfig, Searcher, SearchResult, apply_temperature
 from zeroplay.search import lockstep_round
-from zeroplay.train.records import GameRecord, record_of_game
+from zeroplay.games.records import GameRecord, record_of_game
 from zeroplay.train.targets import FROM_BOARD, Samples, game_samples
 
 

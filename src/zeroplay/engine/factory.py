@@ -3,7 +3,7 @@
 Trained models ship inside the package under ``zeroplay/models/`` (``*.safetensors``
 checkpoints, see ``zeroplay.nn.checkpoint``). ``make_engine(game)`` uses the one ``DEFAULT_MODELS`` names
 for the game's setting (the measured ones: docs/STRENGTH.md); without one it falls back to the search-only engine: the same PUCT search guided by the
-window-count heuristic of ``zeroplay.search.heuristic`` (Gomoku; Connect Four through
+window-count heuristic of ``zeroplay.engine.heuristic`` (Gomoku; Connect Four through
 ``ColumnHeuristicEvaluator``) or by uniform priors (other games), with one-ply proofs (it always
 takes a win in one and blocks a loss in one), and says so in ``Engine.note``. Gomoku engines search with the VCF threat solver on
 (``SearchConfig.threat_solver``): it proves wins by fours at the root and at new nodes, which
@@ -24,6 +24,10 @@ from zeroplay.games.gomoku import default_n_in_row  # noqa: F401 (re-exported: p
 
 # the shipped models' folder, name -> file and names live in the nn room (the arena uses them too)
 from zeroplay.nn.shipped import MODELS_DIR, model_files, resolve_model, shipped_names  # noqa: F401 (re-exported)
+
+PLAY_PLAYOUTS = 800
+"""Default playouts per engine move of ``zeroplay play`` and of the web board (``zeroplay serve``,
+its API and its page): one number, so that both play equally strong by default."""
 
 
 @dataclass
@@ -173,7 +177,7 @@ def search_only_evaluator(game: Game):
     the Gomoku family (tic-tac-toe too): ``HeuristicEvaluator`` (window counts over cells); other
     games: uniform priors.
     """
-    from zeroplay.search.heuristic import heuristic_evaluator
+    from zeroplay.engine.heuristic import heuristic_evaluator
 
     evaluator = heuristic_evaluator(game)  # Connect Four: by columns, not cells
     if evaluator is not None:
@@ -279,7 +283,7 @@ def warm_up() -> float:
 
     t0 = time.perf_counter()
     from zeroplay.games import make
-    from zeroplay.search.heuristic import HeuristicEvaluator
+    from zeroplay.engine.heuristic import HeuristicEvaluator
     from zeroplay.search import SearchConfig, Searcher
 
     game = make("gomoku", width=7, height=7, rule="standard")

@@ -13,7 +13,7 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
     heuristic:N     the search-only engine of ``zeroplay play`` where no model ships: the search
                     guided by ``search.heuristic`` (window counts), N playouts per move, with the
                     Gomoku threat solver on as ``zeroplay play`` has it (``heuristic-plain:N``: off)
-    pbrain:COMMAND  a Gomocup engine run as a subprocess (``train/pbrain_player.py``), 1 s a turn;
+    pbrain:COMMAND  a Gomocup engine run as a subprocess (``engine/pbrain_player.py``), 1 s a turn;
                     ``pbrain:turn=MS,match=MS:COMMAND`` sets the protocol's time controls
 
 A spec is known by its canonical form (``canonical_spec``): ``uniform:08``, ``uniform: 8`` and
@@ -50,7 +50,8 @@ from zeroplay.search import (
     apply_temperature,
     search_many,
 )
-from zeroplay.train.elo import EloEstimate, elo_estimate
+from zeroplay.engine.elo import EloEstimate, elo_estimate
+from zeroplay.search.limits import MAX_PLAYOUTS
 
 
 class Player(Protocol):
@@ -61,10 +62,6 @@ class Player(Protocol):
     def new_game(self, game: Game) -> None: ...
 
     def play(self, state: State) -> int: ...
-
-
-MAX_PLAYOUTS = 1 << 27
-"""Most playouts per move a player takes: its node table (16 per playout) stays within 2^31 nodes."""
 
 
 def search_config(playouts: int, *, batch_size: int = 16) -> SearchConfig:
@@ -229,7 +226,7 @@ def _canonical_pbrain(arg: str) -> str:
 
 def _pbrain(arg, game, options):
     """``pbrain:COMMAND`` or, with time controls in ms, ``pbrain:turn=500,match=60000:COMMAND``."""
-    from zeroplay.train.pbrain_player import PbrainPlayer
+    from zeroplay.engine.pbrain_player import PbrainPlayer
 
     times, command = _pbrain_parts(arg)
     return PbrainPlayer(command, timeout_turn_ms=times["turn"], timeout_match_ms=times["match"],
@@ -264,7 +261,7 @@ def _vcf(arg, game, options):
 
 def _heuristic(threat_solver: bool):
     def factory(arg, game, options):
-        from zeroplay.search.heuristic import heuristic_evaluator
+        from zeroplay.engine.heuristic import heuristic_evaluator
 
         prefix = "heuristic" if threat_solver else "heuristic-plain"
         n = _playouts_arg(prefix, arg)
