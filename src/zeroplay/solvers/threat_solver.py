@@ -21,11 +21,6 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-
-from zeroplay.games.layout import (
-    GAME_GOMOKU,
-    P_GAME,
-)
 from zeroplay.solvers.pns_kernels import (
     F_DOUBLE,
     F_FIVE,
@@ -128,7 +123,7 @@ class ThreatSolver:
     """
 
     def __init__(self, game, *, table_mib: float = 16.0):
-        if int(game.params[P_GAME]) != GAME_GOMOKU:
+        if not getattr(game, "threat_space", False):
             raise ValueError(f"the threat solver plays Gomoku, not {game!r}")
         self.game = game
         self.table = new_ab_table(table_mib)
@@ -166,7 +161,7 @@ class ThreatSolver:
         outcome, length = NOT_FOUND, 0
         for depth in depths:
             outcome, length, used = vcf_search(self.game.params, self.game.zkeys, pos.board, pos.info, pos.stack,
-                                               pos.wmask, self.work, self.table, depth, nodes - total)
+                                               pos.aux, self.work, self.table, depth, nodes - total)
             total += int(used)
             if outcome != NOT_FOUND:
                 break
@@ -239,7 +234,7 @@ class ThreatSolver:
         outcome = NOT_FOUND
         for k in range(1, threats + 1) if deepen and threats >= 1 else (threats,):
             # iterative deepening on the threats: the cheap wins first, the table keeps the rest
-            outcome = vct_node(self.game.params, self.game.zkeys, pos.board, pos.info, pos.stack, pos.wmask,
+            outcome = vct_node(self.game.params, self.game.zkeys, pos.board, pos.info, pos.stack, pos.aux,
                                self.work, vw, self.table, 0, k)
             if outcome != NOT_FOUND:
                 break
@@ -286,7 +281,7 @@ class ThreatSolver:
             c[K_EAGER_NODES] = eager_nodes
             c[K_RANK_WEIGHT] = rank_weight
             c[K_ZONE] = int(zone)  # bool, or 2 (a deliberately unsound zone, for the tests)
-            outcome = pns_search(self.game.params, self.game.zkeys, pos.board, pos.info, pos.stack, pos.wmask,
+            outcome = pns_search(self.game.params, self.game.zkeys, pos.board, pos.info, pos.stack, pos.aux,
                                  self.work, self._vct_work, self.table, tree)
             spent += int(c[K_NODES])
             if outcome == FOUND or (outcome == ABORTED and (k == threats or spent >= nodes)):
