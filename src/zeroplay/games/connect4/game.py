@@ -41,6 +41,11 @@ class Connect4(Game):
     ``num_winning_moves`` counts those columns.
     """
 
+    exact_solver = True
+    heuristic = "columns"
+    notation = "columns"
+    player_names = ("X", "O")
+
     def __init__(self):
         self.name = "connect4"
         self.options = {}
