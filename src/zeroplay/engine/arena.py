@@ -243,7 +243,7 @@ def _vcf(arg, game, options):
     """``vcf:PATH``: the checkpoint at PATH (or the shipped model NAME) with the Gomoku threat solver
     on (root and new nodes)."""
     _canonical_vcf(arg)
-    if game.name != "gomoku":
+    if not game.threat_space:
         raise ValueError(f"vcf:PATH turns on the Gomoku threat solver; this match plays {game.name}")
     path = _checkpoint_path(arg)
     if not os.path.exists(path):
@@ -268,7 +268,10 @@ def _heuristic(threat_solver: bool):
         evaluator = heuristic_evaluator(game)
         if evaluator is None:
             raise ValueError(f"{prefix}:N plays n-in-a-row games and Connect Four, not {game.name}")
-        config = search_config(n).replace(threat_solver=threat_solver and game.name == "gomoku")
+        # with the threat solver where the game's play engines use it (``heuristic:N`` plays as
+        # the search-only engine does)
+        plays_with = dict(game.play_search_options).get("threat_solver", False)
+        config = search_config(n).replace(threat_solver=threat_solver and plays_with)
         return SearchPlayer(evaluator, n, name=f"{prefix}:{arg}", opening_moves=options.get("opening_moves", 2),
                             seed=options.get("seed"), config=config)
 

@@ -179,7 +179,7 @@ def search_only_evaluator(game: Game):
     """
     from zeroplay.engine.heuristic import heuristic_evaluator
 
-    evaluator = heuristic_evaluator(game)  # Connect Four: by columns, not cells
+    evaluator = heuristic_evaluator(game)  # game.heuristic: over cells, or columns
     if evaluator is not None:
         return evaluator, "search only (window-count heuristic priors and values, one-ply proofs)"
     from zeroplay.search import UniformEvaluator
@@ -201,7 +201,7 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         shipped = True
     else:
         shipped = False
-    overrides = {"threat_solver": True} if game.name == "gomoku" else {}
+    overrides = dict(game.play_search_options)
     if model is not None:
         model = check_model(model, game)  # before torch is imported: a bad --model is told at once
         # a shipped file chosen by name is as shipped as the default one
@@ -266,12 +266,7 @@ def describe(game: Game) -> str:
     """``"gomoku 15x15 freestyle"``, ``"gomoku 6x6 freestyle, 4 in a row"`` and the like: the
     line length is named where it is not 5, and on boards whose default is another
     (``default_n_in_row``: 6x6 with 5 in a row)."""
-    rule = getattr(game, "rule", None)
-    if game.name == "gomoku":
-        n = getattr(game, "n_in_row", 5)
-        named = n != 5 or default_n_in_row(game.width) != 5
-        return f"gomoku {game.width}x{game.height} {rule}" + (f", {n} in a row" if named else "")
-    return f"{game.name} {game.width}x{game.height}"
+    return game.describe()
 
 
 def warm_up() -> float:

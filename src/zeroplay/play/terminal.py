@@ -30,7 +30,7 @@ COLOURS = ("black", "white")
 def help_text(game: Game) -> str:
     """The notation and commands, for ``game``: the example move is the board's centre cell in both
     notations (``h8`` / ``7,7`` on 15x15, ``b2`` / ``1,1`` on tic-tac-toe), a cell on every board."""
-    if game.name == "connect4":
+    if game.notation == "columns":
         return CONNECT4_HELP
     centre = (game.height // 2) * game.width + game.width // 2
     return HELP.format(cell=game.format_move(centre), xy=game.format_move(centre, "gomocup"))
@@ -39,9 +39,11 @@ def help_text(game: Game) -> str:
 def side_names(game: Game) -> tuple[str, str]:
     """How the two players are called: ``Black (X)`` / ``White (O)``; Connect Four has no colours
     on the board, so ``X (first)`` / ``O (second)`` (``--color black`` plays X)."""
-    if game.name == "connect4":
-        return ("X (first)", "O (second)")
-    return ("Black (X)", "White (O)")
+    marks = ("X", "O")  # the board's marks
+    names = game.player_names
+    if names == marks:
+        return (f"{names[0]} (first)", f"{names[1]} (second)")
+    return (f"{names[0]} ({marks[0]})", f"{names[1]} ({marks[1]})")
 
 
 def result_text(game: Game, winner: int | None, human: int) -> str:
@@ -50,7 +52,7 @@ def result_text(game: Game, winner: int | None, human: int) -> str:
     X and O)."""
     if winner is None:
         return "Draw."
-    colours = ("X", "O") if game.name == "connect4" else ("Black", "White")
+    colours = game.player_names
     who = "you" if winner == human else "zeroplay"
     return f"{colours[winner]} (player {winner}, {who}) wins."
 
@@ -186,7 +188,7 @@ class TerminalGame:
         plays perfectly in the middle and end game. ``(score, best column)`` for the side to
         move, or None (another game, a model playing, or too early: openings take seconds to
         minutes to solve)."""
-        if self.game.name != "connect4" or self.engine.model_path is not None or self.state.ply < SOLVE_FROM_PLY:
+        if not self.game.exact_solver or self.engine.model_path is not None or self.state.ply < SOLVE_FROM_PLY:
             return None
         from zeroplay.solvers.connect4_solver import Connect4Solver
 
