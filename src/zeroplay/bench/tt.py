@@ -104,7 +104,7 @@ def measure(capacity_log2: int = 21, ab_mib: float = 64, ab_stores: int = 4_000_
     insert_all(table, keys[half:ninety])
     probe_order = rng.permutation(keys[:ninety])
     lookup_90 = _best_rate(ninety, lambda: lookup_all(table, probe_order), repeats)
-    del table
+    table = None  # free the node table before the alpha-beta table is allocated
 
     ab = new_ab_table(ab_mib)
     ab_keys = rng.integers(np.iinfo(np.int64).min, np.iinfo(np.int64).max, size=ab_stores, dtype=np.int64, endpoint=True)

@@ -35,11 +35,13 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Protocol
 
 import numpy as np
 
+from zeroplay.engine.elo import EloEstimate, elo_estimate
 from zeroplay.games import Game, State
 from zeroplay.search import (
     RolloutEvaluator,
@@ -50,7 +52,6 @@ from zeroplay.search import (
     apply_temperature,
     search_many,
 )
-from zeroplay.engine.elo import EloEstimate, elo_estimate
 from zeroplay.search.limits import MAX_PLAYOUTS
 
 

@@ -1,11 +1,13 @@
 """Which engine plays: the shipped model for a game and size, or the search-only fallback.
 
 Trained models ship inside the package under ``zeroplay/models/`` (``*.safetensors``
-checkpoints, see ``zeroplay.nn.checkpoint``). ``make_engine(game)`` uses the one ``DEFAULT_MODELS`` names
-for the game's setting (the measured ones: docs/STRENGTH.md); without one it falls back to the search-only engine: the same PUCT search guided by the
-window-count heuristic of ``zeroplay.engine.heuristic`` (Gomoku; Connect Four through
-``ColumnHeuristicEvaluator``) or by uniform priors (other games), with one-ply proofs (it always
-takes a win in one and blocks a loss in one), and says so in ``Engine.note``. Gomoku engines search with the VCF threat solver on
+checkpoints, see ``zeroplay.nn.checkpoint``). ``make_engine(game)`` uses the one ``DEFAULT_MODELS``
+names for the game's setting (the measured ones: docs/STRENGTH.md); without one it falls back to
+the search-only engine: the same PUCT search guided by the window-count heuristic that
+``game.heuristic`` names (``zeroplay.engine.heuristic``: over cells for Gomoku, through columns
+for Connect Four) or by uniform priors (other games), with one-ply proofs (it always takes a win
+in one and blocks a loss in one), and says so in ``Engine.note``. Engines search with the
+game's ``play_search_options``: Gomoku's turn the VCF threat solver on
 (``SearchConfig.threat_solver``): it proves wins by fours at the root and at new nodes, which
 both kinds of evaluator miss at play-time playouts (docs/THREATS.md, docs/STRENGTH.md).
 
@@ -119,8 +121,7 @@ def check_model(model: str | os.PathLike, game: Game | None = None) -> str:
             (``CheckpointMismatchError``, naming each difference). The weights' hash is checked
             only when ``load_model`` loads them.
     """
-    from zeroplay.nn.record import (CheckpointError, CheckpointMismatchError, checkpoint_differences,
-                                    read_checkpoint_meta)
+    from zeroplay.nn.record import CheckpointError, CheckpointMismatchError, checkpoint_differences, read_checkpoint_meta
 
     path = resolve_model(os.fspath(model))
     if not os.path.exists(path):
@@ -277,8 +278,8 @@ def warm_up() -> float:
     import time
 
     t0 = time.perf_counter()
-    from zeroplay.games import make
     from zeroplay.engine.heuristic import HeuristicEvaluator
+    from zeroplay.games import make
     from zeroplay.search import SearchConfig, Searcher
 
     game = make("gomoku", width=7, height=7, rule="standard")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from zeroplay.games import registry
 from zeroplay.games.api import FEATURE_SETS, FastKernels, FastPosition, Game, IllegalMoveError, State

@@ -8,7 +8,8 @@ players are 0 (first player, Black) and 1 (second, White); moves are *actions*
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Callable, Iterable, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 import numpy as np
 
@@ -194,7 +195,7 @@ class Game(ABC):
         """Text of an action; ``parse_move(format_move(a, style)) == a`` for every style."""
 
     # --- shared API ------------------------------------------------------------------------
-    def initial(self) -> "State":
+    def initial(self) -> State:
         """The start position, first player (0) to move."""
         return State(self, self._new_position(), ())
 
@@ -304,7 +305,7 @@ class State:
         return self.game._num_winning_moves(self._pos, player)
 
     # --- moves ----------------------------------------------------------------------------
-    def play(self, move: int | str) -> "State":
+    def play(self, move: int | str) -> State:
         """The state after ``move`` (an action or its text, ``"h8"`` / ``"7,7"``).
 
         Raises:
@@ -329,7 +330,7 @@ class State:
         game._apply(pos, action)
         return State(game, pos, self.moves + (action,))
 
-    def play_many(self, moves: Iterable[int | str]) -> "State":
+    def play_many(self, moves: Iterable[int | str]) -> State:
         """Play several moves in order (see ``play``)."""
         s = self
         for m in moves:

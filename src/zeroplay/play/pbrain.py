@@ -63,7 +63,7 @@ import sys
 import threading
 import time
 import traceback
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -164,9 +164,9 @@ class PbrainEngine:
 
     def _warm_up(self) -> None:
         try:
-            from zeroplay.engine.factory import warm_up
-
             import time
+
+            from zeroplay.engine.factory import warm_up
 
             started = time.perf_counter()
             seconds = warm_up()
@@ -616,9 +616,9 @@ def model_error(model: str, width: int | None = None, height: int | None = None,
     does before its first move: the start-up check, so that damaged weights stop the engine
     instead of leaving it to quick heuristic moves.
     """
+    from zeroplay.engine.factory import check_model, load_model
     from zeroplay.games import make
     from zeroplay.nn.record import CheckpointError, CheckpointMismatchError, checkpoint_game
-    from zeroplay.engine.factory import check_model, load_model
 
     try:
         path = check_model(model)
@@ -703,7 +703,7 @@ def run_from_args(args) -> int:
         replies.write(text + "\n")
         replies.flush()
 
-    stdin = open(sys.stdin.fileno(), "r", encoding="utf-8", errors="replace", newline="", closefd=False)
+    stdin = open(sys.stdin.fileno(), encoding="utf-8", errors="replace", newline="", closefd=False)
     # a model that can play no board, or whose weights are damaged, stops the engine before the
     # manager's first command
     if args.model is not None and (why := model_error(args.model, load=True)):

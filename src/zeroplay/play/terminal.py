@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Callable
+from collections.abc import Callable
 
+from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, describe
 from zeroplay.games import Game, IllegalMoveError, State
-from zeroplay.engine.factory import PLAY_PLAYOUTS
-from zeroplay.engine.factory import Engine, describe
 
 HELP = ("Type a move as {cell} (column letter, row from the bottom) or {xy} (column, row from the top, "
         "from 0).\nCommands: undo, hint, new [black|white], help, quit.")
@@ -370,8 +369,8 @@ def model_game(model) -> dict | None:
     why)."""
     if model is None:
         return None
-    from zeroplay.nn.record import CheckpointError, checkpoint_game
     from zeroplay.engine.factory import resolve_model
+    from zeroplay.nn.record import CheckpointError, checkpoint_game
 
     try:
         name, options = checkpoint_game(resolve_model(str(model)))
@@ -406,8 +405,8 @@ def game_settings(model_info: dict | None, game: str | None = None, size: int | 
 
 def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = print) -> int:
     """``zeroplay play``: returns the exit status (0; 2 for bad options)."""
-    from zeroplay.games import make
     from zeroplay.engine.factory import fitting_models, make_engine
+    from zeroplay.games import make
 
     try:
         # options not given come from --model's game, else the defaults (game_settings)

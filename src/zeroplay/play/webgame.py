@@ -14,16 +14,15 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
+from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, default_n_in_row, describe, make_engine, resolve_model
 from zeroplay.games import Game, IllegalMoveError, State, make
 from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
-from zeroplay.engine.factory import PLAY_PLAYOUTS
-from zeroplay.engine.factory import Engine, default_n_in_row, describe, make_engine, resolve_model
 
 GAMES = ("gomoku", "tictactoe")
 MIN_N_IN_ROW = 3
@@ -67,7 +66,7 @@ class Options:
         if self.n_in_row is None:
             self.n_in_row = default_n_in_row(self.size)
 
-    def check(self) -> "Options":
+    def check(self) -> Options:
         if self.game not in GAMES:
             raise GameInputError(f"game must be one of {', '.join(GAMES)}, not {self.game!r}")
         if self.game == "gomoku" and not MIN_SIZE <= self.size <= MAX_SIZE:

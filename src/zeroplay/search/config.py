@@ -100,10 +100,10 @@ class SearchConfig:
             raise ValueError(f"move_choice must be 'visits' or 'lcb', got {self.move_choice!r}")
 
     @classmethod
-    def selfplay(cls, **overrides) -> "SearchConfig":
+    def selfplay(cls, **overrides) -> SearchConfig:
         """Self-play defaults: root noise on."""
         return cls(noise=True, **overrides)
 
-    def replace(self, **changes) -> "SearchConfig":
+    def replace(self, **changes) -> SearchConfig:
         """A copy with some fields changed."""
         return replace(self, **changes)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from zeroplay.games import IllegalMoveError
 
+
 def check_vcf_line(state, line) -> str | None:
     """Replay ``line`` from ``state`` and check it is a VCF for ``state``'s side to move A.
 

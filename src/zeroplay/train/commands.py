@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-
-from zeroplay.engine.options import at_least_0, at_least_1
 import json
 import os
 import sys
+
+from zeroplay.engine.options import at_least_0, at_least_1
 
 
 def add_parsers(sub) -> None:
@@ -358,8 +358,8 @@ def _arena_game(args):
     ``zeroplay.games.gomoku.default_n_in_row``). A checkpoint that does not fit the game so made
     is refused by ``make_player``, naming each difference.
     """
-    from zeroplay.games import make
     from zeroplay.engine.arena import checkpoint_file
+    from zeroplay.games import make
 
     given = _game_options(args) or {}
     name, options, taken = args.game, dict(given), []

@@ -49,11 +49,11 @@ from pathlib import Path
 
 import numpy as np
 
-from zeroplay.games import Game, make
-from zeroplay.files.atomic import atomic_write_text
 from zeroplay.engine.elo import elo_from_score
-from zeroplay.train.metrics import METRICS_FILE, MetricsLog
+from zeroplay.files.atomic import atomic_write_text
+from zeroplay.games import Game, make
 from zeroplay.games.records import save_record
+from zeroplay.train.metrics import METRICS_FILE, MetricsLog
 from zeroplay.train.replay import ReplayBuffer
 from zeroplay.train.selfplay import FinishedGame, SelfPlayConfig
 
@@ -112,7 +112,7 @@ class RunConfig:
     features: str = "basic"
     seed: int = 0
     selfplay: SelfPlayConfig = SelfPlayConfig()
-    train: "object" = None  # TrainConfig (zeroplay.nn; imported lazily to keep this module light)
+    train: object = None  # TrainConfig (zeroplay.nn; imported lazily to keep this module light)
     loop: LoopConfig = LoopConfig()
 
     STRUCTURAL = ("game", "game_options", "net", "features")
@@ -127,7 +127,7 @@ class RunConfig:
                 "loop": asdict(self.loop)}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "RunConfig":
+    def from_dict(cls, d: dict) -> RunConfig:
         from zeroplay.nn import TrainConfig
 
         if d.get("version") != CONFIG_VERSION:
@@ -138,7 +138,7 @@ class RunConfig:
                    train=_section(TrainConfig, d.get("train", {})),
                    loop=_section(LoopConfig, d.get("loop", {})))
 
-    def with_overrides(self, overrides: dict) -> "RunConfig":
+    def with_overrides(self, overrides: dict) -> RunConfig:
         """A copy with ``{"seed": .., "selfplay": {...}, "train": {...}, "loop": {...}}`` applied."""
         out = self
         for key, value in overrides.items():
@@ -647,8 +647,8 @@ class TrainingRun:
                 "Restore that file (from a copy or git); no iteration was played") from None
 
     def _evaluate(self, it: int) -> None:
-        from zeroplay.nn import NetEvaluator, load_checkpoint
         from zeroplay.engine.arena import SearchPlayer, make_player, play_match, search_config
+        from zeroplay.nn import NetEvaluator, load_checkpoint
 
         lc = self.config.loop
         prev = self._eval_record(it - 1) if it > 0 else None

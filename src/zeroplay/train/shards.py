@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from zeroplay.games import Game
 from zeroplay.files.atomic import atomic_write
+from zeroplay.games import Game
 from zeroplay.nn.arch import PLANES_VERSION
 from zeroplay.train.targets import Samples
 

@@ -15,10 +15,10 @@ import re
 
 import numpy as np
 
-from zeroplay.games.gomoku import kernels as K
 from zeroplay.games.api import FastPosition, Game, IllegalMoveError, State, new_info, setup_info
-from zeroplay.games.layout import I_KEY, I_LAST, I_TERMINAL, I_WINNER, P_EMPTY_KEY
+from zeroplay.games.gomoku import kernels as K
 from zeroplay.games.gomoku.layout import P_N_IN_ROW, P_RULE, RULE_FREESTYLE, RULE_STANDARD
+from zeroplay.games.layout import I_KEY, I_LAST, I_TERMINAL, I_WINNER, P_EMPTY_KEY
 from zeroplay.games.symmetry import board_symmetries
 from zeroplay.hashing import last_move_keys, stone_keys
 

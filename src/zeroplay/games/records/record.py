@@ -5,12 +5,13 @@ The formats are in ``games.records.psq`` and ``games.records.sgf``; see the pack
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 from zeroplay.files.atomic import atomic_write_text
 from zeroplay.games import Game, State
+
 
 @dataclass
 class GameRecord:
