@@ -244,7 +244,7 @@ def _vcf(arg, game, options):
     """``vcf:PATH``: the checkpoint at PATH (or the shipped model NAME) with the Gomoku threat solver
     on (root and new nodes)."""
     _canonical_vcf(arg)
-    if not game.threat_space:
+    if not dict(game.play_search_options).get("threat_solver", False):  # the games whose engines use it
         raise ValueError(f"vcf:PATH turns on the Gomoku threat solver; this match plays {game.name}")
     path = _checkpoint_path(arg)
     if not os.path.exists(path):

@@ -28,9 +28,9 @@ def names() -> list[str]:
 def option_names(name: str) -> list[str]:
     """The options ``make(name, ...)`` accepts (``size`` first for a game with ``width`` and
     ``height``), e.g. ``["size", "width", "height", "n_in_row", "rule"]`` for Gomoku, ``[]`` for
-    Connect Four. Raises ValueError for an unknown name."""
+    Connect Four, and ``[]`` for a name that is not registered (``make`` says so)."""
     if name not in _REGISTRY:
-        raise ValueError(f"unknown game {name!r}; known: {', '.join(names())}")
+        return []
     import inspect
 
     accepted = [p for p in inspect.signature(_REGISTRY[name]).parameters
@@ -48,6 +48,8 @@ def make(name: str, **options) -> Game:
     Raises:
         ValueError: unknown name or a bad option (the message lists what is accepted).
     """
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown game {name!r}; known: {', '.join(names())}")
     accepted = option_names(name)
     unknown = sorted(set(options) - set(accepted))
     if unknown:

@@ -69,6 +69,7 @@ import numpy as np
 
 from zeroplay import __version__
 from zeroplay.engine import heuristic
+from zeroplay.games import option_names
 from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
 
 DEFAULT_PLAYOUTS = 3000
@@ -624,7 +625,7 @@ def model_error(model: str, width: int | None = None, height: int | None = None,
         path = check_model(model)
         name, options = checkpoint_game(path)
         if width is None or height is None:
-            own = (options.get("width"), options.get("height")) if name == "gomoku" else ()
+            own = (options.get("width"), options.get("height")) if "size" in option_names(name) else ()
             playable = len(own) == 2 and all(isinstance(v, int) and MIN_SIZE <= v <= MAX_SIZE for v in own)
             width, height = own if playable else (15, 15)
         if rule is None:

@@ -54,6 +54,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from zeroplay import __version__
 from zeroplay.engine.factory import PLAY_PLAYOUTS
+from zeroplay.games import option_names
 from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
 from zeroplay.play.webgame import (
     MAX_WEB_PLAYOUTS,
@@ -145,7 +146,7 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
         body = body or NewGameIn()
         options = games.options(body.game, body.size, body.n_in_row, body.rule, body.color, body.playouts)
         given = sorted({"size", "n_in_row", "rule"} & body.model_fields_set)
-        if options.game != "gomoku" and given:  # as zeroplay play: no silently ignored options
+        if given and "size" not in option_names(options.game):  # as zeroplay play: no silently ignored options
             raise GameInputError(f"{', '.join(given)}: Gomoku options; {options.game} has none")
         g = games.new(options)
         return g.to_json()

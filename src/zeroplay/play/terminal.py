@@ -390,11 +390,12 @@ def game_settings(model_info: dict | None, game: str | None = None, size: int | 
     Gomoku the Gomoku options stay as given (None unless given; the caller refuses them).
     ``zeroplay play`` and the web board (``zeroplay serve``) both choose with it."""
     from zeroplay.engine.factory import default_n_in_row
+    from zeroplay.games import option_names
 
     name = game or (model_info or {}).get("name") or "gomoku"
-    if name != "gomoku":
+    if "n_in_row" not in option_names(name):  # a game without the board options
         return name, size, n_in_row, rule
-    opts = model_info["options"] if model_info and model_info["name"] == "gomoku" else {}
+    opts = model_info["options"] if model_info and model_info["name"] == name else {}
     if size is None:
         size = opts.get("width", 15) if opts.get("width") == opts.get("height") else 15
     rule = rule or opts.get("rule", "freestyle")
@@ -406,15 +407,15 @@ def game_settings(model_info: dict | None, game: str | None = None, size: int | 
 def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = print) -> int:
     """``zeroplay play``: returns the exit status (0; 2 for bad options)."""
     from zeroplay.engine.factory import fitting_models, make_engine
-    from zeroplay.games import make
+    from zeroplay.games import make, option_names
 
     try:
         # options not given come from --model's game, else the defaults (game_settings)
         name, size, n_in_row, rule = game_settings(
             model_game(args.model), getattr(args, "game", None), getattr(args, "size", None),
             getattr(args, "n_in_row", None), getattr(args, "rule", None))
-        if name == "gomoku":
-            game = make("gomoku", width=size, height=size, rule=rule, n_in_row=n_in_row)
+        if "size" in option_names(name):
+            game = make(name, width=size, height=size, rule=rule, n_in_row=n_in_row)
         else:
             given = [flag for flag, value in (("--size", size), ("--n-in-row", n_in_row), ("--rule", rule))
                      if value is not None]

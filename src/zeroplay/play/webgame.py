@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, default_n_in_row, describe, make_engine, resolve_model
-from zeroplay.games import Game, IllegalMoveError, State, make
+from zeroplay.games import Game, IllegalMoveError, State, make, option_names
 from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
 
 GAMES = ("gomoku", "tictactoe")
@@ -69,9 +69,10 @@ class Options:
     def check(self) -> Options:
         if self.game not in GAMES:
             raise GameInputError(f"game must be one of {', '.join(GAMES)}, not {self.game!r}")
-        if self.game == "gomoku" and not MIN_SIZE <= self.size <= MAX_SIZE:
+        sized = "size" in option_names(self.game)  # a game with the board options (Gomoku)
+        if sized and not MIN_SIZE <= self.size <= MAX_SIZE:
             raise GameInputError(f"size must be {MIN_SIZE}..{MAX_SIZE}, not {self.size}")
-        if self.game == "gomoku" and not MIN_N_IN_ROW <= self.n_in_row <= self.size:
+        if sized and not MIN_N_IN_ROW <= self.n_in_row <= self.size:
             raise GameInputError(f"n_in_row (stones in a row) must be {MIN_N_IN_ROW}..{self.size} on a "
                                  f"{self.size}x{self.size} board, not {self.n_in_row}")
         if self.rule not in ("freestyle", "standard"):
@@ -381,7 +382,7 @@ class GameStore:
 
         name, size, n_in_row, rule = game_settings(self.model_info, game, size, n_in_row, rule)
         playouts = self.playouts if playouts is None else playouts
-        if name == "gomoku":
+        if "size" in option_names(name):
             return Options(name, size, rule, color, playouts, n_in_row=n_in_row)
         return Options(name, color=color, playouts=playouts)
 
@@ -420,7 +421,7 @@ class GameStore:
             g = WebGame(secrets.token_hex(8), options, tuple(moves), self.model)
         except IllegalMoveError as e:
             hint = ""
-            if options.game == "gomoku" and "over" in str(e):
+            if "n_in_row" in option_names(options.game) and "over" in str(e):
                 hint = (f" (records do not store the line length: this game plays {options.n_in_row} "
                         f"in a row; give n_in_row if the record's game used another)")
             raise GameInputError(f"the record's moves cannot be replayed: {e}{hint}") from None

@@ -359,7 +359,7 @@ def _arena_game(args):
     is refused by ``make_player``, naming each difference.
     """
     from zeroplay.engine.arena import checkpoint_file
-    from zeroplay.games import make
+    from zeroplay.games import make, option_names
 
     given = _game_options(args) or {}
     name, options, taken = args.game, dict(given), []
@@ -371,7 +371,7 @@ def _arena_game(args):
             ck_name, ck_options = checkpoint_game(checkpoint_file(source))
         except (CheckpointError, OSError):
             ck_name, ck_options = None, {}
-        if name is None and ck_name is not None and (not given or ck_name == "gomoku"):
+        if name is None and ck_name is not None and (not given or "size" in option_names(ck_name)):
             name = ck_name  # Gomoku options alone mean Gomoku
             taken.append("--game")
         if name == ck_name:
@@ -383,7 +383,7 @@ def _arena_game(args):
                 options[key] = value
                 if flag not in taken:
                     taken.append(flag)
-    if (name or "gomoku") == "gomoku" and "size" in options and "n_in_row" not in options:
+    if "n_in_row" in option_names(name or "gomoku") and "size" in options and "n_in_row" not in options:
         from zeroplay.games.gomoku import default_n_in_row
 
         options["n_in_row"] = default_n_in_row(options["size"])  # as zeroplay play: 4 on 6x6

@@ -51,7 +51,7 @@ import numpy as np
 
 from zeroplay.engine.elo import elo_from_score
 from zeroplay.files.atomic import atomic_write_text
-from zeroplay.games import Game, make
+from zeroplay.games import Game, make, option_names
 from zeroplay.games.records import save_record
 from zeroplay.train.metrics import METRICS_FILE, MetricsLog
 from zeroplay.train.replay import ReplayBuffer
@@ -251,7 +251,7 @@ def resolve_run(run_dir: str | os.PathLike, structural: dict, overrides: dict) -
     given_options = dict(structural.get("game_options") or {})
     if stored is None:
         base = RunConfig(**{k: v for k, v in structural.items() if v is not None and k != "game_options"})
-        if base.game == "gomoku" and "size" in given_options and "n_in_row" not in given_options:
+        if "n_in_row" in option_names(base.game) and "size" in given_options and "n_in_row" not in given_options:
             from zeroplay.games.gomoku import default_n_in_row
 
             given_options["n_in_row"] = default_n_in_row(given_options["size"])  # as zeroplay play
@@ -304,7 +304,7 @@ def check_run_config(config: RunConfig) -> None:
         arch_spec(config.net, game, config.features)
     except ValueError as e:
         raise ValueError(f"--net/--features: {e}") from None
-    if config.selfplay.threat_solver and config.game != "gomoku":
+    if config.selfplay.threat_solver and not dict(game.play_search_options).get("threat_solver", False):
         raise ValueError(f"the threat solver is for Gomoku; this run plays {config.game} (drop --threat-solver)")
     baseline = baseline_spec(config, game)
     if baseline and config.loop.eval_games > 0:
