@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from zeroplay.solvers.pns_kernels import (
     F_DOUBLE,
@@ -128,9 +129,10 @@ class ThreatSolver:
         self.game = game
         self.table = new_ab_table(table_mib)
         self.work = new_vcf_work(game.width, game.height, game.n_in_row)
-        self._vct_work = None
-        self._pns = None
-        self._pns_root = None
+        # made on first use: most solvers never run a VCT
+        self._vct_work: Any = None  # VctWork
+        self._pns: Any = None  # PnsTree
+        self._pns_root: Any = None
 
     def clear(self) -> None:
         """Empty the table."""

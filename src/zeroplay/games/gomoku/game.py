@@ -92,7 +92,7 @@ class Gomoku(Game):
 
     threat_space = True
     heuristic = "cells"
-    play_search_options = (("threat_solver", True),)  # VCF proofs at play-time playouts (docs/THREATS.md)
+    play_search_options: tuple[tuple[str, object], ...] = (("threat_solver", True),)  # VCF proofs at play-time playouts (docs/THREATS.md)
 
     def describe(self) -> str:
         """``"gomoku 15x15 freestyle"``, ``"gomoku 6x6 freestyle, 4 in a row"``: the line length is

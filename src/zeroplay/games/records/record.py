@@ -56,7 +56,8 @@ def record_of_game(game: Game, moves: Sequence[int], *, black: str = "", white: 
     if winner == "from-board":
         final = game.initial().play_many(moves)
         winner = final.winner if final.is_terminal else "unknown"
-    result = {0: "B+", 1: "W+", None: "0"}.get(winner, "") if winner != "unknown" else ""
+    results: dict[int | str | None, str] = {0: "B+", 1: "W+", None: "0"}
+    result = results.get(winner, "") if winner != "unknown" else ""
     if resigned and result in ("B+", "W+"):
         result += "R"
     return GameRecord(game.width, game.height, [int(m) for m in moves], black, white, result,

@@ -51,7 +51,8 @@ def read_sgf(text: str) -> GameRecord:
         raise ValueError(f"SGF board size SZ[{sz}] is not a number") from None
     if not (1 <= width <= len(_LETTERS) and 1 <= height <= len(_LETTERS)):
         raise ValueError(f"SGF board size SZ[{sz}] is outside 1..{len(_LETTERS)}")
-    moves, seen = [], set()
+    moves: list[int] = []
+    seen: set[int] = set()
     for n, node in enumerate(nodes):
         if "AB" in node or "AW" in node:
             raise ValueError("SGF set-up stones (AB/AW) are not supported")
