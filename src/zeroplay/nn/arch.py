@@ -59,7 +59,7 @@ class ArchSpec:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict) -> "ArchSpec":
+    def from_dict(cls, d: dict) -> ArchSpec:
         """Inverse of ``to_dict``; raises ValueError on unknown or missing fields."""
         fields = set(cls.__dataclass_fields__)
         unknown = set(d) - fields

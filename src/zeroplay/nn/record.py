@@ -162,7 +162,7 @@ def read_checkpoint_meta(path: str | os.PathLike) -> dict:
     Raises:
         CheckpointError: missing, truncated, not a checkpoint, or a record field of the wrong type
             (the field named). An OSError (permission denied, ...) passes through: the commands
-            word it (``zeroplay.play.engine.unreadable``).
+            word it (``zeroplay.engine.factory.unreadable``).
     """
     return _parse(path, _read(path))
 

@@ -58,7 +58,7 @@ class SearchConfig:
     verify_proofs: bool = True
     """Replay a proven result's line on real game states before reporting it."""
 
-    # --- threat solver (Gomoku; search/vcf.py) -----------------------------------------------
+    # --- threat solver (Gomoku; search/threats.py, the MCTS adapter) -----------------------------------------------
     threat_solver: bool = False
     """VCF search for the side to move at every newly expanded node and at the root; a win
     found makes the node a proven win (distance = the line's length). Costs a window scan per
@@ -100,10 +100,10 @@ class SearchConfig:
             raise ValueError(f"move_choice must be 'visits' or 'lcb', got {self.move_choice!r}")
 
     @classmethod
-    def selfplay(cls, **overrides) -> "SearchConfig":
+    def selfplay(cls, **overrides) -> SearchConfig:
         """Self-play defaults: root noise on."""
         return cls(noise=True, **overrides)
 
-    def replace(self, **changes) -> "SearchConfig":
+    def replace(self, **changes) -> SearchConfig:
         """A copy with some fields changed."""
         return replace(self, **changes)

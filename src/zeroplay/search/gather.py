@@ -22,10 +22,11 @@ import numpy as np
 from numba import njit
 
 from zeroplay.games import fast
-from zeroplay.games.layout import INFO_SIZE, I_KEY, I_LAST, I_PLY, I_TO_PLAY
+from zeroplay.games.layout import I_KEY, I_LAST, I_PLY, I_TO_PLAY, INFO_SIZE
 from zeroplay.search.backup import backup_path, init_node, set_expanded, update_node
 from zeroplay.search.rollout import rollout_values
 from zeroplay.search.select import select_edge
+from zeroplay.search.threats import ThreatArrays, threats_off, vcf_leaf
 from zeroplay.search.tree import (
     EXPANDED,
     LOSS,
@@ -38,7 +39,6 @@ from zeroplay.search.tree import (
     UNPROVEN,
     WIN,
 )
-from zeroplay.search.vcf import ThreatArrays, threats_off, vcf_leaf
 from zeroplay.tt.node_table import node_find_or_add
 
 QUEUED = 0
@@ -62,7 +62,7 @@ class BatchArrays(NamedTuple):
         moves: int64 (max(A, cells),) scratch for move lists.
         root_board, root_info, root_wmask: the root position; each descent ends by copying it
             back (cheaper than undoing every move of a deep path).
-        threats: the threat solver's arrays (``search.vcf.ThreatArrays``; switched off unless
+        threats: the threat solver's arrays (``search.threats.ThreatArrays``; switched off unless
             ``SearchConfig.threat_solver``).
     """
 

@@ -6,12 +6,13 @@ Python runs once per batch of leaves; everything per playout is compiled (gather
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
 from zeroplay.games import Game, State
 from zeroplay.games.layout import I_TO_PLAY
+from zeroplay.search.backup import init_node
 from zeroplay.search.cache import EvalCache
 from zeroplay.search.config import SearchConfig
 from zeroplay.search.evaluator import LeafBatch
@@ -24,12 +25,11 @@ from zeroplay.search.gather import (
     release_collisions,
     run_rollout_playouts,
 )
-from zeroplay.search.backup import init_node
 from zeroplay.search.gc import collect
 from zeroplay.search.limits import Limits
 from zeroplay.search.proof import PROOF_NAMES, best_proven_edge, proof_line, verify_line
 from zeroplay.search.result import MoveStats, SearchResult, lcb
-from zeroplay.search.vcf import check_root, new_threat_arrays, proof_tail
+from zeroplay.search.threats import check_root, new_threat_arrays, proof_tail
 from zeroplay.search.tree import (
     DRAW,
     EXPANDED,
@@ -45,7 +45,7 @@ from zeroplay.search.tree import (
     SearchParams,
     new_tree_arrays,
 )
-from zeroplay.tt.node_table import node_clear, node_count, node_find, node_find_or_add, new_node_table
+from zeroplay.tt.node_table import new_node_table, node_clear, node_count, node_find, node_find_or_add
 
 _LAST_MOVE_FEATURES = ("alphazero-gomoku",)
 

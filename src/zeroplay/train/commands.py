@@ -7,6 +7,8 @@ import json
 import os
 import sys
 
+from zeroplay.engine.options import at_least_0, at_least_1
+
 
 def add_parsers(sub) -> None:
     """Add ``train``, ``arena`` and ``export`` to the ``zeroplay`` subparsers ``sub``."""
@@ -124,7 +126,7 @@ def _overrides(args) -> dict:
                 window="window", eval_games="eval_games", eval_playouts="eval_playouts",
                 flush_games="flush_games")
     if args.baseline is not None:
-        from zeroplay.train.arena import canonical_spec
+        from zeroplay.engine.arena import canonical_spec
 
         # the canonical form, so that evals and plots name the baseline the way arena results do
         spec = args.baseline.strip()
@@ -172,7 +174,7 @@ def check_train_args(args) -> None:
             raise ValueError(f"{flag} must be a finite number, got {value}")
         if value < low or (strict and value == low):
             raise ValueError(f"{flag} must be {'>' if strict else '>='} {low}, got {value}")
-    from zeroplay.train.arena import MAX_PLAYOUTS
+    from zeroplay.search.limits import MAX_PLAYOUTS
 
     # the search's tables are sized from the playouts: a huge value failed deep inside, after
     # the run directory stored it
@@ -263,31 +265,11 @@ def _train_locked(args, structural, overrides, workers, workers_note) -> int:
     return 0
 
 
-def _whole_number(text: str, low: int) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if n < low:
-        raise argparse.ArgumentTypeError(f"must be >= {low}, got {n}")
-    return n
-
-
-def at_least_0(text: str) -> int:
-    """argparse type: a whole number >= 0."""
-    return _whole_number(text, 0)
-
-
-def at_least_1(text: str) -> int:
-    """argparse type: a whole number >= 1 (a clear message instead of a late failure)."""
-    return _whole_number(text, 1)
-
-
 def player_spec(text: str) -> str:
     """argparse type: an arena player in its canonical form (``arena.canonical_spec``: ``uniform:08``
     is ``uniform:8``), so that a malformed ``uniform:0`` is refused as a usage error; checkpoint
     files are checked when the player is made."""
-    from zeroplay.train.arena import canonical_spec
+    from zeroplay.engine.arena import canonical_spec
 
     try:
         return canonical_spec(text)
@@ -337,7 +319,7 @@ def _open_record(args, game):
         raise ValueError("--record needs a file path, got an empty one")
     if args.record.endswith(("/", os.sep)):
         raise ValueError(f"--record {args.record} names a directory; give a file path")
-    from zeroplay.train.match_record import MatchRecord, match_header
+    from zeroplay.engine.match_record import MatchRecord, match_header
 
     try:
         uses_playouts = any(_is_checkpoint(spec) for spec in (args.a, args.b))
@@ -352,7 +334,7 @@ def _open_record(args, game):
 
 
 def _is_checkpoint(spec: str) -> bool:
-    from zeroplay.train.arena import checkpoint_file
+    from zeroplay.engine.arena import checkpoint_file
 
     return checkpoint_file(spec) is not None
 
@@ -376,8 +358,8 @@ def _arena_game(args):
     ``zeroplay.games.gomoku.default_n_in_row``). A checkpoint that does not fit the game so made
     is refused by ``make_player``, naming each difference.
     """
-    from zeroplay.games import make
-    from zeroplay.train.arena import checkpoint_file
+    from zeroplay.engine.arena import checkpoint_file
+    from zeroplay.games import make, option_names
 
     given = _game_options(args) or {}
     name, options, taken = args.game, dict(given), []
@@ -389,7 +371,7 @@ def _arena_game(args):
             ck_name, ck_options = checkpoint_game(checkpoint_file(source))
         except (CheckpointError, OSError):
             ck_name, ck_options = None, {}
-        if name is None and ck_name is not None and (not given or ck_name == "gomoku"):
+        if name is None and ck_name is not None and (not given or "size" in option_names(ck_name)):
             name = ck_name  # Gomoku options alone mean Gomoku
             taken.append("--game")
         if name == ck_name:
@@ -401,7 +383,7 @@ def _arena_game(args):
                 options[key] = value
                 if flag not in taken:
                     taken.append(flag)
-    if (name or "gomoku") == "gomoku" and "size" in options and "n_in_row" not in options:
+    if "n_in_row" in option_names(name or "gomoku") and "size" in options and "n_in_row" not in options:
         from zeroplay.games.gomoku import default_n_in_row
 
         options["n_in_row"] = default_n_in_row(options["size"])  # as zeroplay play: 4 on 6x6
@@ -426,7 +408,7 @@ def _describe_game(game) -> str:
 def _arena(args) -> int:
     import numpy as np
 
-    from zeroplay.train.arena import make_player
+    from zeroplay.engine.arena import make_player
 
     game, taken = _arena_game(args)
     if any(_is_checkpoint(spec) for spec in (args.a, args.b)):
@@ -455,8 +437,8 @@ def _arena(args) -> int:
 def _arena_match(args, game, a, b, record) -> int:
     import time
 
-    from zeroplay.train.arena import play_match
-    from zeroplay.train.elo import format_elo
+    from zeroplay.engine.arena import play_match
+    from zeroplay.engine.elo import format_elo
     from zeroplay.train.loop import _tqdm
 
     done = [] if record is None else [g for g in record.games.values() if g.index < args.games]

@@ -29,15 +29,14 @@ The unit a worker process (or a Ray actor) wraps is ``SelfPlayer``: give it weig
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Callable
 
 import numpy as np
 
 from zeroplay.games import Game, State
-from zeroplay.search import Limits, SearchConfig, Searcher, SearchResult, apply_temperature
-from zeroplay.search import lockstep_round
-from zeroplay.train.records import GameRecord, record_of_game
+from zeroplay.games.records import GameRecord, record_of_game
+from zeroplay.search import Limits, SearchConfig, Searcher, SearchResult, apply_temperature, lockstep_round
 from zeroplay.train.targets import FROM_BOARD, Samples, game_samples
 
 

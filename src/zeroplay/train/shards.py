@@ -3,7 +3,7 @@
 A shard is named ``shard-FIRST-LAST.npz`` after the smallest and largest game id it holds, so
 writing the same games again produces the same name (idempotent), and two shards never hold the
 same game (their id ranges do not overlap; ``ReplayBuffer`` checks). Files are written to a
-``.tmp`` name and renamed (``atomic_file``): a crash mid-write leaves a temp file, which readers
+``.tmp`` name and renamed (``zeroplay.files.atomic``): a crash mid-write leaves a temp file, which readers
 ignore, never a half shard under a shard name.
 
 Arrays (``allow_pickle=False`` on both sides, so a shard cannot run code):
@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+from zeroplay.files.atomic import atomic_write
 from zeroplay.games import Game
-from zeroplay.nn.atomic_file import atomic_write
 from zeroplay.nn.arch import PLANES_VERSION
 from zeroplay.train.targets import Samples
 

@@ -7,8 +7,8 @@ draw. A game Black wins therefore gives +1, -1, +1, ... from Black's first move.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 

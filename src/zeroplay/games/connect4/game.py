@@ -21,10 +21,10 @@ import re
 
 import numpy as np
 
-from zeroplay.games.connect4 import kernels as K
 from zeroplay.games.api import FastPosition, Game, IllegalMoveError, State, new_info, setup_info
-from zeroplay.games.layout import I_KEY, I_LAST, I_TERMINAL, I_WINNER, P_EMPTY_KEY
+from zeroplay.games.connect4 import kernels as K
 from zeroplay.games.connect4.layout import P_N_IN_ROW
+from zeroplay.games.layout import I_KEY, I_LAST, I_TERMINAL, I_WINNER, P_EMPTY_KEY
 from zeroplay.games.symmetry import mirror_symmetries
 from zeroplay.hashing import last_move_keys, stone_keys
 
@@ -40,6 +40,11 @@ class Connect4(Game):
     ``winning_moves(player)`` gives the columns whose landing cell completes four for ``player``;
     ``num_winning_moves`` counts those columns.
     """
+
+    exact_solver = True
+    heuristic = "columns"
+    notation = "columns"
+    player_names = ("X", "O")
 
     def __init__(self):
         self.name = "connect4"

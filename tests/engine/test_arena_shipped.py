@@ -11,7 +11,7 @@ import pytest
 from zeroplay.cli import main
 from zeroplay.games import make
 from zeroplay.nn.shipped import MODELS_DIR
-from zeroplay.train.arena import checkpoint_file, make_player
+from zeroplay.engine.arena import checkpoint_file, make_player
 
 NAME = "gomoku-6x6-4-freestyle"
 SIX = MODELS_DIR / f"{NAME}.safetensors"

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from zeroplay.games import IllegalMoveError, make
-from zeroplay.search.connect4_solver import (
+from zeroplay.solvers.connect4_solver import (
     Connect4Solver,
     best_move_bitboards,
     bitboards_from_actions,

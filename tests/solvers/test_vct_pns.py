@@ -23,7 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zeroplay.games import make
-from zeroplay.search.vcf import ThreatSolver, check_vcf_line
+from zeroplay.solvers.threat_solver import ThreatSolver
+from zeroplay.solvers.vcf_check import check_vcf_line
 
 PUZZLES = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "gomoku" / "puzzles.jsonl"
 
@@ -242,7 +243,7 @@ _FREE_WHITE = ["b1", "c1", "d1", "e1", "o15", "o8", "h15", "a8", "c15"]
 
 
 def test_pns_free_move_zone_proof_holds_against_every_reply():
-    from zeroplay.search.pns_kernels import K_ZONED
+    from zeroplay.solvers.pns_kernels import K_ZONED
 
     g = make("gomoku")
     s = g.from_stones(_FREE_BLACK, _FREE_WHITE, to_play=0)

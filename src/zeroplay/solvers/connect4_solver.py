@@ -487,7 +487,7 @@ def bitboards_from_state(state) -> tuple[np.uint64, np.uint64, int]:
         ValueError: a State of another game, or one that is over.
     """
     game = state.game
-    if game.name != "connect4" or (game.width, game.height) != (WIDTH, HEIGHT):
+    if not getattr(game, "exact_solver", False) or (game.width, game.height) != (WIDTH, HEIGHT):
         raise ValueError(f"not a 7x6 connect4 state: {game!r}")
     if state.is_terminal:
         raise ValueError("the game is over: nothing to solve")

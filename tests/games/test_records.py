@@ -3,7 +3,7 @@
 import pytest
 
 from zeroplay.games import make
-from zeroplay.train import GameRecord, load_record, read_psq, read_sgf, record_of_game, save_record, write_psq, write_sgf
+from zeroplay.games.records import GameRecord, load_record, read_psq, read_sgf, record_of_game, save_record, write_psq, write_sgf
 
 GAME = make("gomoku", size=7, n_in_row=5)
 BLACK_WINS = [0, 14, 1, 15, 2, 16, 3, 17, 4]

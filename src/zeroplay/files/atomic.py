@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO, Callable
+from typing import BinaryIO
 
 TEMP_SUFFIX = ".tmp"
 
 
-def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], None]) -> Path:
+def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], object]) -> Path:
     """Create or replace ``path`` with what ``write(fileobj)`` writes; returns the path.
 
     If ``write`` raises, the target is untouched and the temp file is removed. The file gets the

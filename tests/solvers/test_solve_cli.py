@@ -10,8 +10,9 @@ import time
 
 import pytest
 
-from zeroplay.cli import _connect4_long_solve_note, _interrupt_ends_process, main
-from zeroplay.search.connect4_solver import parse_position
+from zeroplay.cli import _interrupt_ends_process, main
+from zeroplay.solvers.commands import connect4_long_solve_note
+from zeroplay.solvers.connect4_solver import parse_position
 
 POSIX = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process: POSIX only")
 
@@ -84,11 +85,11 @@ def test_connect4_table_mib_out_of_range_is_a_one_line_error(capsys, mib):
 
 
 def test_connect4_long_solve_note_only_for_openings_that_can_be_slow(capsys):
-    assert "many minutes" in _connect4_long_solve_note(*parse_position(""))
-    assert "many minutes" in _connect4_long_solve_note(*parse_position("4453"))
-    assert "seconds" in _connect4_long_solve_note(*parse_position("1234567"))
-    assert _connect4_long_solve_note(*parse_position("112233")) is None  # wins at once
-    assert _connect4_long_solve_note(*parse_position("4444333322")) is None  # 10 stones
+    assert "many minutes" in connect4_long_solve_note(*parse_position(""))
+    assert "many minutes" in connect4_long_solve_note(*parse_position("4453"))
+    assert "seconds" in connect4_long_solve_note(*parse_position("1234567"))
+    assert connect4_long_solve_note(*parse_position("112233")) is None  # wins at once
+    assert connect4_long_solve_note(*parse_position("4444333322")) is None  # 10 stones
     assert main(["solve", "connect4", "112233"]) == 0
     captured = capsys.readouterr()
     assert captured.err == "" and "score: 18" in captured.out

@@ -72,7 +72,7 @@ def player_identity(spec: str) -> str:
         OSError: the checkpoint file cannot be read.
         ValueError: a malformed spec (``uniform:0``).
     """
-    from zeroplay.train.arena import canonical_spec, checkpoint_file
+    from zeroplay.engine.arena import canonical_spec, checkpoint_file
 
     spec = canonical_spec(spec)
     path = checkpoint_file(spec)
@@ -97,7 +97,7 @@ def match_header(a: str, b: str, game: Game, playouts: int | None, opening_moves
     Raises:
         ValueError: a malformed spec (``uniform:0``).
     """
-    from zeroplay.train.arena import canonical_spec
+    from zeroplay.engine.arena import canonical_spec
 
     a, b = canonical_spec(a), canonical_spec(b)
     return {"zeroplay_match": FORMAT, "a": a, "b": b, "game": game.name, "options": dict(game.options),
@@ -113,7 +113,7 @@ _FIELDS = {"a_player": "player A", "b_player": "player B", "game": "game", "opti
 def _canonical_identity(identity):
     """A recorded ``a_player`` / ``b_player`` in today's canonical form (``uniform:08`` ->
     ``uniform:8``): a record written before specs were canonical matches the same player."""
-    from zeroplay.train.arena import canonical_spec
+    from zeroplay.engine.arena import canonical_spec
 
     if not isinstance(identity, str):
         return identity

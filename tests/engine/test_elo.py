@@ -1,4 +1,4 @@
-"""The Elo interval of ``zeroplay.train.elo`` against independent references.
+"""The Elo interval of ``zeroplay.engine.elo`` against independent references.
 
 Without draws the interval must be the textbook Wilson score interval; with draws its ends must
 solve the defining equation N (s - p)^2 = z^2 V(p), V checked here by maximising the trinomial
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zeroplay.train.elo import Z_95, elo_estimate, elo_from_score, format_elo, null_variance, score_interval
+from zeroplay.engine.elo import Z_95, elo_estimate, elo_from_score, format_elo, null_variance, score_interval
 
 Z2 = Z_95 * Z_95
 ROOT = Path(__file__).resolve().parents[2]
@@ -212,7 +212,7 @@ def test_errors():
 
 def test_arena_json_has_no_minus_zero(monkeypatch, capsys):
     from zeroplay.cli import main
-    from zeroplay.train import arena
+    from zeroplay.engine import arena
 
     class Level(arena.MatchResult):
         def to_dict(self):

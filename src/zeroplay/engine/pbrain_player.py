@@ -82,6 +82,7 @@ class PbrainPlayer:
     def send(self, line: str) -> None:
         if self.proc is None or self.proc.poll() is not None:
             raise PbrainError(f"{self.name}: the engine is not running")
+        assert self.proc.stdin is not None  # started with stdin=PIPE
         try:
             self.proc.stdin.write(line + "\n")
             self.proc.stdin.flush()
@@ -167,6 +168,7 @@ class PbrainPlayer:
         proc, self.proc = self.proc, None
         if proc is None:
             return
+        assert proc.stdin is not None  # started with stdin=PIPE
         try:
             if proc.poll() is None:
                 proc.stdin.write("END\n")

@@ -1,4 +1,4 @@
-"""``zeroplay.nn.atomic_file``: the written file gets a new file's ordinary mode, not mkstemp's 0600."""
+"""``zeroplay.files.atomic``: the written file gets a new file's ordinary mode, not mkstemp's 0600."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from zeroplay.nn import atomic_file
-from zeroplay.nn.atomic_file import atomic_write_bytes, atomic_write_text
+from zeroplay.files import atomic as atomic_file
+from zeroplay.files.atomic import atomic_write_bytes, atomic_write_text
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX file modes")
 

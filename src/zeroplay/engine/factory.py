@@ -1,11 +1,13 @@
 """Which engine plays: the shipped model for a game and size, or the search-only fallback.
 
 Trained models ship inside the package under ``zeroplay/models/`` (``*.safetensors``
-checkpoints, see ``zeroplay.nn.checkpoint``). ``make_engine(game)`` uses the one ``DEFAULT_MODELS`` names
-for the game's setting (the measured ones: docs/STRENGTH.md); without one it falls back to the search-only engine: the same PUCT search guided by the
-window-count heuristic of ``zeroplay.search.heuristic`` (Gomoku; Connect Four through
-``ColumnHeuristicEvaluator``) or by uniform priors (other games), with one-ply proofs (it always
-takes a win in one and blocks a loss in one), and says so in ``Engine.note``. Gomoku engines search with the VCF threat solver on
+checkpoints, see ``zeroplay.nn.checkpoint``). ``make_engine(game)`` uses the one ``DEFAULT_MODELS``
+names for the game's setting (the measured ones: docs/STRENGTH.md); without one it falls back to
+the search-only engine: the same PUCT search guided by the window-count heuristic that
+``game.heuristic`` names (``zeroplay.engine.heuristic``: over cells for Gomoku, through columns
+for Connect Four) or by uniform priors (other games), with one-ply proofs (it always takes a win
+in one and blocks a loss in one), and says so in ``Engine.note``. Engines search with the
+game's ``play_search_options``: Gomoku's turn the VCF threat solver on
 (``SearchConfig.threat_solver``): it proves wins by fours at the root and at new nodes, which
 both kinds of evaluator miss at play-time playouts (docs/THREATS.md, docs/STRENGTH.md).
 
@@ -24,6 +26,10 @@ from zeroplay.games.gomoku import default_n_in_row  # noqa: F401 (re-exported: p
 
 # the shipped models' folder, name -> file and names live in the nn room (the arena uses them too)
 from zeroplay.nn.shipped import MODELS_DIR, model_files, resolve_model, shipped_names  # noqa: F401 (re-exported)
+
+PLAY_PLAYOUTS = 800
+"""Default playouts per engine move of ``zeroplay play`` and of the web board (``zeroplay serve``,
+its API and its page): one number, so that both play equally strong by default."""
 
 
 @dataclass
@@ -115,8 +121,7 @@ def check_model(model: str | os.PathLike, game: Game | None = None) -> str:
             (``CheckpointMismatchError``, naming each difference). The weights' hash is checked
             only when ``load_model`` loads them.
     """
-    from zeroplay.nn.record import (CheckpointError, CheckpointMismatchError, checkpoint_differences,
-                                    read_checkpoint_meta)
+    from zeroplay.nn.record import CheckpointError, CheckpointMismatchError, checkpoint_differences, read_checkpoint_meta
 
     path = resolve_model(os.fspath(model))
     if not os.path.exists(path):
@@ -173,9 +178,9 @@ def search_only_evaluator(game: Game):
     the Gomoku family (tic-tac-toe too): ``HeuristicEvaluator`` (window counts over cells); other
     games: uniform priors.
     """
-    from zeroplay.search.heuristic import heuristic_evaluator
+    from zeroplay.engine.heuristic import heuristic_evaluator
 
-    evaluator = heuristic_evaluator(game)  # Connect Four: by columns, not cells
+    evaluator = heuristic_evaluator(game)  # game.heuristic: over cells, or columns
     if evaluator is not None:
         return evaluator, "search only (window-count heuristic priors and values, one-ply proofs)"
     from zeroplay.search import UniformEvaluator
@@ -197,7 +202,7 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         shipped = True
     else:
         shipped = False
-    overrides = {"threat_solver": True} if game.name == "gomoku" else {}
+    overrides = dict(game.play_search_options)
     if model is not None:
         model = check_model(model, game)  # before torch is imported: a bad --model is told at once
         # a shipped file chosen by name is as shipped as the default one
@@ -262,12 +267,7 @@ def describe(game: Game) -> str:
     """``"gomoku 15x15 freestyle"``, ``"gomoku 6x6 freestyle, 4 in a row"`` and the like: the
     line length is named where it is not 5, and on boards whose default is another
     (``default_n_in_row``: 6x6 with 5 in a row)."""
-    rule = getattr(game, "rule", None)
-    if game.name == "gomoku":
-        n = getattr(game, "n_in_row", 5)
-        named = n != 5 or default_n_in_row(game.width) != 5
-        return f"gomoku {game.width}x{game.height} {rule}" + (f", {n} in a row" if named else "")
-    return f"{game.name} {game.width}x{game.height}"
+    return game.describe()
 
 
 def warm_up() -> float:
@@ -278,8 +278,8 @@ def warm_up() -> float:
     import time
 
     t0 = time.perf_counter()
+    from zeroplay.engine.heuristic import HeuristicEvaluator
     from zeroplay.games import make
-    from zeroplay.search.heuristic import HeuristicEvaluator
     from zeroplay.search import SearchConfig, Searcher
 
     game = make("gomoku", width=7, height=7, rule="standard")

@@ -13,7 +13,7 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
     heuristic:N     the search-only engine of ``zeroplay play`` where no model ships: the search
                     guided by ``search.heuristic`` (window counts), N playouts per move, with the
                     Gomoku threat solver on as ``zeroplay play`` has it (``heuristic-plain:N``: off)
-    pbrain:COMMAND  a Gomocup engine run as a subprocess (``train/pbrain_player.py``), 1 s a turn;
+    pbrain:COMMAND  a Gomocup engine run as a subprocess (``engine/pbrain_player.py``), 1 s a turn;
                     ``pbrain:turn=MS,match=MS:COMMAND`` sets the protocol's time controls
 
 A spec is known by its canonical form (``canonical_spec``): ``uniform:08``, ``uniform: 8`` and
@@ -35,11 +35,13 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Protocol
 
 import numpy as np
 
+from zeroplay.engine.elo import EloEstimate, elo_estimate
 from zeroplay.games import Game, State
 from zeroplay.search import (
     RolloutEvaluator,
@@ -50,7 +52,7 @@ from zeroplay.search import (
     apply_temperature,
     search_many,
 )
-from zeroplay.train.elo import EloEstimate, elo_estimate
+from zeroplay.search.limits import MAX_PLAYOUTS
 
 
 class Player(Protocol):
@@ -61,10 +63,6 @@ class Player(Protocol):
     def new_game(self, game: Game) -> None: ...
 
     def play(self, state: State) -> int: ...
-
-
-MAX_PLAYOUTS = 1 << 27
-"""Most playouts per move a player takes: its node table (16 per playout) stays within 2^31 nodes."""
 
 
 def search_config(playouts: int, *, batch_size: int = 16) -> SearchConfig:
@@ -229,7 +227,7 @@ def _canonical_pbrain(arg: str) -> str:
 
 def _pbrain(arg, game, options):
     """``pbrain:COMMAND`` or, with time controls in ms, ``pbrain:turn=500,match=60000:COMMAND``."""
-    from zeroplay.train.pbrain_player import PbrainPlayer
+    from zeroplay.engine.pbrain_player import PbrainPlayer
 
     times, command = _pbrain_parts(arg)
     return PbrainPlayer(command, timeout_turn_ms=times["turn"], timeout_match_ms=times["match"],
@@ -246,7 +244,7 @@ def _vcf(arg, game, options):
     """``vcf:PATH``: the checkpoint at PATH (or the shipped model NAME) with the Gomoku threat solver
     on (root and new nodes)."""
     _canonical_vcf(arg)
-    if game.name != "gomoku":
+    if not dict(game.play_search_options).get("threat_solver", False):  # the games whose engines use it
         raise ValueError(f"vcf:PATH turns on the Gomoku threat solver; this match plays {game.name}")
     path = _checkpoint_path(arg)
     if not os.path.exists(path):
@@ -264,14 +262,17 @@ def _vcf(arg, game, options):
 
 def _heuristic(threat_solver: bool):
     def factory(arg, game, options):
-        from zeroplay.search.heuristic import heuristic_evaluator
+        from zeroplay.engine.heuristic import heuristic_evaluator
 
         prefix = "heuristic" if threat_solver else "heuristic-plain"
         n = _playouts_arg(prefix, arg)
         evaluator = heuristic_evaluator(game)
         if evaluator is None:
             raise ValueError(f"{prefix}:N plays n-in-a-row games and Connect Four, not {game.name}")
-        config = search_config(n).replace(threat_solver=threat_solver and game.name == "gomoku")
+        # with the threat solver where the game's play engines use it (``heuristic:N`` plays as
+        # the search-only engine does)
+        plays_with = dict(game.play_search_options).get("threat_solver", False)
+        config = search_config(n).replace(threat_solver=threat_solver and plays_with)
         return SearchPlayer(evaluator, n, name=f"{prefix}:{arg}", opening_moves=options.get("opening_moves", 2),
                             seed=options.get("seed"), config=config)
 

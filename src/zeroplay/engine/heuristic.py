@@ -226,10 +226,9 @@ class ColumnHeuristicEvaluator:
 
 
 def heuristic_evaluator(game):
-    """The window-count evaluator for ``game``: ``ColumnHeuristicEvaluator`` for Connect Four,
-    ``HeuristicEvaluator`` for the n-in-a-row games (Gomoku, tic-tac-toe), None for others."""
-    if game.name == "connect4":
-        return ColumnHeuristicEvaluator()
-    if hasattr(game, "n_in_row"):
-        return HeuristicEvaluator()
-    return None
+    """The window-count evaluator ``game.heuristic`` names: ``HeuristicEvaluator`` for ``"cells"``
+    (the n-in-a-row games: Gomoku, tic-tac-toe), ``ColumnHeuristicEvaluator`` for ``"columns"``
+    (Connect Four), None for a game without one."""
+    kinds = {"cells": HeuristicEvaluator, "columns": ColumnHeuristicEvaluator}
+    kind = kinds.get(getattr(game, "heuristic", None))
+    return kind() if kind is not None else None

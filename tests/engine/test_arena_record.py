@@ -8,8 +8,8 @@ import pytest
 
 from zeroplay.cli import main
 from zeroplay.games import make
-from zeroplay.train.arena import make_player, play_match, register_player_kind
-from zeroplay.train.match_record import MatchRecord, RecordedGame, RecordError, match_header
+from zeroplay.engine.arena import make_player, play_match, register_player_kind
+from zeroplay.engine.match_record import MatchRecord, RecordedGame, RecordError, match_header
 
 FOUR = make("gomoku", size=6, n_in_row=4)
 GAME = ["--game", "gomoku", "--size", "6", "--n-in-row", "4"]
@@ -292,7 +292,7 @@ def test_a_checkpoint_is_known_by_its_contents_not_its_path(tmp_path, capsys, mo
 def test_a_failed_append_leaves_no_half_line_and_says_how_to_resume(tmp_path, capsys, monkeypatch):
     import errno
 
-    from zeroplay.train import match_record
+    from zeroplay.engine import match_record
 
     path = tmp_path / "m.jsonl"
     assert arena(capsys, path, 2)[0] == 0
@@ -312,7 +312,7 @@ def test_a_write_the_disk_cuts_short_is_undone(tmp_path, capsys, monkeypatch):
     import errno
     import os
 
-    from zeroplay.train import match_record
+    from zeroplay.engine import match_record
 
     path = tmp_path / "m.jsonl"
     assert arena(capsys, path, 2)[0] == 0

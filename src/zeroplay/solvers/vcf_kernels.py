@@ -57,8 +57,8 @@ from zeroplay.games.gomoku.kernels import (
     apply_move_tracked,
     undo_move_tracked,
 )
-from zeroplay.games.layout import I_KEY, I_PLY, I_TERMINAL, I_TO_PLAY, P_CELLS, P_HEIGHT, P_SIDE_KEY, P_WIDTH
 from zeroplay.games.gomoku.layout import I_NWIN0, P_N_IN_ROW
+from zeroplay.games.layout import I_KEY, I_PLY, I_TERMINAL, I_TO_PLAY, P_CELLS, P_HEIGHT, P_SIDE_KEY, P_WIDTH
 from zeroplay.tt.ab_table import (
     BOUND_LOWER,
     BOUND_UPPER,

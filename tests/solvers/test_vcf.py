@@ -1,4 +1,4 @@
-"""VCF / VCT threat solver (search/vcf.py): lines, rules, counter-fours, table, MCTS hook, puzzles.
+"""VCF / VCT threat solver (solvers/threat_solver.py, search/threats.py): lines, rules, counter-fours, table, MCTS hook, puzzles.
 
 Every line the solver returns is replayed on real ``State``s by ``check_vcf_line`` and, in
 ``_assert_vcf``, again by hand here: legal moves, each attacker move a four (blocking the
@@ -17,13 +17,9 @@ import pytest
 
 from zeroplay.games import make
 from zeroplay.search import SearchConfig, Searcher, UniformEvaluator
-from zeroplay.search.vcf import (
-    ThreatSolver,
-    check_vcf_line,
-    solve_vcf,
-    stored_line,
-    threat_stats,
-)
+from zeroplay.search.threats import stored_line, threat_stats
+from zeroplay.solvers.threat_solver import ThreatSolver, solve_vcf
+from zeroplay.solvers.vcf_check import check_vcf_line
 
 PUZZLES = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "gomoku" / "puzzles.jsonl"
 
@@ -232,7 +228,7 @@ def test_budget_exhausted_is_not_complete_and_the_position_is_restored():
 
 
 def test_solver_restores_the_working_position():
-    from zeroplay.search.vcf_kernels import new_vcf_work, vcf_search
+    from zeroplay.solvers.vcf_kernels import new_vcf_work, vcf_search
     from zeroplay.tt.ab_table import new_ab_table
 
     g = make("gomoku")

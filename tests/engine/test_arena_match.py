@@ -8,7 +8,7 @@ import pytest
 
 from zeroplay.cli import main
 from zeroplay.games import make
-from zeroplay.train.arena import (
+from zeroplay.engine.arena import (
     MatchResult,
     SearchPlayer,
     make_player,
@@ -48,7 +48,7 @@ def test_book_keeping_from_the_first_players_view():
     assert m.score == pytest.approx(2.5 / 4)
     d = m.to_dict()
     assert d["games"] == 4 and d["a_as_black"] == {"wins": 1, "draws": 1, "losses": 0}
-    # 4 games: a wide but finite interval around +89 (the score interval of zeroplay.train.elo)
+    # 4 games: a wide but finite interval around +89 (the score interval of zeroplay.engine.elo)
     assert d["elo_low"] < 0 < d["elo"] < d["elo_high"] < 1000
 
 
@@ -96,7 +96,7 @@ def test_player_specs_and_errors(tmp_path):
 
 
 def test_canonical_specs():
-    from zeroplay.train.arena import canonical_spec
+    from zeroplay.engine.arena import canonical_spec
 
     for spec, canonical in (("uniform:08", "uniform:8"), (" uniform: 8 ", "uniform:8"), ("uniform:+8", "uniform:8"),
                             ("rollout:0100", "rollout:100"), ("heuristic:0800", "heuristic:800"),
@@ -220,7 +220,7 @@ def test_heuristic_player_is_a_plain_arena_kind(capsys, game_args, spec):
 
 
 def test_heuristic_player_refuses_other_games_and_bad_counts():
-    from zeroplay.train.arena import make_player
+    from zeroplay.engine.arena import make_player
 
     with pytest.raises(ValueError, match="heuristic:N needs N >= 1"):
         make_player("heuristic:0", make("gomoku", size=6, n_in_row=4))
