@@ -25,13 +25,12 @@ def names() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def make(name: str, **options) -> Game:
-    """The game ``name`` with its options, e.g. ``make("gomoku", width=15, height=15, rule="standard")``.
-
-    ``size=S`` is accepted as a shorthand for ``width=S, height=S``.
+def option_names(name: str) -> list[str]:
+    """The options ``make(name, ...)`` takes (its factory's parameters; ``size`` too where it
+    takes ``width`` and ``height``).
 
     Raises:
-        ValueError: unknown name or a bad option (the message lists what is accepted).
+        ValueError: unknown name.
     """
     if name not in _REGISTRY:
         raise ValueError(f"unknown game {name!r}; known: {', '.join(names())}")
@@ -41,6 +40,18 @@ def make(name: str, **options) -> Game:
                 if not p.startswith("_") and p not in ("self", "args", "kwargs")]
     if {"width", "height"} <= set(accepted):
         accepted.insert(0, "size")
+    return accepted
+
+
+def make(name: str, **options) -> Game:
+    """The game ``name`` with its options, e.g. ``make("gomoku", width=15, height=15, rule="standard")``.
+
+    ``size=S`` is accepted as a shorthand for ``width=S, height=S``.
+
+    Raises:
+        ValueError: unknown name or a bad option (the message lists what is accepted).
+    """
+    accepted = option_names(name)
     unknown = sorted(set(options) - set(accepted))
     if unknown:
         raise ValueError(f"{name} has no option {', '.join(unknown)} "
@@ -65,6 +76,7 @@ __all__ = [
     "Symmetry",
     "make",
     "names",
+    "option_names",
     "option_words",
     "register",
 ]

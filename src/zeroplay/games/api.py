@@ -178,6 +178,15 @@ class Game(ABC):
     def format_move(self, action: int, style: str = "algebraic") -> str:
         """Text of an action; ``parse_move(format_move(a, style)) == a`` for every style."""
 
+    def move_help(self) -> str:
+        """How a person types a move, one sentence for front-ends (``zeroplay play``'s help).
+
+        The default names a legal first move in the game's own notation; games override it
+        to explain their notation."""
+        first = self.initial().legal_moves()
+        example = self.format_move(int(first[0])) if len(first) else "?"
+        return f"Type a move in {self.name}'s notation, e.g. {example}."
+
     # --- shared API ------------------------------------------------------------------------
     def initial(self) -> "State":
         """The start position, first player (0) to move."""

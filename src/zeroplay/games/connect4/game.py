@@ -255,6 +255,11 @@ class Connect4(Game):
             raise ValueError(f"cell {cell!r} out of range 0..{self.cells - 1}")
         return f"{_LETTERS[c % WIDTH]}{HEIGHT - c // WIDTH}"
 
+    def move_help(self) -> str:
+        """The notation in one sentence, and who is X."""
+        return (f"Type a move as a column digit, 1 (left) .. {WIDTH} (right): your stone drops to the lowest "
+                "empty cell. Black is X and moves first.")
+
     def render(self, state: State) -> str:
         """The board with column digits: X = first player, O = second, ')' after the last move."""
         last = state.last_move
