@@ -219,7 +219,7 @@ class Othello(Game):
             return self.pass_action
         m = _ALGEBRAIC.match(text)
         if not m:
-            raise IllegalMoveError(f"move {text!r}: expected a move such as 'c4' or 'pass'")
+            raise IllegalMoveError(f"move {text!r}: expected a cell such as 'c5' or 'pass'")
         x = ord(m.group(1).lower()) - ord("a")
         row = int(m.group(2))
         if x >= self.width or not 1 <= row <= self.height:
@@ -237,9 +237,14 @@ class Othello(Game):
             return "pass"
         return f"{_LETTERS[a % self.width]}{self.height - a // self.width}"
 
+    def move_help(self) -> str:
+        """The notation in one sentence (``zeroplay play``'s help)."""
+        return ("Type a move as c5 (column letter, row from the bottom: '*' marks where you may place), "
+                "or pass when you cannot place a disc.")
+
     def render(self, state: State) -> str:
         """The board with coordinates: X = Black, O = White, ')' after the last move, '*' on the
-        side to move's legal cells; then the disc counts and whose turn it is (or the result)."""
+        side to move's legal cells; then the disc counts, and whose turn it is or the result."""
         last = state.last_move
         legal = set() if state.is_terminal else set(int(a) for a in state.legal_moves())
         header = "   " + " ".join(_LETTERS[: self.width])
@@ -254,12 +259,11 @@ class Othello(Game):
             lines.append(row + f"{self.height - y:2d}")
         lines.append(header)
         nb, nw = self.discs(state)
-        counts = f"X {nb} - O {nw}"
+        lines.append(f"discs: X {nb}, O {nw}")
         if state.is_terminal:
-            result = "draw" if state.winner is None else \
-                f"{'Black' if state.winner == 0 else 'White'} (player {state.winner}) wins"
-            lines.append(f"{counts}: {result}")
+            lines.append("draw" if state.winner is None else
+                         f"{'Black' if state.winner == 0 else 'White'} (player {state.winner}) wins")
         else:
             side = "Black (X)" if state.to_play == 0 else "White (O)"
-            lines.append(f"{counts}; {side} to move" + (" and must pass" if legal == {self.pass_action} else ""))
+            lines.append(f"{side} to move" + (" and must pass" if legal == {self.pass_action} else ""))
         return "\n".join(lines)
