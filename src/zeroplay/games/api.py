@@ -106,6 +106,7 @@ class Game(ABC):
             are not compiled (the compiled search then does not take it).
         max_plies: the most moves a game can last (sizes ``stack`` and the search's paths).
         aux_shape: shape of the position's ``aux`` array.
+        policy_layout: ``"cells"``, ``"columns"`` or ``"cells+pass"`` (see below).
     """
 
     name: str
@@ -122,6 +123,11 @@ class Game(ABC):
     """True when Gomoku's threat-space solvers (VCF/VCT: fours and threes) apply to this game."""
     max_plies: int
     aux_shape: tuple[int, int]
+    policy_layout: str = "cells"
+    """How actions map onto the board, for a fully convolutional policy head (``nn/arch.py``):
+    ``"cells"`` (action = cell, ``num_actions = cells``), ``"columns"`` (action = column, gravity
+    games, ``num_actions = width``), ``"cells+pass"`` (the cells, then one pass action last,
+    ``num_actions = cells + 1``: Othello, Go)."""
 
     # --- compiled hooks, through the game's kernels -----------------------------------------
     def _apply(self, pos: FastPosition, action: int) -> None:

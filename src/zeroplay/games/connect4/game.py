@@ -41,6 +41,8 @@ class Connect4(Game):
     ``num_winning_moves`` counts those columns.
     """
 
+    policy_layout = "columns"
+
     def __init__(self):
         self.name = "connect4"
         self.options = {}
