@@ -51,6 +51,8 @@ class Othello(Game):
         ValueError: a size that is odd, out of range, or not square.
     """
 
+    policy_layout = "cells+pass"
+
     def __init__(self, width: int = DEFAULT_SIZE, height: int = DEFAULT_SIZE):
         for label, v in (("width", width), ("height", height)):
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) \
