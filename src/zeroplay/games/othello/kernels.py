@@ -213,6 +213,9 @@ def rollout(params, board, info, rng):
     """Finish the game on the scratch ``board`` with uniformly random legal moves; returns the
     winner (0 or 1) or -1 for a draw. Discs only: no keys, stack or flip counts.
 
+    Each ply draws the empty cells in random order (a lazy Fisher-Yates shuffle) and plays the
+    first that flips a disc: the first legal cell of a uniformly random order is uniform over
+    the legal cells, and it is found after about empties / legal tests instead of all of them.
     Random numbers: xorshift64* (Vigna 2016) in ``rng[0]`` with Lemire's multiply-shift range
     reduction, as the other games' rollouts."""
     if info[I_TERMINAL] != 0:
@@ -220,22 +223,37 @@ def rollout(params, board, info, rng):
     w = params[P_WIDTH]
     h = params[P_HEIGHT]
     cells = params[P_CELLS]
-    moves = np.empty(cells, dtype=np.int64)
+    empties = np.empty(cells, dtype=np.int64)
+    count = 0
+    for c in range(cells):
+        if board[c] == 0:
+            empties[count] = c
+            count += 1
     p = info[I_TO_PLAY]
     passes = info[I_PASSES]
     x64 = rng[0]
-    while passes < 2:
+    while passes < 2 and count > 0:
         me = p + 1
-        count = _placements(board, w, h, cells, me, moves)
-        if count == 0:
-            passes += 1
-        else:
-            passes = 0
+        found = -1
+        for k in range(count):
             x64 ^= x64 >> np.uint64(12)
             x64 ^= x64 << np.uint64(25)
             x64 ^= x64 >> np.uint64(27)
             r = (x64 * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
-            cell = moves[np.int64((r * np.uint64(count)) >> np.uint64(32))]
+            j = k + np.int64((r * np.uint64(count - k)) >> np.uint64(32))
+            c = empties[j]
+            empties[j] = empties[k]
+            empties[k] = c
+            if is_placement(board, w, h, c, me):
+                found = k
+                break
+        if found < 0:
+            passes += 1
+        else:
+            passes = 0
+            cell = empties[found]
+            count -= 1
+            empties[found] = empties[count]
             x0 = cell % w
             y0 = cell // w
             board[cell] = me
