@@ -192,8 +192,8 @@ def _uniform(arg, game, options):
 
 
 def _rollout(arg, game, options):
-    if game.num_actions != game.cells:  # the compiled rollouts place stones on cells
-        raise ValueError(f"rollout:N plays the Gomoku family (a stone on any empty cell) only; for "
+    if game.kernels is None:  # random games run on the game's compiled rollout kernel
+        raise ValueError(f"rollout:N plays games with compiled rules (a rollout kernel) only; for "
                          f"{game.name} use uniform:N")
     return SearchPlayer(RolloutEvaluator(seed=options.get("seed")), _playouts_arg("rollout", arg),
                         name=f"rollout:{arg}", opening_moves=options.get("opening_moves", 2),

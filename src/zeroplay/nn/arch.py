@@ -21,6 +21,8 @@ PLANES_VERSION = 1
 
 HEAD_CELLS = "cells"
 HEAD_COLUMNS = "columns"
+HEAD_CELLS_PASS = "cells+pass"
+HEADS = (HEAD_CELLS, HEAD_COLUMNS, HEAD_CELLS_PASS)
 _TOWER = re.compile(r"^b(\d{1,3})c(\d{1,4})$")
 
 
@@ -36,7 +38,8 @@ class ArchSpec:
         head: how cell logits become action logits: ``"cells"`` (action = cell, Gomoku) or
             ``"columns"`` (action = column, gravity games such as Connect Four; the column's
             logit is the log-sum-exp of its cells' logits, i.e. its probability is the sum of
-            theirs). ``tiny`` has a dense head over actions and ignores it.
+            theirs), or ``"cells+pass"`` (the cells, then a pass logit from the pooled policy
+            features: Othello, Go). ``tiny`` has a dense head over actions and ignores it.
         height, width, num_actions: the board ``tiny`` was built for (0 for towers: any size).
     """
 
@@ -72,21 +75,24 @@ class ArchSpec:
 
 
 def action_head(game: Game) -> str:
-    """``"cells"`` when actions are the board's cells, ``"columns"`` when they are its columns.
+    """The game's ``policy_layout`` (``"cells"``, ``"columns"`` or ``"cells+pass"``), checked
+    against its number of actions.
 
     Raises:
-        ValueError: any other action layout (the fully convolutional head cannot express it).
+        ValueError: an unknown layout, or one that does not match ``game.num_actions`` (the fully
+            convolutional head cannot map such actions; ``tiny``'s dense head can).
     """
-    if game.num_actions == game.cells and all(
-        game.action_to_cell(a) == a for a in range(game.num_actions)
-    ):
-        return HEAD_CELLS
-    if game.num_actions == game.width and game.cells != game.width:
-        return HEAD_COLUMNS
-    raise ValueError(
-        f"{game!r}: {game.num_actions} actions on a {game.height}x{game.width} board are neither "
-        "cells nor columns; a fully convolutional policy head cannot map them (use 'tiny')"
-    )
+    layout = getattr(game, "policy_layout", HEAD_CELLS)
+    expected = {HEAD_CELLS: game.cells, HEAD_COLUMNS: game.width, HEAD_CELLS_PASS: game.cells + 1}
+    if layout not in expected:
+        raise ValueError(f"{game!r}: unknown policy layout {layout!r}; one of {HEADS}")
+    if game.num_actions != expected[layout]:
+        raise ValueError(
+            f"{game!r}: {game.num_actions} actions on a {game.height}x{game.width} board do not fit its "
+            f"policy layout {layout!r} ({expected[layout]} actions); a fully convolutional policy head cannot "
+            "map them (use 'tiny')"
+        )
+    return layout
 
 
 def arch_spec(name: str, game: Game, features: str) -> ArchSpec:

@@ -12,7 +12,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from zeroplay.games import Game
-from zeroplay.nn.arch import HEAD_COLUMNS, ArchSpec, arch_spec
+from zeroplay.nn.arch import HEAD_CELLS_PASS, HEAD_COLUMNS, HEADS, ArchSpec, arch_spec
 
 
 class TinyNet(nn.Module):
@@ -69,7 +69,9 @@ class ResTower(nn.Module):
     Input: the feature planes plus one all-ones "on board" plane added here, because zero
     padding alone hides the board edge whenever the side-to-move plane is zero.
     Policy head: 1x1 conv to 32 -> BN -> ReLU -> 1x1 conv to one logit per cell; for
-    ``head == "columns"`` a column's logit is the log-sum-exp over its cells.
+    ``head == "columns"`` a column's logit is the log-sum-exp over its cells; for
+    ``head == "cells+pass"`` a pass logit follows the cells', from the policy features' mean and
+    max over the board -> dense 1 (as the value head pools; any board size).
     Value head: 1x1 conv to 32 -> BN -> ReLU -> mean and max over the board (64 numbers)
     -> dense 64 -> ReLU -> dense 1 -> tanh.
     """
@@ -86,6 +88,10 @@ class ResTower(nn.Module):
         self.policy_conv = nn.Conv2d(c, hc, 1, bias=False)
         self.policy_bn = nn.BatchNorm2d(hc)
         self.policy_out = nn.Conv2d(hc, 1, 1)
+        if spec.head not in HEADS:
+            raise ValueError(f"unknown policy head {spec.head!r}; one of {HEADS}")
+        # only where there is a pass: the other heads' checkpoints keep their tensors
+        self.pass_fc = nn.Linear(2 * hc, 1) if spec.head == HEAD_CELLS_PASS else None
         self.value_conv = nn.Conv2d(c, hc, 1, bias=False)
         self.value_bn = nn.BatchNorm2d(hc)
         self.value_fc1 = nn.Linear(2 * hc, 64)
@@ -96,9 +102,13 @@ class ResTower(nn.Module):
         on_board = planes.new_ones((planes.shape[0], 1) + planes.shape[2:])
         x = F.relu(self.stem_bn(self.stem(torch.cat([planes, on_board], dim=1))))
         x = self.blocks(x)
-        cell_logits = self.policy_out(F.relu(self.policy_bn(self.policy_conv(x)))).squeeze(1)
+        p = F.relu(self.policy_bn(self.policy_conv(x)))
+        cell_logits = self.policy_out(p).squeeze(1)
         if self.spec.head == HEAD_COLUMNS:
             logits = torch.logsumexp(cell_logits, dim=1)  # (B, W): sum of the column's cells
+        elif self.pass_fc is not None:
+            pass_logit = self.pass_fc(torch.cat([p.mean(dim=(2, 3)), p.amax(dim=(2, 3))], dim=1))
+            logits = torch.cat([cell_logits.flatten(1), pass_logit], dim=1)  # (B, H*W + 1), pass last
         else:
             logits = cell_logits.flatten(1)  # (B, H*W): action = row * width + col
         v = F.relu(self.value_bn(self.value_conv(x)))
