@@ -24,6 +24,7 @@ from numba import njit
 from zeroplay.games import fast
 from zeroplay.games.layout import I_KEY, I_LAST, I_PLY, I_TO_PLAY, INFO_SIZE
 from zeroplay.search.backup import backup_path, init_node, set_expanded, update_node
+from zeroplay.search.gumbel import GumbelArrays, gumbel_off, gumbel_root_edge
 from zeroplay.search.rollout import rollout_values
 from zeroplay.search.select import select_edge
 from zeroplay.search.tree import (
@@ -64,6 +65,8 @@ class BatchArrays(NamedTuple):
             back (cheaper than undoing every move of a deep path).
         threats: the threat solver's arrays (``search.vcf.ThreatArrays``; switched off unless
             ``SearchConfig.threat_solver``).
+        gumbel: the Gumbel root's arrays (``search.gumbel.GumbelArrays``; never enabled unless
+            ``SearchConfig.root_policy == "gumbel"``).
     """
 
     leaf_node: np.ndarray
@@ -79,9 +82,11 @@ class BatchArrays(NamedTuple):
     root_info: np.ndarray
     root_wmask: np.ndarray
     threats: ThreatArrays
+    gumbel: GumbelArrays
 
 
-def new_batch_arrays(batch_size: int, cells: int, num_actions: int, threats: ThreatArrays | None = None) -> BatchArrays:
+def new_batch_arrays(batch_size: int, cells: int, num_actions: int, threats: ThreatArrays | None = None,
+                     gumbel: GumbelArrays | None = None) -> BatchArrays:
     depth = cells + 2
     b = batch_size
     return BatchArrays(
@@ -98,6 +103,7 @@ def new_batch_arrays(batch_size: int, cells: int, num_actions: int, threats: Thr
         root_info=np.zeros(INFO_SIZE, np.int64),
         root_wmask=np.zeros((2, cells), np.uint8),
         threats=threats if threats is not None else threats_off(),
+        gumbel=gumbel if gumbel is not None else gumbel_off(),
     )
 
 
@@ -224,7 +230,10 @@ def descend(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, sl
         if state == PENDING:
             outcome = COLLISION
             break
-        e = select_edge(tree, sp, node, node == root)
+        if node == root and batch.gumbel.enabled[0]:
+            e = gumbel_root_edge(tree, sp, node, batch.gumbel)  # sequential halving's next move
+        else:
+            e = select_edge(tree, sp, node, node == root)
         if e < 0:
             # every edge leads to a win for the opponent, proven through another parent since
             # this node's last update: prove it lost now (it is not on the path, so the backup
