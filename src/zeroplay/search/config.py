@@ -55,6 +55,12 @@ class SearchConfig:
     gumbel_c_scale: float = 1.0
     """c_scale of sigma (paper: 1.0)."""
 
+    forced_playouts_k: float = 0.0
+    """KataGo's forced playouts (search/forced.py): in searches with root ``noise``, a visited
+    root move with fewer than sqrt(k * P * sum N) visits is selected first; 0 turns it off
+    (KataGo: 2). PUCT root only; the caller prunes them from the target
+    (``search.forced.prune_policy_target``)."""
+
     # --- memory -----------------------------------------------------------------------
     node_capacity: int = 1 << 16
     """Nodes in the node table (a power of two)."""
@@ -114,6 +120,8 @@ class SearchConfig:
             raise ValueError(f"root_policy must be 'puct' or 'gumbel', got {self.root_policy!r}")
         if self.gumbel_m < 1 or not self.gumbel_c_visit >= 0 or not self.gumbel_c_scale >= 0:
             raise ValueError("gumbel_m must be >= 1, gumbel_c_visit and gumbel_c_scale >= 0")
+        if not self.forced_playouts_k >= 0:
+            raise ValueError(f"forced_playouts_k must be >= 0, got {self.forced_playouts_k}")
         if self.move_choice not in ("visits", "lcb"):
             raise ValueError(f"move_choice must be 'visits' or 'lcb', got {self.move_choice!r}")
 

@@ -24,6 +24,7 @@ from numba import njit
 from zeroplay.games import fast
 from zeroplay.games.layout import I_KEY, I_LAST, I_PLY, I_TO_PLAY, INFO_SIZE
 from zeroplay.search.backup import backup_path, init_node, set_expanded, update_node
+from zeroplay.search.forced import forced_root_edge
 from zeroplay.search.gumbel import GumbelArrays, gumbel_off, gumbel_root_edge
 from zeroplay.search.rollout import rollout_values
 from zeroplay.search.select import select_edge
@@ -233,7 +234,9 @@ def descend(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, sl
         if node == root and batch.gumbel.enabled[0]:
             e = gumbel_root_edge(tree, sp, node, batch.gumbel)  # sequential halving's next move
         else:
-            e = select_edge(tree, sp, node, node == root)
+            e = forced_root_edge(tree, sp, node) if node == root and sp.forced_playouts_k > 0.0 else -1
+            if e < 0:
+                e = select_edge(tree, sp, node, node == root)
         if e < 0:
             # every edge leads to a win for the opponent, proven through another parent since
             # this node's last update: prove it lost now (it is not on the path, so the backup

@@ -87,6 +87,7 @@ class Searcher:
             one_ply_proofs=bool(config.one_ply_proofs),
             key_last_move=features in _LAST_MOVE_FEATURES,
             root_noise=bool(config.noise) and not self._gumbel,  # Gumbel noise is not in the priors
+            forced_playouts_k=0.0,  # set per search (start): only searches with root noise force
         )
         # an evaluator that can run inside the compiled loop (random rollouts, gomoku family)
         gomoku_family = int(game.params[P_GAME]) == GAME_GOMOKU
@@ -184,6 +185,9 @@ class Searcher:
         self._started = time.perf_counter()
         self._root_priors_ready = False
         self.batch.gumbel.enabled[0] = False  # until this search's root is prepared
+        forced = self.config.forced_playouts_k if self.config.noise and not self._gumbel else 0.0
+        if forced != self.params.forced_playouts_k:
+            self.params = self.params._replace(forced_playouts_k=float(forced))
         if state.is_terminal:
             self.root_state = state
             self.stopped_by = "game over"
