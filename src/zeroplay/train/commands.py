@@ -9,12 +9,14 @@ import sys
 
 
 def add_parsers(sub) -> None:
-    """Add ``train``, ``arena`` and ``export`` to the ``zeroplay`` subparsers ``sub``."""
+    """Add ``train``, ``arena``, ``export`` and ``ablate`` to the ``zeroplay`` subparsers ``sub``."""
+    from zeroplay.train.ablate import add_parser as add_ablate
     from zeroplay.train.export import add_parser as add_export
 
     _add_train(sub)
     _add_arena(sub)
     add_export(sub)
+    add_ablate(sub)
 
 
 def _add_game_options(p, *, taken_from: str) -> None:
