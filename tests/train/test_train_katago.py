@@ -106,3 +106,18 @@ def test_reply_survives_shards_augmentation_and_old_shards(tmp_path):
     np.savez_compressed(old / path.name, **arrays)
     legacy = ReplayBuffer(old, FIVE, "basic", validation_fraction=0.0)
     assert (legacy.sample(8, np.random.default_rng(0), augment=False).reply == -1).all()
+
+
+def test_gumbel_arena_player(tmp_path):
+    from zeroplay.nn import build_model, save_checkpoint
+    from zeroplay.train.arena import make_player, play_match
+
+    game = make("gomoku", size=5, n_in_row=4)
+    path = tmp_path / "n.safetensors"
+    save_checkpoint(path, build_model("b1c8", game, "basic", seed=0), game=game, features="basic", step=0)
+    player = make_player(f"gumbel:{path}", game, playouts=8, seed=0)
+    assert player.config.root_policy == "gumbel" and not player.config.noise
+    match = play_match(game, player, make_player("uniform:8", game, seed=1), 2)
+    assert match.wins + match.draws + match.losses == 2
+    with pytest.raises(ValueError, match="gumbel:PATH"):
+        make_player("gumbel:", game)
