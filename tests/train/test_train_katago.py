@@ -3,6 +3,8 @@ pruned targets, and the opponent-reply target through samples, shards and augmen
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -121,3 +123,31 @@ def test_gumbel_arena_player(tmp_path):
     assert match.wins + match.draws + match.losses == 2
     with pytest.raises(ValueError, match="gumbel:PATH"):
         make_player("gumbel:", game)
+
+
+def test_switches_are_stored_and_kept_on_resume(tmp_path):
+    from zeroplay.cli import build_parser
+    from zeroplay.train.commands import _overrides, net_name
+    from zeroplay.train.loop import open_run
+
+    run = tmp_path / "run"
+
+    def parse(*extra):
+        args = build_parser().parse_args(["train", "--run-dir", str(run), *extra])
+        structural = {"game": args.game, "net": net_name(args), "features": args.features,
+                      "game_options": None if args.size is None else {"size": args.size}}
+        return open_run(run, structural, _overrides(args))
+
+    first = parse("--size", "7", "--net", "b2c16", "--global-pooling", "--opp-reply-head", "--root-policy",
+                  "gumbel", "--gumbel-m", "8", "--full-search-prob", "0.5", "--opp-reply-weight", "0.3",
+                  "--eval-games", "0")
+    assert first.net == "b2c16-gpool-opp"
+    again = parse()  # a resume with no options keeps every switch
+    assert again == first
+    stored = json.loads((run / "config.json").read_text())
+    assert stored["net"] == "b2c16-gpool-opp" and stored["selfplay"]["root_policy"] == "gumbel"
+    assert stored["selfplay"]["gumbel_m"] == 8 and stored["train"]["opp_reply_weight"] == 0.3
+    with pytest.raises(ValueError, match="--net"):
+        parse("--net", "b2c16")  # the net options are part of the net: not droppable on a resume
+    with pytest.raises(ValueError, match="need --net"):
+        parse("--global-pooling")
