@@ -13,7 +13,11 @@ from zeroplay.games import Game
 from zeroplay.games.planes import FEATURE_CHANNELS
 
 PRESETS = ("tiny", "b6c64", "b10c128")
-"""Named presets; any ``bNcM`` (N residual blocks of M channels) is accepted as well."""
+"""Named presets; any ``bNcM`` (N residual blocks of M channels) is accepted as well, with the
+options ``-gpool`` (KataGo's global pooling blocks) and ``-opp`` (an auxiliary opponent-reply
+policy head) appended in that order, e.g. ``b6c64-gpool-opp``."""
+OPTION_GPOOL = "-gpool"
+OPTION_OPP = "-opp"
 
 PLANES_VERSION = 1
 """Version of the ``State.planes`` encodings; bump when a feature set's planes change meaning
@@ -23,7 +27,7 @@ HEAD_CELLS = "cells"
 HEAD_COLUMNS = "columns"
 HEAD_CELLS_PASS = "cells+pass"
 HEADS = (HEAD_CELLS, HEAD_COLUMNS, HEAD_CELLS_PASS)
-_TOWER = re.compile(r"^b(\d{1,3})c(\d{1,4})$")
+_TOWER = re.compile(r"^b(\d{1,3})c(\d{1,4})(-gpool)?(-opp)?$")
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,11 @@ class ArchSpec:
             theirs), or ``"cells+pass"`` (the cells, then a pass logit from the pooled policy
             features: Othello, Go). ``tiny`` has a dense head over actions and ignores it.
         height, width, num_actions: the board ``tiny`` was built for (0 for towers: any size).
+        global_pool: towers: every third residual block (and the last of a tower under three)
+            is a global pooling block (KataGo, Wu 2019 section 3.4). Absent from records written
+            before it existed, which read as False.
+        opp_head: towers: a second policy head predicting the opponent's reply (KataGo's
+            auxiliary policy target, Wu 2019 section 3.3); play ignores it.
     """
 
     name: str
@@ -52,6 +61,8 @@ class ArchSpec:
     height: int = 0
     width: int = 0
     num_actions: int = 0
+    global_pool: bool = False
+    opp_head: bool = False
 
     @property
     def size_specific(self) -> bool:
@@ -110,8 +121,9 @@ def arch_spec(name: str, game: Game, features: str) -> ArchSpec:
     m = _TOWER.match(name)
     if not m:
         raise ValueError(f"unknown architecture {name!r}; use one of {PRESETS} or 'bNcM' "
-                         "(N residual blocks of M channels)")
+                         "(N residual blocks of M channels), optionally with -gpool and/or -opp (in that order)")
     blocks, channels = int(m.group(1)), int(m.group(2))
     if not (1 <= blocks <= 64 and 8 <= channels <= 1024):
         raise ValueError(f"architecture {name!r}: blocks must be 1..64 and channels 8..1024")
-    return ArchSpec(name, "tower", in_channels, blocks, channels, action_head(game))
+    return ArchSpec(name, "tower", in_channels, blocks, channels, action_head(game),
+                    global_pool=m.group(3) is not None, opp_head=m.group(4) is not None)
