@@ -300,7 +300,7 @@ def test_connect4_illegal_and_full_column_hint_undo_new(warm):
     assert out.count("You play 4.") == 4
     assert "Hint: " in out and "Top moves (visits, your win rate): " in out
     assert "Took back 4 3." in out
-    assert "new [black|white] (black is X and moves first)" in out
+    assert "Black is X and moves first." in out
     assert "New game: you play O (second)." in out
     assert out.rstrip().endswith("Bye.")
 

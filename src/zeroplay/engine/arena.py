@@ -8,6 +8,8 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
                     its file in the package; a file of that name here wins
     vcf:PATH        the same with the Gomoku threat solver on (``SearchConfig.threat_solver``);
                     also ``vcf:NAME``
+    gumbel:PATH     the same with the Gumbel root search (``SearchConfig.root_policy``; no noise
+                    in play: g = 0); also ``gumbel:NAME``
     uniform:N       UniformEvaluator, N playouts per move (search guided by the tree alone)
     rollout:N       RolloutEvaluator, N playouts per move (plain random-rollout MCTS)
     heuristic:N     the search-only engine of ``zeroplay play`` where no model ships: the search
@@ -192,8 +194,8 @@ def _uniform(arg, game, options):
 
 
 def _rollout(arg, game, options):
-    if game.num_actions != game.cells:  # the compiled rollouts place stones on cells
-        raise ValueError(f"rollout:N plays the Gomoku family (a stone on any empty cell) only; for "
+    if game.kernels is None:  # random games run on the game's compiled rollout kernel
+        raise ValueError(f"rollout:N plays games with compiled rules (a rollout kernel) only; for "
                          f"{game.name} use uniform:N")
     return SearchPlayer(RolloutEvaluator(seed=options.get("seed")), _playouts_arg("rollout", arg),
                         name=f"rollout:{arg}", opening_moves=options.get("opening_moves", 2),
@@ -260,6 +262,28 @@ def _vcf(arg, game, options):
     return p
 
 
+def _canonical_gumbel(arg: str) -> str:
+    if not arg:
+        raise ValueError("gumbel:PATH needs a checkpoint path")
+    return arg
+
+
+def _gumbel(arg, game, options):
+    """``gumbel:PATH``: the checkpoint at PATH (or the shipped model NAME) searching with the Gumbel
+    root (sequential halving over 16 candidates, no noise: Danihelka et al. 2022)."""
+    _canonical_gumbel(arg)
+    path = _checkpoint_path(arg)
+    if not os.path.exists(path):
+        from zeroplay.nn import CheckpointError
+
+        raise CheckpointError(f"no checkpoint at {arg} (gumbel:PATH takes a path, or a shipped model's name)")
+    p = checkpoint_player(path, game, playouts=options["playouts"], name=f"gumbel:{arg}",
+                          opening_moves=options.get("opening_moves", 2), seed=options.get("seed"),
+                          device=options.get("device", "cpu"))
+    p.config = p.config.replace(root_policy="gumbel")
+    return p
+
+
 def _heuristic(threat_solver: bool):
     def factory(arg, game, options):
         from zeroplay.engine.heuristic import heuristic_evaluator
@@ -285,6 +309,7 @@ register_player_kind("heuristic", _heuristic(True), _canonical_playouts("heurist
 register_player_kind("heuristic-plain", _heuristic(False), _canonical_playouts("heuristic-plain"))
 register_player_kind("pbrain", _pbrain, _canonical_pbrain)
 register_player_kind("vcf", _vcf, _canonical_vcf)
+register_player_kind("gumbel", _gumbel, _canonical_gumbel)
 
 
 def checkpoint_player(path, game: Game, *, playouts: int = 400, name: str | None = None,
@@ -320,7 +345,7 @@ def checkpoint_file(spec: str) -> str | None:
     to a match record); None for other kinds."""
     prefix, sep, arg = spec.partition(":")
     if sep and prefix in _KINDS:
-        return _checkpoint_path(arg) if prefix == "vcf" else None
+        return _checkpoint_path(arg) if prefix in ("vcf", "gumbel") else None
     path = _checkpoint_path(spec)
     return path if path != spec or os.path.exists(spec) or spec.endswith(".safetensors") else None
 

@@ -176,14 +176,18 @@ def search_only_evaluator(game: Game):
 
     Connect Four: ``ColumnHeuristicEvaluator`` (window counts at each column's landing cell);
     the Gomoku family (tic-tac-toe too): ``HeuristicEvaluator`` (window counts over cells); other
-    games: uniform priors.
+    compiled games: ``RolloutEvaluator`` (uniform priors, the value of a random game to the end:
+    every compiled game has a rollout kernel); games without kernels: uniform priors.
     """
     from zeroplay.engine.heuristic import heuristic_evaluator
 
     evaluator = heuristic_evaluator(game)  # game.heuristic: over cells, or columns
     if evaluator is not None:
         return evaluator, "search only (window-count heuristic priors and values, one-ply proofs)"
-    from zeroplay.search import UniformEvaluator
+    from zeroplay.search import RolloutEvaluator, UniformEvaluator
+
+    if game.kernels is not None:
+        return RolloutEvaluator(), "search only (uniform priors, random-rollout values, one-ply proofs)"
 
     return UniformEvaluator(), "search only (uniform priors, one-ply proofs)"
 

@@ -46,7 +46,7 @@ def make(name: str, **options) -> Game:
     ``size=S`` is accepted as a shorthand for ``width=S, height=S``.
 
     Raises:
-        ValueError: unknown name or a bad option (the message lists what is accepted).
+        ValueError: unknown name.
     """
     if name not in _REGISTRY:
         raise ValueError(f"unknown game {name!r}; known: {', '.join(names())}")

@@ -107,6 +107,7 @@ class Game(ABC):
             are not compiled (the compiled search then does not take it).
         max_plies: the most moves a game can last (sizes ``stack`` and the search's paths).
         aux_shape: shape of the position's ``aux`` array.
+        policy_layout: ``"cells"``, ``"columns"`` or ``"cells+pass"`` (see below).
     """
 
     name: str
@@ -138,6 +139,11 @@ class Game(ABC):
     """What the two players are called, player 0 first (Connect Four: the marks ``X``, ``O``)."""
     max_plies: int
     aux_shape: tuple[int, int]
+    policy_layout: str = "cells"
+    """How actions map onto the board, for a fully convolutional policy head (``nn/arch.py``):
+    ``"cells"`` (action = cell, ``num_actions = cells``), ``"columns"`` (action = column, gravity
+    games, ``num_actions = width``), ``"cells+pass"`` (the cells, then one pass action last,
+    ``num_actions = cells + 1``: Othello, Go)."""
 
     # --- compiled hooks, through the game's kernels -----------------------------------------
     def _apply(self, pos: FastPosition, action: int) -> None:
@@ -193,6 +199,15 @@ class Game(ABC):
     @abstractmethod
     def format_move(self, action: int, style: str = "algebraic") -> str:
         """Text of an action; ``parse_move(format_move(a, style)) == a`` for every style."""
+
+    def move_help(self) -> str:
+        """How a person types a move, one sentence for front-ends (``zeroplay play``'s help).
+
+        The default names a legal first move in the game's own notation; games override it
+        to explain their notation."""
+        first = self.initial().legal_moves()
+        example = self.format_move(int(first[0])) if len(first) else "?"
+        return f"Type a move in {self.name}'s notation, e.g. {example}."
 
     # --- shared API ------------------------------------------------------------------------
     def initial(self) -> State:

@@ -13,10 +13,13 @@ from zeroplay.engine.options import at_least_1, model_argument
 def add_play_commands(sub) -> None:
     """Add ``play``, ``pbrain`` and ``serve`` to the ``zeroplay`` subparsers ``sub``."""
     p = sub.add_parser("play", help="play against the engine in the terminal")
-    p.add_argument("--game", choices=["gomoku", "connect4", "tictactoe"], default=None,
+    from zeroplay.games import names
+
+    p.add_argument("--game", choices=names(), default=None,
                    help="game (default: --model's game, else gomoku); connect4: moves are column digits 1..7")
     p.add_argument("--size", type=int, default=None,
-                   help="Gomoku: board width and height, 5..25 (default: --model's board, else 15)")
+                   help="board width and height, for the games that take a size: Gomoku 5..25 (default: "
+                        "--model's board, else 15); other games: their own range and default")
     p.add_argument("--n-in-row", type=int, default=None,
                    help="Gomoku: stones in a row that win (default: --model's, else 5, and 4 on 6x6: the shipped "
                         "6x6 model's game)")

@@ -18,21 +18,14 @@ from collections.abc import Callable
 from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, describe
 from zeroplay.games import Game, IllegalMoveError, State
 
-HELP = ("Type a move as {cell} (column letter, row from the bottom) or {xy} (column, row from the top, "
-        "from 0).\nCommands: undo, hint, new [black|white], help, quit.")
-CONNECT4_HELP = ("Type a move as a column digit, 1 (left) .. 7 (right): your stone drops to the lowest "
-                 "empty cell.\nCommands: undo, hint, new [black|white] (black is X and moves first), "
-                 "help, quit.")
+COMMANDS = "Commands: undo, hint, new [black|white], help, quit."
 COLOURS = ("black", "white")
 
 
 def help_text(game: Game) -> str:
-    """The notation and commands, for ``game``: the example move is the board's centre cell in both
-    notations (``h8`` / ``7,7`` on 15x15, ``b2`` / ``1,1`` on tic-tac-toe), a cell on every board."""
-    if game.notation == "columns":
-        return CONNECT4_HELP
-    centre = (game.height // 2) * game.width + game.width // 2
-    return HELP.format(cell=game.format_move(centre), xy=game.format_move(centre, "gomocup"))
+    """The notation (the game's ``move_help``: ``h8`` / ``7,7`` at the board's centre for
+    Gomoku, column digits for Connect Four) and the commands."""
+    return f"{game.move_help()}\n{COMMANDS}"
 
 
 def side_names(game: Game) -> tuple[str, str]:
@@ -414,14 +407,14 @@ def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = pr
         name, size, n_in_row, rule = game_settings(
             model_game(args.model), getattr(args, "game", None), getattr(args, "size", None),
             getattr(args, "n_in_row", None), getattr(args, "rule", None))
-        if "size" in option_names(name):
-            game = make(name, width=size, height=size, rule=rule, n_in_row=n_in_row)
-        else:
-            given = [flag for flag, value in (("--size", size), ("--n-in-row", n_in_row), ("--rule", rule))
-                     if value is not None]
-            if given:
-                raise ValueError(f"{', '.join(given)}: Gomoku options; {name} has none")
-            game = make(name)
+        # the options this game takes pass on (make checks them); the others are refused
+        takes = option_names(name)
+        options = {key: value for key, value in (("size", size), ("n_in_row", n_in_row), ("rule", rule))
+                   if value is not None}
+        refused = ["--" + key.replace("_", "-") for key in options if key not in takes]
+        if refused:
+            raise ValueError(f"{', '.join(refused)}: Gomoku options; {name} has none")
+        game = make(name, **options)
         engine = make_engine(game, args.model)
     except ValueError as e:
         from zeroplay.engine.options import option_words

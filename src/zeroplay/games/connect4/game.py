@@ -45,6 +45,7 @@ class Connect4(Game):
     heuristic = "columns"
     notation = "columns"
     player_names = ("X", "O")
+    policy_layout = "columns"
 
     def __init__(self):
         self.name = "connect4"
@@ -259,6 +260,11 @@ class Connect4(Game):
         if not 0 <= c < self.cells:
             raise ValueError(f"cell {cell!r} out of range 0..{self.cells - 1}")
         return f"{_LETTERS[c % WIDTH]}{HEIGHT - c // WIDTH}"
+
+    def move_help(self) -> str:
+        """The notation in one sentence, and who is X."""
+        return (f"Type a move as a column digit, 1 (left) .. {WIDTH} (right): your stone drops to the lowest "
+                "empty cell. Black is X and moves first.")
 
     def render(self, state: State) -> str:
         """The board with column digits: X = first player, O = second, ')' after the last move."""

@@ -225,6 +225,13 @@ class Gomoku(Game):
             return f"{x},{y}"
         raise ValueError(f"unknown move style {style!r}; use 'algebraic' or 'gomocup'")
 
+    def move_help(self) -> str:
+        """The notation in one sentence; the example is the board's centre in both notations
+        (``h8`` / ``7,7`` on 15x15, ``b2`` / ``1,1`` on tic-tac-toe), a cell on every board."""
+        centre = (self.height // 2) * self.width + self.width // 2
+        return (f"Type a move as {self.format_move(centre)} (column letter, row from the bottom) or "
+                f"{self.format_move(centre, 'gomocup')} (column, row from the top, from 0).")
+
     def render(self, state: State) -> str:
         """The board with coordinates: X = Black, O = White, ')' after the last move."""
         last = state.last_move
