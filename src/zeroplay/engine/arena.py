@@ -13,7 +13,7 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
     uniform:N       UniformEvaluator, N playouts per move (search guided by the tree alone)
     rollout:N       RolloutEvaluator, N playouts per move (plain random-rollout MCTS)
     heuristic:N     the search-only engine of ``zeroplay play`` where no model ships: the search
-                    guided by ``search.heuristic`` (window counts), N playouts per move, with the
+                    guided by ``engine.heuristic`` (window counts), N playouts per move, with the
                     Gomoku threat solver on as ``zeroplay play`` has it (``heuristic-plain:N``: off)
     pbrain:COMMAND  a Gomocup engine run as a subprocess (``engine/pbrain_player.py``), 1 s a turn;
                     ``pbrain:turn=MS,match=MS:COMMAND`` sets the protocol's time controls
