@@ -6,11 +6,13 @@ from typing import Callable
 
 from zeroplay.games.api import FEATURE_SETS, FastPosition, Game, IllegalMoveError, State
 from zeroplay.games.connect4 import Connect4
+from zeroplay.games.go import Go
 from zeroplay.games.gomoku import Gomoku, TicTacToe
 from zeroplay.games.symmetry import Symmetry
 
 _REGISTRY: dict[str, Callable[..., Game]] = {
     "connect4": Connect4,
+    "go": Go,
     "gomoku": Gomoku,
     "tictactoe": TicTacToe,
 }

@@ -1,0 +1,116 @@
+"""Compiled Go loops built on the rules kernels: perft and random playouts.
+
+``random_game`` is the playout policy of the classic Monte-Carlo Go programs (Bruegmann 1993,
+Gelly et al.'s MoGo 2006 without patterns): uniformly random legal points, never filling one of
+the mover's own eyes, passing when nothing else is left.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from zeroplay.games.go.kernels import LEGAL, NOT_LEGAL, basic_legality, neighbors, play, superko_banned
+from zeroplay.games.go.layout import I_KO, I_SCORE2, I_TERMINAL, I_TO_PLAY, KO_SIMPLE, P_CELLS, P_KO, P_WIDTH
+
+
+@njit(cache=True)
+def is_own_eye(board, w, c, me):
+    """True if empty ``c`` is an eye of ``me`` (1/2): every neighbour is ``me``'s, and the
+    opponent holds fewer than 2 of its diagonal points (fewer than 1 on the edge)."""
+    cells = board.shape[0]
+    for nb in neighbors(c, w, cells):
+        if nb >= 0 and board[nb] != me:
+            return False
+    x = c % w
+    y = c // w
+    h = cells // w
+    opponent = 0
+    off = 0
+    for dx, dy in ((-1, -1), (1, -1), (-1, 1), (1, 1)):
+        nx = x + dx
+        ny = y + dy
+        if nx < 0 or ny < 0 or nx >= w or ny >= h:
+            off = 1
+        elif board[ny * w + nx] == 3 - me:
+            opponent += 1
+    return opponent + off < 2
+
+
+@njit(cache=True)
+def random_game(params, zkeys, board, info, stack, aux, seed):
+    """Play random moves (no own-eye filling, pass when none is left) to the end of the game, in
+    place; returns the number of actions played. Superko rules are checked exactly through the
+    ordinary ``play`` (slower); simple ko costs nothing extra."""
+    np.random.seed(seed)
+    cells = params[P_CELLS]
+    w = params[P_WIDTH]
+    queue = np.empty(cells, np.int32)
+    mark = np.zeros(cells, np.uint8)
+    removed = np.empty(cells, np.int32)
+    candidates = np.empty(cells, np.int64)
+    banned = np.zeros(cells, np.uint8)
+    superko = params[P_KO] != KO_SIMPLE
+    played = 0
+    while info[I_TERMINAL] == 0:
+        me = info[I_TO_PLAY] + 1
+        n = 0
+        for c in range(cells):
+            if board[c] == 0:
+                candidates[n] = c
+                n += 1
+        if superko:
+            superko_banned(params, board, info, aux, banned, queue, mark)
+        action = cells
+        while n > 0:
+            i = np.random.randint(n)
+            c = candidates[i]
+            n -= 1
+            candidates[i] = candidates[n]
+            if banned[c] != 0 or is_own_eye(board, w, c, me):
+                continue
+            if basic_legality(params, board, info, c, queue, mark) != NOT_LEGAL:
+                action = c
+                break
+        play(params, zkeys, board, info, stack, aux, action, queue, mark, removed)
+        played += 1
+    return played
+
+
+@njit(cache=True)
+def random_game_score2(params, zkeys, board, info, stack, aux, seed):
+    """``random_game`` and then the final 2 * (Black - White) score, komi included."""
+    random_game(params, zkeys, board, info, stack, aux, seed)
+    return info[I_SCORE2]
+
+
+@njit(cache=True)
+def _perft(params, zkeys, boards, infos, stack, aux, depth, level, queue, mark, removed):
+    board = boards[level]
+    info = infos[level]
+    cells = params[P_CELLS]
+    total = 0
+    for c in range(cells):
+        if basic_legality(params, board, info, c, queue, mark) != LEGAL:
+            continue
+        if depth == 1:
+            total += 1
+            continue
+        boards[level + 1] = board
+        infos[level + 1] = info
+        play(params, zkeys, boards[level + 1], infos[level + 1], stack, aux, c, queue, mark, removed)
+        total += _perft(params, zkeys, boards, infos, stack, aux, depth - 1, level + 1, queue, mark, removed)
+    return total
+
+
+@njit(cache=True)
+def perft(params, zkeys, board, info, stack, aux, depth):
+    """Count the sequences of ``depth`` stone moves (no passes, no suicide) from the position;
+    simple ko only (the history is not consulted)."""
+    cells = params[P_CELLS]
+    boards = np.empty((depth + 1, cells), np.int8)
+    infos = np.empty((depth + 1, info.shape[0]), np.int64)
+    boards[0] = board
+    infos[0] = info
+    return _perft(params, zkeys, boards, infos, stack.copy(), aux.copy(), depth, 0,
+                  np.empty(cells, np.int32), np.zeros(cells, np.uint8), np.empty(cells, np.int32))
