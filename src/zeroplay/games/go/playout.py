@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from zeroplay.games.go.kernels import LEGAL, NOT_LEGAL, basic_legality, neighbors, play, superko_banned
-from zeroplay.games.go.layout import I_KO, I_SCORE2, I_TERMINAL, I_TO_PLAY, KO_SIMPLE, P_CELLS, P_KO, P_WIDTH
+from zeroplay.games.go.layout import I_SCORE2, I_STONES0, I_TERMINAL, I_TO_PLAY, KO_SIMPLE, P_CELLS, P_KO, P_WIDTH
 
 
 @njit(cache=True)
@@ -41,39 +41,70 @@ def is_own_eye(board, w, c, me):
 def random_game(params, zkeys, board, info, stack, aux, seed):
     """Play random moves (no own-eye filling, pass when none is left) to the end of the game, in
     place; returns the number of actions played. Superko rules are checked exactly through the
-    ordinary ``play`` (slower); simple ko costs nothing extra."""
+    ordinary ``play`` (slower); simple ko costs nothing extra.
+
+    The empty points are kept in a list updated per move (the stone placed leaves it, captured
+    stones join it), so a move costs no scan of the board."""
     np.random.seed(seed)
     cells = params[P_CELLS]
     w = params[P_WIDTH]
     queue = np.empty(cells, np.int32)
     mark = np.zeros(cells, np.uint8)
     removed = np.empty(cells, np.int32)
-    candidates = np.empty(cells, np.int64)
+    empties = np.empty(cells, np.int64)  # empty points, in no order
+    where = np.full(cells, -1, np.int64)  # index of an empty point in ``empties``
     banned = np.zeros(cells, np.uint8)
     superko = params[P_KO] != KO_SIMPLE
+    n_empty = 0
+    for c in range(cells):
+        if board[c] == 0:
+            where[c] = n_empty
+            empties[n_empty] = c
+            n_empty += 1
     played = 0
     while info[I_TERMINAL] == 0:
-        me = info[I_TO_PLAY] + 1
-        n = 0
-        for c in range(cells):
-            if board[c] == 0:
-                candidates[n] = c
-                n += 1
+        p = info[I_TO_PLAY]
+        me = p + 1
         if superko:
             superko_banned(params, board, info, aux, banned, queue, mark)
         action = cells
-        while n > 0:
-            i = np.random.randint(n)
-            c = candidates[i]
-            n -= 1
-            candidates[i] = candidates[n]
+        # draw without replacement: the tried points rotate to the end of the list
+        untried = n_empty
+        while untried > 0:
+            i = np.random.randint(untried)
+            c = empties[i]
+            untried -= 1
+            other = empties[untried]
+            empties[i] = other
+            where[other] = i
+            empties[untried] = c
+            where[c] = untried
             if banned[c] != 0 or is_own_eye(board, w, c, me):
                 continue
             if basic_legality(params, board, info, c, queue, mark) != NOT_LEGAL:
                 action = c
                 break
+        mine = info[I_STONES0 + p]
+        theirs = info[I_STONES0 + 1 - p]
         play(params, zkeys, board, info, stack, aux, action, queue, mark, removed)
         played += 1
+        if action == cells:
+            continue
+        # the placed stone leaves the list
+        i = where[action]
+        n_empty -= 1
+        last = empties[n_empty]
+        empties[i] = last
+        where[last] = i
+        where[action] = -1
+        count = theirs - info[I_STONES0 + 1 - p]
+        if count == 0:
+            count = mine + 1 - info[I_STONES0 + p]  # a suicide: the stone placed is among them
+        for k in range(count):
+            c = removed[k]
+            where[c] = n_empty
+            empties[n_empty] = c
+            n_empty += 1
     return played
 
 
