@@ -116,32 +116,37 @@ def random_game_score2(params, zkeys, board, info, stack, aux, seed):
 
 
 @njit(cache=True)
-def _perft(params, zkeys, boards, infos, stack, aux, depth, level, queue, mark, removed):
-    board = boards[level]
-    info = infos[level]
-    cells = params[P_CELLS]
-    total = 0
-    for c in range(cells):
-        if basic_legality(params, board, info, c, queue, mark) != LEGAL:
-            continue
-        if depth == 1:
-            total += 1
-            continue
-        boards[level + 1] = board
-        infos[level + 1] = info
-        play(params, zkeys, boards[level + 1], infos[level + 1], stack, aux, c, queue, mark, removed)
-        total += _perft(params, zkeys, boards, infos, stack, aux, depth - 1, level + 1, queue, mark, removed)
-    return total
-
-
-@njit(cache=True)
 def perft(params, zkeys, board, info, stack, aux, depth):
     """Count the sequences of ``depth`` stone moves (no passes, no suicide) from the position;
-    simple ko only (the history is not consulted)."""
+    simple ko only (the history is not consulted). Depth-first with an explicit stack of copied
+    positions (numba's cache mishandles recursive functions)."""
     cells = params[P_CELLS]
     boards = np.empty((depth + 1, cells), np.int8)
     infos = np.empty((depth + 1, info.shape[0]), np.int64)
+    next_cell = np.zeros(depth + 1, np.int64)
     boards[0] = board
     infos[0] = info
-    return _perft(params, zkeys, boards, infos, stack.copy(), aux.copy(), depth, 0,
-                  np.empty(cells, np.int32), np.zeros(cells, np.uint8), np.empty(cells, np.int32))
+    stack = stack.copy()
+    aux = aux.copy()
+    queue = np.empty(cells, np.int32)
+    mark = np.zeros(cells, np.uint8)
+    removed = np.empty(cells, np.int32)
+    total = 0
+    level = 0
+    while level >= 0:
+        c = next_cell[level]
+        if c >= cells:
+            level -= 1
+            continue
+        next_cell[level] = c + 1
+        if basic_legality(params, boards[level], infos[level], c, queue, mark) != LEGAL:
+            continue
+        if level == depth - 1:
+            total += 1
+            continue
+        boards[level + 1] = boards[level]
+        infos[level + 1] = infos[level]
+        play(params, zkeys, boards[level + 1], infos[level + 1], stack, aux, c, queue, mark, removed)
+        level += 1
+        next_cell[level] = 0
+    return total
