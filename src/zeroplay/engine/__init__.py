@@ -1,0 +1,1 @@
+"""What plays: protocol-manager players (``gtp:COMMAND``), engines and their evaluators."""
