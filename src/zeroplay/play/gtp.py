@@ -460,7 +460,9 @@ class GtpSession:
         interval = self._interval(args)
         self.write(f"={ident}\n")
         if not state.is_terminal:
-            self._think(state, interval=interval, analysis=style, until_interrupted=True)
+            stats = self._think(state, interval=interval, analysis=style, until_interrupted=True)
+            if stats:  # the figures at the stop, also for an analysis shorter than its interval
+                self.write(self._info_line(state, stats, style) + "\n")
         self.write("\n")
         return None
 
