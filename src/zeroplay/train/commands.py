@@ -33,10 +33,12 @@ def _add_game_options(p, *, taken_from: str) -> None:
                    help=f"Gomoku line length that wins ({default('4 on 6x6, 5 on other sizes')})")
     p.add_argument("--rule", choices=["freestyle", "standard"], default=None,
                    help=f"Gomoku rule ({default('freestyle')})")
+    p.add_argument("--komi", type=float, default=None, help="Go: komi, points for White (default 7.5)")
 
 
 def _game_options(args) -> dict | None:
-    opts = {k: v for k, v in (("size", args.size), ("n_in_row", args.n_in_row), ("rule", args.rule)) if v is not None}
+    opts = {k: v for k, v in (("size", args.size), ("n_in_row", args.n_in_row), ("rule", args.rule),
+                              ("komi", getattr(args, "komi", None))) if v is not None}
     return opts or None
 
 
