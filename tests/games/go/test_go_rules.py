@@ -185,3 +185,38 @@ def test_random_playout_ends_with_a_score():
     ref.board = pos.board.reshape(9, 9).tolist()
     b, w = ref.area()
     assert pos.info[13] == 2 * (b - w) - 15
+
+
+def test_planes():
+    g = make("go", size=9, komi=7.5)
+    s = g.initial().play_many("C4 E5 D5 E3 D3 F4 J9 D4 E4".split())  # White to move, ko at D4
+    p = g.input_planes(s)
+    assert p.shape == (16, 9, 9) and p.dtype == np.float32
+    b = s.board
+    assert (p[1] == (b == 2)).all() and (p[2] == (b == 1)).all() and (p[0] == 1).all()
+    d4 = g.parse_move("D4")
+    assert p[3].sum() == 1 and p[3].flat[d4] == 1
+    assert p[4].flat[g.parse_move("E4")] == 1 and p[5].flat[d4] == 1 and p[6].flat[g.parse_move("J9")] == 1
+    ref = RefGo(9)
+    ref.board = b.tolist()
+    for c in np.flatnonzero(b.ravel()):
+        _, libs = ref._chain(ref.board, c % 9, c // 9)
+        for k in (1, 2, 3):
+            assert p[6 + k].flat[c] == (len(libs) == k)
+    assert (p[10] == 0.5).all() and p[11:].sum() == 0  # White receives 7.5, / 15
+    t = s.play("pass")
+    assert (g.input_planes(t)[15] == 1).all() and (g.input_planes(t)[10] == -0.5).all()
+
+
+def test_planes_follow_the_symmetries():
+    g = make("go", size=7)
+    rng = np.random.default_rng(5)
+    s = g.initial()
+    for _ in range(30):
+        moves = [m for m in s.legal_moves() if m != g.pass_action]
+        s = s.play(int(rng.choice(moves)))
+    base = g.from_stones(s.stones(0), s.stones(1), to_play=s.to_play)
+    for sym in g.symmetries:
+        moved = g.from_stones([sym.cell(c) for c in s.stones(0)], [sym.cell(c) for c in s.stones(1)],
+                              to_play=s.to_play)
+        assert np.array_equal(g.input_planes(moved), sym.planes(g.input_planes(base)))

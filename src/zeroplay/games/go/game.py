@@ -242,6 +242,13 @@ class Go(Game):
                 raise ValueError(f"the chain at {self.format_move(int(c))} has no liberty")
         return State(self, self._blank(board, to_play), ())
 
+    def input_planes(self, state: State) -> np.ndarray:
+        """float32 (16, height, width) network input from the side to move's view: board, stones,
+        ko bans, last 3 moves, liberties 1/2/3, komi and rule flags (``games.go.planes``)."""
+        from zeroplay.games.go.planes import go_planes
+
+        return go_planes(state)
+
     # --- results --------------------------------------------------------------------------
     def score(self, state: State) -> float:
         """Black's score minus White's under the game's scoring, komi included, of the board as
