@@ -24,13 +24,13 @@ def run(args) -> dict:
 def _compiled(game, seconds: float, seed: int) -> tuple[float, float]:
     start = game.initial()
     pos = start.fast()
-    random_game(game.params, game.zkeys, pos.board, pos.info, pos.stack, pos.wmask, seed)  # compile / warm up
+    random_game(game.params, game.zkeys, pos.board, pos.info, pos.stack, pos.aux, seed)  # compile / warm up
     moves = games = 0
     t0 = time.process_time()
     while time.process_time() - t0 < seconds:
         for _ in range(50):
             pos = start.fast()
-            moves += random_game(game.params, game.zkeys, pos.board, pos.info, pos.stack, pos.wmask, seed + games)
+            moves += random_game(game.params, game.zkeys, pos.board, pos.info, pos.stack, pos.aux, seed + games)
             games += 1
     return moves / (time.process_time() - t0), moves / games
 

@@ -24,7 +24,7 @@ PERFT = {
 def _perft(size, depth):
     g = make("go", size=size)
     p = g.initial()._pos
-    return perft(g.params, g.zkeys, p.board, p.info, p.stack, p.wmask, depth)
+    return perft(g.params, g.zkeys, p.board, p.info, p.stack, p.aux, depth)
 
 
 @pytest.mark.parametrize("size,depth", [(3, 6), (4, 4), (5, 3)])
@@ -132,7 +132,7 @@ def test_symmetries_fix_pass():
 
 def _key_from_scratch(g, s):
     pos = s.fast()
-    K.refresh(g.params, g.zkeys, pos.board, pos.info, pos.wmask)
+    K.refresh(g.params, g.zkeys, pos.board, pos.info, pos.aux)
     return int(pos.info[I_KEY])
 
 
@@ -179,7 +179,7 @@ def test_key_tells_banned_points():
 def test_random_playout_ends_with_a_score():
     g = make("go", size=9)
     pos = g.initial().fast()
-    n = random_game(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.wmask, 3)
+    n = random_game(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.aux, 3)
     assert 0 < n <= g.max_plies and pos.info[4] == 1
     ref = RefGo(9)
     ref.board = pos.board.reshape(9, 9).tolist()

@@ -1,28 +1,9 @@
-"""Go: rules (compiled), the Game API (``Go``, ``GoRules``) and the kernels of the fast path."""
+"""Go: rules (compiled, ``kernels.py``), the Game API (``game.py``: ``Go``, ``GoRules``), random
+playouts and perft (``playout.py``), network planes (``planes.py``)."""
 
-from __future__ import annotations
-
-from typing import NamedTuple
-
-from zeroplay.games.go import kernels as _kernels
+from zeroplay.games.go.contract import KERNELS
 from zeroplay.games.go.game import COLUMNS, Go, GoRules
 
-try:  # the open fast-path contract, once main has it
-    from zeroplay.games.fast import FastKernels
-except ImportError:  # pragma: no cover - until then, the same five fields
-    class FastKernels(NamedTuple):
-        apply: object
-        undo: object
-        legal_moves: object
-        winning_moves: object
-        num_winning_moves: object
+GAMES = {"go": Go}
 
-KERNELS = FastKernels(
-    apply=_kernels.apply,
-    undo=_kernels.undo,
-    legal_moves=_kernels.legal_moves,
-    winning_moves=_kernels.winning_moves,
-    num_winning_moves=_kernels.num_winning_moves,
-)
-
-__all__ = ["COLUMNS", "Go", "GoRules", "KERNELS"]
+__all__ = ["COLUMNS", "GAMES", "GoRules", "Go", "KERNELS"]

@@ -19,14 +19,12 @@ import numpy as np
 
 from zeroplay.games.api import FastPosition, Game, IllegalMoveError, State
 from zeroplay.games.go import kernels as K
+from zeroplay.games.go.contract import KERNELS
 from zeroplay.games.go.layout import (
-    FAMILY_GO,
     I_CAPS0,
-    I_KEY,
     I_KO,
     I_LAST,
     I_PASSES,
-    I_PLY,
     I_SCORE2,
     I_STONES0,
     I_TERMINAL,
@@ -36,20 +34,12 @@ from zeroplay.games.go.layout import (
     KO_POSITIONAL,
     KO_SIMPLE,
     KO_SITUATIONAL,
-    P_ACTIONS,
-    P_CELLS,
-    P_EMPTY_KEY,
-    P_FAMILY,
-    P_HEIGHT,
     P_KO,
     P_KOMI2,
     P_MAX_PLIES,
     P_PASS,
     P_SCORING,
-    P_SIDE_KEY,
     P_SUICIDE,
-    P_WIDTH,
-    PARAMS_SIZE,
     SCORING_AREA,
     SCORING_TERRITORY,
     SUICIDE_MULTI,
@@ -59,7 +49,7 @@ from zeroplay.games.go.layout import (
     ZKEY_ROWS,
 )
 from zeroplay.games.symmetry import Symmetry, board_symmetries
-from zeroplay.hashing import EMPTY_KEY, SIDE_KEY, stone_keys
+from zeroplay.hashing import stone_keys
 from zeroplay.hashing.zobrist import ZOBRIST_SEED, splitmix64_stream
 
 COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
@@ -71,10 +61,6 @@ _SUICIDE_RULES = {"off": SUICIDE_OFF, "multi": SUICIDE_MULTI}
 _SCORINGS = {"area": SCORING_AREA, "territory": SCORING_TERRITORY}
 GO_KEY_SEED = ZOBRIST_SEED ^ 0x676F  # "go": ko-ban and pass keys, a stream apart from the stones'
 """Seed of the SplitMix64 stream of Go's extra keys (ban keys per cell, then the pass key)."""
-
-
-def _i64(u: int) -> int:
-    return u - (1 << 64) if u >= 1 << 63 else u
 
 
 @dataclass(frozen=True)
@@ -130,14 +116,8 @@ class Go(Game):
         self.pass_action = self.cells
         self.max_plies = 3 * self.cells
         self.aux_shape = (self.max_plies + 1, self.cells + 4)
-        params = np.zeros(PARAMS_SIZE, dtype=np.int64)
-        params[P_FAMILY] = FAMILY_GO
-        params[P_WIDTH] = self.width
-        params[P_HEIGHT] = self.height
-        params[P_CELLS] = self.cells
-        params[P_ACTIONS] = self.num_actions
-        params[P_EMPTY_KEY] = _i64(EMPTY_KEY)
-        params[P_SIDE_KEY] = _i64(SIDE_KEY)
+        self.kernels = KERNELS
+        params = self._shared_params()
         params[P_KO] = _KO_RULES[ko]
         params[P_SUICIDE] = _SUICIDE_RULES[suicide]
         params[P_SCORING] = _SCORINGS[scoring]
@@ -177,23 +157,7 @@ class Go(Game):
 
     def _fast_arrays(self, pos: FastPosition):
         """(board, info, stack, aux) of a position, as the compiled kernels take them."""
-        return pos.board, pos.info, pos.stack, pos.wmask
-
-    def _apply(self, pos, action):
-        if pos.info[I_PLY] >= self.max_plies:
-            raise IllegalMoveError("the game is over (ply cap)")
-        K.apply(self.params, self.zkeys, pos.board, pos.info, pos.stack, pos.wmask, action)
-
-    def _undo(self, pos):
-        return int(K.undo(self.params, self.zkeys, pos.board, pos.info, pos.stack, pos.wmask))
-
-    def _legal_moves(self, pos):
-        out = np.empty(self.num_actions, dtype=np.int64)
-        n = K.legal_moves(self.params, pos.board, pos.info, pos.wmask, out)
-        return out[:n]
-
-    def _winning_moves(self, pos, player):
-        return np.empty(0, dtype=np.int64)
+        return pos.board, pos.info, pos.stack, pos.aux
 
     def _check_action(self, pos, action, text):
         if action == self.pass_action:
@@ -208,7 +172,7 @@ class Go(Game):
             raise IllegalMoveError(f"move {text}: suicide")
         if self.rules.ko != "simple":
             banned = np.zeros(self.cells, np.uint8)
-            K.superko_banned(self.params, pos.board, pos.info, pos.wmask, banned, queue, mark)
+            K.superko_banned(self.params, pos.board, pos.info, pos.aux, banned, queue, mark)
             if banned[action]:
                 raise IllegalMoveError(f"move {text}: repeats an earlier position ({self.rules.ko} superko)")
 

@@ -23,24 +23,33 @@ the ``Z_BAN`` key of every point the side to move may not play because of ko. So
 which keys nodes by (key, side to move, ply), never merges positions whose legal moves differ.
 """
 
-# params (common fields first, as every game kernel module has them)
-P_FAMILY = 0
-P_WIDTH = 1
-P_HEIGHT = 2
-P_CELLS = 3
-P_ACTIONS = 4
-P_EMPTY_KEY = 5
-P_SIDE_KEY = 6
-P_GAME0 = 7
+from zeroplay.games.layout import (  # noqa: F401  (the common fields, re-exported)
+    I_GAME0,
+    I_KEY,
+    I_LAST,
+    I_PLY,
+    I_TERMINAL,
+    I_TO_PLAY,
+    I_WINNER,
+    INFO_SIZE,
+    P_ACTIONS,
+    P_CELLS,
+    P_EMPTY_KEY,
+    P_FAMILY,
+    P_GAME0,
+    P_HEIGHT,
+    P_SIDE_KEY,
+    P_WIDTH,
+    PARAMS_SIZE,
+)
+
+# params: Go's own fields, from P_GAME0 = 7 on
 P_KO = 7  # KO_* below
 P_SUICIDE = 8  # SUICIDE_* below
 P_SCORING = 9  # SCORING_* below
 P_KOMI2 = 10  # komi times 2 (komi is a multiple of 0.5)
 P_MAX_PLIES = 11  # actions after which the game ends and is scored (repetition cap)
 P_PASS = 12  # the pass action (= cells)
-PARAMS_SIZE = 16
-
-FAMILY_GO = 2  # gomoku 0, connect4 1 (zeroplay.games.layout)
 
 KO_SIMPLE = 0  # only the immediate recapture of a single stone is banned
 KO_POSITIONAL = 1  # no move may repeat an earlier board
@@ -53,14 +62,7 @@ SUICIDE_MULTI = 1  # a move that leaves its own group of two or more stones with
 SCORING_AREA = 0  # Tromp-Taylor: stones + empty regions reaching only one colour
 SCORING_TERRITORY = 1  # empty regions reaching only one colour + prisoners
 
-# info
-I_TO_PLAY = 0
-I_PLY = 1  # actions played since the start position (passes included)
-I_KEY = 2
-I_WINNER = 3  # -1 none or a draw
-I_TERMINAL = 4
-I_LAST = 5  # cell of the last action, -1 for none or a pass
-I_GAME0 = 6
+# info: Go's own fields (6 and 7 unused)
 I_KO = 8  # point banned by simple ko, -1 none (always -1 under superko: bans come from history)
 I_PASSES = 9  # consecutive passes just played
 I_CAPS0 = 10  # prisoners Black holds (White stones removed, by capture or White's suicide)
@@ -69,7 +71,6 @@ I_BAN_XOR = 12  # XOR of the Z_BAN keys folded into I_KEY
 I_SCORE2 = 13  # when terminal: 2 * (Black's score - White's score), komi included
 I_STONES0 = 14  # Black stones on the board
 I_STONES1 = 15  # White stones on the board
-INFO_SIZE = 16
 
 # zkeys rows
 Z_BLACK = 0

@@ -11,7 +11,18 @@ import numpy as np
 from numba import njit
 
 from zeroplay.games.go.kernels import LEGAL, NOT_LEGAL, basic_legality, neighbors, play, superko_banned
-from zeroplay.games.go.layout import I_SCORE2, I_STONES0, I_TERMINAL, I_TO_PLAY, KO_SIMPLE, P_CELLS, P_KO, P_WIDTH
+from zeroplay.games.go.layout import (
+    I_SCORE2,
+    I_STONES0,
+    I_TERMINAL,
+    I_TO_PLAY,
+    I_WINNER,
+    KO_SIMPLE,
+    P_CELLS,
+    P_KO,
+    P_MAX_PLIES,
+    P_WIDTH,
+)
 
 
 @njit(cache=True)
@@ -150,3 +161,28 @@ def perft(params, zkeys, board, info, stack, aux, depth):
         level += 1
         next_cell[level] = 0
     return total
+
+
+@njit(cache=True)
+def rollout(params, board, info, rng):
+    """The fast-path ``rollout``: finish the game on the scratch ``board`` / ``info`` as
+    ``random_game`` plays it and return the winner (0, 1) or -1 for a draw, by the game's
+    scoring and komi. Keys are not kept, and superko is relaxed to simple ko (a rollout has no
+    history). Random numbers: xorshift64* (Vigna 2016) in ``rng[0]`` seeds the playout."""
+    if info[I_TERMINAL] != 0:
+        return info[I_WINNER]
+    cells = params[P_CELLS]
+    max_plies = params[P_MAX_PLIES]
+    local = params.copy()
+    local[P_KO] = KO_SIMPLE
+    x64 = rng[0]
+    x64 ^= x64 >> np.uint64(12)
+    x64 ^= x64 << np.uint64(25)
+    x64 ^= x64 >> np.uint64(27)
+    rng[0] = x64
+    seed = np.int64((x64 * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(33))
+    zkeys = np.zeros((4, cells), np.int64)
+    stack = np.empty(max_plies + 1, np.int32)
+    aux = np.empty((max_plies + 1, cells + 4), np.uint8)
+    random_game(local, zkeys, board, info, stack, aux, seed)
+    return info[I_WINNER]
