@@ -197,4 +197,13 @@ def test_the_command_prints_only_replies():
     replies = proc.stdout.split("\n\n")
     assert replies[-1] == "" and len(replies) == 7
     assert all(REPLY.match(r + "\n\n") for r in replies[:-1])
-    assert replies[4] == "? unknown command" and "flat Monte-Carlo" in proc.stderr
+    assert replies[4] == "? unknown command" and "PUCT search" in proc.stderr
+
+
+def test_flat_engine_plays_and_names_itself():
+    s, out = _session(engine_kind="flat")
+    assert "flat Monte-Carlo" in ask(s, out, "version")
+    reply = ask(s, out, "genmove b")
+    assert REPLY.match(reply) and s.state.ply == 1
+    with pytest.raises(ValueError, match="engine"):
+        _session(engine_kind="gnu")

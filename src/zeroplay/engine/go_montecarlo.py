@@ -80,14 +80,15 @@ def run_playouts(params, zkeys, board, info, stack, aux, arms, stats, count, c_u
 class MoveStats:
     """One root move: ``move`` action, ``visits`` playouts, ``winrate`` in [0, 1] for the side to
     move, ``lcb`` the lower end of its 95 % normal interval, ``score_mean`` / ``score_stdev`` the
-    final score of its playouts in points (side to move's view, komi included)."""
+    final score of its playouts in points (side to move's view, komi included), None where the
+    engine does not estimate the score."""
 
     move: int
     visits: int
     winrate: float
     lcb: float
-    score_mean: float
-    score_stdev: float
+    score_mean: float | None
+    score_stdev: float | None
 
 
 class FlatMonteCarlo:

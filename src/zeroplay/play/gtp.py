@@ -18,8 +18,9 @@ copy of it). Vertices skip the letter I, rows count from the bottom; ``genmove``
 ``pass`` or ``resign``. Moves out of turn (``play b`` twice) are accepted: the position is
 set up again with that colour to move (its ko history starts there).
 
-The engine is ``zeroplay.engine.go_montecarlo.FlatMonteCarlo`` (named on stderr at start) until
-Go runs on the compiled PUCT search.
+The engine (named on stderr at start and in ``version``): the compiled PUCT search
+(``zeroplay.search``) with random-rollout leaves -- no Go network ships yet -- or, with
+``--engine flat``, flat Monte-Carlo (``zeroplay.engine.go_montecarlo``).
 """
 
 from __future__ import annotations
@@ -93,20 +94,27 @@ class GtpSession:
             waiting: it ends an analysis.
         size, komi, ko, suicide, scoring: the game at start (``boardsize`` / ``komi`` change them).
         playouts: per ``genmove`` without time controls; seconds: fixed seconds per move instead.
-        engine: default ``FlatMonteCarlo(playouts)``.
+        engine: an object with ``name``, ``think`` and ``choose``; default by ``engine_kind``:
+            ``"search"`` the PUCT search with random-rollout leaves (``engine.go_search``),
+            ``"flat"`` flat Monte-Carlo (``engine.go_montecarlo``).
     """
 
     def __init__(self, write, *, interrupted: threading.Event | None = None, size: int = 9, komi: float = 7.5,
                  ko: str = "simple", suicide: str = "off", scoring: str = "area", playouts: int = 2000,
-                 seconds: float | None = None, engine=None, log=None):
+                 seconds: float | None = None, engine=None, engine_kind: str = "search", log=None):
         from zeroplay.engine.go_montecarlo import FlatMonteCarlo
+        from zeroplay.engine.go_search import PuctRollout
 
         self.write = write
         self.interrupted = interrupted or threading.Event()
         self.rules = {"ko": ko, "suicide": suicide, "scoring": scoring}
         self.playouts = int(playouts)
         self.seconds = seconds
-        self.engine = engine or FlatMonteCarlo(self.playouts)
+        if engine is None:
+            if engine_kind not in ("search", "flat"):
+                raise ValueError(f"engine must be search or flat, got {engine_kind!r}")
+            engine = PuctRollout(self.playouts) if engine_kind == "search" else FlatMonteCarlo(self.playouts)
+        self.engine = engine
         self.log = log or sys.stderr
         self.time = {"main": 0.0, "byo": 0.0, "stones": 0, "left": {0: None, 1: None}}
         self._new_game(size, komi)
@@ -445,9 +453,11 @@ class GtpSession:
                 parts.append(f"info move {v} visits {s.visits} winrate {round(s.winrate * 10000)} "
                              f"prior {round(prior * 10000)} lcb {round(max(s.lcb, 0) * 10000)} order {order} pv {v}")
             else:
+                score = "" if s.score_mean is None else (
+                    f"scoreMean {s.score_mean:.3f} scoreStdev {s.score_stdev:.3f} scoreLead {s.score_mean:.3f} "
+                    f"scoreSelfplay {s.score_mean:.3f} ")
                 parts.append(f"info move {v} visits {s.visits} utility {2 * s.winrate - 1:.6f} winrate {s.winrate:.6f} "
-                             f"scoreMean {s.score_mean:.3f} scoreStdev {s.score_stdev:.3f} scoreLead {s.score_mean:.3f} "
-                             f"scoreSelfplay {s.score_mean:.3f} prior {prior:.6f} lcb {max(s.lcb, 0):.6f} "
+                             f"{score}prior {prior:.6f} lcb {max(s.lcb, 0):.6f} "
                              f"utilityLcb {2 * max(s.lcb, 0) - 1:.6f} order {order} pv {v}")
         return " ".join(parts)
 
@@ -529,6 +539,9 @@ def add_gtp_arguments(parser) -> None:
     parser.add_argument("--playouts", type=int, default=2000,
                         help="playouts per move without time controls (default 2000)")
     parser.add_argument("--seconds", type=float, default=None, help="seconds per move (overrides playouts)")
+    parser.add_argument("--engine", choices=["search", "flat"], default="search",
+                        help="search: the PUCT search with random-rollout leaves (default); flat: flat "
+                             "Monte-Carlo, UCB1 over the root moves")
 
 
 def run(args) -> int:
@@ -551,7 +564,8 @@ def run(args) -> int:
     stdin = open(sys.stdin.fileno(), "r", encoding="utf-8", errors="replace", newline="", closefd=False)
     try:
         return serve(stdin, write, size=args.size, komi=args.komi, ko=args.ko, suicide=args.suicide,
-                     scoring=args.scoring, playouts=args.playouts, seconds=args.seconds)
+                     scoring=args.scoring, playouts=args.playouts, seconds=args.seconds,
+                     engine_kind=args.engine)
     except ValueError as e:
         print(f"gtp: {e}", file=sys.stderr)
         return 2
