@@ -8,6 +8,7 @@ import numpy as np
 
 from zeroplay.games import make
 from zeroplay.games.go.playout import random_game
+from zeroplay.games.gomoku.kernels import random_playouts
 
 
 def add_arguments(parser) -> None:
@@ -43,7 +44,8 @@ def measure(size: int = 9, seconds: float = 2.0, seed: int = 0) -> dict:
     captures, Zobrist key, history row per move) under simple ko; ``positional_superko_moves_per_s``
     and ``situational_superko_moves_per_s``: the same with the exact superko check of every move;
     ``state_api_moves_per_s``: ``State.play`` of uniformly random legal moves from Python;
-    ``ratio_compiled_vs_api``.
+    ``ratio_compiled_vs_api``; ``gomoku_15x15_moves_per_s``: Gomoku's compiled random games
+    (``zeroplay bench rules``' first figure), a yardstick of the machine's speed during this run.
     """
     if not seconds > 0:
         raise ValueError(f"--seconds must be > 0, got {seconds}")
@@ -66,4 +68,10 @@ def measure(size: int = 9, seconds: float = 2.0, seed: int = 0) -> dict:
     api = api_moves / (time.process_time() - t0)
     out["state_api_moves_per_s"] = round(api)
     out["ratio_compiled_vs_api"] = round(out["simple_ko_moves_per_s"] / api, 1)
+    gomoku = make("gomoku", width=15, height=15)
+    pos = gomoku.initial().fast()
+    random_playouts(gomoku.params, gomoku.zkeys, pos.board, pos.info, 2, seed)  # compile / warm up
+    t0 = time.process_time()
+    moves, _ = random_playouts(gomoku.params, gomoku.zkeys, pos.board, pos.info, 2000, seed)
+    out["gomoku_15x15_moves_per_s"] = round(moves / (time.process_time() - t0))
     return out
