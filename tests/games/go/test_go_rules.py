@@ -220,3 +220,16 @@ def test_planes_follow_the_symmetries():
         moved = g.from_stones([sym.cell(c) for c in s.stones(0)], [sym.cell(c) for c in s.stones(1)],
                               to_play=s.to_play)
         assert np.array_equal(g.input_planes(moved), sym.planes(g.input_planes(base)))
+
+
+def test_superko_ban_is_in_the_key_and_the_legal_moves():
+    """Under positional superko the immediate ko recapture repeats the board: banned, and the key
+    says so (the same stones without that history get another key and allow the move)."""
+    g = make("go", size=9, ko="positional")
+    s = g.initial().play_many("C4 E5 D5 E3 D3 F4 J9 D4 E4".split())
+    u = g.from_stones(np.flatnonzero(s._pos.board == 1), np.flatnonzero(s._pos.board == 2), to_play=1)
+    d4 = g.parse_move("D4")
+    assert d4 not in s.legal_moves() and d4 in u.legal_moves()
+    with pytest.raises(IllegalMoveError, match="superko"):
+        s.play("D4")
+    assert s.key != u.key and g.ko_point(s) is None
