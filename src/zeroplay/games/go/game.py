@@ -101,6 +101,8 @@ class Go(Game):
     the game is scored there), ``aux_shape = (max_plies + 1, cells + 4)`` (board history).
     """
 
+    policy_layout = "cells+pass"
+
     def __init__(self, width: int = 9, height: int = 9, komi: float = 7.5, ko: str = "simple",
                  suicide: str = "off", scoring: str = "area"):
         for name, v in (("width", width), ("height", height)):
@@ -273,6 +275,11 @@ class Go(Game):
         if a == self.pass_action:
             return "pass"
         return f"{COLUMNS[a % self.width]}{self.height - a // self.width}"
+
+    def move_help(self) -> str:
+        """How moves are written, for front-ends."""
+        return ("moves are GTP vertices: a column letter A..T without I, then the row from the bottom "
+                "(D4, J9), or 'pass'")
 
     def render(self, state: State) -> str:
         """The board with GTP coordinates: X Black, O White, ')' after the last move, prisoners
