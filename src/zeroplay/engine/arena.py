@@ -45,8 +45,8 @@ from typing import Protocol
 
 import numpy as np
 
-from zeroplay.engine.gtp_player import Resignation
 from zeroplay.engine.elo import EloEstimate, elo_estimate
+from zeroplay.engine.gtp_player import Resignation
 from zeroplay.games import Game, State
 from zeroplay.search import (
     RolloutEvaluator,

@@ -90,6 +90,7 @@ class PuctRollout:
         pass taken out for ``kgs-genmove_cleanup``); None (resign) when the root win rate is
         under ``resign_below`` after at least 1000 root visits."""
         result = self.last
+        assert result is not None, "think before choose"
         if self.resign_below > 0 and result.root_visits >= 1000 and (result.root_q + 1) / 2 < self.resign_below:
             return None
         return stats[0].move if stats else int(result.best_move)

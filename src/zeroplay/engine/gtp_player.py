@@ -105,9 +105,11 @@ class GtpClient:
             raise ValueError("a GTP command is one line")
         if self.proc.poll() is not None:
             raise GtpProtocolError("the engine exited")
+        stdin = self.proc.stdin
+        assert stdin is not None  # opened with PIPE
         try:
-            self.proc.stdin.write(command + "\n")
-            self.proc.stdin.flush()
+            stdin.write(command + "\n")
+            stdin.flush()
         except (BrokenPipeError, OSError):
             raise GtpProtocolError("the engine exited") from None
         timeout = self.timeout_s if timeout_s is None else timeout_s
@@ -116,7 +118,8 @@ class GtpClient:
             first = self._line(timeout)
         if not first or first[0] not in "=?":
             raise GtpProtocolError(f"reply to {command!r} starts with {first[:80]!r}, not '=' or '?'")
-        body = [re.match(r"[=?]\d*\s*(.*)", first).group(1).strip()]
+        head = re.match(r"[=?]\d*\s*(.*)", first)
+        body = [head.group(1).strip() if head else ""]
         while True:
             line = self._line(timeout)
             if line == "":
@@ -172,14 +175,16 @@ class GtpPlayer:
             self.client = GtpClient(self.command, timeout_s=self.timeout_s, stderr=self.stderr)
         if game.width != game.height:
             raise ValueError("gtp: GTP boards are square")
-        self.client.send(f"boardsize {game.width}")
-        self.client.send("clear_board")
-        self.client.send(f"komi {game.rules.komi:g}")
+        client = self.client
+        client.send(f"boardsize {game.width}")
+        client.send("clear_board")
+        client.send(f"komi {game.rules.komi:g}")
         self._game = game
         self._known = ()
 
     def _sync(self, state) -> None:
         game = state.game
+        assert self.client is not None  # new_game started it
         moves = tuple(state.moves)
         if moves[: len(self._known)] != self._known:
             self.client.send("clear_board")
@@ -197,6 +202,7 @@ class GtpPlayer:
             raise ValueError("gtp: the player needs positions played from the start")
         self._sync(state)
         color = "b" if state.to_play == 0 else "w"
+        assert self.client is not None
         reply = self.client.send(f"genmove {color}").strip()
         if reply.lower() == "resign":
             raise Resignation(self.name)

@@ -30,6 +30,7 @@ import queue
 import sys
 import threading
 import traceback
+from typing import Any
 
 import numpy as np
 
@@ -99,7 +100,7 @@ class GtpSession:
             ``"flat"`` flat Monte-Carlo (``engine.go_montecarlo``).
     """
 
-    def __init__(self, write, *, interrupted: threading.Event | None = None, size: int = 9, komi: float = 7.5,
+    def __init__(self, write, *, interrupted: Any = None, size: int = 9, komi: float = 7.5,
                  ko: str = "simple", suicide: str = "off", scoring: str = "area", playouts: int = 2000,
                  seconds: float | None = None, engine=None, engine_kind: str = "search", log=None):
         from zeroplay.engine.go_montecarlo import FlatMonteCarlo
@@ -116,7 +117,7 @@ class GtpSession:
             engine = PuctRollout(self.playouts) if engine_kind == "search" else FlatMonteCarlo(self.playouts)
         self.engine = engine
         self.log = log or sys.stderr
-        self.time = {"main": 0.0, "byo": 0.0, "stones": 0, "left": {0: None, 1: None}}
+        self.time: dict[str, Any] = {"main": 0.0, "byo": 0.0, "stones": 0, "left": {0: None, 1: None}}
         self._new_game(size, komi)
         self.commands = {name[4:].replace("__", "-"): getattr(self, name) for name in dir(self)
                          if name.startswith("cmd_")}
@@ -125,7 +126,7 @@ class GtpSession:
     def _new_game(self, size: int, komi: float) -> None:
         from zeroplay.games import make
 
-        self.game = make("go", size=size, komi=komi, **self.rules)
+        self.game: Any = make("go", size=size, komi=komi, **self.rules)  # a Go game (from_stones, rules)
         self.events: list = []  # ("move", action) or ("setup", black, white, to_play)
         self.states = [self.game.initial()]
 
@@ -510,7 +511,7 @@ def serve(stdin, write, **options) -> int:
     threading.Thread(target=reader, daemon=True).start()
     session = GtpSession(write, interrupted=interrupted, **options)
     print(f"zeroplay gtp: engine {session.engine.name}; "
-          f"{'%g s' % session.seconds if session.seconds else '%d playouts' % session.playouts} a move "
+          f"{f'{session.seconds:g} s' if session.seconds else f'{session.playouts} playouts'} a move "
           "unless time controls say otherwise", file=sys.stderr)
     while True:
         line = lines.get()
@@ -561,7 +562,7 @@ def run(args) -> int:
         replies.write(text)
         replies.flush()
 
-    stdin = open(sys.stdin.fileno(), "r", encoding="utf-8", errors="replace", newline="", closefd=False)
+    stdin = open(sys.stdin.fileno(), encoding="utf-8", errors="replace", newline="", closefd=False)
     try:
         return serve(stdin, write, size=args.size, komi=args.komi, ko=args.ko, suicide=args.suicide,
                      scoring=args.scoring, playouts=args.playouts, seconds=args.seconds,

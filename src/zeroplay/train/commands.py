@@ -328,8 +328,9 @@ def _add_arena(sub) -> None:
         "arena", help="play a match between two players: W/D/L, score and Elo with 95%% interval",
         description="A player is a checkpoint path or a shipped model's name (e.g. gomoku-8x8-5-freestyle; "
         "a file of that name here wins), vcf:CHECKPOINT (that checkpoint or shipped model with the Gomoku "
-        "threat solver on), gumbel:CHECKPOINT (that net with the Gumbel root search), uniform:N or rollout:N (N playouts per move), heuristic:N (the search-only "
-        "engine of zeroplay play, threat solver on; heuristic-plain:N: off), or pbrain:COMMAND. "
+        "threat solver on), gumbel:CHECKPOINT (that net with the Gumbel root search), uniform:N or "
+        "rollout:N (N playouts per move), heuristic:N (the search-only engine of zeroplay play, threat "
+        "solver on; heuristic-plain:N: off), pbrain:COMMAND, or gtp:COMMAND (a GTP engine for Go). "
         "Game options not given come from the first checkpoint player's game, as zeroplay play --model "
         "takes them, else gomoku 15x15 free-style five in a row (four on 6x6, as in zeroplay play). "
         "Colours alternate; draws count 1/2.")
