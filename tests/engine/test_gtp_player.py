@@ -12,7 +12,7 @@ import pytest
 
 from zeroplay.engine.gtp_player import GtpClient, GtpCommandError, GtpIllegalMoveError, GtpPlayer, GtpProtocolError
 from zeroplay.games import make
-from zeroplay.train.arena import make_player, play_match
+from zeroplay.engine.arena import make_player, play_match
 
 GNUGO = shutil.which("gnugo") or shutil.which("gnugo", path="/usr/games")
 needs_gnugo = pytest.mark.skipif(GNUGO is None, reason="GNU Go is not installed (apt-get install gnugo)")
