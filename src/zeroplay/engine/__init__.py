@@ -8,6 +8,9 @@
   ``pbrain:COMMAND``) and matches between them; ``match_record`` keeps a match's games.
 - ``elo``: Elo difference with a 95 % interval from W/D/L.
 - ``pbrain_player``: the manager side of the Gomocup protocol (a brain in a subprocess).
+- ``gtp_player``: the controller side of GTP (``gtp:COMMAND`` players: GNU Go, ``zeroplay gtp``).
+- ``go_search`` / ``go_montecarlo``: the Go engines of ``zeroplay gtp`` (PUCT search with
+  random-rollout leaves; flat Monte-Carlo and playout ownership).
 
 Sits above ``nn`` and below ``train``, ``play`` and ``bench``, which all use it. Nothing heavy is
 imported here.

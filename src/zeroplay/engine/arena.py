@@ -17,6 +17,8 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
                     Gomoku threat solver on as ``zeroplay play`` has it (``heuristic-plain:N``: off)
     pbrain:COMMAND  a Gomocup engine run as a subprocess (``engine/pbrain_player.py``), 1 s a turn;
                     ``pbrain:turn=MS,match=MS:COMMAND`` sets the protocol's time controls
+    gtp:COMMAND     a GTP engine for Go run as a subprocess (``engine/gtp_player.py``): GNU Go,
+                    ``zeroplay gtp``; an engine's ``resign`` loses the game
 
 A spec is known by its canonical form (``canonical_spec``): ``uniform:08``, ``uniform: 8`` and
 ``uniform:8`` are one player, named ``uniform:8`` in results and match records.
@@ -44,6 +46,7 @@ from typing import Protocol
 import numpy as np
 
 from zeroplay.engine.elo import EloEstimate, elo_estimate
+from zeroplay.engine.gtp_player import Resignation
 from zeroplay.games import Game, State
 from zeroplay.search import (
     RolloutEvaluator,
@@ -308,6 +311,18 @@ register_player_kind("rollout", _rollout, _canonical_playouts("rollout"))
 register_player_kind("heuristic", _heuristic(True), _canonical_playouts("heuristic"))
 register_player_kind("heuristic-plain", _heuristic(False), _canonical_playouts("heuristic-plain"))
 register_player_kind("pbrain", _pbrain, _canonical_pbrain)
+
+
+def _gtp(arg, game, options):
+    """``gtp:COMMAND``: a GTP engine for Go, e.g. ``gtp:gnugo --mode gtp --level 1 --chinese-rules``."""
+    from zeroplay.engine.gtp_player import GtpPlayer
+
+    if not arg.strip():
+        raise ValueError("gtp:COMMAND needs the engine's command line, e.g. gtp:gnugo --mode gtp --level 1")
+    return GtpPlayer(arg.strip(), name=f"gtp:{arg.strip()}")
+
+
+register_player_kind("gtp", _gtp)
 register_player_kind("vcf", _vcf, _canonical_vcf)
 register_player_kind("gumbel", _gumbel, _canonical_gumbel)
 
@@ -469,10 +484,11 @@ def play_match(game: Game, a: Player, b: Player, games: int, *, parallel: int = 
             booked.add(g.index)
     todo = [g for g in range(games) if g not in booked]
 
-    def finish(index: int, state: State) -> None:
-        result.add(index % 2 == 0, state.winner, state.moves)
+    def finish(index: int, state: State, winner: int | None = None) -> None:
+        winner = state.winner if winner is None else winner
+        result.add(index % 2 == 0, winner, state.moves)
         if on_game is not None:
-            on_game(index, index % 2 == 0, state.winner, state.moves)
+            on_game(index, index % 2 == 0, winner, state.moves)
         if progress is not None:
             progress.update(1)
 
@@ -486,9 +502,13 @@ def play_match(game: Game, a: Player, b: Player, games: int, *, parallel: int = 
                 if isinstance(p, SearchPlayer):
                     p.rng = p.game_rng(g)
             state = game.initial()
-            while not state.is_terminal:
-                state = state.play(int(players[state.to_play].play(state)))
-            finish(g, state)
+            winner = None
+            try:
+                while not state.is_terminal:
+                    state = state.play(int(players[state.to_play].play(state)))
+            except Resignation:  # a GTP engine's "resign": the game goes to the other side
+                winner = 1 - state.to_play
+            finish(g, state, winner)
     return result
 
 

@@ -16,6 +16,7 @@ PACKAGES = (
     "gomoku",
     "connect4",
     "othello",
+    "go",
 )
 """Game packages under ``zeroplay.games``, one line each; their order fixes the family ids."""
 
