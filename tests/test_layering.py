@@ -9,7 +9,8 @@ import ast
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "zeroplay"
-LEVEL = {"games": 0, "hashing": 0, "tt": 1, "search": 2, "nn": 3, "train": 3, "play": 4, "bench": 4}
+LEVEL = {"games": 0, "hashing": 0, "tt": 1, "solvers": 2, "search": 2, "nn": 3, "engine": 3, "train": 3,
+         "play": 4, "bench": 4}
 TOP = 5  # cli.py, __main__.py, __init__.py: may import any room
 
 

@@ -7,11 +7,13 @@ from typing import Callable
 from zeroplay.games.api import FEATURE_SETS, FastPosition, Game, IllegalMoveError, State
 from zeroplay.games.connect4 import Connect4
 from zeroplay.games.gomoku import Gomoku, TicTacToe
+from zeroplay.games.shogi import Shogi
 from zeroplay.games.symmetry import Symmetry
 
 _REGISTRY: dict[str, Callable[..., Game]] = {
     "connect4": Connect4,
     "gomoku": Gomoku,
+    "shogi": Shogi,
     "tictactoe": TicTacToe,
 }
 

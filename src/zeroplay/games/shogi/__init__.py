@@ -1,0 +1,8 @@
+"""Shogi on cshogi: rules (``game``), keys (``keys``), dlshogi move labels and input planes
+(``labels``, ``features``), KIF/CSA records (``records``) and the alpha-beta engine's
+evaluation (``evaluation``)."""
+
+from zeroplay.games.shogi.game import START_SFEN, Shogi, ShogiState
+from zeroplay.games.shogi.labels import NUM_LABELS, move_label, move_labels
+
+__all__ = ["NUM_LABELS", "START_SFEN", "Shogi", "ShogiState", "move_label", "move_labels"]
