@@ -75,3 +75,10 @@ def move_labels(moves, color: int) -> np.ndarray:
 def move_label(move: int, color: int) -> int:
     """Label of one cshogi move (see ``move_labels``)."""
     return int(move_labels(np.array([move]), color)[0])
+
+
+def label_lookup() -> tuple[list[int], list[int]]:
+    """Per colour, a list of 32,768 labels indexed by ``move & 0x7FFF`` (destination, origin,
+    promotion): one list read per move where numpy per call would cost more (search loops)."""
+    codes = np.arange(1 << 15, dtype=np.int64)
+    return move_labels(codes, 0).tolist(), move_labels(codes, 1).tolist()
