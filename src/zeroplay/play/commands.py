@@ -7,7 +7,7 @@ from __future__ import annotations
 
 
 def add_play_commands(sub) -> None:
-    """Add ``play``, ``pbrain`` and ``serve`` to the ``zeroplay`` subparsers ``sub``."""
+    """Add ``play``, ``usi``, ``pbrain`` and ``serve`` to the ``zeroplay`` subparsers ``sub``."""
     p = sub.add_parser("play", help="play against the engine in the terminal")
     p.add_argument("--game", choices=["gomoku", "connect4", "tictactoe"], default=None,
                    help="game (default: --model's game, else gomoku); connect4: moves are column digits 1..7")
@@ -31,6 +31,9 @@ def add_play_commands(sub) -> None:
                         "play with (default: the shipped model for the game and size; without one, the "
                         "search-only engine)")
     p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser("usi", help="USI shogi engine protocol on stdin/stdout (= usi-zeroplay)")
+    p.set_defaults(func=_cmd_usi)
 
     p = sub.add_parser("pbrain", help="Gomocup (Piskvork) engine protocol on stdin/stdout")
     add_pbrain_arguments(p)
@@ -100,6 +103,12 @@ def _cmd_pbrain(args) -> int:
     from zeroplay.play.pbrain import run_from_args
 
     return run_from_args(args)
+
+
+def _cmd_usi(args) -> int:
+    from zeroplay.play.usi import serve_stdio
+
+    return serve_stdio()
 
 
 def _cmd_serve(args) -> int:

@@ -128,13 +128,14 @@ def _board_from_sfen(sfen: str) -> cshogi.Board:
         board = cshogi.Board(sfen)
     except RuntimeError as e:
         raise ValueError(f"bad SFEN {sfen[:60]!r}: {e}") from None
-    # cshogi's parser skips what it cannot read; a board that does not print back is malformed
-    rows = fields[0].split("/")
-    if len(rows) != 9 or not board.is_ok() or board.sfen().split()[:3] != _canonical(fields)[:3]:
-        raise ValueError(f"bad SFEN {sfen[:60]!r}: not a consistent shogi position")
+    # kings first: cshogi's consistency check prints to stdout on a board without its two kings
     kings = [p for p in board.pieces if p in (cshogi.BKING, cshogi.WKING)]
     if sorted(kings) != [cshogi.BKING, cshogi.WKING]:
         raise ValueError(f"bad SFEN {sfen[:60]!r}: each side needs exactly one king")
+    # cshogi's parser skips what it cannot read; a board that does not print back is malformed
+    rows = fields[0].split("/")
+    if len(rows) != 9 or board.sfen().split()[:3] != _canonical(fields)[:3] or not board.is_ok():
+        raise ValueError(f"bad SFEN {sfen[:60]!r}: not a consistent shogi position")
     return board
 
 
