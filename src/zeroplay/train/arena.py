@@ -15,6 +15,9 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
                     Gomoku threat solver on as ``zeroplay play`` has it (``heuristic-plain:N``: off)
     pbrain:COMMAND  a Gomocup engine run as a subprocess (``train/pbrain_player.py``), 1 s a turn;
                     ``pbrain:turn=MS,match=MS:COMMAND`` sets the protocol's time controls
+    usi:COMMAND     a USI shogi engine run as a subprocess, 1 s byoyomi (``usi:COMMAND@MS``);
+                    shogi also has ``alphabeta:NODES``, ``shogimcts:PLAYOUTS`` and, for any
+                    game, ``random:SEED`` (``engine/shogi_players.py``)
 
 A spec is known by its canonical form (``canonical_spec``): ``uniform:08``, ``uniform: 8`` and
 ``uniform:8`` are one player, named ``uniform:8`` in results and match records.
@@ -284,6 +287,22 @@ register_player_kind("heuristic", _heuristic(True), _canonical_playouts("heurist
 register_player_kind("heuristic-plain", _heuristic(False), _canonical_playouts("heuristic-plain"))
 register_player_kind("pbrain", _pbrain, _canonical_pbrain)
 register_player_kind("vcf", _vcf, _canonical_vcf)
+
+
+def _engine_room_kind(factory_name: str):
+    """A player kind made by ``zeroplay.engine.shogi_players`` (imported when the kind is used)."""
+    def factory(arg, game, options):
+        from zeroplay.engine import shogi_players
+
+        return getattr(shogi_players, factory_name)(arg, game, options)
+
+    return factory
+
+
+register_player_kind("usi", _engine_room_kind("usi_player"))
+register_player_kind("alphabeta", _engine_room_kind("alphabeta_player"))
+register_player_kind("shogimcts", _engine_room_kind("shogi_mcts_player"))
+register_player_kind("random", _engine_room_kind("random_player"))
 
 
 def checkpoint_player(path, game: Game, *, playouts: int = 400, name: str | None = None,
