@@ -9,8 +9,9 @@ from __future__ import annotations
 def add_play_commands(sub) -> None:
     """Add ``play``, ``usi``, ``pbrain`` and ``serve`` to the ``zeroplay`` subparsers ``sub``."""
     p = sub.add_parser("play", help="play against the engine in the terminal")
-    p.add_argument("--game", choices=["gomoku", "connect4", "tictactoe"], default=None,
-                   help="game (default: --model's game, else gomoku); connect4: moves are column digits 1..7")
+    p.add_argument("--game", choices=["gomoku", "connect4", "tictactoe", "shogi"], default=None,
+                   help="game (default: --model's game, else gomoku); connect4: moves are column digits 1..7; "
+                        "shogi: USI moves against the alpha-beta engine (--seconds per move, default 2)")
     p.add_argument("--size", type=int, default=None,
                    help="Gomoku: board width and height, 5..25 (default: --model's board, else 15)")
     p.add_argument("--n-in-row", type=int, default=None,
@@ -94,6 +95,13 @@ def _positive(args) -> None:
 
 def _cmd_play(args) -> int:
     _positive(args)
+    if args.game is not None:
+        from zeroplay.games import make
+
+        if not getattr(make(args.game), "compiled", True):  # rules in Python (shogi): its own session
+            from zeroplay.play.shogi_terminal import run as run_text_game
+
+            return run_text_game(args)
     from zeroplay.play.terminal import run
 
     return run(args)

@@ -24,6 +24,8 @@ move only together with its position, so moves are parsed and printed by the sta
 
 from __future__ import annotations
 
+import re
+
 import cshogi
 import numpy as np
 
@@ -44,6 +46,7 @@ MAX_MOVES = "max moves"
 
 _PIECE_TEXT = ["", "P", "L", "N", "S", "B", "R", "G", "K", "+P", "+L", "+N", "+S", "+B", "+R"]
 _HAND_LETTERS = "PLNSGBR"
+_USI_MOVE = re.compile(r"^([1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i])$")
 
 
 class Shogi:
@@ -303,17 +306,15 @@ class ShogiState:
         Raises:
             IllegalMoveError: malformed, or not legal here (the message says which).
         """
-        if not isinstance(text, str) or not 4 <= len(text.strip()) <= 5 or not text.isascii():
+        if not isinstance(text, str) or not _USI_MOVE.match(text.strip()):
             raise IllegalMoveError(f"move {str(text)[:20]!r}: not a USI move (7g7f, 8h2b+, P*5e)")
         text = text.strip()
-        move = self._board.move_from_usi(text)
-        if cshogi.move_to_usi(move) != text:
-            raise IllegalMoveError(f"move {text!r}: not a USI move (7g7f, 8h2b+, P*5e)")
         if self.is_terminal:
             raise IllegalMoveError(f"move {text!r}: the game is over ({self.termination})")
-        if move not in self._legal:
-            raise IllegalMoveError(f"move {text!r}: illegal in this position")
-        return self.label_of(move)
+        for move in self._legal:
+            if cshogi.move_to_usi(int(move)) == text:
+                return self.label_of(int(move))
+        raise IllegalMoveError(f"move {text!r}: illegal in this position")
 
     def move_text(self, label: int) -> str:
         """USI text of a legal move's label."""
