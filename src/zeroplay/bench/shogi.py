@@ -90,7 +90,7 @@ def measure(ab_nodes=60_000, playouts=400, batch_size=8, blocks=4, channels=64) 
     net_rate = calls * batch_size / (time.process_time() - t0)
     return {
         "alphabeta": {"nodes_per_cpu_s": round(ab_rate), "nodes_per_position": ab_nodes},
-        "mcts": dict(mcts, playouts=playouts, batch_size=batch_size, net=f"b{blocks}c{channels}"),
+        "mcts": dict(mcts, playouts=playouts, batch_size=batch_size, net_arch=f"b{blocks}c{channels}"),
         "net": {"positions_per_cpu_s": round(net_rate, 1), "batch_size": batch_size,
                 "mcts_fraction_of_net_limit": round(mcts["net"]["playouts_per_cpu_s"] / net_rate, 3)},
     }

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from zeroplay.games import make
-from zeroplay.games.shogi.keys import aux_hand, board_key, hand_aux, to_int64
+from zeroplay.games.shogi.keys import aux_hand, board_key, full_key, hand_aux, to_int64
 from zeroplay.games.shogi.labels import NUM_LABELS, move_labels
 from zeroplay.tt import BOUND_EXACT, ab_probe, ab_store, new_ab_table, new_node_table, node_find, node_find_or_add
 
@@ -41,6 +41,7 @@ def test_labels_of_1000_random_positions_are_distinct_and_match_dlshogi():
         ours = move_labels(moves, s.to_play)
         assert len(set(ours.tolist())) == len(ours) and ours.min() >= 0 and ours.max() < NUM_LABELS
         assert ours.tolist() == [dlshogi.make_move_label(int(m), s.to_play) for m in moves]
+        assert s.key == full_key(s.pieces, s.to_play, s.hands)  # incremental == from scratch
         for label in ours[:3]:
             assert s.parse_move(s.move_text(int(label))) == label
         total += len(moves)

@@ -30,8 +30,9 @@ import cshogi
 import numpy as np
 
 from zeroplay.games.api import IllegalMoveError
-from zeroplay.games.shogi.keys import board_key, hand_aux, hands_key
-from zeroplay.games.shogi.labels import NUM_LABELS, move_labels
+from zeroplay.games.shogi.evaluation import HAND_INDEX_OF_TYPE
+from zeroplay.games.shogi.keys import BOARD_KEYS, HAND_KEYS, SIDE_KEY, board_key, hand_aux, hands_key
+from zeroplay.games.shogi.labels import NUM_LABELS, label_lookup, move_labels
 
 START_SFEN = cshogi.STARTING_SFEN
 DEFAULT_MAX_MOVES = 512
@@ -46,6 +47,9 @@ MAX_MOVES = "max moves"
 
 _PIECE_TEXT = ["", "P", "L", "N", "S", "B", "R", "G", "K", "+P", "+L", "+N", "+S", "+B", "+R"]
 _HAND_LETTERS = "PLNSGBR"
+_LABEL_LISTS = label_lookup()
+_BOARD = BOARD_KEYS.tolist()
+_HAND = HAND_KEYS.tolist()
 _USI_MOVE = re.compile(r"^([1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i])$")
 
 
@@ -163,13 +167,13 @@ class ShogiState:
                  "_legal", "_key", "_winner", "_termination")
 
     def __init__(self, game: Shogi, board: cshogi.Board, moves: tuple, *, usi_moves: tuple = (),
-                 start_sfen: str | None = None, keys: tuple = (), in_check: tuple = ()):
+                 start_sfen: str | None = None, keys: tuple = (), in_check: tuple = (), key: int | None = None):
         self.game = game
         self._board = board
         self.moves = moves
         self.usi_moves = usi_moves
         self.start_sfen = start_sfen if start_sfen is not None else board.sfen()
-        self._key = board_key(board.pieces, board.turn) ^ hands_key(board.pieces_in_hand)
+        self._key = key if key is not None else board_key(board.pieces, board.turn) ^ hands_key(board.pieces_in_hand)
         self._keys = keys + (self._key,)
         self._in_check = in_check + (bool(board.is_check()),)
         self._legal = np.fromiter(board.legal_moves, dtype=np.int64)
@@ -294,11 +298,12 @@ class ShogiState:
         Raises:
             IllegalMoveError: no legal move here has that label.
         """
-        labels = move_labels(self._legal, self.to_play)
-        hit = np.flatnonzero(labels == label)
-        if self.is_terminal or len(hit) == 0:
-            raise IllegalMoveError(f"move {label!r}: no legal move with this label here")
-        return int(self._legal[hit[0]])
+        if not self.is_terminal and 0 <= label < NUM_LABELS:
+            table = _LABEL_LISTS[self.to_play]
+            for move in self._legal.tolist():
+                if table[move & 0x7FFF] == label:
+                    return move
+        raise IllegalMoveError(f"move {label!r}: no legal move with this label here")
 
     def parse_move(self, text: str) -> int:
         """Label of a legal move in USI notation (``7g7f``, ``8h2b+``, ``P*5e``).
@@ -335,10 +340,31 @@ class ShogiState:
                 raise IllegalMoveError(f"move {move!r}: the game is over ({self.termination})")
             label = int(move)
         cs_move = self.cshogi_move(label)
+        key = self._next_key(cs_move)
         board = self._board.copy()
         board.push(cs_move)
         return ShogiState(self.game, board, self.moves + (label,), usi_moves=self.usi_moves + (cshogi.move_to_usi(cs_move),),
-                          start_sfen=self.start_sfen, keys=self._keys, in_check=self._in_check)
+                          start_sfen=self.start_sfen, keys=self._keys, in_check=self._in_check, key=key)
+
+    def _next_key(self, move: int) -> int:
+        """The full key after cshogi ``move``, by XOR from this one (Zobrist's update)."""
+        color = self._board.turn
+        hand = self._board.pieces_in_hand[color]
+        to, origin, offset = move & 0x7F, (move >> 7) & 0x7F, 16 * color
+        key = self._key ^ SIDE_KEY
+        if origin >= 81:  # drop: piece type origin - 80 leaves the hand
+            piece_type = origin - 80
+            index = HAND_INDEX_OF_TYPE[piece_type]
+            count = hand[index]
+            return key ^ _BOARD[to][piece_type + offset] ^ _HAND[color][index][count] ^ _HAND[color][index][count - 1]
+        code = ((move >> 16) & 0xF) + offset
+        key ^= _BOARD[origin][code] ^ _BOARD[to][code + 8 if (move >> 14) & 1 else code]
+        captured = (move >> 20) & 0xF
+        if captured:
+            index = HAND_INDEX_OF_TYPE[captured]
+            count = hand[index]
+            key ^= _BOARD[to][captured + 16 - offset] ^ _HAND[color][index][count] ^ _HAND[color][index][count + 1]
+        return key
 
     def play_many(self, moves) -> "ShogiState":
         """Play several moves in order (see ``play``)."""

@@ -32,16 +32,8 @@ _DROP_CLASS = np.full(128, -1, dtype=np.int64)
 _DROP_CLASS[81:88] = DROP_OFFSET + np.arange(7)
 
 
-def move_labels(moves, color: int) -> np.ndarray:
-    """Labels in [0, 2187) of cshogi moves played by ``color`` (0 Black, 1 White).
-
-    Args:
-        moves: int array-like (n,) of cshogi move numbers.
-        color: the mover.
-
-    Returns:
-        int64 (n,) labels.
-    """
+def _compute_labels(moves, color: int) -> np.ndarray:
+    """The labels by dlshogi's rule, vectorised (builds ``LABEL_TABLE``)."""
     m = np.asarray(moves, dtype=np.int64)
     to_sq = m & 0x7F
     from_sq = (m >> 7) & 0x7F
@@ -72,13 +64,32 @@ def move_labels(moves, color: int) -> np.ndarray:
     return klass * NUM_SQUARES + to_sq
 
 
+_CODES = np.arange(1 << 15, dtype=np.int64)
+LABEL_TABLE = np.stack([_compute_labels(_CODES, 0), _compute_labels(_CODES, 1)])
+"""int64 (2, 32768): label of a move by [mover, move & 0x7FFF] (destination, origin, promotion);
+entries of codes that are no move are unused."""
+LABEL_TABLE.setflags(write=False)
+
+
+def move_labels(moves, color: int) -> np.ndarray:
+    """Labels in [0, 2187) of cshogi moves played by ``color`` (0 Black, 1 White).
+
+    Args:
+        moves: int array-like (n,) of cshogi move numbers.
+        color: the mover.
+
+    Returns:
+        int64 (n,) labels.
+    """
+    return LABEL_TABLE[color][np.asarray(moves, dtype=np.int64) & 0x7FFF]
+
+
 def move_label(move: int, color: int) -> int:
     """Label of one cshogi move (see ``move_labels``)."""
     return int(move_labels(np.array([move]), color)[0])
 
 
 def label_lookup() -> tuple[list[int], list[int]]:
-    """Per colour, a list of 32,768 labels indexed by ``move & 0x7FFF`` (destination, origin,
-    promotion): one list read per move where numpy per call would cost more (search loops)."""
-    codes = np.arange(1 << 15, dtype=np.int64)
-    return move_labels(codes, 0).tolist(), move_labels(codes, 1).tolist()
+    """``LABEL_TABLE`` as two Python lists (one list read per move where a numpy call would cost
+    more: the search loops)."""
+    return LABEL_TABLE[0].tolist(), LABEL_TABLE[1].tolist()
