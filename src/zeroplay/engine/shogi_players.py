@@ -150,7 +150,7 @@ class RandomPlayer:
 
 
 def _require_shogi(kind, game):
-    if not getattr(game, "has_hands", False) or getattr(game, "compiled", True):
+    if not getattr(game, "has_hands", False) or getattr(game, "kernels", None) is not None:
         raise ValueError(f"{kind}: plays shogi, not {game.name}")
 
 

@@ -1,66 +1,133 @@
-"""One compiled entry point per operation for every game, dispatched on ``params[P_GAME]``.
+"""The compiled dispatch: one entry point per kernel for every registered game.
 
-The search calls these from its own compiled loops, so it works for any game of the Game API
-without Python in the per-playout path. A new game family adds its kernels and one branch per
-function here.
+The search calls these from its own compiled loops, so it runs any game of ``games/registry.py``
+without Python in the per-playout path. Each entry point is a chain of compiled closures built
+at import from the registered games' kernels, one link per game: link k calls game k's kernel
+when ``params[P_FAMILY] == k`` and hands on to link k + 1 otherwise. The kernels are closure
+constants, so numba calls them directly (and may inline them): no function pointers, unlike a
+loop over a tuple of functions, which numba types as first-class functions and which cost the
+search 25-30 % (measured, docs/BENCHMARKS.md). Adding a game edits nothing here.
+
+numba caches compiled code per source file and does not see the registry change, so this module
+records the registry's fingerprint beside its cache and drops zeroplay's numba cache when the
+fingerprint differs (a new game registered): stale code would otherwise lack the new game. A
+family missing from the compiled code anyway raises ``ValueError`` instead of doing nothing.
 """
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from numba import njit
 
-from zeroplay.games import connect4_kernels as connect4
-from zeroplay.games import gomoku_kernels as gomoku
-from zeroplay.games.layout import GAME_CONNECT4, GAME_GOMOKU, I_NWIN0, I_TERMINAL, P_GAME
+from zeroplay.games.layout import P_FAMILY
+from zeroplay.games.registry import compiled_kernels, fingerprint
+
+_PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+_STAMP = "zeroplay-game-families.txt"
+
+
+def _cache_dirs() -> list[Path]:
+    """Where numba keeps zeroplay's compiled code: ``__pycache__`` beside the sources, or the
+    mirror under ``NUMBA_CACHE_DIR``."""
+    dirs = [p for p in _PACKAGE_ROOT.rglob("__pycache__")]
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    if root:
+        mirror = Path(root) / _PACKAGE_ROOT.relative_to(_PACKAGE_ROOT.anchor)
+        dirs += [p for p in mirror.rglob("*") if p.is_dir()] + [mirror]
+    return dirs
+
+
+def _drop_stale_caches() -> None:
+    stamp_dir = Path(__file__).resolve().parent / "__pycache__"
+    stamp = stamp_dir / _STAMP
+    now = fingerprint()
+    try:
+        if stamp.read_text() == now:
+            return
+    except OSError:
+        pass
+    try:
+        for d in _cache_dirs():
+            for f in list(d.glob("*.nbi")) + list(d.glob("*.nbc")):
+                f.unlink(missing_ok=True)
+        stamp_dir.mkdir(exist_ok=True)
+        tmp = stamp.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(now)
+        os.replace(tmp, stamp)
+    except OSError:
+        pass  # a read-only install: numba then caches elsewhere or not at all
+
+
+_drop_stale_caches()
+
+
+
+def _chain(kernels: tuple):
+    """A compiled ``call(family, *args)`` that runs ``kernels[family](*args)``.
+
+    Raises (inside compiled code) ValueError for a family past the end: compiled code older than
+    the registry (see ``_drop_stale_caches``) fails loudly instead of running another game's
+    kernel."""
+    head = kernels[0]
+    if len(kernels) == 1:
+        @njit(cache=True)
+        def last(family, *args):
+            if family != 0:
+                raise ValueError("game family not in the compiled dispatch (games/registry.py)")
+            return head(*args)
+        return last
+    rest = _chain(kernels[1:])
+
+    @njit(cache=True)
+    def link(family, *args):
+        if family == 0:
+            return head(*args)
+        return rest(family - 1, *args)
+    return link
+
+
+_KERNELS = compiled_kernels()
+_apply = _chain(tuple(k.apply for k in _KERNELS))
+_undo = _chain(tuple(k.undo for k in _KERNELS))
+_legal_moves = _chain(tuple(k.legal_moves for k in _KERNELS))
+_winning_moves = _chain(tuple(k.winning_moves for k in _KERNELS))
+_num_winning_moves = _chain(tuple(k.num_winning_moves for k in _KERNELS))
+_rollout = _chain(tuple(k.rollout for k in _KERNELS))
 
 
 @njit(cache=True)
-def apply(params, zkeys, board, info, stack, wmask, action):
-    """Play a legal ``action`` in place, winning-move masks included."""
-    if params[P_GAME] == GAME_GOMOKU:
-        gomoku.apply_move_tracked(params, zkeys, board, info, stack, wmask, action)
-    elif params[P_GAME] == GAME_CONNECT4:
-        connect4.apply_move_tracked(params, zkeys, board, info, stack, wmask, action)
-    else:
-        raise ValueError("unknown game family")
+def apply(params, zkeys, board, info, stack, aux, action):
+    """Play a legal ``action`` in place (the game's ``kernels.apply``)."""
+    _apply(params[P_FAMILY], params, zkeys, board, info, stack, aux, action)
 
 
 @njit(cache=True)
-def undo(params, zkeys, board, info, stack, wmask):
+def undo(params, zkeys, board, info, stack, aux):
     """Take back the last action in place; returns it."""
-    if params[P_GAME] == GAME_GOMOKU:
-        return gomoku.undo_move_tracked(params, zkeys, board, info, stack, wmask)
-    if params[P_GAME] == GAME_CONNECT4:
-        return connect4.undo_move_tracked(params, zkeys, board, info, stack, wmask)
-    raise ValueError("unknown game family")
+    return _undo(params[P_FAMILY], params, zkeys, board, info, stack, aux)
 
 
 @njit(cache=True)
-def legal_moves(params, board, info, out):
+def legal_moves(params, board, info, aux, out):
     """Write the legal actions, ascending, into ``out`` (int64, >= num_actions); returns count."""
-    if params[P_GAME] == GAME_GOMOKU:
-        return gomoku.legal_moves(params, board, info, out)
-    if params[P_GAME] == GAME_CONNECT4:
-        return connect4.legal_moves(params, board, info, out)
-    raise ValueError("unknown game family")
+    return _legal_moves(params[P_FAMILY], params, board, info, aux, out)
 
 
 @njit(cache=True)
-def winning_moves(params, board, info, wmask, player, out):
+def winning_moves(params, board, info, aux, player, out):
     """Write the actions that win at once for ``player`` into ``out``; returns count (0 if over)."""
-    if params[P_GAME] == GAME_GOMOKU:
-        return gomoku.winning_moves(params, info, wmask, player, out)
-    if params[P_GAME] == GAME_CONNECT4:
-        return connect4.winning_moves(params, board, info, wmask, player, out)
-    raise ValueError("unknown game family")
+    return _winning_moves(params[P_FAMILY], params, board, info, aux, player, out)
 
 
 @njit(cache=True)
-def num_winning_moves(params, board, info, wmask, player):
+def num_winning_moves(params, board, info, aux, player):
     """How many actions win at once for ``player`` (0 if the game is over)."""
-    if params[P_GAME] == GAME_GOMOKU or params[P_GAME] == GAME_CONNECT4:
-        # Gomoku counts winning cells, Connect Four winning columns: both are actions
-        if info[I_TERMINAL] != 0:
-            return 0
-        return info[I_NWIN0 + player]
-    raise ValueError("unknown game family")
+    return _num_winning_moves(params[P_FAMILY], params, board, info, aux, player)
+
+
+@njit(cache=True)
+def rollout(params, board, info, rng):
+    """Finish the game from the scratch (board, info) with random moves; the winner or -1."""
+    return _rollout(params[P_FAMILY], params, board, info, rng)

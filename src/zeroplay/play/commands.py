@@ -98,7 +98,7 @@ def _cmd_play(args) -> int:
     if args.game is not None:
         from zeroplay.games import make
 
-        if not getattr(make(args.game), "compiled", True):  # rules in Python (shogi): its own session
+        if make(args.game).kernels is None:  # rules not compiled (shogi): its own session
             from zeroplay.play.shogi_terminal import run as run_text_game
 
             return run_text_game(args)

@@ -1,6 +1,6 @@
 """PUCT Monte-Carlo search driven from Python, for games without the compiled fast path.
 
-For a Game with ``compiled = False`` (shogi: its rules live in cshogi) the search walks real
+For a Game whose ``kernels`` is None (shogi: its rules live in cshogi) the search walks real
 ``State`` objects (``state.play``) instead of the compiled kernels; everything else is arrays.
 It asks the game nothing by name: states need ``play(action)``, ``legal_moves()`` (int actions),
 ``is_terminal``, ``winner``, ``to_play``, ``ply`` and a 64-bit ``key`` covering the whole position.

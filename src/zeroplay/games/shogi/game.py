@@ -19,7 +19,8 @@ Rules (the Japan Shogi Association's, as CSA tournaments apply them):
 Actions: dlshogi's move labels (``labels.py``), 0..2186, from the mover's view. A label means a
 move only together with its position, so moves are parsed and printed by the state
 (``state.parse_move("7g7f")``, ``state.move_text(label)``); ``state.play`` takes either.
-``game.compiled`` is False: the rules live in cshogi, so searches use the Python methods.
+``game.kernels`` is None (the Game API's way to say "no compiled fast path"): the rules live in
+cshogi, so searches use the Python methods.
 """
 
 from __future__ import annotations
@@ -60,14 +61,14 @@ class Shogi:
         name: ``"shogi"``. options: as given to ``make``.
         height, width, cells: 9, 9, 81 (square ``file * 9 + rank`` in cshogi's numbering).
         num_actions: 2,187 (dlshogi's move labels).
-        compiled: False -- no compiled fast path; searches drive ``ShogiState`` from Python.
+        kernels: None -- no compiled fast path; searches drive ``ShogiState`` from Python.
         has_hands: True -- positions have pieces in hand (keys: ``state.board_key`` +
             ``state.hand_aux``).
         max_moves: moves after which the game is drawn.
     """
 
     name = "shogi"
-    compiled = False
+    kernels = None
     has_hands = True
     height = width = 9
     cells = 81
