@@ -1,7 +1,7 @@
 """Shogi arena players: any USI engine (``usi:COMMAND``), our two engines, a random mover.
 
 All have the arena's ``Player`` interface (``name``, ``new_game(game)``, ``play(state) -> label``)
-and play ``ShogiState``s. Specs (registered by ``zeroplay.train.arena``):
+and play ``ShogiState``s. Specs (registered by ``zeroplay.engine.arena``):
 
 * ``usi:COMMAND`` -- a USI engine in a subprocess (``usi``/``isready`` handshake, ``usinewgame``
   per game, ``position ...`` + ``go btime 0 wtime 0 byoyomi B`` per move, B = 1,000 ms unless

@@ -9,7 +9,7 @@ square ``file * 9 + rank`` = the planes' [file, rank] layout). Value head: a 1x1
 a 128-unit layer and tanh: V in [-1, 1] from the mover's view.
 
 Checkpoints are safetensors files (never unpickled) with the architecture and training facts in
-the header's metadata; written atomically (``zeroplay.nn.atomic_file``).
+the header's metadata; written atomically (``zeroplay.files.atomic``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from torch import nn
 
 from zeroplay.games.shogi.features import NUM_PLANES
 from zeroplay.games.shogi.labels import NUM_LABELS, NUM_MOVE_CLASSES
-from zeroplay.nn.atomic_file import atomic_write_bytes
+from zeroplay.files.atomic import atomic_write_bytes
 
 FORMAT = "zeroplay-shogi-net-1"
 

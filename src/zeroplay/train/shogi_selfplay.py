@@ -87,7 +87,7 @@ def run(run_dir, *, iterations=1, games=2, playouts=16, max_moves=40, steps=20, 
     import torch
 
     from zeroplay.games.shogi import Shogi
-    from zeroplay.nn.atomic_file import atomic_write_text
+    from zeroplay.files.atomic import atomic_write_text
     from zeroplay.nn.shogi_net import ShogiNet, ShogiNetEvaluator, save_shogi_net
     from zeroplay.search.python_puct import PythonPuct, PythonPuctConfig
 
