@@ -11,6 +11,9 @@
 - ``gtp_player``: the controller side of GTP (``gtp:COMMAND`` players: GNU Go, ``zeroplay gtp``).
 - ``go_search`` / ``go_montecarlo``: the Go engines of ``zeroplay gtp`` (PUCT search with
   random-rollout leaves; flat Monte-Carlo and playout ownership).
+- shogi: ``shogi_alphabeta`` (Bonanza-style), ``shogi_mcts`` (dlshogi-style), ``shogi_engines``
+  (both by name), ``shogi_players`` (arena kinds ``usi:COMMAND``, ``alphabeta:N``,
+  ``shogimcts:N``, ``random:SEED``), ``gnushogi_usi`` (GNU Shogi behind USI).
 
 Sits above ``nn`` and below ``train``, ``play`` and ``bench``, which all use it. Nothing heavy is
 imported here.

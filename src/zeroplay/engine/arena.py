@@ -19,6 +19,9 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
                     ``pbrain:turn=MS,match=MS:COMMAND`` sets the protocol's time controls
     gtp:COMMAND     a GTP engine for Go run as a subprocess (``engine/gtp_player.py``): GNU Go,
                     ``zeroplay gtp``; an engine's ``resign`` loses the game
+    usi:COMMAND     a USI shogi engine run as a subprocess, 1 s byoyomi (``usi:COMMAND@MS``);
+                    shogi also has ``alphabeta:NODES``, ``shogimcts:PLAYOUTS`` and, for any
+                    game, ``random:SEED`` (``engine/shogi_players.py``)
 
 A spec is known by its canonical form (``canonical_spec``): ``uniform:08``, ``uniform: 8`` and
 ``uniform:8`` are one player, named ``uniform:8`` in results and match records.
@@ -325,6 +328,22 @@ def _gtp(arg, game, options):
 register_player_kind("gtp", _gtp)
 register_player_kind("vcf", _vcf, _canonical_vcf)
 register_player_kind("gumbel", _gumbel, _canonical_gumbel)
+
+
+def _engine_room_kind(factory_name: str):
+    """A player kind made by ``zeroplay.engine.shogi_players`` (imported when the kind is used)."""
+    def factory(arg, game, options):
+        from zeroplay.engine import shogi_players
+
+        return getattr(shogi_players, factory_name)(arg, game, options)
+
+    return factory
+
+
+register_player_kind("usi", _engine_room_kind("usi_player"))
+register_player_kind("alphabeta", _engine_room_kind("alphabeta_player"))
+register_player_kind("shogimcts", _engine_room_kind("shogi_mcts_player"))
+register_player_kind("random", _engine_room_kind("random_player"))
 
 
 def checkpoint_player(path, game: Game, *, playouts: int = 400, name: str | None = None,

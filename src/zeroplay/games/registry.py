@@ -17,6 +17,7 @@ PACKAGES = (
     "connect4",
     "othello",
     "go",
+    "shogi",
 )
 """Game packages under ``zeroplay.games``, one line each; their order fixes the family ids."""
 
