@@ -16,11 +16,13 @@ def add_arguments(parser) -> None:
     parser.add_argument("--searches", type=int, default=30, help="searches per figure (default 30)")
     parser.add_argument("--batch-size", type=int, default=16, help="leaves per batch (default 16)")
     parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel column")
+    parser.add_argument("--root-policy", choices=["puct", "gumbel"], default="puct",
+                        help="root search of the searches measured (default puct; gumbel: search/gumbel.py)")
 
 
 def run(args) -> dict:
     return measure(playouts=args.playouts, searches=args.searches, batch_size=args.batch_size,
-                   openspiel=not args.no_openspiel)
+                   openspiel=not args.no_openspiel, root_policy=args.root_policy)
 
 
 def _rate(searcher, state, playouts: int, searches: int) -> float:
@@ -52,7 +54,8 @@ def _openspiel_rate(playouts: int, searches: int) -> float | None:
     return playouts * searches / (time.process_time() - t0)
 
 
-def measure(playouts: int = 800, searches: int = 30, batch_size: int = 16, openspiel: bool = True) -> dict:
+def measure(playouts: int = 800, searches: int = 30, batch_size: int = 16, openspiel: bool = True,
+            root_policy: str = "puct") -> dict:
     """Figures of ``zeroplay bench mcts`` (one core, 15x15 freestyle).
 
     uniform: UniformEvaluator (tree only), default c_puct and FPU, ``batch_size`` leaves per
@@ -68,7 +71,8 @@ def measure(playouts: int = 800, searches: int = 30, batch_size: int = 16, opens
     empty = game.initial()
     midgame = empty.play_many(MIDGAME.split())
     # the table is cleared before each search: sized for the search by the search's rule
-    config = SearchConfig.for_playouts(playouts, game.num_actions, batch_size=batch_size, eval_cache_size=0)
+    config = SearchConfig.for_playouts(playouts, game.num_actions, batch_size=batch_size, eval_cache_size=0,
+                                       root_policy=root_policy)
     capacity = config.node_capacity
     uniform = Searcher(game, UniformEvaluator(), config)
     result = {
@@ -89,5 +93,6 @@ def measure(playouts: int = 800, searches: int = 30, batch_size: int = 16, opens
     if missing:
         result["rollout"]["note"] = "open-spiel not installed: pip install open-spiel"
     result["settings"] = {"playouts": playouts, "searches": searches, "batch_size": batch_size,
+                          "root_policy": root_policy,
                           "node_capacity": capacity, "board": "15x15 freestyle"}
     return result

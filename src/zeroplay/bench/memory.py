@@ -44,7 +44,7 @@ def measure(nodes: int = 1_000_000, sizes=(9, 15, 19), candidate_radius: int = 0
 
     if nodes < 64:
         raise ValueError(f"--nodes must be >= 64, got {nodes}")
-    out = {}
+    out: dict[str, dict[str, object]] = {}
     for size in sizes:
         game = make("gomoku", width=size, height=size)
         state = game.initial()

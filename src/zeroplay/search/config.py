@@ -63,6 +63,26 @@ class SearchConfig:
     dirichlet_epsilon: float = 0.25
     """Weight of the noise: P' = (1 - eps) P + eps * Dir(alpha) (AlphaZero: 0.25)."""
 
+    # --- root policy: PUCT or Gumbel (search/gumbel.py) ------------------------------------
+    root_policy: str = "puct"
+    """"puct": the root selects by PUCT (with Dirichlet noise when ``noise``) and the policy target
+    is the visit distribution. "gumbel": Gumbel-top-k sampling and sequential halving at the root
+    (Danihelka et al. 2022; mctx's gumbel_muzero_policy); ``noise`` then means Gumbel noise g
+    (none in play: g = 0), the move is the Gumbel search's choice and the policy target is the
+    improved policy softmax(logits + sigma(completed Q)). Interior nodes use PUCT either way."""
+    gumbel_m: int = 16
+    """Root candidates m sampled by Gumbel-top-k (mctx's max_num_considered_actions: 16)."""
+    gumbel_c_visit: float = 50.0
+    """c_visit of sigma(q) = (c_visit + max_b N(b)) * c_scale * q, q in [0, 1] (paper: 50)."""
+    gumbel_c_scale: float = 1.0
+    """c_scale of sigma (paper: 1.0)."""
+
+    forced_playouts_k: float = 0.0
+    """KataGo's forced playouts (search/forced.py): in searches with root ``noise``, a visited
+    root move with fewer than sqrt(k * P * sum N) visits is selected first; 0 turns it off
+    (KataGo: 2). PUCT root only; the caller prunes them from the target
+    (``search.forced.prune_policy_target``)."""
+
     # --- memory (set them with ``for_memory`` / ``for_playouts``: the one sizing rule) ------
     node_capacity: int = 1 << 16
     """Node indices and hash slots of the node table (a power of two); ``tree.NODE_BYTES`` each."""
@@ -93,7 +113,7 @@ class SearchConfig:
     verify_proofs: bool = True
     """Replay a proven result's line on real game states before reporting it."""
 
-    # --- threat solver (Gomoku; search/vcf.py) -----------------------------------------------
+    # --- threat solver (Gomoku; search/threats.py, the MCTS adapter) -----------------------------------------------
     threat_solver: bool = False
     """VCF search for the side to move at every newly expanded node and at the root; a win
     found makes the node a proven win (distance = the line's length). Costs a window scan per
@@ -136,16 +156,22 @@ class SearchConfig:
             raise ValueError(f"max_load must be in (0, 1], got {self.max_load}")
         if self.threat_solver_nodes < 0 or self.threat_solver_root_nodes < 0:
             raise ValueError("threat_solver_nodes and threat_solver_root_nodes must be >= 0")
+        if self.root_policy not in ("puct", "gumbel"):
+            raise ValueError(f"root_policy must be 'puct' or 'gumbel', got {self.root_policy!r}")
+        if self.gumbel_m < 1 or not self.gumbel_c_visit >= 0 or not self.gumbel_c_scale >= 0:
+            raise ValueError("gumbel_m must be >= 1, gumbel_c_visit and gumbel_c_scale >= 0")
+        if not self.forced_playouts_k >= 0:
+            raise ValueError(f"forced_playouts_k must be >= 0, got {self.forced_playouts_k}")
         if self.move_choice not in ("visits", "lcb"):
             raise ValueError(f"move_choice must be 'visits' or 'lcb', got {self.move_choice!r}")
 
     @classmethod
-    def selfplay(cls, **overrides) -> "SearchConfig":
+    def selfplay(cls, **overrides) -> SearchConfig:
         """Self-play defaults: root noise on."""
         return cls(noise=True, **overrides)
 
     @classmethod
-    def for_memory(cls, memory_bytes: int, num_actions: int, **overrides) -> "SearchConfig":
+    def for_memory(cls, memory_bytes: int, num_actions: int, **overrides) -> SearchConfig:
         """A config whose tables fit ``memory_bytes`` for a game of ``num_actions`` actions.
 
         The one sizing rule of the search (``table_bytes``): the node limit N is the largest for
@@ -179,7 +205,7 @@ class SearchConfig:
         return cls._sized(low, num_actions, max_load, cache, int(memory_bytes), **overrides)
 
     @classmethod
-    def for_playouts(cls, playouts: int, num_actions: int, **overrides) -> "SearchConfig":
+    def for_playouts(cls, playouts: int, num_actions: int, **overrides) -> SearchConfig:
         """A config sized for ``playouts`` per search plus tree reuse: ``REUSE_FACTOR`` nodes per
         playout (``table_bytes``), or ``for_memory(MAX_PLAYOUT_MEMORY)`` when that is less (a
         longer search recycles).
@@ -202,14 +228,14 @@ class SearchConfig:
 
     @classmethod
     def _sized(cls, nodes: int, num_actions: int, max_load: float, cache: int, memory: int,
-               **overrides) -> "SearchConfig":
+               **overrides) -> SearchConfig:
         capacity = table_slots(nodes, max_load)
         return cls(node_capacity=capacity, max_load=min(max_load, max(nodes, 1) / capacity),
                    edge_capacity=min(MAX_POOL, nodes * _edges_per_node(num_actions)),
                    stat_capacity=min(MAX_POOL, nodes * STATS_PER_NODE), eval_cache_size=cache,
                    memory_bytes=memory, **overrides)
 
-    def replace(self, **changes) -> "SearchConfig":
+    def replace(self, **changes) -> SearchConfig:
         """A copy with some fields changed."""
         return replace(self, **changes)
 
@@ -244,7 +270,7 @@ def _cache_entry_bytes(num_actions: int) -> int:
 def _threat_table_bytes(overrides: dict) -> int:
     if not overrides.get("threat_solver", SearchConfig.threat_solver):
         return 0
-    # the alpha-beta table and the ring of proof lines (search/vcf.py: 2^18 int32)
+    # the alpha-beta table and the ring of proof lines (search/threats.py: 2^18 int32)
     return int(overrides.get("threat_solver_table_mib", SearchConfig.threat_solver_table_mib) * (1 << 20)) + (1 << 20)
 
 

@@ -145,16 +145,26 @@ def select_edge(tree, sp, n, is_root):
             best_i = i
     if best_i < 0:
         return NO_EDGE
-    if best_i >= touched:
-        if touched >= tree.node_stat_cap[n] and not grow_stats(tree, n):
-            return NO_STATS
-        if best_i > touched:
-            _rotate_into_prefix(tree, n, best_i)
-        s = tree.node_stat_start[n] + touched
-        tree.stat_n[s] = 0
-        tree.stat_vl[s] = 0
-        tree.stat_child[s] = -1
-        tree.stat_q[s] = np.nan
-        tree.node_touched[n] = touched + 1
-        return touched
-    return best_i
+    return touch_edge(tree, n, best_i)
+
+
+@njit(cache=True, inline="always")
+def touch_edge(tree, n, i):
+    """Position of node ``n``'s edge at position ``i`` once it is in the touched prefix: an
+    untouched edge (rotated there when it is not the first untouched one: only the root's edges
+    may be, its priors being private) joins the prefix with zeroed statistics (N = 0, no virtual
+    loss, no child); NO_STATS when the stat pool cannot take them."""
+    touched = tree.node_touched[n]
+    if i < touched:
+        return i
+    if touched >= tree.node_stat_cap[n] and not grow_stats(tree, n):
+        return NO_STATS
+    if i > touched:
+        _rotate_into_prefix(tree, n, i)
+    s = tree.node_stat_start[n] + touched
+    tree.stat_n[s] = 0
+    tree.stat_vl[s] = 0
+    tree.stat_child[s] = -1
+    tree.stat_q[s] = np.nan
+    tree.node_touched[n] = touched + 1
+    return touched

@@ -76,7 +76,7 @@ _EDGE_FIELDS = {"edge_move": np.uint16, "edge_prior": np.uint16}
 _STAT_FIELDS = {"stat_n": np.int32, "stat_vl": np.int32, "stat_child": np.int32, "stat_q": np.float32}
 
 THREAT_BYTES_PER_NODE = 8
-"""The threat solver's per-node line index (``search.vcf.ThreatArrays.node_line``, int64)."""
+"""The threat solver's per-node line index (``search.threats.ThreatArrays.node_line``, int64)."""
 NODE_BYTES = sum(np.dtype(t).itemsize for t in _NODE_FIELDS.values()) + TABLE_BYTES_PER_NODE + THREAT_BYTES_PER_NODE
 """Bytes per node index: payload (38) + node-table slot and index arrays (25) + threat line (8)."""
 EDGE_BYTES = sum(np.dtype(t).itemsize for t in _EDGE_FIELDS.values())
@@ -242,10 +242,10 @@ def node_edges(tree: TreeArrays, n: int) -> NodeEdges:
         frozen = tree.stat_q[s : s + touched].astype(np.float64)
         child_q = np.where(child >= 0, -tree.node_q[np.maximum(child, 0)], np.nan)
         child_n = np.where(child >= 0, tree.node_n[np.maximum(child, 0)], 0).astype(np.float64)
-        n = visits[:touched].astype(np.float64)
-        blend = (child_n * np.nan_to_num(child_q) + (n - child_n) * frozen) / np.maximum(n, 1)
-        value = np.where(child < 0, frozen, np.where(np.isnan(frozen) | (child_n >= n), child_q, blend))
-        q[:touched] = np.where(n > 0, value, np.nan)
+        nv = visits[:touched].astype(np.float64)
+        blend = (child_n * np.nan_to_num(child_q) + (nv - child_n) * frozen) / np.maximum(nv, 1)
+        value = np.where(child < 0, frozen, np.where(np.isnan(frozen) | (child_n >= nv), child_q, blend))
+        q[:touched] = np.where(nv > 0, value, np.nan)
     return NodeEdges(tree.edge_move[start : start + k].astype(np.int64),
                      decode_priors(tree.edge_prior[start : start + k]), visits, vls, children, q)
 
@@ -269,3 +269,4 @@ class SearchParams(NamedTuple):
     key_last_move: bool  # fold the last move into node keys (feature sets with a last-move plane)
     root_noise: bool  # the root's private priors are noised (selection scans all root edges)
     candidate_radius: int  # > 0: edges only for cells within this many of a stone (0: every legal move)
+    forced_playouts_k: float  # KataGo's forced playouts at the root (search/forced.py); 0: off
