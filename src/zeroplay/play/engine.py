@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from zeroplay.games import Game
+from zeroplay.search.config import PLAY_THREATS
 from zeroplay.games.gomoku import default_n_in_row  # noqa: F401 (re-exported: play and the web board use it)
 
 # the shipped models' folder, name -> file and names live in the nn room (the arena uses them too)
@@ -40,7 +41,7 @@ class Engine:
             it is weaker than the search-only engine there or was not measured there.
         model_path: the checkpoint file, or None.
         config_overrides: SearchConfig fields every searcher of this engine gets
-            (``{"threat_solver": True}`` for Gomoku).
+            (``PLAY_THREATS`` for Gomoku).
     """
 
     game: Game
@@ -197,7 +198,7 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         shipped = True
     else:
         shipped = False
-    overrides = {"threat_solver": True} if game.name == "gomoku" else {}
+    overrides = dict(PLAY_THREATS) if game.name == "gomoku" else {}
     if model is not None:
         model = check_model(model, game)  # before torch is imported: a bad --model is told at once
         # a shipped file chosen by name is as shipped as the default one
@@ -216,7 +217,7 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
                       note, path, overrides)
     evaluator, name = search_only_evaluator(game)
     if overrides.get("threat_solver"):
-        name = name.replace("one-ply proofs)", "one-ply proofs, VCF threat solver)")
+        name = name.replace("one-ply proofs)", "one-ply proofs, VCF/VCT threat solver, defence)")
     fits = fitting_models(game) if use_shipped else []
     if fits:
         verbs = ("loads", "is") if len(fits) == 1 else ("load", "are")

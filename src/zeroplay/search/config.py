@@ -5,6 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 
+PLAY_THREATS = {"threat_solver": True, "defence": True, "vct_root_nodes": 100_000}
+"""SearchConfig fields of the Gomoku play engines (``zeroplay play``, ``serve``, ``pbrain``, the
+arena's ``heuristic:N``): the VCF threat solver at the root and at new nodes, the defence against
+a VCF threatened after a pass (search/defence.py) and the proof-number VCT at the root within
+100,000 work units (docs/THREATS.md "In play", docs/BENCHMARKS.md "Tactics")."""
+
+
 @dataclass(frozen=True)
 class SearchConfig:
     """Parameters of the PUCT Monte-Carlo graph search.
@@ -70,6 +77,20 @@ class SearchConfig:
     """VCF budget at the root, searched once per search after the root's expansion."""
     threat_solver_table_mib: float = 2.0
     """Size of the VCF's alpha-beta table in MiB (kept across searches)."""
+    defence: bool = False
+    """At a new node whose side to move has no five and no forced block: when the opponent would
+    win by VCF were the side to move to pass, only the moves that may break that VCF (its cells,
+    our fours along it) and are not proven to lose to a VCF stay candidates (search/defence.py,
+    docs/THREATS.md "Defence"). Needs ``threat_solver`` (shares its table); Gomoku only."""
+    defence_nodes: int = 64
+    """VCF budget (attacker nodes) of the defence's pass search and of each re-check."""
+    vct_root_nodes: int = 0
+    """Work budget (proof-number expansions plus the nodes of their VCF searches) of the
+    proof-number VCT run once per search at the root when the VCF found no win (needs
+    ``threat_solver``); 0 disables. A win found ends the search and plays the proven line."""
+    vct_root_share: float = 0.25
+    """With a time limit: the root VCT stops (between budget doublings) once it has used this
+    share of the search's seconds; a fraction in (0, 1]."""
 
     # --- result -------------------------------------------------------------------------
     move_choice: str = "visits"
@@ -96,6 +117,10 @@ class SearchConfig:
             raise ValueError(f"max_load must be in (0, 1], got {self.max_load}")
         if self.threat_solver_nodes < 0 or self.threat_solver_root_nodes < 0:
             raise ValueError("threat_solver_nodes and threat_solver_root_nodes must be >= 0")
+        if self.defence_nodes < 1 or self.vct_root_nodes < 0:
+            raise ValueError("defence_nodes must be >= 1 and vct_root_nodes >= 0")
+        if not 0.0 < self.vct_root_share <= 1.0:
+            raise ValueError(f"vct_root_share must be in (0, 1], got {self.vct_root_share}")
         if self.move_choice not in ("visits", "lcb"):
             raise ValueError(f"move_choice must be 'visits' or 'lcb', got {self.move_choice!r}")
 

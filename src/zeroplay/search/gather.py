@@ -38,6 +38,7 @@ from zeroplay.search.tree import (
     UNPROVEN,
     WIN,
 )
+from zeroplay.search.defence import DefenceArrays, defence_off, defend
 from zeroplay.search.vcf import ThreatArrays, threats_off, vcf_leaf
 from zeroplay.tt.node_table import node_find_or_add
 
@@ -64,6 +65,8 @@ class BatchArrays(NamedTuple):
             back (cheaper than undoing every move of a deep path).
         threats: the threat solver's arrays (``search.vcf.ThreatArrays``; switched off unless
             ``SearchConfig.threat_solver``).
+        defence: the defence's arrays (``search.defence.DefenceArrays``; switched off unless
+            ``SearchConfig.defence``).
     """
 
     leaf_node: np.ndarray
@@ -79,9 +82,11 @@ class BatchArrays(NamedTuple):
     root_info: np.ndarray
     root_wmask: np.ndarray
     threats: ThreatArrays
+    defence: DefenceArrays
 
 
-def new_batch_arrays(batch_size: int, cells: int, num_actions: int, threats: ThreatArrays | None = None) -> BatchArrays:
+def new_batch_arrays(batch_size: int, cells: int, num_actions: int, threats: ThreatArrays | None = None,
+                     defence: DefenceArrays | None = None) -> BatchArrays:
     depth = cells + 2
     b = batch_size
     return BatchArrays(
@@ -98,6 +103,7 @@ def new_batch_arrays(batch_size: int, cells: int, num_actions: int, threats: Thr
         root_info=np.zeros(INFO_SIZE, np.int64),
         root_wmask=np.zeros((2, cells), np.uint8),
         threats=threats if threats is not None else threats_off(),
+        defence=defence if defence is not None else defence_off(),
     )
 
 
@@ -188,6 +194,8 @@ def _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot
         k = fast.winning_moves(params, board, info, wmask, 1 - p, batch.moves)
     else:
         k = fast.legal_moves(params, board, info, batch.moves)
+        # the opponent's VCF after a pass leaves only the moves that break it (search/defence.py)
+        k = defend(params, zkeys, board, info, stack, wmask, batch.threats, batch.defence, batch.moves, k)
     e = _alloc_edges(tree, k)
     if e < 0:
         return FULL

@@ -29,6 +29,8 @@ from zeroplay.search.gc import collect
 from zeroplay.search.limits import Limits
 from zeroplay.search.proof import PROOF_NAMES, best_proven_edge, proof_line, verify_line
 from zeroplay.search.result import MoveStats, SearchResult, lcb
+from zeroplay.search.defence import new_defence_arrays
+from zeroplay.search.root_vct import RootVct
 from zeroplay.search.vcf import check_root, new_threat_arrays, proof_tail
 from zeroplay.search.tree import (
     DRAW,
@@ -70,7 +72,10 @@ class Searcher:
         self.tree = new_tree_arrays(config.node_capacity, config.edge_capacity, game.num_actions)
         threats = new_threat_arrays(game, config.node_capacity, enabled=True, leaf_nodes=config.threat_solver_nodes,
                                     table_mib=config.threat_solver_table_mib) if config.threat_solver else None
-        self.batch = new_batch_arrays(config.batch_size, game.cells, game.num_actions, threats)
+        defence = new_defence_arrays(game, enabled=config.threat_solver and config.defence,
+                                     nodes=config.defence_nodes) if config.defence else None
+        self.batch = new_batch_arrays(config.batch_size, game.cells, game.num_actions, threats, defence)
+        self.root_vct = RootVct(game, config)
         features = getattr(evaluator, "features", None)
         self.params = SearchParams(
             c_puct=float(config.c_puct),
@@ -174,6 +179,7 @@ class Searcher:
         self.stopped_by = ""
         self._started = time.perf_counter()
         self._root_priors_ready = False
+        self.root_vct.line = None
         if state.is_terminal:
             self.root_state = state
             self.stopped_by = "game over"
@@ -190,7 +196,7 @@ class Searcher:
 
     def _update_stop(self) -> None:
         t, r = self.tree, self.root
-        if t.node_proof[r] != UNPROVEN:
+        if t.node_proof[r] != UNPROVEN or self.root_vct.line:
             self.stopped_by = "proven"
         elif t.meta[M_FULL]:
             self.stopped_by = "full"
@@ -263,7 +269,9 @@ class Searcher:
         """Threat solver: one VCF at the root per search, once the root has its edges."""
         if self._threats_at_root and self.tree.node_state[self.root] == EXPANDED:
             self._threats_at_root = False
-            check_root(self, self.config.threat_solver_root_nodes)
+            if not check_root(self, self.config.threat_solver_root_nodes) and self.tree.node_proof[self.root] == UNPROVEN:
+                # no VCF: the proof-number VCT within its share (search/root_vct.py)
+                self.root_vct.run(self.root_state, seconds=self._limits.seconds, started=self._started)
 
     def _after_round(self) -> None:
         if not self._root_priors_ready:
@@ -344,10 +352,13 @@ class Searcher:
                 proven, distance = None, None
             elif line:
                 best = line[0]
+        vct_line = self.root_vct.line if not proven else None
+        if vct_line:
+            proven, distance, best = "win", len(vct_line), vct_line[0]
         if best is None:
             # no root edges only when the table filled up before the root could be expanded
             best = self._choose(stats) if stats else int(state.legal_moves()[0])
-        pv = self._principal_variation(best)
+        pv = vct_line if vct_line else self._principal_variation(best)
         root_q = float(t.node_q[r])
         return SearchResult(
             best_move=best,

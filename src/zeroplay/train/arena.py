@@ -6,13 +6,14 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
     PATH            a checkpoint (``.safetensors``): the network with ``playouts`` per move
     NAME            a shipped model by name (``gomoku-8x8-5-freestyle``, ``zeroplay.nn.shipped``):
                     its file in the package; a file of that name here wins
-    vcf:PATH        the same with the Gomoku threat solver on (``SearchConfig.threat_solver``);
-                    also ``vcf:NAME``
+    vcf:PATH        the same with the Gomoku threat search of ``zeroplay play`` on
+                    (``search.config.PLAY_THREATS``: VCF solver, defence, root VCT); also ``vcf:NAME``
     uniform:N       UniformEvaluator, N playouts per move (search guided by the tree alone)
     rollout:N       RolloutEvaluator, N playouts per move (plain random-rollout MCTS)
     heuristic:N     the search-only engine of ``zeroplay play`` where no model ships: the search
                     guided by ``search.heuristic`` (window counts), N playouts per move, with the
-                    Gomoku threat solver on as ``zeroplay play`` has it (``heuristic-plain:N``: off)
+                    Gomoku threat search as ``zeroplay play`` has it (``PLAY_THREATS``;
+                    ``heuristic-plain:N``: all off; ``heuristic-nodefence:N``: the defence off)
     pbrain:COMMAND  a Gomocup engine run as a subprocess (``train/pbrain_player.py``), 1 s a turn;
                     ``pbrain:turn=MS,match=MS:COMMAND`` sets the protocol's time controls
 
@@ -258,20 +259,25 @@ def _vcf(arg, game, options):
     p = checkpoint_player(path, game, playouts=options["playouts"], name=f"vcf:{arg}",
                           opening_moves=options.get("opening_moves", 2), seed=options.get("seed"),
                           device=options.get("device", "cpu"))
-    p.config = p.config.replace(threat_solver=True)
+    from zeroplay.search.config import PLAY_THREATS
+
+    p.config = p.config.replace(**PLAY_THREATS)  # as zeroplay play searches (threat solver, defence, root VCT)
     return p
 
 
-def _heuristic(threat_solver: bool):
+def _heuristic(threat_solver: bool, defence: bool = True):
     def factory(arg, game, options):
+        from zeroplay.search.config import PLAY_THREATS
         from zeroplay.search.heuristic import heuristic_evaluator
 
-        prefix = "heuristic" if threat_solver else "heuristic-plain"
+        prefix = ("heuristic" if defence else "heuristic-nodefence") if threat_solver else "heuristic-plain"
         n = _playouts_arg(prefix, arg)
         evaluator = heuristic_evaluator(game)
         if evaluator is None:
             raise ValueError(f"{prefix}:N plays n-in-a-row games and Connect Four, not {game.name}")
-        config = search_config(n).replace(threat_solver=threat_solver and game.name == "gomoku")
+        config = search_config(n)
+        if threat_solver and game.name == "gomoku":
+            config = config.replace(**{**PLAY_THREATS, "defence": defence})
         return SearchPlayer(evaluator, n, name=f"{prefix}:{arg}", opening_moves=options.get("opening_moves", 2),
                             seed=options.get("seed"), config=config)
 
@@ -282,6 +288,7 @@ register_player_kind("uniform", _uniform, _canonical_playouts("uniform"))
 register_player_kind("rollout", _rollout, _canonical_playouts("rollout"))
 register_player_kind("heuristic", _heuristic(True), _canonical_playouts("heuristic"))
 register_player_kind("heuristic-plain", _heuristic(False), _canonical_playouts("heuristic-plain"))
+register_player_kind("heuristic-nodefence", _heuristic(True, defence=False), _canonical_playouts("heuristic-nodefence"))
 register_player_kind("pbrain", _pbrain, _canonical_pbrain)
 register_player_kind("vcf", _vcf, _canonical_vcf)
 
