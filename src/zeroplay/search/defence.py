@@ -28,8 +28,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from zeroplay.games.gomoku_kernels import apply_move_tracked, undo_move_tracked
-from zeroplay.games.layout import GAME_GOMOKU, I_KEY, I_TERMINAL, I_TO_PLAY, P_GAME, P_SIDE_KEY
+from zeroplay.games.gomoku.kernels import apply_move_tracked, undo_move_tracked
+from zeroplay.games.layout import I_KEY, I_TERMINAL, I_TO_PLAY, P_SIDE_KEY
 from zeroplay.search.vcf_kernels import FOUND, VctWork, threat_defences, vcf_search
 
 # DefenceArrays.cfg fields
@@ -61,13 +61,14 @@ class DefenceArrays(NamedTuple):
 
 def new_defence_arrays(game, *, enabled: bool, nodes: int = 64, max_plies: int = 255) -> DefenceArrays:
     """Defence arrays for a search of ``game``; tiny and switched off unless ``enabled`` and the
-    game is of the Gomoku family (same dtypes either way: one compiled specialisation).
+    game has the threat space (``game.threat_space``: the Gomoku family; same dtypes either way,
+    one compiled specialisation).
 
     Args:
         nodes: VCF budget (attacker nodes) of the pass search and of each re-check (>= 1).
         max_plies: longest VCF line looked for (plies of both sides, <= 255).
     """
-    on = bool(enabled) and int(game.params[P_GAME]) == GAME_GOMOKU
+    on = bool(enabled) and bool(getattr(game, "threat_space", False))
     cells = game.cells if on else 1
     cfg = np.zeros(D_CFG_SIZE, np.int64)
     cfg[D_ENABLED] = int(on)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import time
 
-from zeroplay.games.layout import GAME_GOMOKU, P_GAME
 from zeroplay.search.proof import verify_line
 
 FIRST_NODES = 10_000
@@ -38,7 +37,7 @@ class RootVct:
     def __init__(self, game, config):
         self.game = game
         self.enabled = (bool(config.threat_solver) and config.vct_root_nodes > 0
-                        and int(game.params[P_GAME]) == GAME_GOMOKU)
+                        and bool(getattr(game, "threat_space", False)))
         self.nodes = int(config.vct_root_nodes)
         self.share = float(config.vct_root_share)
         self.table_mib = float(config.threat_solver_table_mib)
