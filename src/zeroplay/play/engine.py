@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from zeroplay.games import Game
-from zeroplay.search.config import PLAY_THREATS
+from zeroplay.search.config import GOMOKU_PLAY
 from zeroplay.games.gomoku import default_n_in_row  # noqa: F401 (re-exported: play and the web board use it)
 
 # the shipped models' folder, name -> file and names live in the nn room (the arena uses them too)
@@ -41,7 +41,7 @@ class Engine:
             it is weaker than the search-only engine there or was not measured there.
         model_path: the checkpoint file, or None.
         config_overrides: SearchConfig fields every searcher of this engine gets
-            (``PLAY_THREATS`` for Gomoku).
+            (``GOMOKU_PLAY`` for Gomoku).
     """
 
     game: Game
@@ -198,7 +198,7 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         shipped = True
     else:
         shipped = False
-    overrides = dict(PLAY_THREATS) if game.name == "gomoku" else {}
+    overrides = dict(GOMOKU_PLAY) if game.name == "gomoku" else {}
     if model is not None:
         model = check_model(model, game)  # before torch is imported: a bad --model is told at once
         # a shipped file chosen by name is as shipped as the default one

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 
-PLAY_THREATS = {"threat_solver": True, "defence": True, "vct_root_nodes": 100_000}
+GOMOKU_PLAY = {"threat_solver": True, "defence": True, "vct_root_nodes": 100_000, "opening_prior": 0.5}
 """SearchConfig fields of the Gomoku play engines (``zeroplay play``, ``serve``, ``pbrain``, the
-arena's ``heuristic:N``): the VCF threat solver at the root and at new nodes, the defence against
-a VCF threatened after a pass (search/defence.py) and the proof-number VCT at the root within
-100,000 work units (docs/THREATS.md "In play", docs/BENCHMARKS.md "Tactics")."""
+arena's ``heuristic:N`` and ``vcf:PATH``): the VCF threat solver at the root and at new nodes, the
+defence against a VCF threatened after a pass (search/defence.py), the proof-number VCT at the
+root within 100,000 work units (docs/THREATS.md "In play", docs/BENCHMARKS.md "Tactics") and the
+centre prior for the first move (docs/THREATS.md "The centre")."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,14 @@ class SearchConfig:
     """With a time limit: the root VCT stops (between budget doublings) once it has used this
     share of the search's seconds; a fraction in (0, 1]."""
 
+    # --- opening ----------------------------------------------------------------------------
+    opening_prior: float = 0.0
+    """Weight w of the game's opening prior C (``game.opening_prior()``; Gomoku: the centre) in
+    the root priors while the root's ply < ``opening_prior_plies``: P' = (1 - w) P + w C. 0: off.
+    For a net whose priors are flat on the empty board (the root then scans all its edges)."""
+    opening_prior_plies: int = 1
+    """Plies from the start of the game at which the opening prior applies (1: the first move)."""
+
     # --- result -------------------------------------------------------------------------
     move_choice: str = "visits"
     """"visits" (most edge visits) or "lcb" (highest lower confidence bound of Q)."""
@@ -121,6 +130,9 @@ class SearchConfig:
             raise ValueError("defence_nodes must be >= 1 and vct_root_nodes >= 0")
         if not 0.0 < self.vct_root_share <= 1.0:
             raise ValueError(f"vct_root_share must be in (0, 1], got {self.vct_root_share}")
+        if not 0.0 <= self.opening_prior <= 1.0 or self.opening_prior_plies < 0:
+            raise ValueError(f"opening_prior must be in [0, 1] and opening_prior_plies >= 0, got "
+                             f"{self.opening_prior}, {self.opening_prior_plies}")
         if self.move_choice not in ("visits", "lcb"):
             raise ValueError(f"move_choice must be 'visits' or 'lcb', got {self.move_choice!r}")
 

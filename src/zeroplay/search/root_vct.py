@@ -81,3 +81,4 @@ class RootVct:
             budget = min(2 * budget, self.nodes)
         self.seconds = time.perf_counter() - t_start
         return self.line
+

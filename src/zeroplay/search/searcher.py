@@ -30,6 +30,7 @@ from zeroplay.search.limits import Limits
 from zeroplay.search.proof import PROOF_NAMES, best_proven_edge, proof_line, verify_line
 from zeroplay.search.result import MoveStats, SearchResult, lcb
 from zeroplay.search.defence import new_defence_arrays
+from zeroplay.search.opening import opening_priors
 from zeroplay.search.root_vct import RootVct
 from zeroplay.search.vcf import check_root, new_threat_arrays, proof_tail
 from zeroplay.search.tree import (
@@ -87,7 +88,8 @@ class Searcher:
             virtual_loss=int(config.virtual_loss),
             one_ply_proofs=bool(config.one_ply_proofs),
             key_last_move=features in _LAST_MOVE_FEATURES,
-            root_noise=bool(config.noise),
+            # noise or the opening prior reorder the root's priors: the root then scans every edge
+            root_noise=bool(config.noise) or config.opening_prior > 0,
         )
         # an evaluator that can run inside the compiled loop (random rollouts: every compiled game has them)
         self._inline_rollouts = int(getattr(evaluator, "inline_rollouts", 0))
@@ -161,6 +163,8 @@ class Searcher:
             return
         start, k = int(t.node_edge_start[r]), int(t.node_num_edges[r])
         priors = t.edge_prior[start : start + k].astype(np.float64)
+        if self.config.opening_prior > 0 and self.root_state.ply < self.config.opening_prior_plies:
+            priors = opening_priors(self.game, priors, t.edge_move[start : start + k], self.config.opening_prior)
         if self.config.noise and k > 1:
             alpha = self.config.dirichlet_total_alpha / k
             eta = self.rng.dirichlet(np.full(k, alpha))

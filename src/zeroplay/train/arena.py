@@ -7,12 +7,12 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
     NAME            a shipped model by name (``gomoku-8x8-5-freestyle``, ``zeroplay.nn.shipped``):
                     its file in the package; a file of that name here wins
     vcf:PATH        the same with the Gomoku threat search of ``zeroplay play`` on
-                    (``search.config.PLAY_THREATS``: VCF solver, defence, root VCT); also ``vcf:NAME``
+                    (``search.config.GOMOKU_PLAY``: VCF solver, defence, root VCT); also ``vcf:NAME``
     uniform:N       UniformEvaluator, N playouts per move (search guided by the tree alone)
     rollout:N       RolloutEvaluator, N playouts per move (plain random-rollout MCTS)
     heuristic:N     the search-only engine of ``zeroplay play`` where no model ships: the search
                     guided by ``search.heuristic`` (window counts), N playouts per move, with the
-                    Gomoku threat search as ``zeroplay play`` has it (``PLAY_THREATS``;
+                    Gomoku threat search as ``zeroplay play`` has it (``GOMOKU_PLAY``;
                     ``heuristic-plain:N``: all off; ``heuristic-nodefence:N``: the defence off)
     pbrain:COMMAND  a Gomocup engine run as a subprocess (``train/pbrain_player.py``), 1 s a turn;
                     ``pbrain:turn=MS,match=MS:COMMAND`` sets the protocol's time controls
@@ -259,15 +259,15 @@ def _vcf(arg, game, options):
     p = checkpoint_player(path, game, playouts=options["playouts"], name=f"vcf:{arg}",
                           opening_moves=options.get("opening_moves", 2), seed=options.get("seed"),
                           device=options.get("device", "cpu"))
-    from zeroplay.search.config import PLAY_THREATS
+    from zeroplay.search.config import GOMOKU_PLAY
 
-    p.config = p.config.replace(**PLAY_THREATS)  # as zeroplay play searches (threat solver, defence, root VCT)
+    p.config = p.config.replace(**GOMOKU_PLAY)  # as zeroplay play searches (threat solver, defence, root VCT)
     return p
 
 
 def _heuristic(threat_solver: bool, defence: bool = True):
     def factory(arg, game, options):
-        from zeroplay.search.config import PLAY_THREATS
+        from zeroplay.search.config import GOMOKU_PLAY
         from zeroplay.search.heuristic import heuristic_evaluator
 
         prefix = ("heuristic" if defence else "heuristic-nodefence") if threat_solver else "heuristic-plain"
@@ -277,7 +277,7 @@ def _heuristic(threat_solver: bool, defence: bool = True):
             raise ValueError(f"{prefix}:N plays n-in-a-row games and Connect Four, not {game.name}")
         config = search_config(n)
         if threat_solver and game.name == "gomoku":
-            config = config.replace(**{**PLAY_THREATS, "defence": defence})
+            config = config.replace(**{**GOMOKU_PLAY, "defence": defence})
         return SearchPlayer(evaluator, n, name=f"{prefix}:{arg}", opening_moves=options.get("opening_moves", 2),
                             seed=options.get("seed"), config=config)
 

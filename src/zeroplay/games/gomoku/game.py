@@ -92,6 +92,20 @@ class Gomoku(Game):
 
     threat_space = True
 
+    OPENING_SIGMA = 1.0
+    """Spread (cells) of ``opening_prior``'s Gaussian around the centre."""
+
+    def opening_prior(self) -> np.ndarray:
+        """float32 (cells,) summing to 1: a Gaussian of ``OPENING_SIGMA`` cells around the board's
+        centre. The first stone gains most near the centre (it lies on the most lines that can
+        still become five, and its lines reach furthest in every direction before an edge);
+        opening books and Gomocup engines start there. For a net whose priors are flat on an
+        empty board (docs/THREATS.md, "The centre")."""
+        rows, cols = np.mgrid[0 : self.height, 0 : self.width]
+        d2 = (rows - (self.height - 1) / 2) ** 2 + (cols - (self.width - 1) / 2) ** 2
+        prior = np.exp(-d2 / (2 * self.OPENING_SIGMA**2)).ravel()
+        return (prior / prior.sum()).astype(np.float32)
+
     # --- compiled hooks -------------------------------------------------------------------
     def _new_position(self) -> FastPosition:
         info = new_info()
