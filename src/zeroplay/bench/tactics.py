@@ -44,8 +44,9 @@ def default_data_file() -> Path:
     return here if here.is_file() else Path.cwd() / ".." / tail
 
 
-def read_targets(path: Path, limit: int | None = None) -> list[dict]:
-    """The puzzles of ``path`` with a non-empty ``freestyle_winning_four_moves``, in file order.
+def read_targets(path: Path, limit: int | None = None, collections: set[str] | None = None) -> list[dict]:
+    """The puzzles of ``path`` with a non-empty ``freestyle_winning_four_moves``, in file order
+    (only those of ``collections`` when given).
 
     Raises:
         ValueError: the file is missing (the message says where it was looked for) or a line is
@@ -63,7 +64,7 @@ def read_targets(path: Path, limit: int | None = None) -> list[dict]:
                 puzzle = json.loads(line)
             except json.JSONDecodeError as e:
                 raise ValueError(f"{path}:{number}: not JSON ({e.msg})") from None
-            if puzzle.get("freestyle_winning_four_moves"):
+            if puzzle.get("freestyle_winning_four_moves") and (not collections or puzzle.get("collection") in collections):
                 out.append(puzzle)
                 if limit is not None and len(out) >= limit:
                     break
@@ -138,17 +139,20 @@ def add_arguments(parser) -> None:
                         help="play: the engine of `zeroplay play` on 15x15 (shipped model, threat solver; "
                         "default); search-only: the heuristic evaluator with the threat solver")
     parser.add_argument("--data", default=None, help="the puzzles file (default ../shared/data/gomoku/puzzles.jsonl)")
+    parser.add_argument("--collections", default=None,
+                        help="comma-separated collections only (e.g. intro_3move_win,white_vcf; default: all)")
     parser.add_argument("--progress", action="store_true", help="one line per position on stderr")
 
 
 def run(args) -> dict:
     """Figures for ``zeroplay bench tactics`` (see ``measure``)."""
     return measure(limit=args.limit, playouts=args.playouts, engine=args.engine,
-                   data=Path(args.data) if args.data else None, progress=args.progress)
+                   data=Path(args.data) if args.data else None, progress=args.progress,
+                   collections={c for c in (args.collections or "").split(",") if c} or None)
 
 
 def measure(limit: int | None = None, playouts: int = 800, engine: str = "play", data: Path | None = None,
-            progress: bool = False, config: dict | None = None) -> dict:
+            progress: bool = False, config: dict | None = None, collections: set[str] | None = None) -> dict:
     """Play one move on each target and score it.
 
     Args:
@@ -158,6 +162,7 @@ def measure(limit: int | None = None, playouts: int = 800, engine: str = "play",
         data: the puzzles file (None: ``default_data_file()``).
         progress: print one line per position on stderr.
         config: extra ``SearchConfig`` fields (ablations: ``{"defence": False}``).
+        collections: only the targets of these collections (None: all).
 
     Returns:
         ``{"engine", "playouts", "positions", "solved", "percent", "target_percent",
@@ -180,7 +185,7 @@ def measure(limit: int | None = None, playouts: int = 800, engine: str = "play",
     if engine not in ("play", "search-only"):
         raise ValueError(f"engine must be 'play' or 'search-only', got {engine!r}")
     path = data if data is not None else default_data_file()
-    targets = read_targets(path, limit)
+    targets = read_targets(path, limit, collections)
     game = make("gomoku", width=15, height=15, rule="freestyle")
     chosen = make_engine(game, use_shipped=engine == "play")
     nodes, edges = table_sizes(game, playouts, None)
