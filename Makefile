@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.zeroplay-installed
 
-.PHONY: play test bench venv clean
+.PHONY: play test lint bench venv clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,7 +19,12 @@ venv: $(STAMP)
 play: $(STAMP)
 	$(BIN)/zeroplay play
 
-test: $(STAMP)
+# the static gates (ruff, mypy: configured in pyproject.toml) first, then the tests
+lint: $(STAMP)
+	$(BIN)/python -m ruff check src
+	$(BIN)/python -m mypy
+
+test: lint
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

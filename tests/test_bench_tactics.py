@@ -13,7 +13,7 @@ import pytest
 
 from zeroplay.bench.tactics import measure, proves_win_after, puzzle_state, read_targets
 from zeroplay.games import make
-from zeroplay.search.vcf import ThreatSolver
+from zeroplay.solvers.threat_solver import ThreatSolver
 
 PUZZLES = [
     {"id": "intro_1move_vcf_001", "collection": "intro_1move_vcf", "to_move": "black",

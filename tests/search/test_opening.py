@@ -32,7 +32,7 @@ def test_mixing_keeps_a_distribution_and_leaves_games_without_a_prior_alone():
 
 
 def test_the_play_engine_opens_within_one_cell_of_h8():
-    from zeroplay.play.engine import make_engine
+    from zeroplay.engine.factory import make_engine
 
     engine = make_engine(GAME)
     searcher = engine.new_searcher(node_capacity=1 << 13, edge_capacity=1 << 22)

@@ -7,8 +7,8 @@ import pytest
 
 from zeroplay.games import make
 from zeroplay.search import SearchConfig, Searcher
-from zeroplay.search.heuristic import HeuristicEvaluator
-from zeroplay.search.vcf import ThreatSolver
+from zeroplay.engine.heuristic import HeuristicEvaluator
+from zeroplay.solvers.threat_solver import ThreatSolver
 
 GAME = make("gomoku", width=15, height=15)
 

@@ -33,7 +33,7 @@ import zeroplay.train.loop as loop
 import zeroplay.train.selfplay as selfplay
 import zeroplay.train.shards as shards
 import zeroplay.nn.checkpoint as checkpoint
-from zeroplay.nn.atomic_file import atomic_write
+from zeroplay.files.atomic import atomic_write
 
 def die():
     os.kill(os.getpid(), signal.SIGKILL)

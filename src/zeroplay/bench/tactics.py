@@ -176,9 +176,9 @@ def measure(limit: int | None = None, playouts: int = 800, engine: str = "play",
     import sys
 
     from zeroplay.games import make
-    from zeroplay.play.engine import make_engine
+    from zeroplay.engine.factory import make_engine
     from zeroplay.play.terminal import table_sizes
-    from zeroplay.search.vcf import ThreatSolver
+    from zeroplay.solvers.threat_solver import ThreatSolver
 
     if playouts < 1:
         raise ValueError(f"--playouts must be >= 1, got {playouts}")

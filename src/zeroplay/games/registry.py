@@ -15,6 +15,7 @@ from types import ModuleType
 PACKAGES = (
     "gomoku",
     "connect4",
+    "othello",
 )
 """Game packages under ``zeroplay.games``, one line each; their order fixes the family ids."""
 

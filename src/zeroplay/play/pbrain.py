@@ -63,17 +63,18 @@ import sys
 import threading
 import time
 import traceback
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
 from zeroplay import __version__
-from zeroplay.search import heuristic
+from zeroplay.engine import heuristic
+from zeroplay.games import option_names
+from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
 
-MIN_SIZE, MAX_SIZE = 5, 25
 DEFAULT_PLAYOUTS = 3000
-"""Cap on playouts per move (``--playouts``); the time limits usually stop the search first.
-Keep equal to ``commands.PBRAIN_PLAYOUTS``."""
+"""Default cap on playouts per move (``--playouts`` of ``zeroplay pbrain`` and
+``pbrain-zeroplay``); the turn time usually stops the search first."""
 FAST_PLAYOUTS = 48
 """Playouts for ``timeout_turn 0`` (answer as fast as possible)."""
 DEFAULT_TURN_MS = 5000
@@ -164,9 +165,9 @@ class PbrainEngine:
 
     def _warm_up(self) -> None:
         try:
-            from zeroplay.play.engine import warm_up
-
             import time
+
+            from zeroplay.engine.factory import warm_up
 
             started = time.perf_counter()
             seconds = warm_up()
@@ -597,7 +598,7 @@ class PbrainEngine:
     def _engine(self, game):
         """The engine for ``game`` (made once per game: a model load imports torch)."""
         if game not in self._engines:
-            from zeroplay.play.engine import make_engine
+            from zeroplay.engine.factory import make_engine
 
             self._engines[game] = make_engine(game, self.model)
         return self._engines[game]
@@ -616,15 +617,15 @@ def model_error(model: str, width: int | None = None, height: int | None = None,
     does before its first move: the start-up check, so that damaged weights stop the engine
     instead of leaving it to quick heuristic moves.
     """
+    from zeroplay.engine.factory import check_model, load_model
     from zeroplay.games import make
     from zeroplay.nn.record import CheckpointError, CheckpointMismatchError, checkpoint_game
-    from zeroplay.play.engine import check_model, load_model
 
     try:
         path = check_model(model)
         name, options = checkpoint_game(path)
         if width is None or height is None:
-            own = (options.get("width"), options.get("height")) if name == "gomoku" else ()
+            own = (options.get("width"), options.get("height")) if "size" in option_names(name) else ()
             playable = len(own) == 2 and all(isinstance(v, int) and MIN_SIZE <= v <= MAX_SIZE for v in own)
             width, height = own if playable else (15, 15)
         if rule is None:
@@ -674,11 +675,21 @@ def main(argv: list[str] | None = None) -> int:
     """``pbrain-zeroplay`` console script: the protocol on stdin/stdout."""
     import argparse
 
-    from zeroplay.play.commands import add_pbrain_arguments
-
     parser = argparse.ArgumentParser(prog="pbrain-zeroplay", description="zeroplay as a Gomocup (Piskvork) engine")
     add_pbrain_arguments(parser)
     return run_from_args(parser.parse_args(argv))
+
+
+def add_pbrain_arguments(parser) -> None:
+    """Options of ``zeroplay pbrain`` and ``pbrain-zeroplay``."""
+    from zeroplay.engine.options import at_least_1, model_argument
+
+    parser.add_argument("--playouts", type=at_least_1, default=DEFAULT_PLAYOUTS,
+                        help=f"most playouts per move; the turn time usually stops the search sooner "
+                             f"(default {DEFAULT_PLAYOUTS})")
+    parser.add_argument("--model", default=None, type=model_argument,
+                        help="checkpoint (.safetensors) or shipped model name to play with (default: the "
+                             "shipped model, else search only)")
 
 
 def run_from_args(args) -> int:
@@ -693,7 +704,7 @@ def run_from_args(args) -> int:
         replies.write(text + "\n")
         replies.flush()
 
-    stdin = open(sys.stdin.fileno(), "r", encoding="utf-8", errors="replace", newline="", closefd=False)
+    stdin = open(sys.stdin.fileno(), encoding="utf-8", errors="replace", newline="", closefd=False)
     # a model that can play no board, or whose weights are damaged, stops the engine before the
     # manager's first command
     if args.model is not None and (why := model_error(args.model, load=True)):

@@ -30,7 +30,7 @@ from numba import njit
 
 from zeroplay.games.gomoku.kernels import apply_move_tracked, undo_move_tracked
 from zeroplay.games.layout import I_KEY, I_TERMINAL, I_TO_PLAY, P_SIDE_KEY
-from zeroplay.search.vcf_kernels import FOUND, VctWork, threat_defences, vcf_search
+from zeroplay.solvers.vcf_kernels import FOUND, VctWork, threat_defences, vcf_search
 
 # DefenceArrays.cfg fields
 D_ENABLED = 0  # 1: narrow threatened nodes

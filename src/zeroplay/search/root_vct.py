@@ -59,7 +59,7 @@ class RootVct:
         if not self.enabled or state.is_terminal:
             return None
         if self._solver is None:
-            from zeroplay.search.vcf import ThreatSolver
+            from zeroplay.solvers.threat_solver import ThreatSolver
 
             self._solver = ThreatSolver(self.game, table_mib=self.table_mib)
         t_start = time.perf_counter()
