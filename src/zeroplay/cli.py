@@ -1,4 +1,4 @@
-"""The ``zeroplay`` command line: play, serve, pbrain, train, arena, export, plot, solve, bench, random-game."""
+"""The ``zeroplay`` command line: play, serve, pbrain, usi, train, arena, export, plot, solve, bench, random-game, gtp."""
 
 from __future__ import annotations
 
@@ -169,7 +169,8 @@ def _bench_module(name: str):
     return importlib.import_module(f"zeroplay.bench.{name}")
 
 
-COMMAND_ORDER = ("play", "serve", "pbrain", "train", "arena", "export", "plot", "solve", "bench", "random-game")
+COMMAND_ORDER = ("play", "serve", "pbrain", "usi", "train", "arena", "export", "plot", "solve", "bench", "random-game",
+                 "gtp")
 """The order ``zeroplay --help``'s description names the commands in; a command not listed here
 comes after them, so none is left out."""
 
@@ -217,8 +218,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_play_commands(sub)
 
+    from zeroplay.play.gtp import add_gtp_arguments  # argparse only; the engine loads when it runs
+
+    p = sub.add_parser("gtp", help="Go engine speaking GTP v2 on stdin/stdout (Sabaki, GoGui, Lizzie, GNU Go matches)")
+    add_gtp_arguments(p)
+    p.set_defaults(func=_cmd_gtp)
+
     parser.description = _description(sub)  # once every command is there
     return parser
+
+
+def _cmd_gtp(args) -> int:
+    from zeroplay.play.gtp import run
+
+    return run(args)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -38,7 +38,7 @@ def test_search_proves_a_won_ending(game):
 
 
 def test_terminal_session(game):
-    from zeroplay.play.engine import make_engine
+    from zeroplay.engine.factory import make_engine
     from zeroplay.play.terminal import TerminalGame, help_text
 
     lines: list[str] = []

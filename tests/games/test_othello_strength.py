@@ -20,7 +20,7 @@ import pytest
 
 from zeroplay.games import make
 from zeroplay.search import RolloutEvaluator, search
-from zeroplay.train.elo import elo_estimate
+from zeroplay.engine.elo import elo_estimate
 
 GAMES, PLAYOUTS, SEED = 100, 200, 2026
 

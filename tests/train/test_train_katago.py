@@ -112,7 +112,7 @@ def test_reply_survives_shards_augmentation_and_old_shards(tmp_path):
 
 def test_gumbel_arena_player(tmp_path):
     from zeroplay.nn import build_model, save_checkpoint
-    from zeroplay.train.arena import make_player, play_match
+    from zeroplay.engine.arena import make_player, play_match
 
     game = make("gomoku", size=5, n_in_row=4)
     path = tmp_path / "n.safetensors"

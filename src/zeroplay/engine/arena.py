@@ -13,11 +13,16 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
     uniform:N       UniformEvaluator, N playouts per move (search guided by the tree alone)
     rollout:N       RolloutEvaluator, N playouts per move (plain random-rollout MCTS)
     heuristic:N     the search-only engine of ``zeroplay play`` where no model ships: the search
-                    guided by ``search.heuristic`` (window counts), N playouts per move, with the
+                    guided by ``engine.heuristic`` (window counts), N playouts per move, with the
                     game's play-time search options as ``zeroplay play`` has them
                     (``heuristic-plain:N``: all off; ``heuristic-nodefence:N``: the defence off)
     pbrain:COMMAND  a Gomocup engine run as a subprocess (``engine/pbrain_player.py``), 1 s a turn;
                     ``pbrain:turn=MS,match=MS:COMMAND`` sets the protocol's time controls
+    gtp:COMMAND     a GTP engine for Go run as a subprocess (``engine/gtp_player.py``): GNU Go,
+                    ``zeroplay gtp``; an engine's ``resign`` loses the game
+    usi:COMMAND     a USI shogi engine run as a subprocess, 1 s byoyomi (``usi:COMMAND@MS``);
+                    shogi also has ``alphabeta:NODES``, ``shogimcts:PLAYOUTS`` and, for any
+                    game, ``random:SEED`` (``engine/shogi_players.py``)
 
 A spec is known by its canonical form (``canonical_spec``): ``uniform:08``, ``uniform: 8`` and
 ``uniform:8`` are one player, named ``uniform:8`` in results and match records.
@@ -45,6 +50,7 @@ from typing import Protocol
 import numpy as np
 
 from zeroplay.engine.elo import EloEstimate, elo_estimate
+from zeroplay.engine.gtp_player import Resignation
 from zeroplay.games import Game, State
 from zeroplay.search import (
     RolloutEvaluator,
@@ -311,8 +317,36 @@ register_player_kind("heuristic", _heuristic(True), _canonical_playouts("heurist
 register_player_kind("heuristic-plain", _heuristic(False), _canonical_playouts("heuristic-plain"))
 register_player_kind("heuristic-nodefence", _heuristic(True, defence=False), _canonical_playouts("heuristic-nodefence"))
 register_player_kind("pbrain", _pbrain, _canonical_pbrain)
+
+
+def _gtp(arg, game, options):
+    """``gtp:COMMAND``: a GTP engine for Go, e.g. ``gtp:gnugo --mode gtp --level 1 --chinese-rules``."""
+    from zeroplay.engine.gtp_player import GtpPlayer
+
+    if not arg.strip():
+        raise ValueError("gtp:COMMAND needs the engine's command line, e.g. gtp:gnugo --mode gtp --level 1")
+    return GtpPlayer(arg.strip(), name=f"gtp:{arg.strip()}")
+
+
+register_player_kind("gtp", _gtp)
 register_player_kind("vcf", _vcf, _canonical_vcf)
 register_player_kind("gumbel", _gumbel, _canonical_gumbel)
+
+
+def _engine_room_kind(factory_name: str):
+    """A player kind made by ``zeroplay.engine.shogi_players`` (imported when the kind is used)."""
+    def factory(arg, game, options):
+        from zeroplay.engine import shogi_players
+
+        return getattr(shogi_players, factory_name)(arg, game, options)
+
+    return factory
+
+
+register_player_kind("usi", _engine_room_kind("usi_player"))
+register_player_kind("alphabeta", _engine_room_kind("alphabeta_player"))
+register_player_kind("shogimcts", _engine_room_kind("shogi_mcts_player"))
+register_player_kind("random", _engine_room_kind("random_player"))
 
 
 def checkpoint_player(path, game: Game, *, playouts: int = 400, name: str | None = None,
@@ -472,10 +506,11 @@ def play_match(game: Game, a: Player, b: Player, games: int, *, parallel: int = 
             booked.add(g.index)
     todo = [g for g in range(games) if g not in booked]
 
-    def finish(index: int, state: State) -> None:
-        result.add(index % 2 == 0, state.winner, state.moves)
+    def finish(index: int, state: State, winner: int | None = None) -> None:
+        winner = state.winner if winner is None else winner
+        result.add(index % 2 == 0, winner, state.moves)
         if on_game is not None:
-            on_game(index, index % 2 == 0, state.winner, state.moves)
+            on_game(index, index % 2 == 0, winner, state.moves)
         if progress is not None:
             progress.update(1)
 
@@ -489,9 +524,13 @@ def play_match(game: Game, a: Player, b: Player, games: int, *, parallel: int = 
                 if isinstance(p, SearchPlayer):
                     p.rng = p.game_rng(g)
             state = game.initial()
-            while not state.is_terminal:
-                state = state.play(int(players[state.to_play].play(state)))
-            finish(g, state)
+            winner = None
+            try:
+                while not state.is_terminal:
+                    state = state.play(int(players[state.to_play].play(state)))
+            except Resignation:  # a GTP engine's "resign": the game goes to the other side
+                winner = 1 - state.to_play
+            finish(g, state, winner)
     return result
 
 

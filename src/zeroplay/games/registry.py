@@ -16,6 +16,8 @@ PACKAGES = (
     "gomoku",
     "connect4",
     "othello",
+    "go",
+    "shogi",
 )
 """Game packages under ``zeroplay.games``, one line each; their order fixes the family ids."""
 

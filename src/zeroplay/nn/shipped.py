@@ -3,7 +3,7 @@
 Here in the nn room (no torch import, no file read beyond listing the folder) so that both the
 play room (``zeroplay.engine.factory`` re-exports these names) and the train room (``zeroplay arena``
 players by name, ``zeroplay.engine.arena``) resolve ``--model gomoku-8x8-5-freestyle`` the same way.
-Which model plays which game by default is the play room's choice (``play.engine.DEFAULT_MODELS``).
+Which model plays which game by default is the engine room's choice (``engine.factory.DEFAULT_MODELS``).
 """
 
 from __future__ import annotations

@@ -11,12 +11,13 @@ from zeroplay.engine.options import at_least_1, model_argument
 
 
 def add_play_commands(sub) -> None:
-    """Add ``play``, ``pbrain`` and ``serve`` to the ``zeroplay`` subparsers ``sub``."""
+    """Add ``play``, ``usi``, ``pbrain`` and ``serve`` to the ``zeroplay`` subparsers ``sub``."""
     p = sub.add_parser("play", help="play against the engine in the terminal")
     from zeroplay.games import names
 
     p.add_argument("--game", choices=names(), default=None,
-                   help="game (default: --model's game, else gomoku); connect4: moves are column digits 1..7")
+                   help="game (default: --model's game, else gomoku); connect4: moves are column digits 1..7; "
+                        "shogi: USI moves against the alpha-beta engine (--seconds per move, default 2)")
     p.add_argument("--size", type=int, default=None,
                    help="board width and height, for the games that take a size: Gomoku 5..25 (default: "
                         "--model's board, else 15); other games: their own range and default")
@@ -39,6 +40,9 @@ def add_play_commands(sub) -> None:
                         "play with (default: the shipped model for the game and size; without one, the "
                         "search-only engine)")
     p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser("usi", help="USI shogi engine protocol on stdin/stdout (= usi-zeroplay)")
+    p.set_defaults(func=_cmd_usi)
 
     from zeroplay.play.pbrain import add_pbrain_arguments
 
@@ -71,6 +75,13 @@ def _positive(args) -> None:
 
 def _cmd_play(args) -> int:
     _positive(args)
+    if args.game is not None:
+        from zeroplay.games import make
+
+        if getattr(make(args.game), "has_hands", False):  # shogi: its own text session
+            from zeroplay.play.shogi_terminal import run as run_text_game
+
+            return run_text_game(args)
     from zeroplay.play.terminal import run
 
     return run(args)
@@ -80,6 +91,12 @@ def _cmd_pbrain(args) -> int:
     from zeroplay.play.pbrain import run_from_args
 
     return run_from_args(args)
+
+
+def _cmd_usi(args) -> int:
+    from zeroplay.play.usi import serve_stdio
+
+    return serve_stdio()
 
 
 def _cmd_serve(args) -> int:

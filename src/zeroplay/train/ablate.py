@@ -24,7 +24,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from zeroplay.nn.atomic_file import atomic_write_text
+from zeroplay.files.atomic import atomic_write_text
 
 SIDES = ("a", "b")
 CPU_LOG = "cputime.jsonl"

@@ -37,10 +37,12 @@ def _add_game_options(p, *, taken_from: str) -> None:
                    help=f"Gomoku line length that wins ({default('4 on 6x6, 5 on other sizes')})")
     p.add_argument("--rule", choices=["freestyle", "standard"], default=None,
                    help=f"Gomoku rule ({default('freestyle')})")
+    p.add_argument("--komi", type=float, default=None, help="Go: komi, points for White (default 7.5)")
 
 
 def _game_options(args) -> dict | None:
-    opts = {k: v for k, v in (("size", args.size), ("n_in_row", args.n_in_row), ("rule", args.rule)) if v is not None}
+    opts = {k: v for k, v in (("size", args.size), ("n_in_row", args.n_in_row), ("rule", args.rule),
+                              ("komi", getattr(args, "komi", None))) if v is not None}
     return opts or None
 
 
@@ -327,8 +329,8 @@ def _add_arena(sub) -> None:
         description="A player is a checkpoint path or a shipped model's name (e.g. gomoku-8x8-5-freestyle; "
         "a file of that name here wins), vcf:CHECKPOINT (that checkpoint or shipped model with the Gomoku "
         "threat solver on), gumbel:CHECKPOINT (that net with the Gumbel root search), uniform:N or "
-        "rollout:N (N playouts per move), heuristic:N (the search-only "
-        "engine of zeroplay play, threat solver on; heuristic-plain:N: off), or pbrain:COMMAND. "
+        "rollout:N (N playouts per move), heuristic:N (the search-only engine of zeroplay play, threat "
+        "solver on; heuristic-plain:N: off), pbrain:COMMAND, or gtp:COMMAND (a GTP engine for Go). "
         "Game options not given come from the first checkpoint player's game, as zeroplay play --model "
         "takes them, else gomoku 15x15 free-style five in a row (four on 6x6, as in zeroplay play). "
         "Colours alternate; draws count 1/2.")
