@@ -46,7 +46,7 @@ class Engine:
             it is weaker than the search-only engine there or was not measured there.
         model_path: the checkpoint file, or None.
         config_overrides: SearchConfig fields every searcher of this engine gets
-            (``{"threat_solver": True}`` for Gomoku).
+            (the game's ``play_search_options``).
     """
 
     game: Game
@@ -225,7 +225,7 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
                       note, path, overrides)
     evaluator, name = search_only_evaluator(game)
     if overrides.get("threat_solver"):
-        name = name.replace("one-ply proofs)", "one-ply proofs, VCF threat solver)")
+        name = name.replace("one-ply proofs)", "one-ply proofs, VCF/VCT threat solver, defence)")
     fits = fitting_models(game) if use_shipped else []
     if fits:
         verbs = ("loads", "is") if len(fits) == 1 else ("load", "are")
