@@ -175,8 +175,8 @@ def measure(limit: int | None = None, playouts: int = 800, engine: str = "play",
     """
     import sys
 
-    from zeroplay.games import make
     from zeroplay.engine.factory import make_engine
+    from zeroplay.games import make
     from zeroplay.play.terminal import table_sizes
     from zeroplay.solvers.threat_solver import ThreatSolver
 
@@ -193,7 +193,7 @@ def measure(limit: int | None = None, playouts: int = 800, engine: str = "play",
     checker = ThreatSolver(game)
     searcher.search(game.initial(), playouts=8)  # compile / load the kernels before any timing
 
-    collections: dict[str, dict] = {}
+    by_collection: dict[str, dict] = {}
     by = {"listed": 0, "rapfi": 0, "solver": 0}
     total_s = 0.0
     solved = 0
@@ -211,7 +211,7 @@ def measure(limit: int | None = None, playouts: int = 800, engine: str = "play",
             how = "rapfi"
         elif proves_win_after(state, move, checker):
             how = "solver"
-        row = collections.setdefault(puzzle["collection"], {"positions": 0, "solved": 0, "failures": []})
+        row = by_collection.setdefault(puzzle["collection"], {"positions": 0, "solved": 0, "failures": []})
         row["positions"] += 1
         if how:
             by[how] += 1
@@ -232,6 +232,6 @@ def measure(limit: int | None = None, playouts: int = 800, engine: str = "play",
         "target_percent": TARGET_PERCENT,
         "mean_seconds": round(total_s / n, 4),
         "by": by,
-        "collections": collections,
+        "collections": by_collection,
         "data": str(path),
     }

@@ -24,6 +24,7 @@ from numba import njit
 from zeroplay.games import fast
 from zeroplay.games.layout import I_KEY, I_LAST, I_PLY, I_TO_PLAY, INFO_SIZE
 from zeroplay.search.backup import backup_path, init_node, set_expanded, update_node
+from zeroplay.search.defence import DefenceArrays, defence_off, defend
 from zeroplay.search.forced import forced_root_edge
 from zeroplay.search.gumbel import GumbelArrays, gumbel_off, gumbel_root_edge
 from zeroplay.search.rollout import rollout_values
@@ -41,7 +42,6 @@ from zeroplay.search.tree import (
     UNPROVEN,
     WIN,
 )
-from zeroplay.search.defence import DefenceArrays, defence_off, defend
 from zeroplay.tt.node_table import node_find_or_add
 
 QUEUED = 0

@@ -16,6 +16,7 @@ from zeroplay.search import gumbel
 from zeroplay.search.backup import init_node
 from zeroplay.search.cache import EvalCache
 from zeroplay.search.config import SearchConfig
+from zeroplay.search.defence import new_defence_arrays
 from zeroplay.search.evaluator import LeafBatch
 from zeroplay.search.gather import (
     check_invariants,
@@ -28,10 +29,9 @@ from zeroplay.search.gather import (
 )
 from zeroplay.search.gc import collect
 from zeroplay.search.limits import Limits
+from zeroplay.search.opening import opening_priors
 from zeroplay.search.proof import PROOF_NAMES, best_proven_edge, proof_line, verify_line
 from zeroplay.search.result import MoveStats, SearchResult, lcb
-from zeroplay.search.defence import new_defence_arrays
-from zeroplay.search.opening import opening_priors
 from zeroplay.search.root_vct import RootVct
 from zeroplay.search.threats import check_root, new_threat_arrays, proof_tail
 from zeroplay.search.tree import (
