@@ -51,6 +51,15 @@ def add_play_commands(sub) -> None:
     p.add_argument("--playouts", type=at_least_1, default=PLAY_PLAYOUTS,
                    help=f"engine playouts per move, the board's default strength (default {PLAY_PLAYOUTS}, as "
                         f"zeroplay play); a game may choose its own")
+    p.add_argument("--max-games", type=at_least_1, default=None,
+                   help="games kept at once; a new one evicts the least recently used idle game (default 100)")
+    p.add_argument("--max-memory", type=at_least_1, default=None, metavar="MIB",
+                   help="MiB for all games' searches together, 27-38 MiB a game by board size; a new game "
+                        "evicts the least recently used idle ones until it fits (default 1024; the server's "
+                        "own ~500 MiB come on top)")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a Host name the board answers to besides this machine's and --host (repeatable); "
+                        "others are refused (DNS rebinding)")
     p.set_defaults(func=_cmd_serve)
 
 
@@ -105,4 +114,9 @@ def _cmd_pbrain(args) -> int:
 def _cmd_serve(args) -> int:
     from zeroplay.play.server import serve
 
-    return serve(args.host, args.port, model=args.model, playouts=args.playouts)
+    from zeroplay.play.webgame import DEFAULT_MAX_GAMES, DEFAULT_MAX_MEMORY
+
+    max_memory = DEFAULT_MAX_MEMORY if args.max_memory is None else args.max_memory << 20
+    return serve(args.host, args.port, model=args.model, playouts=args.playouts,
+                 max_games=args.max_games or DEFAULT_MAX_GAMES, max_memory=max_memory,
+                 allow_hosts=tuple(args.allow_host))
