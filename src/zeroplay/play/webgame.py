@@ -177,6 +177,22 @@ class WebGame:
         self.busy = threading.Lock()
         self._analysis_cancel: threading.Event | None = None  # set: stop the running analysis
         self.touched = time.monotonic()
+        self.closed = False
+
+    def close(self) -> bool:
+        """Free the search arrays now (an evicted game), unless the game is busy; True when done.
+
+        The game keeps ``busy`` held from then on, so no request can start on it; a request that
+        found the game just before gets ``UnknownGameError``, as after the eviction."""
+        if not self.busy.acquire(blocking=False):
+            return False
+        self.closed = True
+        self.searcher = None  # the arrays go now, not at the next cyclic garbage collection
+        return True
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise UnknownGameError(self.id)
 
     # --- views ------------------------------------------------------------------------------
     def fmt(self, move: int) -> str:
@@ -239,6 +255,7 @@ class WebGame:
 
         class _Hold:
             def __enter__(self):
+                game._check_open()
                 if game.busy.acquire(blocking=False):
                     return
                 analysis = game._analysis_cancel
@@ -275,6 +292,7 @@ class WebGame:
 
         Returns the final snapshot (see ``snapshot``) with ``"move"`` when a move was played.
         """
+        self._check_open()
         if not self.busy.acquire(blocking=False):
             raise GameConflictError("the engine is already thinking in this game")
         if cancel is None:
@@ -488,7 +506,7 @@ class GameStore:
         with self._lock:
             used = sum(v.memory_bytes for v in self._games.values())
             while len(self._games) >= self.max_games or used + g.memory_bytes > self.max_memory:
-                victim = next((k for k, v in self._games.items() if not v.busy.locked()), None)
+                victim = next((k for k, v in self._games.items() if v.close()), None)
                 if victim is None:
                     raise StoreFullError("the server is full: every game it keeps is searching; try again "
                                          "in a moment")
@@ -500,7 +518,7 @@ class GameStore:
     def get(self, game_id: str) -> WebGame:
         with self._lock:
             g = self._games.get(game_id)
-            if g is None:
+            if g is None or g.closed:
                 raise UnknownGameError(game_id)
             self._games.move_to_end(game_id)
             return g
