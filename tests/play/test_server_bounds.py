@@ -193,7 +193,8 @@ def _fuzz(client, count: int, seed: int) -> dict:
 
 def test_fuzz_malformed_requests_never_give_a_500(client):
     statuses = _fuzz(client, 150, seed=1)
-    assert statuses.get(201, 0) >= 5 and statuses.get(400, 0) >= 5 and statuses.get(422, 0) >= 5  # it reaches the app
+    # valid-looking requests get through to the app, malformed ones are refused by it
+    assert statuses.get(200, 0) + statuses.get(201, 0) >= 8 and statuses.get(400, 0) + statuses.get(422, 0) >= 40
 
 
 def test_fuzz_records_alone_never_give_a_500(client):
