@@ -424,6 +424,17 @@ class TrainingRun:
         self.iteration, self.meta = 0, {"step": 0, "elo": 0.0, "extra": extra}
         self._write_eval(0, {"iteration": 0, "best_after": 0, "elo_cumulative": 0.0, "matches": {}})
 
+    def _put_right(self) -> None:
+        """Before continuing: the temp files of killed saves go, and shards that a kill left out of
+        metrics.jsonl get their selfplay records (``train.reconcile``)."""
+        from zeroplay.train.reconcile import reconcile_selfplay_metrics, remove_stale_temps
+
+        remove_stale_temps([self.dir, *(self.dir / d for d in (CHECKPOINTS, EVALS, SHARDS, RECORDS, PLOTS))],
+                           self.log)
+        done = int(self.meta.get("extra", {}).get("games_total", 0))
+        reconcile_selfplay_metrics(self.buffer.shard_paths, self.game, self.config.features, self.metrics,
+                                   lambda first: self.iteration + 1 if first >= done else None, self.log)
+
     def _eval_record(self, iteration: int) -> dict | None:
         path = eval_path(self.dir, iteration)
         try:
@@ -444,6 +455,7 @@ class TrainingRun:
         """
         deadline = None if hours is None else time.monotonic() + hours * 3600.0
         self._load_latest()
+        self._put_right()
         if self._eval_record(self.iteration) is None:
             self._evaluate(self.iteration)
         if iterations is None or self.iteration < iterations:
