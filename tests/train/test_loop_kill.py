@@ -177,3 +177,32 @@ def test_kill_between_a_shard_and_its_metrics_line_is_reconciled_on_resume(tmp_p
             s = read_shard(run / "shards" / f"shard-{r['first_id']:09d}-{r['last_id']:09d}.npz", GAME, "basic")
             assert shard_outcomes(s.game_ids, s.game_id, s.samples.ply, s.samples.z) == (
                 r["black_wins"], r["white_wins"], r["draws"])
+
+
+def test_a_full_disk_during_a_save_is_one_line_and_the_rerun_continues(tmp_path, monkeypatch, capsys):
+    import errno
+
+    import zeroplay.nn.checkpoint as checkpoint
+    from zeroplay.nn.atomic_file import atomic_write
+
+    real = checkpoint.atomic_write_bytes
+
+    def full_disk(path, data):
+        if path.name == "iter-000002.safetensors":
+            def write(f):
+                f.write(data[:1000])
+                raise OSError(errno.ENOSPC, "No space left on device")  # as f.write says it, no file named
+            return atomic_write(path, write)
+        return real(path, data)
+
+    monkeypatch.setattr(checkpoint, "atomic_write_bytes", full_disk)
+    run = tmp_path / "run"
+    assert main(["train", "--run-dir", str(run), *ARGS]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("zeroplay train: error: No space left on device while writing ") and \
+        last.split("writing ")[1].startswith(str(run / "checkpoints" / "iter-000002.safetensors"))
+    assert not list(run.rglob("*.tmp")) and not (run / "checkpoints" / "iter-000002.safetensors").exists()
+    monkeypatch.setattr(checkpoint, "atomic_write_bytes", real)
+    _check_resume(run)
