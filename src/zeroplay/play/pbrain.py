@@ -53,6 +53,9 @@ Warm-up: the compiled search takes about 20 s to compile the first time in a new
 (cached on disk afterwards). The engine compiles it in a background thread from the moment it
 starts; a move asked for before that is done comes from ``heuristic.quick_move`` (win in one,
 block a win in one, else the best heuristic cell), computed in plain numpy within milliseconds.
+Once the compiled search is loaded (about 2 s on an installed machine) the engine searches; while
+the model still loads (torch: seconds more), with the search-only engine, for turns of at least
+``STOPGAP_MIN_S`` and a ``STOPGAP_SHARE`` of the turn.
 """
 
 from __future__ import annotations
@@ -74,6 +77,12 @@ MIN_SIZE, MAX_SIZE = 5, 25
 DEFAULT_PLAYOUTS = 3000
 """Cap on playouts per move (``--playouts``); the time limits usually stop the search first.
 Keep equal to ``commands.PBRAIN_PLAYOUTS``."""
+STOPGAP_MIN_S = 3.0
+"""Shortest turn (seconds) searched while the model still loads; shorter ones get the heuristic
+move then. Importing torch stalled the process 1-3 s at a time on a loaded 2-core machine."""
+STOPGAP_SHARE = 0.4
+"""Share of the turn such a search may use, the rest left for a stall of the model's loading."""
+
 FAST_PLAYOUTS = 48
 """Playouts for ``timeout_turn 0`` (answer as fast as possible)."""
 DEFAULT_TURN_MS = 5000
@@ -146,11 +155,13 @@ class PbrainEngine:
         self._board_lines: list[str] = []
         self._board_bad: str | None = None  # the first garbled line of the BOARD block being read
         # search (created once the compiled code is ready)
-        self._ready = threading.Event()
+        self._ready = threading.Event()  # the compiled search is loaded
+        self._model_ready = threading.Event()  # the warm-up's engine (model, torch) is loaded too
         self._warm_error: str | None = None
         self._searcher = None
         self._searcher_key = None
         self._engines: dict = {}
+        self._stopgaps: dict = {}  # search-only engines for the moves before the model is loaded
         self._fresh_tree = True
         if search and warm_up:
             threading.Thread(target=self._warm_up, name="pbrain-warm-up", daemon=True).start()
@@ -163,28 +174,39 @@ class PbrainEngine:
         print(f"pbrain: {text}", file=self.log, flush=True)
 
     def _warm_up(self) -> None:
+        """Load the compiled search (``_ready``: the engine searches from then on), then the
+        15x15 engine, whose model imports torch (``_model_ready``). Until the model is in, moves
+        are searched by the search-only engine (``_engine``), not answered by the heuristic:
+        loading torch took 10 s on a loaded 2-core machine, the compiled kernels 2 s."""
+        import time
+
+        started = time.perf_counter()
         try:
             from zeroplay.play.engine import warm_up
 
-            import time
-
-            started = time.perf_counter()
             seconds = warm_up()
+        except BaseException as e:  # never let the thread die silently; fall back to quick moves
+            self._warm_error = f"{type(e).__name__}: {e}"
+            self._debug(f"warm-up failed, quick moves only: {self._warm_error}")
+            self._ready.set()
+            self._model_ready.set()
+            return
+        self._ready.set()
+        self._debug(f"search ready in {time.perf_counter() - started:.1f} s (compiled / loaded {seconds:.1f} s)")
+        try:
             # the engine of the usual board too: loading a model imports torch (seconds), which
             # must not eat the first move's time
             from zeroplay.games import make
 
             engine = None
             if not self._model_misfit(15, 15):
-                engine = self._engine(make("gomoku", width=15, height=15, rule="freestyle"))
+                engine = self._load_engine(make("gomoku", width=15, height=15, rule="freestyle"))
             total = time.perf_counter() - started
-            self._debug(f"ready in {total:.1f} s (search compiled / loaded {seconds:.1f} s"
-                        + (f", 15x15 engine: {engine.name}" if engine is not None else "") + ")")
-        except BaseException as e:  # never let the thread die silently; fall back to quick moves
-            self._warm_error = f"{type(e).__name__}: {e}"
-            self._debug(f"warm-up failed, quick moves only: {self._warm_error}")
+            self._debug(f"ready in {total:.1f} s" + (f" (15x15 engine: {engine.name})" if engine is not None else ""))
+        except BaseException as e:  # the move's own _engine call will say what is wrong
+            self._debug(f"engine not loaded ahead: {type(e).__name__}: {e}")
         finally:
-            self._ready.set()
+            self._model_ready.set()
 
     # --- dispatch -----------------------------------------------------------------------------
     def handle(self, line: str) -> None:
@@ -524,6 +546,10 @@ class PbrainEngine:
                 self._ready.wait(timeout=0 if seconds is None else seconds * 0.5)
             if self._ready.is_set() and self._warm_error is None:
                 left = None if seconds is None else seconds - (time.perf_counter() - started)
+                if left is not None and not self._model_ready.is_set():
+                    # the model's torch import holds the GIL for a second or more at a time: a
+                    # search beside it gets a share of the turn that such a stall cannot overrun
+                    left = min(left, seconds * STOPGAP_SHARE) if seconds >= STOPGAP_MIN_S else -1.0
                 if left is None or left >= 0.02:
                     cell = self._search_move(left)
         if cell is None:
@@ -533,6 +559,8 @@ class PbrainEngine:
                     why = f"no time left for a search (budget {seconds:.2f} s: {self._budget_text()})"
                 elif not self._ready.is_set():
                     why = "the search is not ready yet"
+                elif not self._model_ready.is_set():
+                    why = f"the model is still loading and the turn ({seconds:.2f} s) is under {STOPGAP_MIN_S:.0f} s"
                 else:
                     why = "no time left for a search"
                 self._debug("quick heuristic move: " + why)
@@ -584,17 +612,28 @@ class PbrainEngine:
 
     def _get_searcher(self, game):
         capacities = memory_config(self.max_memory)
-        key = (game, tuple(sorted(capacities.items())))
+        engine = self._engine(game)
+        key = (game, tuple(sorted(capacities.items())), id(engine))
         if self._searcher is None or self._searcher_key != key:
-            engine = self._engine(game)
             self._debug(f"engine: {engine.name}" + (f" -- {engine.note}" if engine.note else ""))
             self._searcher = engine.new_searcher(**capacities)
             self._searcher_key = key
             self._fresh_tree = False
         return self._searcher
 
-
     def _engine(self, game):
+        """The engine for ``game``; while the warm-up still loads the model (torch), the
+        search-only engine, so that the first moves are searched rather than guessed."""
+        if game in self._engines or self._model_ready.is_set() or not self._ready.is_set():
+            return self._load_engine(game)
+        if game not in self._stopgaps:
+            from zeroplay.play.engine import make_engine
+
+            self._stopgaps[game] = make_engine(game, use_shipped=False)
+            self._debug("the model is still loading: the search-only engine plays until it is in")
+        return self._stopgaps[game]
+
+    def _load_engine(self, game):
         """The engine for ``game`` (made once per game: a model load imports torch)."""
         if game not in self._engines:
             from zeroplay.play.engine import make_engine
