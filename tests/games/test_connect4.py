@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zeroplay.games import IllegalMoveError, fast, make
-from zeroplay.games import connect4_kernels as K
+from zeroplay.games.connect4 import kernels as K
 from zeroplay.hashing import zobrist_key
 
 W, H = 7, 6
@@ -221,7 +221,7 @@ def _random_game(game, rng, max_moves=42):
     while not pos.info[4] and len(played) < max_moves:
         legal = [c for c in range(W) if pos.board[c] == 0]
         a = int(rng.choice(legal))
-        fast.apply(game.params, game.zkeys, pos.board, pos.info, pos.stack, pos.wmask, a)
+        fast.apply(game.params, game.zkeys, pos.board, pos.info, pos.stack, pos.aux, a)
         played.append(a)
     return played
 
@@ -232,26 +232,26 @@ def test_incremental_key_and_undo_restore_everything(game):
         pos = game.initial().fast()
         snapshots = []
         while not pos.info[4]:
-            snapshots.append((pos.board.copy(), pos.info.copy(), pos.wmask.copy()))
+            snapshots.append((pos.board.copy(), pos.info.copy(), pos.aux.copy()))
             legal = np.empty(7, dtype=np.int64)
-            n = fast.legal_moves(game.params, pos.board, pos.info, legal)
+            n = fast.legal_moves(game.params, pos.board, pos.info, pos.aux, legal)
             a = int(legal[rng.integers(n)])
-            fast.apply(game.params, game.zkeys, pos.board, pos.info, pos.stack, pos.wmask, a)
+            fast.apply(game.params, game.zkeys, pos.board, pos.info, pos.stack, pos.aux, a)
             black = np.flatnonzero(pos.board == 1)
             white = np.flatnonzero(pos.board == 2)
             key = int(pos.info[2:3].view(np.uint64)[0])
             assert key == zobrist_key(black, white, int(pos.info[0]), 42)
-            scratch = np.zeros_like(pos.wmask)
+            scratch = np.zeros_like(pos.aux)
             info2 = pos.info.copy()
             K.compute_wmask(game.params, pos.board, info2, scratch)
-            assert np.array_equal(scratch, pos.wmask)
+            assert np.array_equal(scratch, pos.aux)
             assert np.array_equal(info2, pos.info)
         while snapshots:
             board, info, wmask = snapshots.pop()
-            fast.undo(game.params, game.zkeys, pos.board, pos.info, pos.stack, pos.wmask)
+            fast.undo(game.params, game.zkeys, pos.board, pos.info, pos.stack, pos.aux)
             assert np.array_equal(board, pos.board)
             assert np.array_equal(info, pos.info)
-            assert np.array_equal(wmask, pos.wmask)
+            assert np.array_equal(wmask, pos.aux)
         assert int(pos.info[2:3].view(np.uint64)[0]) == game.initial().key
 
 
@@ -270,10 +270,10 @@ def test_fast_dispatch_matches_state(game):
     pos = state.fast()
     out = np.empty(7, dtype=np.int64)
     for p in range(2):
-        n = fast.winning_moves(game.params, pos.board, pos.info, pos.wmask, p, out)
+        n = fast.winning_moves(game.params, pos.board, pos.info, pos.aux, p, out)
         assert list(out[:n]) == list(state.winning_moves(p))
-        assert fast.num_winning_moves(game.params, pos.board, pos.info, pos.wmask, p) == n
-    n = fast.legal_moves(game.params, pos.board, pos.info, out)
+        assert fast.num_winning_moves(game.params, pos.board, pos.info, pos.aux, p) == n
+    n = fast.legal_moves(game.params, pos.board, pos.info, pos.aux, out)
     assert list(out[:n]) == list(state.legal_moves())
 
 
@@ -296,7 +296,7 @@ def test_threat_above_the_landing_cell_is_not_a_winning_move(game):
     assert list(s.winning_moves(0)) == []
     assert list(s.winning_moves(1)) == [0, 4]  # O: a1 or e1 completes the bottom row
     assert s.num_winning_moves(0) == 0 and s.num_winning_moves(1) == 2
-    assert s._pos.wmask[0, cell(4, 1)] != 0 and s._pos.wmask[0, cell(0, 1)] != 0
+    assert s._pos.aux[0, cell(4, 1)] != 0 and s._pos.aux[0, cell(0, 1)] != 0
     after = s.play("7")  # X g2: nothing changes for e2, still not playable
     assert list(after.winning_moves(0)) == []
     after = s.play("5")  # X e1 blocks O; now e2 is playable and wins for X
@@ -388,7 +388,7 @@ def test_from_stones(game):
     played = game.from_moves("4453221")
     s = game.from_stones(played.stones(0), played.stones(1), last_move=played.last_move)
     assert s == played and s.key == played.key and s.last_move == played.last_move
-    assert np.array_equal(s._pos.wmask, played._pos.wmask)
+    assert np.array_equal(s._pos.aux, played._pos.aux)
     assert np.array_equal(s._pos.info, played._pos.info)
     assert np.array_equal(s.planes("alphazero-gomoku"), played.planes("alphazero-gomoku"))
     assert s.play("4") == played.play("4")
@@ -441,4 +441,4 @@ def test_random_games_property(choices):
         game._undo(pos)
         assert np.array_equal(pos.board, prev._pos.board)
         assert np.array_equal(pos.info, prev._pos.info)
-        assert np.array_equal(pos.wmask, prev._pos.wmask)
+        assert np.array_equal(pos.aux, prev._pos.aux)

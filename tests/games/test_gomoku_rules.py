@@ -305,9 +305,9 @@ def test_full_board_draw_through_the_fast_path():
     g = make("gomoku")
     s = g.from_stones(black, white, to_play=0)
     pos = s.fast()
-    fast.apply(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.wmask, 0)
+    fast.apply(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.aux, 0)
     assert pos.info[4] == 1 and pos.info[3] == -1  # I_TERMINAL, I_WINNER: a draw
-    assert fast.undo(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.wmask) == 0
+    assert fast.undo(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.aux) == 0
     assert pos.info[4] == 0 and pos.board[0] == 0
 
 

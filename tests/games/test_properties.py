@@ -37,18 +37,18 @@ def _check_position(game, pos):
     assert _key(info) == zobrist_key(black, white, to_play, game.cells)
     terminal = bool(info[I_TERMINAL])
     out = np.empty(game.num_actions, dtype=np.int64)
-    n_legal = fast.legal_moves(game.params, pos.board, info, out)
+    n_legal = fast.legal_moves(game.params, pos.board, info, pos.aux, out)
     if terminal:
         assert n_legal == 0
     else:
         assert out[:n_legal].tolist() == np.flatnonzero(pos.board == 0).tolist()
     for p in (0, 1):
-        n_win = fast.winning_moves(game.params, pos.board, info, pos.wmask, p, out)
+        n_win = fast.winning_moves(game.params, pos.board, info, pos.aux, p, out)
         expected = [] if terminal else winning_cells(board, p, game.n_in_row, game.rule).tolist()
         assert out[:n_win].tolist() == expected
-        assert fast.num_winning_moves(game.params, pos.board, info, pos.wmask, p) == len(expected)
-        assert np.count_nonzero(pos.wmask[p]) == info[6 + p]
-        assert not (pos.wmask[p] != 0)[pos.board != 0].any()
+        assert fast.num_winning_moves(game.params, pos.board, info, pos.aux, p) == len(expected)
+        assert np.count_nonzero(pos.aux[p]) == info[6 + p]
+        assert not (pos.aux[p] != 0)[pos.board != 0].any()
     # no finished game goes on: at most the last mover holds a win
     if not terminal:
         assert not holds_win(board, 0, game.n_in_row, game.rule)
@@ -97,18 +97,18 @@ def test_fast_path_invariants(case):
         if step == UNDO or pos.info[I_TERMINAL]:
             if not snapshots:
                 continue
-            undone = fast.undo(*args, pos.board, pos.info, pos.stack, pos.wmask)
+            undone = fast.undo(*args, pos.board, pos.info, pos.stack, pos.aux)
             assert undone == moves.pop()
             board, info, wmask = snapshots.pop()
             assert np.array_equal(pos.board, board)
             assert np.array_equal(pos.info, info)
-            assert np.array_equal(pos.wmask, wmask)
+            assert np.array_equal(pos.aux, wmask)
         else:
             move = _pick(game, pos.board, step)
             mover = int(pos.info[I_TO_PLAY])
             before = pos.board.reshape(game.height, game.width).astype(np.int64)
-            snapshots.append((pos.board.copy(), pos.info.copy(), pos.wmask.copy()))
-            fast.apply(*args, pos.board, pos.info, pos.stack, pos.wmask, move)
+            snapshots.append((pos.board.copy(), pos.info.copy(), pos.aux.copy()))
+            fast.apply(*args, pos.board, pos.info, pos.stack, pos.aux, move)
             moves.append(move)
             won = wins_with(before, move % game.width, move // game.width, mover, game.n_in_row, game.rule)
             full = not (pos.board == 0).any()
@@ -121,15 +121,15 @@ def test_fast_path_invariants(case):
     assert s.moves == tuple(moves)
     assert np.array_equal(s._pos.board, pos.board)
     assert np.array_equal(s._pos.info, pos.info)
-    assert np.array_equal(s._pos.wmask, pos.wmask)
+    assert np.array_equal(s._pos.aux, pos.aux)
     assert s.key == _key(pos.info)
     # undo all -> the initial position
     while moves:
-        assert fast.undo(*args, pos.board, pos.info, pos.stack, pos.wmask) == moves.pop()
+        assert fast.undo(*args, pos.board, pos.info, pos.stack, pos.aux) == moves.pop()
     start = game.initial()._pos
     assert np.array_equal(pos.board, start.board)
     assert np.array_equal(pos.info, start.info)
-    assert np.array_equal(pos.wmask, start.wmask)
+    assert np.array_equal(pos.aux, start.aux)
 
 
 @settings(max_examples=60, deadline=None)

@@ -228,10 +228,10 @@ def test_from_stones_undo_to_the_set_up_last_move():
     g = make("gomoku")
     s = g.from_stones([112, 30], [5], last_move=30)
     pos = s.fast()
-    fast.apply(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.wmask, 60)
+    fast.apply(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.aux, 60)
     assert pos.info[5] == 60
-    fast.undo(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.wmask)
-    for a, b in zip((pos.board, pos.info, pos.wmask), (s._pos.board, s._pos.info, s._pos.wmask)):
+    fast.undo(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.aux)
+    for a, b in zip((pos.board, pos.info, pos.aux), (s._pos.board, s._pos.info, s._pos.aux)):
         assert np.array_equal(a, b)
     assert np.array_equal(pos.stack[: s.ply], s._pos.stack[: s.ply])  # entries above ply are stale
 

@@ -8,18 +8,19 @@ import pytest
 
 from gomoku_reference import DIRECTIONS, cell, cells, line_totals, winning_cells
 from zeroplay.games import FastPosition, State, fast, make
-from zeroplay.games.layout import I_NWIN0, I_TERMINAL, I_TO_PLAY, I_WINNER
+from zeroplay.games.layout import I_TERMINAL, I_TO_PLAY, I_WINNER
+from zeroplay.games.gomoku.layout import I_NWIN0
 
 
 def _winning_moves(game, pos, player):
     out = np.empty(game.num_actions, dtype=np.int64)
-    n = fast.winning_moves(game.params, pos.board, pos.info, pos.wmask, player, out)
+    n = fast.winning_moves(game.params, pos.board, pos.info, pos.aux, player, out)
     return out[:n]
 
 
 def _as_state(game, pos) -> State:
     """A read-only State over copies of ``pos`` (to use the public API on a search position)."""
-    return State(game, FastPosition(pos.board.copy(), pos.info.copy(), pos.stack.copy(), pos.wmask.copy()), ())
+    return State(game, FastPosition(pos.board.copy(), pos.info.copy(), pos.stack.copy(), pos.aux.copy()), ())
 
 
 def _check(game, pos, play_on_copies: bool):
@@ -36,11 +37,11 @@ def _check(game, pos, play_on_copies: bool):
         expected_mask = np.zeros(game.cells, dtype=np.uint8)
         for d in range(len(DIRECTIONS)):
             expected_mask |= (wins_d[d].ravel() & (board.ravel() == 0)).astype(np.uint8) << d
-        assert np.array_equal(pos.wmask[p], expected_mask), (p, np.flatnonzero(pos.wmask[p] != expected_mask))
+        assert np.array_equal(pos.aux[p], expected_mask), (p, np.flatnonzero(pos.aux[p] != expected_mask))
         assert pos.info[I_NWIN0 + p] == np.count_nonzero(expected_mask)
         expected = [] if terminal else winning_cells(board, p, game.n_in_row, game.rule).tolist()
         assert _winning_moves(game, pos, p).tolist() == expected
-        num = fast.num_winning_moves(game.params, pos.board, pos.info, pos.wmask, p)
+        num = fast.num_winning_moves(game.params, pos.board, pos.info, pos.aux, p)
         assert num == len(expected)
     if play_on_copies and not terminal:
         # brute force through the public API: play every empty cell on a copy
@@ -68,11 +69,11 @@ def _random_game_with_undos(game, seed, *, max_moves, play_on_copies=False, undo
             for _ in range(int(rng.integers(1, 4))):
                 if not snapshots:
                     break
-                fast.undo(*args, pos.board, pos.info, pos.stack, pos.wmask)
+                fast.undo(*args, pos.board, pos.info, pos.stack, pos.aux)
                 board, info, wmask = snapshots.pop()
                 assert np.array_equal(pos.board, board)
                 assert np.array_equal(pos.info, info)
-                assert np.array_equal(pos.wmask, wmask)
+                assert np.array_equal(pos.aux, wmask)
                 _check(game, pos, play_on_copies)
             continue
         empty = np.flatnonzero(pos.board == 0)
@@ -89,19 +90,19 @@ def _random_game_with_undos(game, seed, *, max_moves, play_on_copies=False, undo
             move = int(rng.choice(near)) if near else int(rng.choice(empty))
         else:
             move = int(rng.choice(empty))
-        snapshots.append((pos.board.copy(), pos.info.copy(), pos.wmask.copy()))
+        snapshots.append((pos.board.copy(), pos.info.copy(), pos.aux.copy()))
         mover = pos.info[I_TO_PLAY]
         wins_before = _winning_moves(game, pos, mover).tolist()
-        fast.apply(*args, pos.board, pos.info, pos.stack, pos.wmask, move)
+        fast.apply(*args, pos.board, pos.info, pos.stack, pos.aux, move)
         played += 1
         assert (pos.info[I_WINNER] == mover) == (move in wins_before)
         _check(game, pos, play_on_copies)
     # take everything back
     while snapshots:
-        fast.undo(*args, pos.board, pos.info, pos.stack, pos.wmask)
+        fast.undo(*args, pos.board, pos.info, pos.stack, pos.aux)
         board, info, wmask = snapshots.pop()
         assert np.array_equal(pos.board, board) and np.array_equal(pos.info, info)
-        assert np.array_equal(pos.wmask, wmask)
+        assert np.array_equal(pos.aux, wmask)
     assert not pos.board.any()
     _check(game, pos, play_on_copies)
     return played

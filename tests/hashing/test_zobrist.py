@@ -12,7 +12,7 @@ import pytest
 
 from zeroplay import hashing
 from zeroplay.games import fast, make
-from zeroplay.games import gomoku_kernels as K
+from zeroplay.games.gomoku import kernels as K
 from zeroplay.hashing import (
     EMPTY_KEY,
     MAX_CELLS,
@@ -161,16 +161,16 @@ def test_incremental_equals_scratch_every_move_and_undo(size, path):
 
     if path == "dispatcher":
         def apply(m):
-            fast.apply(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.wmask, m)
+            fast.apply(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.aux, m)
 
         def undo():
-            return fast.undo(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.wmask)
+            return fast.undo(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.aux)
     elif path == "kernels":
         def apply(m):
-            K.apply_move_tracked(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.wmask, m)
+            K.apply_move_tracked(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.aux, m)
 
         def undo():
-            return K.undo_move_tracked(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.wmask)
+            return K.undo_move_tracked(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.aux)
     else:
         def apply(m):
             K.apply_move(g.params, g.zkeys, pos.board, pos.info, pos.stack, m)

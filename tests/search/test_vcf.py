@@ -228,7 +228,7 @@ def test_budget_exhausted_is_not_complete_and_the_position_is_restored():
         if r.nodes >= 2 and not r.found:
             assert not r.complete
         pos = s.fast()
-        assert np.array_equal(pos.board, before.board) and np.array_equal(pos.wmask, before.wmask)
+        assert np.array_equal(pos.board, before.board) and np.array_equal(pos.aux, before.aux)
 
 
 def test_solver_restores_the_working_position():
@@ -238,11 +238,11 @@ def test_solver_restores_the_working_position():
     g = make("gomoku")
     s = g.from_stones(["d4", "e4", "f4", "g5", "g6", "g7"], ["c4", "g8", "a15", "c15", "a13", "o1"])
     pos = s.fast()
-    copy = [x.copy() for x in (pos.board, pos.info, pos.wmask)]
-    out = vcf_search(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.wmask, new_vcf_work(15, 15),
+    copy = [x.copy() for x in (pos.board, pos.info, pos.aux)]
+    out = vcf_search(g.params, g.zkeys, pos.board, pos.info, pos.stack, pos.aux, new_vcf_work(15, 15),
                      new_ab_table(1), 255, 10_000)
     assert out[0] == 1
-    for a, b in zip(copy, (pos.board, pos.info, pos.wmask)):
+    for a, b in zip(copy, (pos.board, pos.info, pos.aux)):
         assert np.array_equal(a, b)
 
 

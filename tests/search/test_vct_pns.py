@@ -144,9 +144,9 @@ def test_pns_restores_the_position_and_unknown_method_raises():
     solver = ThreatSolver(g)
     for s in _random_positions(g, 10, seed=2):
         pos = s.fast()
-        before = [x.copy() for x in (pos.board, pos.info, pos.wmask)]
+        before = [x.copy() for x in (pos.board, pos.info, pos.aux)]
         solver.vct(s, method="pns", nodes=5_000)
-        for x, y in zip(before, (pos.board, pos.info, pos.wmask)):
+        for x, y in zip(before, (pos.board, pos.info, pos.aux)):
             assert np.array_equal(x, y)
     with pytest.raises(ValueError):
         solver.vct(g.initial(), method="nope")

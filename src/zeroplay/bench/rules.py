@@ -7,7 +7,7 @@ import time
 import numpy as np
 
 from zeroplay.games import make
-from zeroplay.games.gomoku_kernels import play_sequence_tracked, random_playouts
+from zeroplay.games.gomoku.kernels import play_sequence_tracked, random_playouts
 
 
 def _tracked_moves(game, start, games: int, rng) -> int:
@@ -15,7 +15,7 @@ def _tracked_moves(game, start, games: int, rng) -> int:
     for _ in range(games):
         pos = start.fast()
         order = rng.permutation(start.legal_moves())
-        total += play_sequence_tracked(game.params, game.zkeys, pos.board, pos.info, pos.stack, pos.wmask, order)
+        total += play_sequence_tracked(game.params, game.zkeys, pos.board, pos.info, pos.stack, pos.aux, order)
     return total
 
 

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 from typing import Callable
 
-from zeroplay.games.api import FEATURE_SETS, FastPosition, Game, IllegalMoveError, State
-from zeroplay.games.connect4 import Connect4
-from zeroplay.games.gomoku import Gomoku, TicTacToe
+from zeroplay.games import registry
+from zeroplay.games.api import FEATURE_SETS, FastKernels, FastPosition, Game, IllegalMoveError, State
 from zeroplay.games.symmetry import Symmetry
 
-_REGISTRY: dict[str, Callable[..., Game]] = {
-    "connect4": Connect4,
-    "gomoku": Gomoku,
-    "tictactoe": TicTacToe,
-}
+_REGISTRY: dict[str, Callable[..., Game]] = registry.factories()
 
 
 def register(name: str, factory: Callable[..., Game]) -> None:
-    """Add a game under ``name`` (later registrations replace earlier ones)."""
+    """Add a game under ``name`` at run time (later registrations replace earlier ones).
+
+    Such a game plays through its Python methods; a game whose kernels the compiled search
+    should run is a package listed in ``games/registry.py``.
+    """
     _REGISTRY[name] = factory
 
 
@@ -58,6 +57,7 @@ def make(name: str, **options) -> Game:
 
 __all__ = [
     "FEATURE_SETS",
+    "FastKernels",
     "FastPosition",
     "Game",
     "IllegalMoveError",

@@ -8,22 +8,29 @@ players are 0 (first player, Black) and 1 (second, White); moves are *actions*
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Iterable
+from typing import Callable, Iterable, NamedTuple
 
 import numpy as np
 
 from zeroplay.games.layout import (
     I_KEY,
     I_LAST,
-    I_NWIN0,
     I_PLY,
     I_TERMINAL,
     I_TO_PLAY,
     I_WINNER,
     INFO_SIZE,
+    P_ACTIONS,
+    P_CELLS,
+    P_EMPTY_KEY,
+    P_FAMILY,
+    P_HEIGHT,
+    P_SIDE_KEY,
+    P_WIDTH,
+    PARAMS_SIZE,
 )
 from zeroplay.games.symmetry import Symmetry
-from zeroplay.hashing import zobrist_key
+from zeroplay.hashing import EMPTY_KEY, SIDE_KEY, zobrist_key
 
 FEATURE_SETS = ("basic", "alphazero-gomoku")
 """Network input feature sets; see ``State.planes``."""
@@ -37,19 +44,51 @@ class IllegalMoveError(ValueError):
 
 
 class FastPosition:
-    """Mutable arrays of one position for the compiled in-place apply/undo path (search only).
+    """Mutable arrays of one position for the compiled in-place path (search only).
 
     Attributes (layout in ``zeroplay.games.layout``): ``board`` int8 (cells,), ``info`` int64
-    (INFO_SIZE,), ``stack`` int32 (cells + 1,), ``wmask`` uint8 (2, cells).
+    (INFO_SIZE,), ``stack`` int32 (max_plies + 1,), ``aux`` uint8 ``game.aux_shape`` (the game's
+    own incremental state; Gomoku: winning-move masks).
     """
 
-    __slots__ = ("board", "info", "stack", "wmask")
+    __slots__ = ("board", "info", "stack", "aux")
 
-    def __init__(self, board, info, stack, wmask):
+    def __init__(self, board, info, stack, aux):
         self.board = board
         self.info = info
         self.stack = stack
-        self.wmask = wmask
+        self.aux = aux
+
+
+class FastKernels(NamedTuple):
+    """A game's compiled kernels: what the search calls per playout (``games/fast.py``).
+
+    Each is a numba ``@njit`` function over the arrays of ``FastPosition`` and the game's
+    ``params`` / ``zkeys``; none allocates, none touches a Python object. Moves are legal (the
+    ``State`` validates them before they reach a kernel).
+
+    Attributes:
+        apply: ``(params, zkeys, board, info, stack, aux, action) -> None`` plays ``action`` in
+            place: key, ply, side to move, last move, terminal and winner included.
+        undo: ``(params, zkeys, board, info, stack, aux) -> int`` takes back the last action and
+            returns it (the search restores positions by copying; undo serves the solvers).
+        legal_moves: ``(params, board, info, aux, out) -> int`` writes the legal actions,
+            ascending, into ``out`` (int64, >= num_actions); 0 when the game is over.
+        winning_moves: ``(params, board, info, aux, player, out) -> int`` the actions that win at
+            once for ``player``, ascending (0 for a game without such a notion).
+        num_winning_moves: ``(params, board, info, aux, player) -> int`` their count, in O(1)
+            where the game keeps it (0 when the game is over).
+        rollout: ``(params, board, info, rng) -> int`` finishes the game from (board, info) with
+            uniformly random legal moves on these scratch copies and returns the winner (0, 1)
+            or -1 for a draw; ``rng`` is uint64 (1,) xorshift64* state (never 0), advanced.
+    """
+
+    apply: Callable
+    undo: Callable
+    legal_moves: Callable
+    winning_moves: Callable
+    num_winning_moves: Callable
+    rollout: Callable
 
 
 class Game(ABC):
@@ -61,8 +100,12 @@ class Game(ABC):
         height, width: board shape; ``cells = height * width``.
         num_actions: length of every policy vector.
         params: int64 (PARAMS_SIZE,) constants for the compiled path.
-        zkeys: int64 (3, cells) Zobrist keys for the compiled path (uint64 bits).
+        zkeys: int64 (rows, cells) Zobrist keys for the compiled path (uint64 bits).
         symmetries: the board's symmetry group, identity first.
+        kernels: the game's compiled kernels (``FastKernels``), or None for a game whose rules
+            are not compiled (the compiled search then does not take it).
+        max_plies: the most moves a game can last (sizes ``stack`` and the search's paths).
+        aux_shape: shape of the position's ``aux`` array.
     """
 
     name: str
@@ -74,23 +117,50 @@ class Game(ABC):
     params: np.ndarray
     zkeys: np.ndarray
     symmetries: tuple[Symmetry, ...]
+    kernels: FastKernels | None = None
+    threat_space: bool = False
+    """True when Gomoku's threat-space solvers (VCF/VCT: fours and threes) apply to this game."""
+    max_plies: int
+    aux_shape: tuple[int, int]
 
-    # --- hooks each game implements -------------------------------------------------------
-    @abstractmethod
+    # --- compiled hooks, through the game's kernels -----------------------------------------
     def _apply(self, pos: FastPosition, action: int) -> None:
-        """Play a legal ``action`` in place, winning-move masks included."""
+        """Play a legal ``action`` in place (the game's ``kernels.apply``)."""
+        self.kernels.apply(self.params, self.zkeys, pos.board, pos.info, pos.stack, pos.aux, action)
 
-    @abstractmethod
     def _undo(self, pos: FastPosition) -> int:
         """Take back the last action in place; returns it."""
+        return int(self.kernels.undo(self.params, self.zkeys, pos.board, pos.info, pos.stack, pos.aux))
 
-    @abstractmethod
     def _legal_moves(self, pos: FastPosition) -> np.ndarray:
         """int64 array of legal actions, ascending."""
+        out = np.empty(self.num_actions, dtype=np.int64)
+        return out[: self.kernels.legal_moves(self.params, pos.board, pos.info, pos.aux, out)]
 
-    @abstractmethod
     def _winning_moves(self, pos: FastPosition, player: int) -> np.ndarray:
         """int64 array of the actions that win at once for ``player``."""
+        out = np.empty(self.num_actions, dtype=np.int64)
+        return out[: self.kernels.winning_moves(self.params, pos.board, pos.info, pos.aux, player, out)]
+
+    def _num_winning_moves(self, pos: FastPosition, player: int) -> int:
+        """How many actions win at once for ``player`` (0 when the game is over)."""
+        return int(self.kernels.num_winning_moves(self.params, pos.board, pos.info, pos.aux, player))
+
+    def _shared_params(self) -> np.ndarray:
+        """A writable params array with the shared fields filled in (``games.layout``); the game
+        adds its own from ``P_GAME0`` on and freezes it. Needs ``width``, ``height``, ``cells``,
+        ``num_actions`` and ``kernels`` set."""
+        from zeroplay.games.registry import family_id
+
+        params = np.zeros(PARAMS_SIZE, dtype=np.int64)
+        params[P_FAMILY] = family_id(self.kernels) if self.kernels is not None else -1
+        params[P_WIDTH] = self.width
+        params[P_HEIGHT] = self.height
+        params[P_CELLS] = self.cells
+        params[P_ACTIONS] = self.num_actions
+        params[P_EMPTY_KEY] = as_int64(EMPTY_KEY)
+        params[P_SIDE_KEY] = as_int64(SIDE_KEY)
+        return params
 
     @abstractmethod
     def _check_action(self, pos: FastPosition, action: int, text: str) -> None:
@@ -146,7 +216,7 @@ class State:
         self.game = game
         self._pos = pos
         self.moves = moves
-        for a in (pos.board, pos.info, pos.stack, pos.wmask):
+        for a in (pos.board, pos.info, pos.stack, pos.aux):
             a.setflags(write=False)
 
     # --- fields ---------------------------------------------------------------------------
@@ -211,7 +281,7 @@ class State:
         """How many actions win at once for ``player`` (Gomoku: cells, Connect Four: columns; 0 when terminal), in O(1)."""
         if self.is_terminal:
             return 0
-        return int(self._pos.info[I_NWIN0 + player])
+        return self.game._num_winning_moves(self._pos, player)
 
     # --- moves ----------------------------------------------------------------------------
     def play(self, move: int | str) -> "State":
@@ -249,7 +319,7 @@ class State:
     def fast(self) -> FastPosition:
         """Writable copies of this position's arrays for the compiled in-place path."""
         p = self._pos
-        return FastPosition(p.board.copy(), p.info.copy(), p.stack.copy(), p.wmask.copy())
+        return FastPosition(p.board.copy(), p.info.copy(), p.stack.copy(), p.aux.copy())
 
     # --- network input --------------------------------------------------------------------
     def planes(self, features: str = "basic") -> np.ndarray:
@@ -322,3 +392,8 @@ def setup_info(black, white, to_play: int, cells: int) -> np.ndarray:
     info[I_PLY] = len(black) + len(white)
     info[I_KEY : I_KEY + 1].view(np.uint64)[0] = zobrist_key(black, white, to_play, cells)
     return info
+
+
+def as_int64(u: int) -> int:
+    """uint64 bits in [0, 2^64) as the signed int64 value with the same bits (keys in arrays)."""
+    return u - (1 << 64) if u >= 1 << 63 else u

@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from zeroplay.games import fast
-from zeroplay.games.layout import I_KEY, I_LAST, I_PLY, I_TO_PLAY, INFO_SIZE
+from zeroplay.games.layout import INFO_SIZE, I_KEY, I_LAST, I_PLY, I_TO_PLAY
 from zeroplay.search.backup import backup_path, init_node, set_expanded, update_node
 from zeroplay.search.rollout import rollout_values
 from zeroplay.search.select import select_edge
@@ -59,7 +59,7 @@ class BatchArrays(NamedTuple):
         path_node: int32 (2B + 1, D); path_edge: int64 (2B + 1, D); path_len: int32 (2B + 1,)
             paths: row i < B is leaf i's, row B the next descent's scratch, rows B + 1 + k the
             k-th collision's (kept under virtual loss until the batch is finished).
-        moves: int64 (A,) scratch for move lists.
+        moves: int64 (max(A, cells),) scratch for move lists.
         root_board, root_info, root_wmask: the root position; each descent ends by copying it
             back (cheaper than undoing every move of a deep path).
         threats: the threat solver's arrays (``search.vcf.ThreatArrays``; switched off unless
@@ -81,8 +81,11 @@ class BatchArrays(NamedTuple):
     threats: ThreatArrays
 
 
-def new_batch_arrays(batch_size: int, cells: int, num_actions: int, threats: ThreatArrays | None = None) -> BatchArrays:
-    depth = cells + 2
+def new_batch_arrays(batch_size: int, game, threats: ThreatArrays | None = None) -> BatchArrays:
+    """Buffers for ``batch_size`` leaves of ``game`` (its cells, actions, ``max_plies`` for the
+    path depth and ``aux_shape`` for the root's aux copy)."""
+    cells, num_actions = game.cells, game.num_actions
+    depth = game.max_plies + 2
     b = batch_size
     return BatchArrays(
         leaf_node=np.zeros(b, np.int32),
@@ -96,7 +99,7 @@ def new_batch_arrays(batch_size: int, cells: int, num_actions: int, threats: Thr
         moves=np.zeros(max(num_actions, cells), np.int64),
         root_board=np.zeros(cells, np.int8),
         root_info=np.zeros(INFO_SIZE, np.int64),
-        root_wmask=np.zeros((2, cells), np.uint8),
+        root_wmask=np.zeros(game.aux_shape, np.uint8),
         threats=threats if threats is not None else threats_off(),
     )
 
@@ -187,7 +190,7 @@ def _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot
     if num_blocks >= 1:
         k = fast.winning_moves(params, board, info, wmask, 1 - p, batch.moves)
     else:
-        k = fast.legal_moves(params, board, info, batch.moves)
+        k = fast.legal_moves(params, board, info, wmask, batch.moves)
     e = _alloc_edges(tree, k)
     if e < 0:
         return FULL

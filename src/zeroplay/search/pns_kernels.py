@@ -60,17 +60,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from zeroplay.games.gomoku_kernels import apply_move_tracked, undo_move_tracked
-from zeroplay.games.layout import (
-    I_KEY,
-    I_NWIN0,
-    I_TERMINAL,
-    I_TO_PLAY,
-    I_WINNER,
-    P_CELLS,
-    P_N_IN_ROW,
-    P_SIDE_KEY,
-)
+from zeroplay.games.gomoku.kernels import apply_move_tracked, undo_move_tracked
+from zeroplay.games.layout import I_KEY, I_TERMINAL, I_TO_PLAY, I_WINNER, P_CELLS, P_SIDE_KEY
+from zeroplay.games.gomoku.layout import I_NWIN0, P_N_IN_ROW
 from zeroplay.search.vcf_kernels import (
     ABORTED,
     FOUND,

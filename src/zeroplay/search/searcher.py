@@ -11,7 +11,7 @@ from typing import Callable
 import numpy as np
 
 from zeroplay.games import Game, State
-from zeroplay.games.layout import GAME_GOMOKU, I_TO_PLAY, P_GAME
+from zeroplay.games.layout import I_TO_PLAY
 from zeroplay.search.cache import EvalCache
 from zeroplay.search.config import SearchConfig
 from zeroplay.search.evaluator import LeafBatch
@@ -70,7 +70,7 @@ class Searcher:
         self.tree = new_tree_arrays(config.node_capacity, config.edge_capacity, game.num_actions)
         threats = new_threat_arrays(game, config.node_capacity, enabled=True, leaf_nodes=config.threat_solver_nodes,
                                     table_mib=config.threat_solver_table_mib) if config.threat_solver else None
-        self.batch = new_batch_arrays(config.batch_size, game.cells, game.num_actions, threats)
+        self.batch = new_batch_arrays(config.batch_size, game, threats)
         features = getattr(evaluator, "features", None)
         self.params = SearchParams(
             c_puct=float(config.c_puct),
@@ -84,9 +84,8 @@ class Searcher:
             key_last_move=features in _LAST_MOVE_FEATURES,
             root_noise=bool(config.noise),
         )
-        # an evaluator that can run inside the compiled loop (random rollouts, gomoku family)
-        gomoku_family = int(game.params[P_GAME]) == GAME_GOMOKU
-        self._inline_rollouts = int(getattr(evaluator, "inline_rollouts", 0)) if gomoku_family else 0
+        # an evaluator that can run inside the compiled loop (random rollouts: every compiled game has them)
+        self._inline_rollouts = int(getattr(evaluator, "inline_rollouts", 0))
         cacheable = getattr(evaluator, "cacheable", True)
         self.cache = EvalCache(config.eval_cache_size, game.num_actions) if config.eval_cache_size and cacheable else None
         self.rng = np.random.default_rng(config.seed)
@@ -122,8 +121,7 @@ class Searcher:
             self.params = self.params._replace(
                 key_last_move=getattr(evaluator, "features", None) in _LAST_MOVE_FEATURES)
             self.reset()
-        gomoku_family = int(self.game.params[P_GAME]) == GAME_GOMOKU
-        self._inline_rollouts = int(getattr(evaluator, "inline_rollouts", 0)) if gomoku_family else 0
+        self._inline_rollouts = int(getattr(evaluator, "inline_rollouts", 0))
 
     @property
     def root(self) -> int:
@@ -149,7 +147,7 @@ class Searcher:
         self._pos = pos
         self.batch.root_board[:] = pos.board
         self.batch.root_info[:] = pos.info
-        self.batch.root_wmask[:] = pos.wmask
+        self.batch.root_wmask[:] = pos.aux
 
     def _prepare_root_priors(self) -> None:
         """Copy the root's raw priors into its private array; noise them in self-play."""
@@ -208,7 +206,7 @@ class Searcher:
         if self._inline_rollouts:
             # compiled evaluator: whole chunks of playouts per call (chunks keep time limits live)
             done = run_rollout_playouts(t, self.table, self.params, self.game.params, self.game.zkeys, pos.board,
-                                        pos.info, pos.stack, pos.wmask, self.batch,
+                                        pos.info, pos.stack, pos.aux, self.batch,
                                         # the root alone first: its private priors are set after the call
                                         1 if max_leaves == 1 else min(max(remaining, 1), 256),
                                         self._inline_rollouts)
@@ -217,7 +215,7 @@ class Searcher:
             self._after_round()
             return 0
         queued, done, collisions = gather(t, self.table, self.params, self.game.params, self.game.zkeys, pos.board,
-                                          pos.info, pos.stack, pos.wmask, self.batch, max_leaves, max(remaining, 1))
+                                          pos.info, pos.stack, pos.aux, self.batch, max_leaves, max(remaining, 1))
         self.playouts += done
         self._queued = queued
         self._collisions = collisions

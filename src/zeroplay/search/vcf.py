@@ -29,15 +29,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from zeroplay.games.gomoku_kernels import apply_move_tracked, undo_move_tracked
-from zeroplay.games.layout import (
-    GAME_GOMOKU,
-    I_KEY,
-    I_NWIN0,
-    I_TERMINAL,
-    I_TO_PLAY,
-    P_GAME,
-)
+from zeroplay.games.gomoku.kernels import apply_move_tracked, undo_move_tracked
+from zeroplay.games.layout import I_KEY, I_TERMINAL, I_TO_PLAY
+from zeroplay.games.gomoku.layout import I_NWIN0
 from zeroplay.search.pns_kernels import (
     F_DOUBLE,
     F_FIVE,
@@ -142,7 +136,7 @@ class ThreatSolver:
     """
 
     def __init__(self, game, *, table_mib: float = 16.0):
-        if int(game.params[P_GAME]) != GAME_GOMOKU:
+        if not getattr(game, "threat_space", False):
             raise ValueError(f"the threat solver plays Gomoku, not {game!r}")
         self.game = game
         self.table = new_ab_table(table_mib)
@@ -180,7 +174,7 @@ class ThreatSolver:
         outcome, length = NOT_FOUND, 0
         for depth in depths:
             outcome, length, used = vcf_search(self.game.params, self.game.zkeys, pos.board, pos.info, pos.stack,
-                                               pos.wmask, self.work, self.table, depth, nodes - total)
+                                               pos.aux, self.work, self.table, depth, nodes - total)
             total += int(used)
             if outcome != NOT_FOUND:
                 break
@@ -253,7 +247,7 @@ class ThreatSolver:
         outcome = NOT_FOUND
         for k in range(1, threats + 1) if deepen and threats >= 1 else (threats,):
             # iterative deepening on the threats: the cheap wins first, the table keeps the rest
-            outcome = vct_node(self.game.params, self.game.zkeys, pos.board, pos.info, pos.stack, pos.wmask,
+            outcome = vct_node(self.game.params, self.game.zkeys, pos.board, pos.info, pos.stack, pos.aux,
                                self.work, vw, self.table, 0, k)
             if outcome != NOT_FOUND:
                 break
@@ -300,7 +294,7 @@ class ThreatSolver:
             c[K_EAGER_NODES] = eager_nodes
             c[K_RANK_WEIGHT] = rank_weight
             c[K_ZONE] = int(zone)  # bool, or 2 (a deliberately unsound zone, for the tests)
-            outcome = pns_search(self.game.params, self.game.zkeys, pos.board, pos.info, pos.stack, pos.wmask,
+            outcome = pns_search(self.game.params, self.game.zkeys, pos.board, pos.info, pos.stack, pos.aux,
                                  self.work, self._vct_work, self.table, tree)
             spent += int(c[K_NODES])
             if outcome == FOUND or (outcome == ABORTED and (k == threats or spent >= nodes)):
@@ -486,7 +480,7 @@ def new_threat_arrays(game, node_capacity: int, *, enabled: bool, leaf_nodes: in
                       max_plies: int = MAX_PLIES) -> ThreatArrays:
     """Threat-solver arrays for a search of ``game``; tiny and switched off unless ``enabled``
     (same dtypes either way, so the compiled search is not specialised twice)."""
-    on = bool(enabled) and int(game.params[P_GAME]) == GAME_GOMOKU
+    on = bool(enabled) and bool(getattr(game, "threat_space", False))
     cfg = np.zeros(CFG_SIZE, np.int64)
     cfg[T_ENABLED] = int(on)
     cfg[T_LEAF_NODES] = int(leaf_nodes)
@@ -531,10 +525,10 @@ def vcf_node(params, zkeys, board, info, stack, wmask, threats, node, budget):
         +L: the side to move wins by VCF in L plies (line: the VCF).
         -L: the side to move has no five and must block the opponent's only winning cell; after
             that block the opponent wins by VCF: lost in L plies (line: the block, then the VCF).
-        0: nothing found (or not Gomoku, or the game is over).
+        0: nothing found (or the threat solver is off, or the game is over).
     The position is restored. Each of the two searches gets ``budget`` nodes.
     """
-    if params[P_GAME] != GAME_GOMOKU or info[I_TERMINAL] != 0:
+    if threats.cfg[T_ENABLED] == 0 or info[I_TERMINAL] != 0:
         return 0
     cfg = threats.cfg
     p = info[I_TO_PLAY]
@@ -614,7 +608,7 @@ def check_root(searcher, budget: int) -> bool:
     if threats.cfg[T_ENABLED] == 0 or r < 0 or t.node_state[r] != EXPANDED or t.node_proof[r] != UNPROVEN:
         return False
     pos, game = searcher._pos, searcher.game
-    dist = vcf_node(game.params, game.zkeys, pos.board, pos.info, pos.stack, pos.wmask, threats, r, int(budget))
+    dist = vcf_node(game.params, game.zkeys, pos.board, pos.info, pos.stack, pos.aux, threats, r, int(budget))
     if dist == 0:
         return False
     t.node_proof[r] = WIN if dist > 0 else LOSS

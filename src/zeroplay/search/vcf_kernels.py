@@ -51,24 +51,14 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from zeroplay.games.gomoku_kernels import (
+from zeroplay.games.gomoku.kernels import (
     DIR_DX,
     DIR_DY,
     apply_move_tracked,
     undo_move_tracked,
 )
-from zeroplay.games.layout import (
-    I_KEY,
-    I_NWIN0,
-    I_PLY,
-    I_TERMINAL,
-    I_TO_PLAY,
-    P_CELLS,
-    P_HEIGHT,
-    P_N_IN_ROW,
-    P_SIDE_KEY,
-    P_WIDTH,
-)
+from zeroplay.games.layout import I_KEY, I_PLY, I_TERMINAL, I_TO_PLAY, P_CELLS, P_HEIGHT, P_SIDE_KEY, P_WIDTH
+from zeroplay.games.gomoku.layout import I_NWIN0, P_N_IN_ROW
 from zeroplay.tt.ab_table import (
     BOUND_LOWER,
     BOUND_UPPER,

@@ -15,29 +15,12 @@ import re
 
 import numpy as np
 
-from zeroplay.games import gomoku_kernels as K
+from zeroplay.games.gomoku import kernels as K
 from zeroplay.games.api import FastPosition, Game, IllegalMoveError, State, new_info, setup_info
-from zeroplay.games.layout import (
-    GAME_GOMOKU,
-    I_KEY,
-    I_LAST,
-    I_TERMINAL,
-    I_WINNER,
-    P_ACTIONS,
-    P_CELLS,
-    P_EMPTY_KEY,
-    P_GAME,
-    P_HEIGHT,
-    P_N_IN_ROW,
-    P_RULE,
-    P_SIDE_KEY,
-    P_WIDTH,
-    PARAMS_SIZE,
-    RULE_FREESTYLE,
-    RULE_STANDARD,
-)
+from zeroplay.games.layout import I_KEY, I_LAST, I_TERMINAL, I_WINNER, P_EMPTY_KEY
+from zeroplay.games.gomoku.layout import P_N_IN_ROW, P_RULE, RULE_FREESTYLE, RULE_STANDARD
 from zeroplay.games.symmetry import board_symmetries
-from zeroplay.hashing import EMPTY_KEY, SIDE_KEY, last_move_keys, stone_keys
+from zeroplay.hashing import last_move_keys, stone_keys
 
 RULES = {"freestyle": RULE_FREESTYLE, "standard": RULE_STANDARD}
 MIN_SIZE, MAX_SIZE = 5, 25
@@ -60,13 +43,10 @@ def default_n_in_row(size: int) -> int:
     return USUAL_N_IN_ROW.get(int(size), 5)
 
 
-def _i64(u: int) -> int:
-    """uint64 bits as a signed int64 value."""
-    return u - (1 << 64) if u >= 1 << 63 else u
-
-
 class Gomoku(Game):
     """n in a row on a width x height board. Actions are cells (``num_actions = width*height``).
+
+    ``threat_space`` is True: the threat-space solvers (VCF/VCT, ``zeroplay.solvers``) apply.
 
     Args:
         width, height: 5..25 each (default 15 x 15).
@@ -95,16 +75,12 @@ class Gomoku(Game):
         )
         self.cells = self.width * self.height
         self.num_actions = self.cells
-        params = np.zeros(PARAMS_SIZE, dtype=np.int64)
-        params[P_GAME] = GAME_GOMOKU
-        params[P_WIDTH] = self.width
-        params[P_HEIGHT] = self.height
+        self.kernels = K.KERNELS
+        self.max_plies = self.cells
+        self.aux_shape = (2, self.cells)
+        params = self._shared_params()
         params[P_N_IN_ROW] = self.n_in_row
         params[P_RULE] = RULES[rule]
-        params[P_CELLS] = self.cells
-        params[P_ACTIONS] = self.num_actions
-        params[P_EMPTY_KEY] = _i64(EMPTY_KEY)
-        params[P_SIDE_KEY] = _i64(SIDE_KEY)
         params.setflags(write=False)
         self.params = params
         zkeys = np.empty((3, self.cells), dtype=np.uint64)
@@ -114,6 +90,8 @@ class Gomoku(Game):
         self.zkeys.setflags(write=False)
         self.symmetries = board_symmetries(self.height, self.width)
 
+    threat_space = True
+
     # --- compiled hooks -------------------------------------------------------------------
     def _new_position(self) -> FastPosition:
         info = new_info()
@@ -122,22 +100,6 @@ class Gomoku(Game):
         board = np.zeros(self.cells, dtype=np.int8)
         K.compute_wmask(self.params, board, info, wmask)  # non-zero only on tiny boards
         return FastPosition(board, info, np.full(self.cells + 1, -1, dtype=np.int32), wmask)
-
-    def _apply(self, pos, action):
-        K.apply_move_tracked(self.params, self.zkeys, pos.board, pos.info, pos.stack, pos.wmask, action)
-
-    def _undo(self, pos):
-        return int(K.undo_move_tracked(self.params, self.zkeys, pos.board, pos.info, pos.stack, pos.wmask))
-
-    def _legal_moves(self, pos):
-        out = np.empty(self.cells, dtype=np.int64)
-        n = K.legal_moves(self.params, pos.board, pos.info, out)
-        return out[:n]
-
-    def _winning_moves(self, pos, player):
-        out = np.empty(self.cells, dtype=np.int64)
-        n = K.winning_moves(self.params, pos.info, pos.wmask, player, out)
-        return out[:n]
 
     def _check_action(self, pos, action, text):
         if pos.board[action] != 0:

@@ -1,7 +1,7 @@
 """Compiled Connect Four rules (numba): apply/undo, incremental Zobrist key, win check, winning moves.
 
-Arrays follow ``zeroplay.games.layout``, with the signatures of ``gomoku_kernels`` (and
-``winning_moves`` taking ``board`` as ``games.fast.winning_moves`` does). Every function assumes
+Arrays follow ``zeroplay.games.layout`` and ``zeroplay.games.connect4.layout``, with the
+signatures of the Gomoku kernels; ``KERNELS`` at the end is what the compiled search calls. Every function assumes
 its move is legal: the Python ``State`` validates, the search only plays legal moves.
 
 Connect Four specifics on that layout:
@@ -27,20 +27,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from zeroplay.games.api import FastKernels
 from zeroplay.games.layout import (
     I_KEY,
     I_LAST,
-    I_NWIN0,
     I_PLY,
     I_TERMINAL,
     I_TO_PLAY,
     I_WINNER,
     P_CELLS,
     P_HEIGHT,
-    P_N_IN_ROW,
     P_SIDE_KEY,
     P_WIDTH,
 )
+from zeroplay.games.connect4.layout import I_NWIN0, P_N_IN_ROW
 
 DIR_DX = np.array([1, 0, 1, -1], dtype=np.int64)
 DIR_DY = np.array([0, 1, 1, 1], dtype=np.int64)
@@ -281,3 +281,62 @@ def play_sequence_tracked(params, zkeys, board, info, stack, wmask, actions):
         if info[I_TERMINAL] != 0:
             break
     return n
+
+
+@njit(cache=True)
+def rollout(params, board, info, rng):
+    """Finish the game on the scratch ``board`` with uniformly random columns; returns the winner
+    (0 or 1) or -1 for a draw. Random numbers: xorshift64* in ``rng[0]`` (as Gomoku's rollout)."""
+    if info[I_TERMINAL] != 0:
+        return info[I_WINNER]
+    w = params[P_WIDTH]
+    h = params[P_HEIGHT]
+    n = params[P_N_IN_ROW]
+    cols = np.empty(w, dtype=np.int64)
+    p = info[I_TO_PLAY]
+    x64 = rng[0]
+    while True:
+        count = 0
+        for col in range(w):
+            if board[col] == 0:
+                cols[count] = col
+                count += 1
+        if count == 0:
+            rng[0] = x64
+            return -1
+        x64 ^= x64 >> np.uint64(12)
+        x64 ^= x64 << np.uint64(25)
+        x64 ^= x64 >> np.uint64(27)
+        r = (x64 * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
+        col = cols[np.int64((r * np.uint64(count)) >> np.uint64(32))]
+        cell = landing_row(board, w, h, col) * w + col
+        board[cell] = p + 1
+        for d in range(4):
+            if line_wins(board, w, h, n, cell, p + 1, d):
+                rng[0] = x64
+                return p
+        p = 1 - p
+
+
+# --- the fast-path contract (``zeroplay.games.api.FastKernels``) ------------------------------
+
+@njit(cache=True)
+def fast_legal_moves(params, board, info, aux, out):
+    return legal_moves(params, board, info, out)
+
+
+@njit(cache=True)
+def num_winning_moves(params, board, info, aux, player):
+    if info[I_TERMINAL] != 0:
+        return 0
+    return info[I_NWIN0 + player]
+
+
+KERNELS = FastKernels(
+    apply=apply_move_tracked,
+    undo=undo_move_tracked,
+    legal_moves=fast_legal_moves,
+    winning_moves=winning_moves,
+    num_winning_moves=num_winning_moves,
+    rollout=rollout,
+)

@@ -21,38 +21,17 @@ import re
 
 import numpy as np
 
-from zeroplay.games import connect4_kernels as K
+from zeroplay.games.connect4 import kernels as K
 from zeroplay.games.api import FastPosition, Game, IllegalMoveError, State, new_info, setup_info
-from zeroplay.games.layout import (
-    GAME_CONNECT4,
-    I_KEY,
-    I_LAST,
-    I_TERMINAL,
-    I_WINNER,
-    P_ACTIONS,
-    P_CELLS,
-    P_EMPTY_KEY,
-    P_GAME,
-    P_HEIGHT,
-    P_N_IN_ROW,
-    P_RULE,
-    P_SIDE_KEY,
-    P_WIDTH,
-    PARAMS_SIZE,
-    RULE_FREESTYLE,
-)
+from zeroplay.games.layout import I_KEY, I_LAST, I_TERMINAL, I_WINNER, P_EMPTY_KEY
+from zeroplay.games.connect4.layout import P_N_IN_ROW
 from zeroplay.games.symmetry import mirror_symmetries
-from zeroplay.hashing import EMPTY_KEY, SIDE_KEY, last_move_keys, stone_keys
+from zeroplay.hashing import last_move_keys, stone_keys
 
 WIDTH, HEIGHT, N_IN_ROW = 7, 6, 4
 _COLUMN = re.compile(r"^\s*([1-9])\s*$")
 _CELL = re.compile(r"^\s*([a-zA-Z])\s*(\d{1,2})\s*$")
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
-
-
-def _i64(u: int) -> int:
-    """uint64 bits as a signed int64 value."""
-    return u - (1 << 64) if u >= 1 << 63 else u
 
 
 class Connect4(Game):
@@ -68,16 +47,11 @@ class Connect4(Game):
         self.width, self.height, self.n_in_row = WIDTH, HEIGHT, N_IN_ROW
         self.cells = WIDTH * HEIGHT
         self.num_actions = WIDTH
-        params = np.zeros(PARAMS_SIZE, dtype=np.int64)
-        params[P_GAME] = GAME_CONNECT4
-        params[P_WIDTH] = WIDTH
-        params[P_HEIGHT] = HEIGHT
+        self.kernels = K.KERNELS
+        self.max_plies = self.cells
+        self.aux_shape = (2, self.cells)
+        params = self._shared_params()
         params[P_N_IN_ROW] = N_IN_ROW
-        params[P_RULE] = RULE_FREESTYLE  # four or more wins
-        params[P_CELLS] = self.cells
-        params[P_ACTIONS] = self.num_actions
-        params[P_EMPTY_KEY] = _i64(EMPTY_KEY)
-        params[P_SIDE_KEY] = _i64(SIDE_KEY)
         params.setflags(write=False)
         self.params = params
         zkeys = np.empty((3, self.cells), dtype=np.uint64)
@@ -112,22 +86,6 @@ class Connect4(Game):
             np.full(self.cells + 1, -1, dtype=np.int32),
             np.zeros((2, self.cells), dtype=np.uint8),
         )
-
-    def _apply(self, pos, action):
-        K.apply_move_tracked(self.params, self.zkeys, pos.board, pos.info, pos.stack, pos.wmask, action)
-
-    def _undo(self, pos):
-        return int(K.undo_move_tracked(self.params, self.zkeys, pos.board, pos.info, pos.stack, pos.wmask))
-
-    def _legal_moves(self, pos):
-        out = np.empty(WIDTH, dtype=np.int64)
-        n = K.legal_moves(self.params, pos.board, pos.info, out)
-        return out[:n]
-
-    def _winning_moves(self, pos, player):
-        out = np.empty(WIDTH, dtype=np.int64)
-        n = K.winning_moves(self.params, pos.board, pos.info, pos.wmask, player, out)
-        return out[:n]
 
     def _check_action(self, pos, action, text):
         if pos.board[action] != 0:
