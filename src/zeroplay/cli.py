@@ -1,4 +1,4 @@
-"""The ``zeroplay`` command line: play, serve, pbrain, train, arena, export, plot, solve, bench, random-game."""
+"""The ``zeroplay`` command line: play, serve, pbrain, analyze, train, arena, export, plot, solve, bench, random-game."""
 
 from __future__ import annotations
 
@@ -259,7 +259,7 @@ def _bench_module(name: str):
     return importlib.import_module(f"zeroplay.bench.{name}")
 
 
-COMMAND_ORDER = ("play", "serve", "pbrain", "train", "arena", "export", "plot", "solve", "bench", "random-game")
+COMMAND_ORDER = ("play", "serve", "pbrain", "analyze", "train", "arena", "export", "plot", "solve", "bench", "random-game")
 """The order ``zeroplay --help``'s description names the commands in; a command not listed here
 comes after them, so none is left out."""
 

@@ -62,6 +62,17 @@ def add_play_commands(sub) -> None:
                         "others are refused (DNS rebinding)")
     p.set_defaults(func=_cmd_serve)
 
+    p = sub.add_parser("analyze", help="JSON-lines analysis engine on stdin/stdout (KataGo's manner)",
+                       description="One JSON query per line (id, moves, size, n_in_row, rule, playouts, top), one "
+                                   "JSON answer per line (top moves with visits, win rate, prior, PV); the format "
+                                   "is in zeroplay.play.analyze's docstring and the README.")
+    p.add_argument("--model", default=None, type=_model_argument,
+                   help="checkpoint or shipped model name for every setting it fits (default: the shipped model "
+                        "per setting, else the search-only engine)")
+    p.add_argument("--max-playouts", type=at_least_1, default=None,
+                   help="most playouts a query may ask for (default 100000)")
+    p.set_defaults(func=_cmd_analyze)
+
 
 PLAY_PLAYOUTS = 800
 """Default playouts per engine move of ``zeroplay play`` and of the web board (``zeroplay serve``,
@@ -109,6 +120,13 @@ def _cmd_pbrain(args) -> int:
     from zeroplay.play.pbrain import run_from_args
 
     return run_from_args(args)
+
+
+def _cmd_analyze(args) -> int:
+    from zeroplay.play.analyze import DEFAULT_MAX_PLAYOUTS, main
+
+    args.max_playouts = args.max_playouts or DEFAULT_MAX_PLAYOUTS
+    return main(args)
 
 
 def _cmd_serve(args) -> int:
