@@ -5,6 +5,7 @@ and loadable checkpoints."""
 from __future__ import annotations
 
 import hashlib
+import re
 import signal
 import subprocess
 import sys
@@ -200,9 +201,23 @@ def test_a_full_disk_during_a_save_is_one_line_and_the_rerun_continues(tmp_path,
     assert main(["train", "--run-dir", str(run), *ARGS]) == 1
     err = capsys.readouterr().err
     assert "Traceback" not in err
+    # the console's iteration line: its losses and the whole run's ETA (issue 23)
+    (done,) = [line for line in err.splitlines() if line.startswith("iteration 1 done:")]
+    assert re.search(r"; loss policy \d+\.\d{3} value \d+\.\d{3} total \d+\.\d{3}; run ETA \d+ (s|min) "
+                     r"\(mean iteration \d+ (s|min)\)$", done), done
     last = err.strip().splitlines()[-1]
     assert last.startswith("zeroplay train: error: No space left on device while writing ") and \
         last.split("writing ")[1].startswith(str(run / "checkpoints" / "iter-000002.safetensors"))
     assert not list(run.rglob("*.tmp")) and not (run / "checkpoints" / "iter-000002.safetensors").exists()
     monkeypatch.setattr(checkpoint, "atomic_write_bytes", real)
     _check_resume(run)
+
+
+def test_loss_text_and_durations():
+    from zeroplay.train.loop import format_duration, loss_text
+
+    assert loss_text({}) == "" and loss_text({"lr": 0.1}) == ""
+    assert loss_text({"loss": 2.5, "policy_loss": 2.0, "value_loss": 0.4}) == \
+        "; loss policy 2.000 value 0.400 total 2.500"
+    assert [format_duration(s) for s in (5, 89, 600, 5400, 7200, 200_000)] == \
+        ["5 s", "89 s", "10 min", "1.5 h", "2.0 h", "2.3 d"]
