@@ -119,3 +119,4 @@ def test_a_long_search_prints_message_lines_and_yxstop_ends_it(warm):
     progress = [r for r in replies if r.startswith("MESSAGE depth ")]
     assert len(progress) >= 2 and all("| n " in r and "| tm " in r for r in progress)
     assert replies[-1].count(",") == 1 and seconds < 25, (seconds, replies[-3:])
+
