@@ -211,6 +211,7 @@ def test_a_full_disk_during_a_save_is_one_line_and_the_rerun_continues(tmp_path,
     assert not list(run.rglob("*.tmp")) and not (run / "checkpoints" / "iter-000002.safetensors").exists()
     monkeypatch.setattr(checkpoint, "atomic_write_bytes", real)
     _check_resume(run)
+    assert list(run.glob("events.out.tfevents.*")), "TensorBoard event files beside metrics.jsonl"
 
 
 def test_loss_text_and_durations():

@@ -401,7 +401,9 @@ class TrainingRun:
         self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
         for sub in (CHECKPOINTS, EVALS, SHARDS, RECORDS, PLOTS):
             (self.dir / sub).mkdir(parents=True, exist_ok=True)
-        self.metrics = MetricsLog(self.dir / METRICS_FILE)
+        from zeroplay.train.tensorboard import EventMirror
+
+        self.metrics = MetricsLog(self.dir / METRICS_FILE, mirror=EventMirror(self.dir, self.log))
         lc = config.loop
         self.buffer = ReplayBuffer(self.dir / SHARDS, self.game, config.features, window=lc.window,
                                    validation_fraction=lc.validation_fraction, log=self.log)
@@ -505,6 +507,8 @@ class TrainingRun:
                 "checkpoint": os.fspath(checkpoint_path(self.dir, self.iteration))}
 
     def close(self) -> None:
+        if self.metrics.mirror is not None:
+            self.metrics.mirror.close()
         if self._source is not None:
             self._source.close()
             self._source = None
