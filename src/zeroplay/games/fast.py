@@ -1,9 +1,12 @@
 """The compiled dispatch: one entry point per kernel for every registered game.
 
 The search calls these from its own compiled loops, so it runs any game of ``games/registry.py``
-without Python in the per-playout path. Each entry point loops (``numba.literal_unroll``, so
-unrolled at compile time into direct calls) over the registered games' kernels and calls the
-one whose index is ``params[P_FAMILY]``. Adding a game edits nothing here.
+without Python in the per-playout path. Each entry point is a chain of compiled closures built
+at import from the registered games' kernels, one link per game: link k calls game k's kernel
+when ``params[P_FAMILY] == k`` and hands on to link k + 1 otherwise. The kernels are closure
+constants, so numba calls them directly (and may inline them): no function pointers, unlike a
+loop over a tuple of functions, which numba types as first-class functions and which cost the
+search 25-30 % (measured, docs/BENCHMARKS.md). Adding a game edits nothing here.
 
 numba caches compiled code per source file and does not see the registry change, so this module
 records the registry's fingerprint beside its cache and drops zeroplay's numba cache when the
@@ -14,11 +17,9 @@ family missing from the compiled code anyway raises ``ValueError`` instead of do
 from __future__ import annotations
 
 import os
-import warnings
 from pathlib import Path
 
-from numba import literal_unroll, njit
-from numba.core.errors import NumbaExperimentalFeatureWarning
+from numba import njit
 
 from zeroplay.games.layout import P_FAMILY
 from zeroplay.games.registry import compiled_kernels, fingerprint
@@ -60,116 +61,73 @@ def _drop_stale_caches() -> None:
 
 
 _drop_stale_caches()
-# the unrolled tuple of kernels is typed as numba's (stable, but so labelled) first-class functions
-warnings.filterwarnings("ignore", message="First-class function type", category=NumbaExperimentalFeatureWarning)
+
+
+
+def _chain(kernels: tuple):
+    """A compiled ``call(family, *args)`` that runs ``kernels[family](*args)``.
+
+    Raises (inside compiled code) ValueError for a family past the end: compiled code older than
+    the registry (see ``_drop_stale_caches``) fails loudly instead of running another game's
+    kernel."""
+    head = kernels[0]
+    if len(kernels) == 1:
+        @njit(cache=True)
+        def last(family, *args):
+            if family != 0:
+                raise ValueError("game family not in the compiled dispatch (games/registry.py)")
+            return head(*args)
+        return last
+    rest = _chain(kernels[1:])
+
+    @njit(cache=True)
+    def link(family, *args):
+        if family == 0:
+            return head(*args)
+        return rest(family - 1, *args)
+    return link
+
 
 _KERNELS = compiled_kernels()
-_APPLY = tuple(k.apply for k in _KERNELS)
-_UNDO = tuple(k.undo for k in _KERNELS)
-_LEGAL = tuple(k.legal_moves for k in _KERNELS)
-_WINNING = tuple(k.winning_moves for k in _KERNELS)
-_NUM_WINNING = tuple(k.num_winning_moves for k in _KERNELS)
-_ROLLOUT = tuple(k.rollout for k in _KERNELS)
+_apply = _chain(tuple(k.apply for k in _KERNELS))
+_undo = _chain(tuple(k.undo for k in _KERNELS))
+_legal_moves = _chain(tuple(k.legal_moves for k in _KERNELS))
+_winning_moves = _chain(tuple(k.winning_moves for k in _KERNELS))
+_num_winning_moves = _chain(tuple(k.num_winning_moves for k in _KERNELS))
+_rollout = _chain(tuple(k.rollout for k in _KERNELS))
 
-
-@njit(cache=True)
-def _check(found):
-    if not found:
-        raise ValueError("game family not in the compiled dispatch (games/registry.py)")
-
-
-# Each entry point keeps its result in a variable: a ``return`` inside ``literal_unroll`` does
-# not type with numba's first-class functions.
 
 @njit(cache=True)
 def apply(params, zkeys, board, info, stack, aux, action):
     """Play a legal ``action`` in place (the game's ``kernels.apply``)."""
-    family = params[P_FAMILY]
-    found = False
-    i = 0
-    for kernel in literal_unroll(_APPLY):
-        if i == family:
-            kernel(params, zkeys, board, info, stack, aux, action)
-            found = True
-        i += 1
-    _check(found)
+    _apply(params[P_FAMILY], params, zkeys, board, info, stack, aux, action)
 
 
 @njit(cache=True)
 def undo(params, zkeys, board, info, stack, aux):
     """Take back the last action in place; returns it."""
-    family = params[P_FAMILY]
-    found = False
-    action = -1
-    i = 0
-    for kernel in literal_unroll(_UNDO):
-        if i == family:
-            action = kernel(params, zkeys, board, info, stack, aux)
-            found = True
-        i += 1
-    _check(found)
-    return action
+    return _undo(params[P_FAMILY], params, zkeys, board, info, stack, aux)
 
 
 @njit(cache=True)
 def legal_moves(params, board, info, aux, out):
     """Write the legal actions, ascending, into ``out`` (int64, >= num_actions); returns count."""
-    family = params[P_FAMILY]
-    found = False
-    count = 0
-    i = 0
-    for kernel in literal_unroll(_LEGAL):
-        if i == family:
-            count = kernel(params, board, info, aux, out)
-            found = True
-        i += 1
-    _check(found)
-    return count
+    return _legal_moves(params[P_FAMILY], params, board, info, aux, out)
 
 
 @njit(cache=True)
 def winning_moves(params, board, info, aux, player, out):
     """Write the actions that win at once for ``player`` into ``out``; returns count (0 if over)."""
-    family = params[P_FAMILY]
-    found = False
-    count = 0
-    i = 0
-    for kernel in literal_unroll(_WINNING):
-        if i == family:
-            count = kernel(params, board, info, aux, player, out)
-            found = True
-        i += 1
-    _check(found)
-    return count
+    return _winning_moves(params[P_FAMILY], params, board, info, aux, player, out)
 
 
 @njit(cache=True)
 def num_winning_moves(params, board, info, aux, player):
     """How many actions win at once for ``player`` (0 if the game is over)."""
-    family = params[P_FAMILY]
-    found = False
-    count = 0
-    i = 0
-    for kernel in literal_unroll(_NUM_WINNING):
-        if i == family:
-            count = kernel(params, board, info, aux, player)
-            found = True
-        i += 1
-    _check(found)
-    return count
+    return _num_winning_moves(params[P_FAMILY], params, board, info, aux, player)
 
 
 @njit(cache=True)
 def rollout(params, board, info, rng):
     """Finish the game from the scratch (board, info) with random moves; the winner or -1."""
-    family = params[P_FAMILY]
-    found = False
-    winner = -1
-    i = 0
-    for kernel in literal_unroll(_ROLLOUT):
-        if i == family:
-            winner = kernel(params, board, info, rng)
-            found = True
-        i += 1
-    _check(found)
-    return winner
+    return _rollout(params[P_FAMILY], params, board, info, rng)
