@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.zeroplay-installed
 
-.PHONY: play test bench venv clean
+.PHONY: play test lint bench venv clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -e '.[dev,ray]'
 	# compile the numba kernels now, one progress line per stage (cached on disk): the first
 	# `zeroplay play` then starts in seconds instead of compiling silently for minutes
-	$(BIN)/python -c "from zeroplay.play.engine import warm_up; warm_up(print, solvers=True)"
+	$(BIN)/python -c "from zeroplay.engine.factory import warm_up; warm_up(print, solvers=True)"
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -22,7 +22,12 @@ venv: $(STAMP)
 play: $(STAMP)
 	$(BIN)/zeroplay play
 
-test: $(STAMP)
+# the static gates (ruff, mypy: configured in pyproject.toml) first, then the tests
+lint: $(STAMP)
+	$(BIN)/python -m ruff check src
+	$(BIN)/python -m mypy
+
+test: lint
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

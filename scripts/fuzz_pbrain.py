@@ -30,7 +30,7 @@ def main() -> int:
                         help="lines through a real engine process (default 20,000; 0 skips)")
     args = parser.parse_args()
 
-    from zeroplay.play.engine import warm_up
+    from zeroplay.engine.factory import warm_up
     from zeroplay.play.fuzz import REPLY, random_lines, reset_and_check
     from zeroplay.play.pbrain import PbrainEngine
 

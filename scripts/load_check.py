@@ -151,7 +151,7 @@ def main() -> int:
     args = parser.parse_args()
     args.seconds = min(args.seconds, 60.0)
 
-    from zeroplay.play.engine import warm_up
+    from zeroplay.engine.factory import warm_up
 
     warm_up()  # compile once here; the server loads the compiled code from numba's cache
     port = free_port()

@@ -52,7 +52,7 @@ def test_solve_time_leaves_out_compiling_the_solver(capsys, monkeypatch):
     """It reported 46 s for 4 nodes on first use (issue 23): the compile is timed apart."""
     import time
 
-    import zeroplay.search.vcf as vcf
+    import zeroplay.solvers.threat_solver as vcf
 
     real = vcf.ThreatSolver.vct
     calls = []

@@ -1,5 +1,5 @@
 """The player kinds ``heuristic:N`` / ``heuristic-plain:N`` used to exist only here; ``zeroplay
-arena`` has them now (``zeroplay.train.arena``). This script is kept so that the commands recorded
+arena`` has them now (``zeroplay.engine.arena``). This script is kept so that the commands recorded
 in docs/STRENGTH.md and training/strength/*.jsonl rerun unchanged:
 
     .venv/bin/python training/arena.py A B ...   ==   .venv/bin/zeroplay arena A B ...

@@ -157,11 +157,11 @@ def cmd_run(args) -> int:
 
 
 def _elo(r: dict) -> str:
-    """``+263 [+207, +322]``, a sweep ``+inf [+566, +inf]``: ``zeroplay.train.elo`` (the arena's own
+    """``+263 [+207, +322]``, a sweep ``+inf [+566, +inf]``: ``zeroplay.engine.elo`` (the arena's own
     numbers and interval) computed from the row's W / D / L."""
     if str(ROOT / "src") not in sys.path:
         sys.path.insert(0, str(ROOT / "src"))
-    from zeroplay.train.elo import elo_estimate, format_elo
+    from zeroplay.engine.elo import elo_estimate, format_elo
 
     e = elo_estimate(r["wins"], r["draws"], r["losses"])
     return f"{format_elo(e.elo)} [{format_elo(e.elo_low)}, {format_elo(e.elo_high)}]"

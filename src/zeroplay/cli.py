@@ -1,4 +1,5 @@
-"""The ``zeroplay`` command line: play, serve, pbrain, analyze, train, arena, export, plot, solve, bench, random-game."""
+"""The ``zeroplay`` command line: play, serve, pbrain, usi, analyze, train, arena, export, plot, solve, bench,
+random-game, gtp."""
 
 from __future__ import annotations
 
@@ -128,110 +129,20 @@ def _add_solve_parsers(sub) -> None:
 
 def _cmd_solve_gomoku(args) -> int:
     from zeroplay.games.gomoku import default_n_in_row
-    from zeroplay.search.vcf import solve_command
+    from zeroplay.solvers.commands import solve_gomoku_command
 
     if getattr(args, "n_in_row", None) is None:  # as zeroplay play: 4 on 6x6
         args.n_in_row = default_n_in_row(args.size)
 
     with _interrupt_ends_process():
-        return solve_command(args)
-
-
-def _connect4_score_text(score: int) -> str:
-    if score > 0:
-        return f"the side to move wins with its stone number {22 - score}"
-    if score < 0:
-        return f"the side to move loses: the opponent wins with its stone number {22 + score}"
-    return "draw"
-
-
-def _connect4_table_mib(table_mib: float | None) -> float:
-    """``--table-mib`` checked: a finite size > 0 and at most half of the machine's memory (the
-    table is allocated whole, up front)."""
-    import math
-    import os
-
-    from zeroplay.search.connect4_solver import DEFAULT_TABLE_MIB
-
-    if table_mib is None:
-        return DEFAULT_TABLE_MIB
-    if not math.isfinite(table_mib) or table_mib <= 0:
-        raise ValueError(f"--table-mib must be a size in MiB > 0, got {table_mib:g}")
-    try:
-        memory_mib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / (1 << 20)
-    except (AttributeError, ValueError, OSError):  # no sysconf (Windows): the allocation decides
-        memory_mib = math.inf
-    if table_mib > memory_mib / 2:
-        raise ValueError(f"--table-mib {table_mib:g} is more than half of this machine's memory "
-                         f"({memory_mib:,.0f} MiB); the default is {DEFAULT_TABLE_MIB}")
-    return table_mib
-
-
-def _connect4_long_solve_note(me, mask, stones: int) -> str | None:
-    """What to tell the user before a solve that may be long, or None when it is likely quick.
-
-    Only the opening positions are slow, and only those where the game still lasts long. Measured
-    on Pons' hard opening set Test_L1_R3 (load 2, 64 MiB table): 1 to 4 stones often over 40 s
-    (the empty board: many minutes), 5 to 9 stones 2 to 20 s; 10 or more stones well under a
-    second in all his sets. A side to move that wins at once is answered at once (``112233``).
-    """
-    from zeroplay.search.connect4_solver import can_win_now
-
-    if stones >= 10 or can_win_now(me, mask):
-        return None
-    if stones <= 4:
-        return f"solving a position of {stones} stones exactly; with this few this can take many minutes"
-    return f"solving a position of {stones} stones exactly; this can take from seconds to a minute"
+        return solve_gomoku_command(args)
 
 
 def _cmd_solve_connect4(args) -> int:
+    from zeroplay.solvers.commands import solve_connect4_command
+
     with _interrupt_ends_process():
-        return _solve_connect4(args)
-
-
-def _solve_connect4(args) -> int:
-    from zeroplay.search.connect4_solver import Connect4Solver
-
-    table_mib = _connect4_table_mib(args.table_mib)
-    try:
-        solver = Connect4Solver(table_mib)
-    except MemoryError:
-        raise ValueError(f"--table-mib {table_mib:g}: not enough free memory for the table") from None
-    if args.moves is not None:
-        from zeroplay.search.connect4_solver import parse_position
-
-        note = _connect4_long_solve_note(*parse_position(args.moves))  # a bad position: error first
-        if note and not args.json:
-            print(f"zeroplay: {note}", file=sys.stderr, flush=True)
-        r = solver.solve(args.moves)
-        if args.json:
-            print(json.dumps({"game": "connect4", **r.as_dict()}))
-        else:
-            print(f"moves: {r.moves or '(empty board)'}")
-            print(f"score: {r.score} ({_connect4_score_text(r.score)})")
-            print(f"best move: {r.best_move}")
-            print(f"nodes: {r.nodes:,}")
-            print(f"time: {r.seconds:.6f} s")
-        return 0
-    errors = 0
-    if sys.stdin.isatty():
-        print("zeroplay: reading positions from standard input, one per line (end with Ctrl-D)",
-              file=sys.stderr, flush=True)
-    for number, line in enumerate(sys.stdin, 1):
-        words = line.split()
-        if not words:
-            continue
-        try:
-            r = solver.solve(words[0], best_move=args.json)
-        except ValueError as e:
-            print(f"zeroplay: line {number}: {e}", file=sys.stderr, flush=True)
-            errors += 1
-            continue
-        if args.json:
-            print(json.dumps({"game": "connect4", **r.as_dict()}), flush=True)
-        else:
-            print(f"{r.moves} {r.score}", flush=True)
-    return 1 if errors else 0
+        return solve_connect4_command(args)
 
 
 def _print_figures(result: dict, indent: int = 0) -> None:
@@ -259,7 +170,8 @@ def _bench_module(name: str):
     return importlib.import_module(f"zeroplay.bench.{name}")
 
 
-COMMAND_ORDER = ("play", "serve", "pbrain", "analyze", "train", "arena", "export", "plot", "solve", "bench", "random-game")
+COMMAND_ORDER = ("play", "serve", "pbrain", "usi", "analyze", "train", "arena", "export", "plot", "solve", "bench",
+                 "random-game", "gtp")
 """The order ``zeroplay --help``'s description names the commands in; a command not listed here
 comes after them, so none is left out."""
 
@@ -307,8 +219,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_play_commands(sub)
 
+    from zeroplay.play.gtp import add_gtp_arguments  # argparse only; the engine loads when it runs
+
+    p = sub.add_parser("gtp", help="Go engine speaking GTP v2 on stdin/stdout (Sabaki, GoGui, Lizzie, GNU Go matches)")
+    add_gtp_arguments(p)
+    p.set_defaults(func=_cmd_gtp)
+
     parser.description = _description(sub)  # once every command is there
     return parser
+
+
+def _cmd_gtp(args) -> int:
+    from zeroplay.play.gtp import run
+
+    return run(args)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -341,11 +265,11 @@ def _main(argv: list[str] | None) -> int:
               "(--playouts, --parallel-games, --batch-size; a resumed run takes the new values)", file=sys.stderr)
         return 2
     except Exception as e:
-        from zeroplay.train.pbrain_player import PbrainError
+        from zeroplay.engine.pbrain_player import PbrainError
 
         if not isinstance(e, (ValueError, PbrainError)):
             raise  # a bug: keep its traceback
-        from zeroplay.games import option_words
+        from zeroplay.engine.options import option_words
 
         print(f"zeroplay {args.command}: error: {option_words(str(e))}", file=sys.stderr)
         return 2

@@ -19,7 +19,7 @@ from zeroplay.nn import (
     read_checkpoint_meta,
     save_checkpoint,
 )
-from zeroplay.nn import atomic_file
+from zeroplay.files import atomic as atomic_file
 
 FEATURES = "alphazero-gomoku"
 

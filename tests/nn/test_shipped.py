@@ -15,7 +15,7 @@ SIX = MODELS_DIR / "gomoku-6x6-4-freestyle.safetensors"
 
 
 def test_play_engine_re_exports_the_same_lookup():
-    from zeroplay.play import engine
+    from zeroplay.engine import factory as engine
 
     assert engine.MODELS_DIR == MODELS_DIR
     for name in ("model_files", "resolve_model", "shipped_names"):

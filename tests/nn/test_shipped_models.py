@@ -8,7 +8,7 @@ import pytest
 
 from zeroplay.games import make
 from zeroplay.nn import NetEvaluator, load_checkpoint, read_checkpoint_meta
-from zeroplay.play.engine import DEFAULT_MODELS, MODELS_DIR, find_model, model_files, resolve_model
+from zeroplay.engine.factory import DEFAULT_MODELS, MODELS_DIR, find_model, model_files, resolve_model
 
 SHIPPED = model_files()
 # (file name, game options) that must ship once the model is trained (docs/STRENGTH.md)
@@ -122,7 +122,7 @@ def test_11x11_plays_with_the_fully_convolutional_15x15_model():
 def test_the_note_says_why_a_loading_model_is_not_the_default():
     """On its own board a model is not the default because it was measured weaker; elsewhere
     because it was not measured (the user sees which)."""
-    from zeroplay.play.engine import make_engine
+    from zeroplay.engine.factory import make_engine
 
     if not (MODELS_DIR / "gomoku-8x8-5-freestyle.safetensors").exists():
         pytest.skip("the 8x8 model is not shipped")
@@ -137,7 +137,7 @@ def test_the_note_says_why_a_loading_model_is_not_the_default():
 def test_a_shipped_model_named_outside_its_default_settings_says_so():
     """``--model gomoku-15x15-freestyle --size 9`` played without a word that 9x9 was never
     measured (``--size 9`` alone said it); where it is the default there is no note."""
-    from zeroplay.play.engine import make_engine
+    from zeroplay.engine.factory import make_engine
 
     for name in ("gomoku-15x15-freestyle", "gomoku-8x8-5-freestyle"):
         if not (MODELS_DIR / f"{name}.safetensors").exists():

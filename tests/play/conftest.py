@@ -11,6 +11,6 @@ def warm():
     The first run in a new environment takes 20-70 s on two shared cores; subprocess engines
     started afterwards load the compiled code from the cache.
     """
-    from zeroplay.play.engine import warm_up
+    from zeroplay.engine.factory import warm_up
 
     return warm_up()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from play_helpers import PBRAIN
 from zeroplay.games import make
-from zeroplay.train.pbrain_player import PbrainPlayer, play_game
+from zeroplay.engine.pbrain_player import PbrainPlayer, play_game
 
 
 def test_two_pbrain_engines_play_a_game_through_the_protocol(warm):
@@ -32,7 +32,7 @@ def test_board_is_sent_when_the_position_does_not_follow(warm):
 
 
 def test_arena_runs_a_pbrain_match(warm):
-    from zeroplay.train.arena import make_player, play_match
+    from zeroplay.engine.arena import make_player, play_match
 
     game = make("gomoku", width=7, height=7)
     spec = "pbrain:turn=300,match=60000:" + " ".join(PBRAIN) + " --playouts 40"

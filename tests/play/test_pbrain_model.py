@@ -3,7 +3,7 @@
 Each case runs both commands on the same file and compares the messages: the engine says it on
 stderr and exits 2 at start-up, or answers ``ERROR`` to the START of a board the model cannot
 play; ``zeroplay play`` says it on stderr after ``zeroplay play: error: ``. One function words both
-(``zeroplay.play.engine.check_model``), so the texts are equal, shipped names included.
+(``zeroplay.engine.factory.check_model``), so the texts are equal, shipped names included.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from play_helpers import Engine, run_pbrain
-from zeroplay.play.engine import MODELS_DIR, shipped_names
+from zeroplay.engine.factory import MODELS_DIR, shipped_names
 
 FOUR_IN_ROW = MODELS_DIR / "gomoku-6x6-4-freestyle.safetensors"
 

@@ -18,7 +18,7 @@ def _engine(**options) -> tuple[Engine, io.StringIO]:
 
 @pytest.mark.slow  # loads torch and the 15x15 model for real: 20 s on a loaded 2-core machine
 def test_the_first_moves_are_searched_while_the_model_still_loads(warm, monkeypatch):
-    import zeroplay.play.engine as engine_module
+    import zeroplay.engine.factory as engine_module
 
     real = engine_module.make_engine
 

@@ -3,7 +3,7 @@
 A model given to the server plays every web game, and the settings a request leaves out come
 from its game, as ``zeroplay play --model`` takes them; settings it cannot play, and a model that
 does not load, are refused in ``zeroplay play``'s words (one function words both:
-``zeroplay.play.engine.check_model``). The default playouts are ``zeroplay play``'s.
+``zeroplay.engine.factory.check_model``). The default playouts are ``zeroplay play``'s.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note on httpx versions
     from fastapi.testclient import TestClient
 
-from zeroplay.play.commands import PLAY_PLAYOUTS
+from zeroplay.engine.factory import PLAY_PLAYOUTS
 from zeroplay.play.server import create_app, is_loopback
 
 EIGHT = "gomoku-8x8-5-freestyle"

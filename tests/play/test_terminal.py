@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from zeroplay.games import make
-from zeroplay.play.engine import MODELS_DIR, Engine, make_engine
+from zeroplay.engine.factory import MODELS_DIR, Engine, make_engine
 from zeroplay.play.terminal import TerminalGame
 
 PLAY = [sys.executable, "-m", "zeroplay", "play"]
@@ -162,7 +162,7 @@ def test_choosing_a_shipped_model_does_not_import_torch():
     import subprocess
     import sys
 
-    code = ("import sys; from zeroplay.games import make; from zeroplay.play.engine import find_model; "
+    code = ("import sys; from zeroplay.games import make; from zeroplay.engine.factory import find_model; "
             "find_model(make('gomoku', size=9, n_in_row=5)); print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
@@ -222,7 +222,7 @@ def test_options_not_given_come_from_the_model(tmp_path):
 
 @pytest.mark.parametrize("size", [15, 9])
 def test_the_search_only_engine_opens_in_the_centre(warm, size):
-    from zeroplay.search.heuristic import quick_move
+    from zeroplay.engine.heuristic import quick_move
 
     game = make("gomoku", size=size)
     centre = (size // 2) * size + size // 2
@@ -307,7 +307,7 @@ def test_connect4_illegal_and_full_column_hint_undo_new(warm):
     assert out.count("You play 4.") == 4
     assert "Hint: " in out and "Top moves (visits, your win rate): " in out
     assert "Took back 4 3." in out
-    assert "new [black|white] (black is X and moves first)" in out
+    assert "Black is X and moves first." in out
     assert "New game: you play O (second)." in out
     assert out.rstrip().endswith("Bye.")
 
@@ -321,7 +321,7 @@ def test_connect4_refuses_gomoku_options():
 
 
 def test_connect4_search_only_engine():
-    from zeroplay.search.heuristic import ColumnHeuristicEvaluator
+    from zeroplay.engine.heuristic import ColumnHeuristicEvaluator
     from zeroplay.search import UniformEvaluator
     from zeroplay.search.evaluator import LeafBatch
 
@@ -422,9 +422,9 @@ def test_connect4_plays_the_exact_solver_from_the_middle_game(warm):
     """From SOLVE_FROM_PLY stones on, the search-only Connect Four engine plays the solver's
     move and says the exact result; the hint does the same for the person. Checked against the
     solver itself (Pons' scores): the engine's move keeps the score (positions from Pons' sets)."""
-    from zeroplay.play.engine import make_engine
+    from zeroplay.engine.factory import make_engine
     from zeroplay.play.terminal import SOLVE_FROM_PLY, TerminalGame
-    from zeroplay.search.connect4_solver import Connect4Solver
+    from zeroplay.solvers.connect4_solver import Connect4Solver
 
     game = make("connect4")
     lines: list[str] = []
@@ -454,7 +454,7 @@ def test_hint_names_the_recommended_move_first(warm):
     move: the hint's list starts with the move it recommends (it used to show c2 second)."""
     from types import SimpleNamespace
 
-    from zeroplay.play.engine import make_engine
+    from zeroplay.engine.factory import make_engine
     from zeroplay.play.terminal import TerminalGame
 
     game = make("gomoku", size=6, n_in_row=4)
@@ -521,7 +521,8 @@ def test_the_help_example_is_a_cell_of_the_board(kind, size, cell, xy):
 def test_play_and_the_web_board_default_to_the_same_playouts(warm):
     import argparse
 
-    from zeroplay.play.commands import PLAY_PLAYOUTS, add_play_commands
+    from zeroplay.engine.factory import PLAY_PLAYOUTS
+    from zeroplay.play.commands import add_play_commands
     from zeroplay.play.webgame import Options
 
     game = make("gomoku", width=9, height=9)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 def test_warm_up_reports_each_stage_for_the_set_up_progress(warm):
-    from zeroplay.play.engine import warm_up
+    from zeroplay.engine.factory import warm_up
 
     lines: list[str] = []
     assert warm_up(lines.append, solvers=True) >= 0

@@ -34,7 +34,7 @@ import zeroplay.train.loop as loop
 import zeroplay.train.selfplay as selfplay
 import zeroplay.train.shards as shards
 import zeroplay.nn.checkpoint as checkpoint
-from zeroplay.nn.atomic_file import atomic_write
+from zeroplay.files.atomic import atomic_write
 
 def die():
     os.kill(os.getpid(), signal.SIGKILL)
@@ -184,7 +184,7 @@ def test_a_full_disk_during_a_save_is_one_line_and_the_rerun_continues(tmp_path,
     import errno
 
     import zeroplay.nn.checkpoint as checkpoint
-    from zeroplay.nn.atomic_file import atomic_write
+    from zeroplay.files.atomic import atomic_write
 
     real = checkpoint.atomic_write_bytes
 

@@ -108,7 +108,7 @@ def test_sample_counts_match_the_games(tmp_path):
     assert sum(r["games"] for r in selfplay) == buf.total_games == 6
     assert sum(r["samples"] for r in selfplay) == buf.total_samples
     # every sample's z agrees with the saved record of its game
-    from zeroplay.train import load_record
+    from zeroplay.games.records import load_record
 
     for path in buf.shard_paths:
         shard = read_shard(path, game, "basic")

@@ -9,7 +9,8 @@ import pytest
 pytest.importorskip("matplotlib")
 
 from zeroplay.cli import main  # noqa: E402
-from zeroplay.train import MetricsLog, elo_estimate  # noqa: E402
+from zeroplay.engine.elo import elo_estimate  # noqa: E402
+from zeroplay.train import MetricsLog  # noqa: E402
 
 
 @pytest.fixture

@@ -6,7 +6,8 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from zeroplay.train import MetricsLog, elo_estimate, read_metrics  # noqa: E402
+from zeroplay.engine.elo import elo_estimate  # noqa: E402
+from zeroplay.train import MetricsLog, read_metrics  # noqa: E402
 from zeroplay.train.plot import _elo, _pyplot, plot_run  # noqa: E402
 
 

@@ -126,7 +126,7 @@ def test_bad_settings_are_refused():
 
 def test_threat_solver_self_play_converts_every_forced_win():
     """With the VCF threat solver on, a mover who has a win by fours always wins the game."""
-    from zeroplay.search.vcf import ThreatSolver
+    from zeroplay.solvers.threat_solver import ThreatSolver
 
     game = make("gomoku", size=9, n_in_row=5)
     solver = ThreatSolver(game, table_mib=1)

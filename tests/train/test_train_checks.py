@@ -227,7 +227,7 @@ def test_an_unreachable_ray_address_is_refused_at_once(tmp_path, capsys):
 
 # --- 6. Ctrl-C in the arena ------------------------------------------------------------------------
 def test_ctrl_c_in_the_arena_is_one_line_and_exit_130(monkeypatch, capsys):
-    from zeroplay.train import arena
+    from zeroplay.engine import arena
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

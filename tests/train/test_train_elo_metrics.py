@@ -4,7 +4,8 @@ import json
 import math
 
 from zeroplay.cli import main
-from zeroplay.train import MetricsLog, elo_estimate, elo_from_score, read_metrics, score_from_elo
+from zeroplay.engine.elo import elo_estimate, elo_from_score, score_from_elo
+from zeroplay.train import MetricsLog, read_metrics
 from zeroplay.train.plot import plot_run
 
 

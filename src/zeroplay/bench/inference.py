@@ -56,10 +56,10 @@ def measure(batch: int = 16, calls: int = 50, repeats: int = 3) -> dict:
 
     import torch
 
+    from zeroplay.engine.factory import find_model, load_model
     from zeroplay.games import make
     from zeroplay.nn import NetEvaluator
     from zeroplay.nn.evaluator import limit_inference_threads
-    from zeroplay.play.engine import find_model, load_model
 
     game = make("gomoku", size=15, n_in_row=5, rule="freestyle")
     path = find_model(game)

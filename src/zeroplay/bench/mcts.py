@@ -16,11 +16,13 @@ def add_arguments(parser) -> None:
     parser.add_argument("--searches", type=int, default=30, help="searches per figure (default 30)")
     parser.add_argument("--batch-size", type=int, default=16, help="leaves per batch (default 16)")
     parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel column")
+    parser.add_argument("--root-policy", choices=["puct", "gumbel"], default="puct",
+                        help="root search of the searches measured (default puct; gumbel: search/gumbel.py)")
 
 
 def run(args) -> dict:
     return measure(playouts=args.playouts, searches=args.searches, batch_size=args.batch_size,
-                   openspiel=not args.no_openspiel)
+                   openspiel=not args.no_openspiel, root_policy=args.root_policy)
 
 
 def _rate(searcher, state, playouts: int, searches: int) -> float:
@@ -52,7 +54,8 @@ def _openspiel_rate(playouts: int, searches: int) -> float | None:
     return playouts * searches / (time.process_time() - t0)
 
 
-def measure(playouts: int = 800, searches: int = 30, batch_size: int = 16, openspiel: bool = True) -> dict:
+def measure(playouts: int = 800, searches: int = 30, batch_size: int = 16, openspiel: bool = True,
+            root_policy: str = "puct") -> dict:
     """Figures of ``zeroplay bench mcts`` (one core, 15x15 freestyle).
 
     uniform: UniformEvaluator (tree only), default c_puct and FPU, ``batch_size`` leaves per
@@ -70,7 +73,7 @@ def measure(playouts: int = 800, searches: int = 30, batch_size: int = 16, opens
     # the table is cleared before each search: size it to the search, as an engine would
     capacity = 1 << max(8, (2 * playouts - 1).bit_length() + 1)
     config = SearchConfig(batch_size=batch_size, node_capacity=capacity, eval_cache_size=0,
-                          edge_capacity=capacity * game.num_actions)
+                          edge_capacity=capacity * game.num_actions, root_policy=root_policy)
     uniform = Searcher(game, UniformEvaluator(), config)
     result = {
         "uniform": {
@@ -90,5 +93,6 @@ def measure(playouts: int = 800, searches: int = 30, batch_size: int = 16, opens
     if missing:
         result["rollout"]["note"] = "open-spiel not installed: pip install open-spiel"
     result["settings"] = {"playouts": playouts, "searches": searches, "batch_size": batch_size,
+                          "root_policy": root_policy,
                           "node_capacity": capacity, "board": "15x15 freestyle"}
     return result

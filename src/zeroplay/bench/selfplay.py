@@ -45,7 +45,7 @@ def run(args) -> dict:
                         ("--parallel-games", args.parallel_games), ("--search-batch", args.search_batch)):
         if value is not None and value < 1:
             raise ValueError(f"{flag} must be >= 1, got {value}")
-    from zeroplay.train.arena import MAX_PLAYOUTS
+    from zeroplay.search.limits import MAX_PLAYOUTS
 
     if args.playouts > MAX_PLAYOUTS:
         raise ValueError(f"--playouts must be <= {MAX_PLAYOUTS:,}, got {args.playouts:,}")

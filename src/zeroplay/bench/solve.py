@@ -96,7 +96,7 @@ def measure_connect4(sets=CONNECT4_SETS, limit: int | None = None, table_mib: fl
     Raises:
         ValueError: the data folder or a set file is missing, or a set name is unknown.
     """
-    from zeroplay.search.connect4_solver import DEFAULT_TABLE_MIB, Connect4Solver, parse_position, solve_bitboards
+    from zeroplay.solvers.connect4_solver import DEFAULT_TABLE_MIB, Connect4Solver, parse_position, solve_bitboards
     from zeroplay.tt.ab_table import ab_clear
 
     data = data if data is not None else default_data_dir()

@@ -79,6 +79,8 @@ def _best_rate(operations: int, fn, repeats: int, setup=None) -> float:
 
 def measure(capacity_log2: int = 21, ab_mib: float = 64, ab_stores: int = 4_000_000, repeats: int = 3, seed: int = 0) -> dict:
     """Measure both tables; returns the JSON figures of issue 3 (operations per second)."""
+    from functools import partial
+
     import numpy as np
 
     from zeroplay.tt import ab_clear, new_ab_table, new_node_table, node_clear, node_count
@@ -97,14 +99,13 @@ def measure(capacity_log2: int = 21, ab_mib: float = 64, ab_stores: int = 4_000_
     insert_all(table, keys[:64])  # compile
     lookup_all(table, keys[:64])
 
-    insert_rate = _best_rate(half, lambda: insert_all(table, keys[:half]), repeats, setup=lambda: node_clear(table))
+    # partial, not lambdas: nothing keeps the table alive once it is deleted below
+    insert_rate = _best_rate(half, partial(insert_all, table, keys[:half]), repeats, setup=partial(node_clear, table))
     assert node_count(table) == half
-    probe_order = rng.permutation(keys[:half])
-    lookup_50 = _best_rate(half, lambda: lookup_all(table, probe_order), repeats)
+    lookup_50 = _best_rate(half, partial(lookup_all, table, rng.permutation(keys[:half])), repeats)
     insert_all(table, keys[half:ninety])
-    probe_order = rng.permutation(keys[:ninety])
-    lookup_90 = _best_rate(ninety, lambda: lookup_all(table, probe_order), repeats)
-    del table
+    lookup_90 = _best_rate(ninety, partial(lookup_all, table, rng.permutation(keys[:ninety])), repeats)
+    del table  # free the node table before the alpha-beta table is allocated
 
     ab = new_ab_table(ab_mib)
     ab_keys = rng.integers(np.iinfo(np.int64).min, np.iinfo(np.int64).max, size=ab_stores, dtype=np.int64, endpoint=True)

@@ -94,7 +94,8 @@ def puzzles(rows, *, nodes: int, vct_nodes: int, threats: int, vct_nodes_others:
             pns_nodes: int = 0, pns_threats: int = 4, pns_nodes_others: int = 0) -> dict:
     """Solve every row; see the module docstring for what counts."""
     from zeroplay.games import make
-    from zeroplay.search.vcf import ThreatSolver, check_vcf_line
+    from zeroplay.solvers.threat_solver import ThreatSolver
+    from zeroplay.solvers.vcf_check import check_vcf_line
 
     game = make("gomoku")
     solver = ThreatSolver(game, table_mib=16)
@@ -301,7 +302,8 @@ def mcts_on_off(rows, *, positions: int, playouts: int, evaluator: str = "unifor
     win" when it proves it (verified) or its move is in the list of winning fours."""
     from zeroplay.games import make
     from zeroplay.search import SearchConfig, Searcher
-    from zeroplay.search.vcf import ThreatSolver, threat_stats
+    from zeroplay.search.threats import threat_stats
+    from zeroplay.solvers.threat_solver import ThreatSolver
 
     game = make("gomoku")
     solver = ThreatSolver(game)
@@ -351,7 +353,7 @@ def mcts_cost(rows, *, playouts: int, positions: int = 8, leaf_budgets=(16, 64, 
     VCF (so no search stops early at a proven root), and under ``quiet`` on the empty board and
     a 6-stone opening (no fours); the node table is reset before each search."""
     from zeroplay.games import make
-    from zeroplay.search.vcf import ThreatSolver
+    from zeroplay.solvers.threat_solver import ThreatSolver
 
     game = make("gomoku")
     solver = ThreatSolver(game)
@@ -377,7 +379,7 @@ QUIET_OPENING = "h8 h9 i9 g7 j10 i8"
 
 def _cost_figures(game, states, playouts, leaf_budgets, evaluator) -> dict:
     from zeroplay.search import SearchConfig, Searcher
-    from zeroplay.search.vcf import threat_stats
+    from zeroplay.search.threats import threat_stats
 
     out = {}
     base = None

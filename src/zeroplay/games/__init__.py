@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from zeroplay.games import registry
 from zeroplay.games.api import FEATURE_SETS, FastKernels, FastPosition, Game, IllegalMoveError, State
@@ -25,22 +25,32 @@ def names() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def make(name: str, **options) -> Game:
-    """The game ``name`` with its options, e.g. ``make("gomoku", width=15, height=15, rule="standard")``.
-
-    ``size=S`` is accepted as a shorthand for ``width=S, height=S``.
-
-    Raises:
-        ValueError: unknown name or a bad option (the message lists what is accepted).
-    """
+def option_names(name: str) -> list[str]:
+    """The options ``make(name, ...)`` accepts (``size`` first for a game with ``width`` and
+    ``height``), e.g. ``["size", "width", "height", "n_in_row", "rule"]`` for Gomoku, ``[]`` for
+    Connect Four, and ``[]`` for a name that is not registered (``make`` says so)."""
     if name not in _REGISTRY:
-        raise ValueError(f"unknown game {name!r}; known: {', '.join(names())}")
+        return []
     import inspect
 
     accepted = [p for p in inspect.signature(_REGISTRY[name]).parameters
                 if not p.startswith("_") and p not in ("self", "args", "kwargs")]
     if {"width", "height"} <= set(accepted):
         accepted.insert(0, "size")
+    return accepted
+
+
+def make(name: str, **options) -> Game:
+    """The game ``name`` with its options, e.g. ``make("gomoku", width=15, height=15, rule="standard")``.
+
+    ``size=S`` is accepted as a shorthand for ``width=S, height=S``.
+
+    Raises:
+        ValueError: unknown name.
+    """
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown game {name!r}; known: {', '.join(names())}")
+    accepted = option_names(name)
     unknown = sorted(set(options) - set(accepted))
     if unknown:
         raise ValueError(f"{name} has no option {', '.join(unknown)} "
@@ -65,15 +75,7 @@ __all__ = [
     "Symmetry",
     "make",
     "names",
-    "option_words",
+    "option_names",
     "register",
 ]
 
-
-def option_words(message: str) -> str:
-    """A game's error in the words of the command line: the game's parameters that start it
-    (``width must be ...``) become the options the user typed (``--size must be ...``)."""
-    for name, flag in (("n_in_row", "--n-in-row"), ("width", "--size"), ("height", "--size")):
-        if message.startswith(name + " "):
-            return flag + message[len(name):]
-    return message

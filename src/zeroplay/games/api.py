@@ -8,7 +8,8 @@ players are 0 (first player, Black) and 1 (second, White); moves are *actions*
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Callable, Iterable, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 import numpy as np
 
@@ -106,6 +107,7 @@ class Game(ABC):
             are not compiled (the compiled search then does not take it).
         max_plies: the most moves a game can last (sizes ``stack`` and the search's paths).
         aux_shape: shape of the position's ``aux`` array.
+        policy_layout: ``"cells"``, ``"columns"`` or ``"cells+pass"`` (see below).
     """
 
     name: str
@@ -120,8 +122,28 @@ class Game(ABC):
     kernels: FastKernels | None = None
     threat_space: bool = False
     """True when Gomoku's threat-space solvers (VCF/VCT: fours and threes) apply to this game."""
+    exact_solver: bool = False
+    """True when ``zeroplay.solvers.connect4_solver`` (Pons' bitboard negamax) solves this game
+    exactly, so a player may answer with it: 7 x 6 Connect Four."""
+    heuristic: str | None = None
+    """The window-count heuristic of ``zeroplay.engine.heuristic`` that guides the search-only
+    engine: ``"cells"`` (n-in-a-row windows over cells; actions are cells), ``"columns"``
+    (windows through each column's landing cell; actions are columns), or None (uniform priors)."""
+    play_search_options: tuple[tuple[str, object], ...] = ()
+    """``SearchConfig`` fields (name, value) the game's play engines search with
+    (``engine.factory.make_engine``), e.g. Gomoku's ``(("threat_solver", True),)``."""
+    notation: str = "cells"
+    """How a person types a move: ``"cells"`` (a cell, ``h8`` or Gomocup ``x,y``) or
+    ``"columns"`` (a column digit ``1``..``width``)."""
+    player_names: tuple[str, str] = ("Black", "White")
+    """What the two players are called, player 0 first (Connect Four: the marks ``X``, ``O``)."""
     max_plies: int
     aux_shape: tuple[int, int]
+    policy_layout: str = "cells"
+    """How actions map onto the board, for a fully convolutional policy head (``nn/arch.py``):
+    ``"cells"`` (action = cell, ``num_actions = cells``), ``"columns"`` (action = column, gravity
+    games, ``num_actions = width``), ``"cells+pass"`` (the cells, then one pass action last,
+    ``num_actions = cells + 1``: Othello, Go)."""
 
     # --- compiled hooks, through the game's kernels -----------------------------------------
     def _apply(self, pos: FastPosition, action: int) -> None:
@@ -178,8 +200,17 @@ class Game(ABC):
     def format_move(self, action: int, style: str = "algebraic") -> str:
         """Text of an action; ``parse_move(format_move(a, style)) == a`` for every style."""
 
+    def move_help(self) -> str:
+        """How a person types a move, one sentence for front-ends (``zeroplay play``'s help).
+
+        The default names a legal first move in the game's own notation; games override it
+        to explain their notation."""
+        first = self.initial().legal_moves()
+        example = self.format_move(int(first[0])) if len(first) else "?"
+        return f"Type a move in {self.name}'s notation, e.g. {example}."
+
     # --- shared API ------------------------------------------------------------------------
-    def initial(self) -> "State":
+    def initial(self) -> State:
         """The start position, first player (0) to move."""
         return State(self, self._new_position(), ())
 
@@ -200,6 +231,11 @@ class Game(ABC):
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"make({self.name!r}{', ' if opts else ''}{opts})"
+
+    def describe(self) -> str:
+        """The game in a few words for people, e.g. ``"connect4 7x6"`` (games with options say
+        those that matter: ``"gomoku 15x15 freestyle"``)."""
+        return f"{self.name} {self.width}x{self.height}"
 
 
 class State:
@@ -284,7 +320,7 @@ class State:
         return self.game._num_winning_moves(self._pos, player)
 
     # --- moves ----------------------------------------------------------------------------
-    def play(self, move: int | str) -> "State":
+    def play(self, move: int | str) -> State:
         """The state after ``move`` (an action or its text, ``"h8"`` / ``"7,7"``).
 
         Raises:
@@ -309,7 +345,7 @@ class State:
         game._apply(pos, action)
         return State(game, pos, self.moves + (action,))
 
-    def play_many(self, moves: Iterable[int | str]) -> "State":
+    def play_many(self, moves: Iterable[int | str]) -> State:
         """Play several moves in order (see ``play``)."""
         s = self
         for m in moves:

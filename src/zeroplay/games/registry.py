@@ -15,6 +15,9 @@ from types import ModuleType
 PACKAGES = (
     "gomoku",
     "connect4",
+    "othello",
+    "go",
+    "shogi",
 )
 """Game packages under ``zeroplay.games``, one line each; their order fixes the family ids."""
 

@@ -59,7 +59,7 @@ class Symmetry:
         """Where cell ``cell`` goes under this transform."""
         return int(self.cell_perm[cell])
 
-    def inverse(self) -> "Symmetry":
+    def inverse(self) -> Symmetry:
         """The transform that undoes this one."""
         return Symmetry(
             self.name + "^-1",

@@ -3,10 +3,10 @@
 Modules: ``arch`` (preset names -> ``ArchSpec``), ``models`` (``TinyNet``, ``ResTower``),
 ``loss``, ``schedule`` (learning rate by step), ``trainer`` (``Trainer``, ``TrainConfig``),
 ``evaluator`` (``NetEvaluator``), ``checkpoint`` (safetensors + JSON, atomic), ``record`` (a
-checkpoint's header checked without torch), ``atomic_file``.
+checkpoint's header checked without torch).
 
 Names are re-exported lazily (PEP 562), so importing a light module such as
-``zeroplay.nn.atomic_file`` does not import torch.
+``zeroplay.nn.record`` does not import torch.
 """
 
 from __future__ import annotations

@@ -13,7 +13,11 @@ from zeroplay.games import Game
 from zeroplay.games.planes import FEATURE_CHANNELS
 
 PRESETS = ("tiny", "b6c64", "b10c128")
-"""Named presets; any ``bNcM`` (N residual blocks of M channels) is accepted as well."""
+"""Named presets; any ``bNcM`` (N residual blocks of M channels) is accepted as well, with the
+options ``-gpool`` (KataGo's global pooling blocks) and ``-opp`` (an auxiliary opponent-reply
+policy head) appended in that order, e.g. ``b6c64-gpool-opp``."""
+OPTION_GPOOL = "-gpool"
+OPTION_OPP = "-opp"
 
 PLANES_VERSION = 1
 """Version of the ``State.planes`` encodings; bump when a feature set's planes change meaning
@@ -21,7 +25,9 @@ PLANES_VERSION = 1
 
 HEAD_CELLS = "cells"
 HEAD_COLUMNS = "columns"
-_TOWER = re.compile(r"^b(\d{1,3})c(\d{1,4})$")
+HEAD_CELLS_PASS = "cells+pass"
+HEADS = (HEAD_CELLS, HEAD_COLUMNS, HEAD_CELLS_PASS)
+_TOWER = re.compile(r"^b(\d{1,3})c(\d{1,4})(-gpool)?(-opp)?$")
 
 
 @dataclass(frozen=True)
@@ -36,8 +42,14 @@ class ArchSpec:
         head: how cell logits become action logits: ``"cells"`` (action = cell, Gomoku) or
             ``"columns"`` (action = column, gravity games such as Connect Four; the column's
             logit is the log-sum-exp of its cells' logits, i.e. its probability is the sum of
-            theirs). ``tiny`` has a dense head over actions and ignores it.
+            theirs), or ``"cells+pass"`` (the cells, then a pass logit from the pooled policy
+            features: Othello, Go). ``tiny`` has a dense head over actions and ignores it.
         height, width, num_actions: the board ``tiny`` was built for (0 for towers: any size).
+        global_pool: towers: every third residual block (and the last of a tower under three)
+            is a global pooling block (KataGo, Wu 2019 section 3.4). Absent from records written
+            before it existed, which read as False.
+        opp_head: towers: a second policy head predicting the opponent's reply (KataGo's
+            auxiliary policy target, Wu 2019 section 3.3); play ignores it.
     """
 
     name: str
@@ -49,6 +61,8 @@ class ArchSpec:
     height: int = 0
     width: int = 0
     num_actions: int = 0
+    global_pool: bool = False
+    opp_head: bool = False
 
     @property
     def size_specific(self) -> bool:
@@ -59,7 +73,7 @@ class ArchSpec:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict) -> "ArchSpec":
+    def from_dict(cls, d: dict) -> ArchSpec:
         """Inverse of ``to_dict``; raises ValueError on unknown or missing fields."""
         fields = set(cls.__dataclass_fields__)
         unknown = set(d) - fields
@@ -72,21 +86,24 @@ class ArchSpec:
 
 
 def action_head(game: Game) -> str:
-    """``"cells"`` when actions are the board's cells, ``"columns"`` when they are its columns.
+    """The game's ``policy_layout`` (``"cells"``, ``"columns"`` or ``"cells+pass"``), checked
+    against its number of actions.
 
     Raises:
-        ValueError: any other action layout (the fully convolutional head cannot express it).
+        ValueError: an unknown layout, or one that does not match ``game.num_actions`` (the fully
+            convolutional head cannot map such actions; ``tiny``'s dense head can).
     """
-    if game.num_actions == game.cells and all(
-        game.action_to_cell(a) == a for a in range(game.num_actions)
-    ):
-        return HEAD_CELLS
-    if game.num_actions == game.width and game.cells != game.width:
-        return HEAD_COLUMNS
-    raise ValueError(
-        f"{game!r}: {game.num_actions} actions on a {game.height}x{game.width} board are neither "
-        "cells nor columns; a fully convolutional policy head cannot map them (use 'tiny')"
-    )
+    layout = getattr(game, "policy_layout", HEAD_CELLS)
+    expected = {HEAD_CELLS: game.cells, HEAD_COLUMNS: game.width, HEAD_CELLS_PASS: game.cells + 1}
+    if layout not in expected:
+        raise ValueError(f"{game!r}: unknown policy layout {layout!r}; one of {HEADS}")
+    if game.num_actions != expected[layout]:
+        raise ValueError(
+            f"{game!r}: {game.num_actions} actions on a {game.height}x{game.width} board do not fit its "
+            f"policy layout {layout!r} ({expected[layout]} actions); a fully convolutional policy head cannot "
+            "map them (use 'tiny')"
+        )
+    return layout
 
 
 def arch_spec(name: str, game: Game, features: str) -> ArchSpec:
@@ -104,8 +121,9 @@ def arch_spec(name: str, game: Game, features: str) -> ArchSpec:
     m = _TOWER.match(name)
     if not m:
         raise ValueError(f"unknown architecture {name!r}; use one of {PRESETS} or 'bNcM' "
-                         "(N residual blocks of M channels)")
+                         "(N residual blocks of M channels), optionally with -gpool and/or -opp (in that order)")
     blocks, channels = int(m.group(1)), int(m.group(2))
     if not (1 <= blocks <= 64 and 8 <= channels <= 1024):
         raise ValueError(f"architecture {name!r}: blocks must be 1..64 and channels 8..1024")
-    return ArchSpec(name, "tower", in_channels, blocks, channels, action_head(game))
+    return ArchSpec(name, "tower", in_channels, blocks, channels, action_head(game),
+                    global_pool=m.group(3) is not None, opp_head=m.group(4) is not None)

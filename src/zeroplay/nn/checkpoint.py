@@ -17,7 +17,7 @@ Layout (the safetensors format): 8 bytes little-endian header length N, N bytes 
     extra                        free-form JSON from the caller (run id, iteration, ...)
 
 Model weights are stored under their ``state_dict`` names, optimizer tensors under ``optim/...``.
-Saving is atomic (``atomic_file``): a crash leaves the previous checkpoint intact.
+Saving is atomic (``zeroplay.files.atomic``): a crash leaves the previous checkpoint intact.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ import datetime
 import hashlib
 import json
 import os
-import struct
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,10 +36,10 @@ from safetensors.torch import save as st_save
 from torch import nn
 
 from zeroplay import __version__
+from zeroplay.files.atomic import atomic_write_bytes
 from zeroplay.games import Game
 from zeroplay.games.planes import FEATURE_CHANNELS
 from zeroplay.nn.arch import PLANES_VERSION, ArchSpec
-from zeroplay.nn.atomic_file import atomic_write_bytes
 from zeroplay.nn.models import model_from_spec
 from zeroplay.nn.record import (  # noqa: F401  (re-exported: the checkpoint API)
     FORMAT,
@@ -140,7 +139,7 @@ def save_checkpoint(
         "arch": spec.to_dict(),
         "step": int(step),
         "elo": None if elo is None else float(elo),
-        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "tensors_sha256": tensors_sha256(tensors),
         "optimizer": optimizer_info,
         "extra": extra or {},

@@ -41,3 +41,18 @@ def policy_value_loss(
     value_loss = torch.mean((z - values) ** 2)
     policy_loss = -torch.mean(torch.sum(pi * masked_log_softmax(logits, legal), dim=1))
     return value_loss + policy_loss, value_loss, policy_loss
+
+
+def opponent_reply_loss(opp_logits: torch.Tensor, reply: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy of the opponent-reply head (KataGo's auxiliary policy target, Wu 2019):
+    -log q(reply) with q the softmax of ``opp_logits`` over all actions (the legal moves after the
+    reply are not known here), mean over the rows that have a reply; 0 when none has.
+
+    Args:
+        opp_logits: float32 (B, A); reply: int64 (B,) the action the opponent played next, -1 none.
+    """
+    has = reply >= 0
+    if not bool(has.any()):
+        return opp_logits.sum() * 0.0  # keeps the graph (and the head's gradient) defined
+    logq = torch.log_softmax(opp_logits[has], dim=1)
+    return -logq.gather(1, reply[has].unsqueeze(1)).mean()

@@ -12,7 +12,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from zeroplay.games import Game
-from zeroplay.nn.arch import HEAD_COLUMNS, ArchSpec, arch_spec
+from zeroplay.nn.arch import HEAD_CELLS_PASS, HEAD_COLUMNS, HEADS, ArchSpec, arch_spec
 
 
 class TinyNet(nn.Module):
@@ -63,15 +63,52 @@ class ResidualBlock(nn.Module):
         return F.relu(x + y)
 
 
+class GlobalPoolBlock(nn.Module):
+    """A residual block with KataGo's global pooling (Wu 2019, section 3.4): beside conv1, a 3x3
+    conv to G channels -> BN -> ReLU is pooled over the board (mean and max, 2G numbers) and a
+    dense layer turns that into one bias per channel, added to conv1's output before its ReLU;
+    then conv2 -> BN, plus the input, ReLU. Lets every cell see board-wide facts (who is ahead,
+    where the threats are) in one layer. G = max(8, C // 4)."""
+
+    def __init__(self, channels: int):
+        super().__init__()
+        pooled = max(8, channels // 4)
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(channels)
+        self.pool_conv = nn.Conv2d(channels, pooled, 3, padding=1, bias=False)
+        self.pool_bn = nn.BatchNorm2d(pooled)
+        self.pool_fc = nn.Linear(2 * pooled, channels)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(channels)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        g = F.relu(self.pool_bn(self.pool_conv(x)))
+        bias = self.pool_fc(torch.cat([g.mean(dim=(2, 3)), g.amax(dim=(2, 3))], dim=1))
+        y = F.relu(self.bn1(self.conv1(x)) + bias[:, :, None, None])
+        y = self.bn2(self.conv2(y))
+        return F.relu(x + y)
+
+
+def global_pool_blocks(blocks: int) -> set[int]:
+    """Indices (from 0) of the global pooling blocks of a ``blocks``-block tower: every third
+    (2, 5, 8, ...), or the last when there are fewer than three."""
+    return set(range(2, blocks, 3)) or {blocks - 1}
+
+
 class ResTower(nn.Module):
     """Residual tower, fully convolutional: the same weights run on any board size.
 
     Input: the feature planes plus one all-ones "on board" plane added here, because zero
     padding alone hides the board edge whenever the side-to-move plane is zero.
     Policy head: 1x1 conv to 32 -> BN -> ReLU -> 1x1 conv to one logit per cell; for
-    ``head == "columns"`` a column's logit is the log-sum-exp over its cells.
+    ``head == "columns"`` a column's logit is the log-sum-exp over its cells; for
+    ``head == "cells+pass"`` a pass logit follows the cells', from the policy features' mean and
+    max over the board -> dense 1 (as the value head pools; any board size).
     Value head: 1x1 conv to 32 -> BN -> ReLU -> mean and max over the board (64 numbers)
     -> dense 64 -> ReLU -> dense 1 -> tanh.
+    Options (``ArchSpec``): ``global_pool`` makes some blocks ``GlobalPoolBlock``s;
+    ``opp_head`` adds an opponent-reply policy head shaped like the policy head, whose logits
+    only ``forward_aux`` returns (``forward`` and play are unchanged).
     """
 
     HEAD_CHANNELS = 32
@@ -82,29 +119,62 @@ class ResTower(nn.Module):
         c, hc = spec.channels, self.HEAD_CHANNELS
         self.stem = nn.Conv2d(spec.in_channels + 1, c, 3, padding=1, bias=False)
         self.stem_bn = nn.BatchNorm2d(c)
-        self.blocks = nn.Sequential(*(ResidualBlock(c) for _ in range(spec.blocks)))
+        pooled = global_pool_blocks(spec.blocks) if spec.global_pool else set()
+        self.blocks = nn.Sequential(*(GlobalPoolBlock(c) if i in pooled else ResidualBlock(c)
+                                      for i in range(spec.blocks)))
         self.policy_conv = nn.Conv2d(c, hc, 1, bias=False)
         self.policy_bn = nn.BatchNorm2d(hc)
         self.policy_out = nn.Conv2d(hc, 1, 1)
+        if spec.head not in HEADS:
+            raise ValueError(f"unknown policy head {spec.head!r}; one of {HEADS}")
+        # only where there is a pass: the other heads' checkpoints keep their tensors
+        self.pass_fc = nn.Linear(2 * hc, 1) if spec.head == HEAD_CELLS_PASS else None
         self.value_conv = nn.Conv2d(c, hc, 1, bias=False)
         self.value_bn = nn.BatchNorm2d(hc)
         self.value_fc1 = nn.Linear(2 * hc, 64)
         self.value_fc2 = nn.Linear(64, 1)
+        if spec.opp_head:
+            self.opp_conv = nn.Conv2d(c, hc, 1, bias=False)
+            self.opp_bn = nn.BatchNorm2d(hc)
+            self.opp_out = nn.Conv2d(hc, 1, 1)
+            self.opp_pass_fc = nn.Linear(2 * hc, 1) if spec.head == HEAD_CELLS_PASS else None
 
-    def forward(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def _trunk(self, planes: torch.Tensor) -> torch.Tensor:
         _check_input(self.spec, planes)
         on_board = planes.new_ones((planes.shape[0], 1) + planes.shape[2:])
         x = F.relu(self.stem_bn(self.stem(torch.cat([planes, on_board], dim=1))))
-        x = self.blocks(x)
-        cell_logits = self.policy_out(F.relu(self.policy_bn(self.policy_conv(x)))).squeeze(1)
+        return self.blocks(x)
+
+    def _action_logits(self, features: torch.Tensor, out: nn.Module, pass_fc: nn.Module | None) -> torch.Tensor:
+        """Action logits (B, num_actions) from a policy head's features (B, 32, H, W)."""
+        cell_logits = out(features).squeeze(1)
         if self.spec.head == HEAD_COLUMNS:
-            logits = torch.logsumexp(cell_logits, dim=1)  # (B, W): sum of the column's cells
-        else:
-            logits = cell_logits.flatten(1)  # (B, H*W): action = row * width + col
+            return torch.logsumexp(cell_logits, dim=1)  # (B, W): sum of the column's cells
+        if pass_fc is not None:
+            pass_logit = pass_fc(torch.cat([features.mean(dim=(2, 3)), features.amax(dim=(2, 3))], dim=1))
+            return torch.cat([cell_logits.flatten(1), pass_logit], dim=1)  # (B, H*W + 1), pass last
+        return cell_logits.flatten(1)  # (B, H*W): action = row * width + col
+
+    def _heads(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        logits = self._action_logits(F.relu(self.policy_bn(self.policy_conv(x))), self.policy_out, self.pass_fc)
         v = F.relu(self.value_bn(self.value_conv(x)))
         pooled = torch.cat([v.mean(dim=(2, 3)), v.amax(dim=(2, 3))], dim=1)
         v = torch.tanh(self.value_fc2(F.relu(self.value_fc1(pooled)))).squeeze(1)
         return logits, v
+
+    def forward(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self._heads(self._trunk(planes))
+
+    def forward_aux(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
+        """(logits, values, opponent-reply logits float32 (B, num_actions) or None without the
+        head): the training pass. The opponent-reply logits are for the position after the
+        side to move's move, over the same actions."""
+        x = self._trunk(planes)
+        logits, v = self._heads(x)
+        if not self.spec.opp_head:
+            return logits, v, None
+        opp = self._action_logits(F.relu(self.opp_bn(self.opp_conv(x))), self.opp_out, self.opp_pass_fc)
+        return logits, v, opp
 
 
 def _check_input(spec: ArchSpec, planes: torch.Tensor) -> None:

@@ -101,6 +101,7 @@ _KINDS = {
     "an integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
     "a positive integer": lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0,
     "a number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "a boolean": lambda v: isinstance(v, bool),
 }
 # (dotted field, kind, required); a parent comes before its children. Optional fields may be
 # missing or null.
@@ -118,7 +119,7 @@ _FIELDS = (
     ("planes_version", "an integer", True),
     ("arch", "an object", True),
     # a field of another type added to ArchSpec fails here, at import, until it is given a kind
-    *((f"arch.{f.name}", {"str": "a string", "int": "an integer"}[str(f.type)], f.default is dataclasses.MISSING)
+    *((f"arch.{f.name}", {"str": "a string", "int": "an integer", "bool": "a boolean"}[str(f.type)], f.default is dataclasses.MISSING)
       for f in dataclasses.fields(ArchSpec)),
     ("step", "an integer", True),
     ("elo", "a number", False),
@@ -162,7 +163,7 @@ def read_checkpoint_meta(path: str | os.PathLike) -> dict:
     Raises:
         CheckpointError: missing, truncated, not a checkpoint, or a record field of the wrong type
             (the field named). An OSError (permission denied, ...) passes through: the commands
-            word it (``zeroplay.play.engine.unreadable``).
+            word it (``zeroplay.engine.factory.unreadable``).
     """
     return _parse(path, _read(path))
 

@@ -1,9 +1,9 @@
 """The trained models shipped inside the package: where they are, a name -> its file, their names.
 
 Here in the nn room (no torch import, no file read beyond listing the folder) so that both the
-play room (``zeroplay.play.engine`` re-exports these names) and the train room (``zeroplay arena``
-players by name, ``zeroplay.train.arena``) resolve ``--model gomoku-8x8-5-freestyle`` the same way.
-Which model plays which game by default is the play room's choice (``play.engine.DEFAULT_MODELS``).
+play room (``zeroplay.engine.factory`` re-exports these names) and the train room (``zeroplay arena``
+players by name, ``zeroplay.engine.arena``) resolve ``--model gomoku-8x8-5-freestyle`` the same way.
+Which model plays which game by default is the engine room's choice (``engine.factory.DEFAULT_MODELS``).
 """
 
 from __future__ import annotations

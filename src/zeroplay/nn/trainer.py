@@ -14,7 +14,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from zeroplay.nn.loss import policy_value_loss
+from zeroplay.nn.loss import opponent_reply_loss, policy_value_loss
 from zeroplay.nn.schedule import learning_rate
 
 
@@ -31,6 +31,8 @@ class TrainConfig:
         schedule, total_steps, warmup_steps, step_every, step_factor, final_fraction: see
             ``zeroplay.nn.schedule.learning_rate``.
         grad_clip: max global gradient norm, None for no clipping.
+        opp_reply_weight: weight of the opponent-reply head's cross-entropy in the loss, for nets
+            with that head (``-opp``; KataGo: 0.15); others ignore it.
     """
 
     optimizer: str = "adam"
@@ -44,6 +46,11 @@ class TrainConfig:
     step_factor: float = 0.1
     final_fraction: float = 0.01
     grad_clip: float | None = None
+    opp_reply_weight: float = 0.15
+
+    def __post_init__(self):
+        if not self.opp_reply_weight >= 0:
+            raise ValueError(f"opp_reply_weight must be >= 0, got {self.opp_reply_weight}")
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -107,7 +114,21 @@ class Trainer:
         with torch.no_grad():
             return float(self.config.l2 * sum(torch.sum(p * p) for p in self._decay_params))
 
-    def train_step(self, planes, pi, z, legal_mask) -> dict[str, float]:
+    def _losses(self, planes, pi, z, legal, reply):
+        """(total, value, policy, opponent-reply or None) on one batch, in the model's mode."""
+        aux = getattr(self.model, "forward_aux", None)
+        opp = None
+        if aux is not None and self.model.spec.opp_head and reply is not None:
+            logits, values, opp_logits = aux(planes)
+            opp = opponent_reply_loss(opp_logits, reply)
+        else:
+            logits, values = self.model(planes)
+        loss, value_loss, policy_loss = policy_value_loss(logits, values, pi, z, legal)
+        if opp is not None:
+            loss = loss + self.config.opp_reply_weight * opp
+        return loss, value_loss, policy_loss, opp
+
+    def train_step(self, planes, pi, z, legal_mask, reply=None) -> dict[str, float]:
         """One optimizer step on a batch.
 
         Args:
@@ -115,18 +136,22 @@ class Trainer:
             pi: float32 (B, A) policy targets, zero on illegal moves.
             z: float32 (B,) results from the side to move at each sample, in [-1, 1].
             legal_mask: bool (B, A).
+            reply: int (B,) the opponent's next action, -1 none (used by nets with an
+                opponent-reply head; None: that loss is skipped).
 
         Returns:
-            ``{"loss", "value_loss", "policy_loss", "l2", "lr"}``: ``loss`` = value + policy + l2,
-            each a float, measured on this batch before the update; ``lr`` the rate used.
+            ``{"loss", "value_loss", "policy_loss", "l2", "lr"}`` and, with an opponent-reply
+            head and ``reply``, ``"opp_reply_loss"``: ``loss`` = value + policy +
+            opp_reply_weight * opp_reply + l2, each a float, measured on this batch before the
+            update; ``lr`` the rate used.
         """
         planes, pi, z, legal = self._tensors(planes, pi, z, legal_mask)
+        reply = None if reply is None else torch.as_tensor(np.asarray(reply)).to(self.device, torch.int64)
         lr = self.config.lr_at(self.step)
         for g in self.optimizer.param_groups:
             g["lr"] = lr
         self.model.train()
-        logits, values = self.model(planes)
-        loss, value_loss, policy_loss = policy_value_loss(logits, values, pi, z, legal)
+        loss, value_loss, policy_loss, opp = self._losses(planes, pi, z, legal, reply)
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
         if self.config.grad_clip is not None:
@@ -134,13 +159,16 @@ class Trainer:
         l2 = self.l2_penalty()
         self.optimizer.step()
         self.step += 1
-        return {
+        out = {
             "loss": loss.item() + l2,
             "value_loss": value_loss.item(),
             "policy_loss": policy_loss.item(),
             "l2": l2,
             "lr": lr,
         }
+        if opp is not None:
+            out["opp_reply_loss"] = opp.item()
+        return out
 
     def validation_loss(self, planes, pi, z, legal_mask) -> dict[str, float]:
         """Losses on held-out samples (eval mode, no update): ``{"value_loss", "policy_loss"}``."""

@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Callable, TextIO
+from collections.abc import Callable
+from typing import TextIO
 
 MAX_LINE_BYTES = 64 * 1024
 """Longest query line (a 25x25 game's 625 moves as text take under 5 KB)."""
@@ -142,7 +143,7 @@ class Analyzer:
                 "moveInfos": infos, "engine": engine.name}
 
     def _searcher(self, game, playouts: int):
-        from zeroplay.play.engine import make_engine
+        from zeroplay.engine.factory import make_engine
         from zeroplay.play.terminal import table_sizes
 
         nodes, edges = table_sizes(game, playouts, None, MEMORY_CAP_BYTES)

@@ -1,18 +1,26 @@
-"""The ``zeroplay play``, ``zeroplay pbrain`` and ``zeroplay serve`` subcommands.
+"""The ``zeroplay play``, ``zeroplay usi``, ``zeroplay pbrain``, ``zeroplay serve`` and ``zeroplay analyze`` subcommands.
 
-Only argparse set-up at import time: the heavy modules load when a command runs.
+Only argparse set-up at import time: the heavy modules load when a command runs. This module
+calls the others of ``play``; none of them imports it (no import circle).
 """
 
 from __future__ import annotations
 
+from zeroplay.engine.factory import PLAY_PLAYOUTS
+from zeroplay.engine.options import at_least_1, model_argument
+
 
 def add_play_commands(sub) -> None:
-    """Add ``play``, ``pbrain`` and ``serve`` to the ``zeroplay`` subparsers ``sub``."""
+    """Add ``play``, ``usi``, ``pbrain``, ``serve`` and ``analyze`` to the ``zeroplay`` subparsers ``sub``."""
     p = sub.add_parser("play", help="play against the engine in the terminal")
-    p.add_argument("--game", choices=["gomoku", "connect4", "tictactoe"], default=None,
-                   help="game (default: --model's game, else gomoku); connect4: moves are column digits 1..7")
+    from zeroplay.games import names
+
+    p.add_argument("--game", choices=names(), default=None,
+                   help="game (default: --model's game, else gomoku); connect4: moves are column digits 1..7; "
+                        "shogi: USI moves against the alpha-beta engine (--seconds per move, default 2)")
     p.add_argument("--size", type=int, default=None,
-                   help="Gomoku: board width and height, 5..25 (default: --model's board, else 15)")
+                   help="board width and height, for the games that take a size: Gomoku 5..25 (default: "
+                        "--model's board, else 15); other games: their own range and default")
     p.add_argument("--n-in-row", type=int, default=None,
                    help="Gomoku: stones in a row that win (default: --model's, else 5, and 4 on 6x6: the shipped "
                         "6x6 model's game)")
@@ -25,25 +33,29 @@ def add_play_commands(sub) -> None:
                    help=f"engine playouts per move (default {PLAY_PLAYOUTS} when --seconds is not given); the search's tables "
                         "are sized for them up to 2 GiB (an opening move on 15x15: 550,000 playouts), beyond which it "
                         "stops early and says so")
-    p.add_argument("--seconds", type=float, default=None, help="engine seconds per move (default: no time limit; tables sized at the 2 GiB cap)")
-    p.add_argument("--model", default=None, type=_model_argument,
+    p.add_argument("--seconds", type=float, default=None,
+                   help="engine seconds per move (default: no time limit; tables sized at the 2 GiB cap)")
+    p.add_argument("--model", default=None, type=model_argument,
                    help="checkpoint (.safetensors) or shipped model name (e.g. gomoku-8x8-5-freestyle) to "
                         "play with (default: the shipped model for the game and size; without one, the "
                         "search-only engine)")
     p.set_defaults(func=_cmd_play)
 
+    p = sub.add_parser("usi", help="USI shogi engine protocol on stdin/stdout (= usi-zeroplay)")
+    p.set_defaults(func=_cmd_usi)
+
+    from zeroplay.play.pbrain import add_pbrain_arguments
+
     p = sub.add_parser("pbrain", help="Gomocup (Piskvork) engine protocol on stdin/stdout")
     add_pbrain_arguments(p)
     p.set_defaults(func=_cmd_pbrain)
-
-    from zeroplay.train.commands import at_least_1  # one argparse check for both rooms (play is above train)
 
     p = sub.add_parser("serve", help="web board: play and analyse in the browser")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; the board has no authentication: another "
                         "address lets anyone who reaches it play, and is warned about)")
     p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
-    p.add_argument("--model", default=None, type=_model_argument,
+    p.add_argument("--model", default=None, type=model_argument,
                    help="checkpoint (.safetensors) or shipped model name (e.g. gomoku-8x8-5-freestyle) that plays "
                         "every game, as in zeroplay play; the board's default settings are its game's, and "
                         "settings it cannot play are refused (default: the shipped model for each game and "
@@ -66,40 +78,12 @@ def add_play_commands(sub) -> None:
                        description="One JSON query per line (id, moves, size, n_in_row, rule, playouts, top), one "
                                    "JSON answer per line (top moves with visits, win rate, prior, PV); the format "
                                    "is in zeroplay.play.analyze's docstring and the README.")
-    p.add_argument("--model", default=None, type=_model_argument,
+    p.add_argument("--model", default=None, type=model_argument,
                    help="checkpoint or shipped model name for every setting it fits (default: the shipped model "
                         "per setting, else the search-only engine)")
     p.add_argument("--max-playouts", type=at_least_1, default=None,
                    help="most playouts a query may ask for (default 100000)")
     p.set_defaults(func=_cmd_analyze)
-
-
-PLAY_PLAYOUTS = 800
-"""Default playouts per engine move of ``zeroplay play`` and of the web board (``zeroplay serve``,
-its API and its page): one number, so that both play equally strong by default."""
-
-
-PBRAIN_PLAYOUTS = 3000
-"""Default cap on playouts per move of the Gomocup engine (its time limits usually stop it first)."""
-
-
-def add_pbrain_arguments(parser) -> None:
-    """Options of ``zeroplay pbrain`` and ``pbrain-zeroplay``."""
-    from zeroplay.train.commands import at_least_1  # one argparse check for both rooms (play is above train)
-
-    parser.add_argument("--playouts", type=at_least_1, default=PBRAIN_PLAYOUTS,
-                        help=f"most playouts per move; the turn time usually stops the search sooner "
-                             f"(default {PBRAIN_PLAYOUTS})")
-    parser.add_argument("--model", default=None, type=_model_argument,
-                        help="checkpoint (.safetensors) or shipped model name to play with (default: the "
-                             "shipped model, else search only)")
-
-
-def _model_argument(value: str) -> str:
-    """``--model``: a path, or a shipped model's name (``zeroplay.play.engine.resolve_model``)."""
-    from zeroplay.play.engine import resolve_model
-
-    return resolve_model(value)
 
 
 def _positive(args) -> None:
@@ -111,6 +95,13 @@ def _positive(args) -> None:
 
 def _cmd_play(args) -> int:
     _positive(args)
+    if args.game is not None:
+        from zeroplay.games import make
+
+        if getattr(make(args.game), "has_hands", False):  # shogi: its own text session
+            from zeroplay.play.shogi_terminal import run as run_text_game
+
+            return run_text_game(args)
     from zeroplay.play.terminal import run
 
     return run(args)
@@ -122,6 +113,12 @@ def _cmd_pbrain(args) -> int:
     return run_from_args(args)
 
 
+def _cmd_usi(args) -> int:
+    from zeroplay.play.usi import serve_stdio
+
+    return serve_stdio()
+
+
 def _cmd_analyze(args) -> int:
     from zeroplay.play.analyze import DEFAULT_MAX_PLAYOUTS, main
 
@@ -131,7 +128,6 @@ def _cmd_analyze(args) -> int:
 
 def _cmd_serve(args) -> int:
     from zeroplay.play.server import serve
-
     from zeroplay.play.webgame import DEFAULT_MAX_GAMES, DEFAULT_MAX_MEMORY
 
     max_memory = DEFAULT_MAX_MEMORY if args.max_memory is None else args.max_memory << 20

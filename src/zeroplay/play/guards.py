@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
-from typing import Iterable
+from collections.abc import Iterable
 
 from starlette.exceptions import HTTPException
 

@@ -66,19 +66,20 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
 from zeroplay import __version__
+from zeroplay.engine import heuristic
+from zeroplay.games import option_names
+from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
 from zeroplay.play import yixin
-from zeroplay.search import heuristic
 
-MIN_SIZE, MAX_SIZE = 5, 25
 DEFAULT_PLAYOUTS = 3000
-"""Cap on playouts per move (``--playouts``); the time limits usually stop the search first.
-Keep equal to ``commands.PBRAIN_PLAYOUTS``."""
+"""Default cap on playouts per move (``--playouts`` of ``zeroplay pbrain`` and
+``pbrain-zeroplay``); the turn time usually stops the search first."""
 MESSAGE_EVERY_S = 1.0
 """Seconds between the MESSAGE progress lines of a search (``yixin.progress_line``)."""
 STOPGAP_MIN_S = 3.0
@@ -86,7 +87,6 @@ STOPGAP_MIN_S = 3.0
 move then. Importing torch stalled the process 1-3 s at a time on a loaded 2-core machine."""
 STOPGAP_SHARE = 0.4
 """Share of the turn such a search may use, the rest left for a stall of the model's loading."""
-
 FAST_PLAYOUTS = 48
 """Playouts for ``timeout_turn 0`` (answer as fast as possible)."""
 DEFAULT_TURN_MS = 5000
@@ -165,10 +165,10 @@ class PbrainEngine:
         self._searcher = None
         self._searcher_key = None
         self._engines: dict = {}
-        self._stopgaps: dict = {}
+        self._stopgaps: dict = {}  # search-only engines for the moves before the model is loaded
         self._last_result = None  # the last search's SearchResult (YXNBEST reads its moves)
         self._analysing = False  # a YXNBEST search: its final MESSAGE line always printed
-        self.stop_requested = threading.Event()  # YXSTOP read while a search runs (``run``)  # search-only engines for the moves before the model is loaded
+        self.stop_requested = threading.Event()  # YXSTOP read while a search runs (``run``)
         self._fresh_tree = True
         if search and warm_up:
             threading.Thread(target=self._warm_up, name="pbrain-warm-up", daemon=True).start()
@@ -189,7 +189,7 @@ class PbrainEngine:
 
         started = time.perf_counter()
         try:
-            from zeroplay.play.engine import warm_up
+            from zeroplay.engine.factory import warm_up
 
             seconds = warm_up()
         except BaseException as e:  # never let the thread die silently; fall back to quick moves
@@ -507,8 +507,8 @@ class PbrainEngine:
         its suffix, or ``search-only`` (the heuristic evaluator). Reads headers only."""
         if self.model is not None:
             return Path(self.model).stem
+        from zeroplay.engine.factory import find_model
         from zeroplay.games import make
-        from zeroplay.play.engine import find_model
 
         try:
             found = find_model(make("gomoku", width=self.width or 15, height=self.height or 15,
@@ -705,7 +705,7 @@ class PbrainEngine:
         if game in self._engines or self._model_ready.is_set() or not self._ready.is_set():
             return self._load_engine(game)
         if game not in self._stopgaps:
-            from zeroplay.play.engine import make_engine
+            from zeroplay.engine.factory import make_engine
 
             self._stopgaps[game] = make_engine(game, use_shipped=False)
             self._debug("the model is still loading: the search-only engine plays until it is in")
@@ -714,7 +714,7 @@ class PbrainEngine:
     def _load_engine(self, game):
         """The engine for ``game`` (made once per game: a model load imports torch)."""
         if game not in self._engines:
-            from zeroplay.play.engine import make_engine
+            from zeroplay.engine.factory import make_engine
 
             self._engines[game] = make_engine(game, self.model)
         return self._engines[game]
@@ -733,15 +733,15 @@ def model_error(model: str, width: int | None = None, height: int | None = None,
     does before its first move: the start-up check, so that damaged weights stop the engine
     instead of leaving it to quick heuristic moves.
     """
+    from zeroplay.engine.factory import check_model, load_model
     from zeroplay.games import make
     from zeroplay.nn.record import CheckpointError, CheckpointMismatchError, checkpoint_game
-    from zeroplay.play.engine import check_model, load_model
 
     try:
         path = check_model(model)
         name, options = checkpoint_game(path)
         if width is None or height is None:
-            own = (options.get("width"), options.get("height")) if name == "gomoku" else ()
+            own = (options.get("width"), options.get("height")) if "size" in option_names(name) else ()
             playable = len(own) == 2 and all(isinstance(v, int) and MIN_SIZE <= v <= MAX_SIZE for v in own)
             width, height = own if playable else (15, 15)
         if rule is None:
@@ -808,11 +808,21 @@ def main(argv: list[str] | None = None) -> int:
     """``pbrain-zeroplay`` console script: the protocol on stdin/stdout."""
     import argparse
 
-    from zeroplay.play.commands import add_pbrain_arguments
-
     parser = argparse.ArgumentParser(prog="pbrain-zeroplay", description="zeroplay as a Gomocup (Piskvork) engine")
     add_pbrain_arguments(parser)
     return run_from_args(parser.parse_args(argv))
+
+
+def add_pbrain_arguments(parser) -> None:
+    """Options of ``zeroplay pbrain`` and ``pbrain-zeroplay``."""
+    from zeroplay.engine.options import at_least_1, model_argument
+
+    parser.add_argument("--playouts", type=at_least_1, default=DEFAULT_PLAYOUTS,
+                        help=f"most playouts per move; the turn time usually stops the search sooner "
+                             f"(default {DEFAULT_PLAYOUTS})")
+    parser.add_argument("--model", default=None, type=model_argument,
+                        help="checkpoint (.safetensors) or shipped model name to play with (default: the "
+                             "shipped model, else search only)")
 
 
 def run_from_args(args) -> int:
@@ -827,7 +837,7 @@ def run_from_args(args) -> int:
         replies.write(text + "\n")
         replies.flush()
 
-    stdin = open(sys.stdin.fileno(), "r", encoding="utf-8", errors="replace", newline="", closefd=False)
+    stdin = open(sys.stdin.fileno(), encoding="utf-8", errors="replace", newline="", closefd=False)
     # a model that can play no board, or whose weights are damaged, stops the engine before the
     # manager's first command
     if args.model is not None and (why := model_error(args.model, load=True)):

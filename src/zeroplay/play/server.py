@@ -59,16 +59,15 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from zeroplay import __version__
-from zeroplay.play.commands import PLAY_PLAYOUTS
+from zeroplay.engine.factory import PLAY_PLAYOUTS
+from zeroplay.games import option_names
+from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
 from zeroplay.play.guards import LOCAL_NAMES, MAX_BODY_BYTES, BodyLimit, HostCheck
 from zeroplay.play.webgame import (
     DEFAULT_MAX_GAMES,
     DEFAULT_MAX_MEMORY,
-    MAX_PLAYOUTS,
-    MAX_SIZE,
+    MAX_WEB_PLAYOUTS,
     MIN_N_IN_ROW,
-    MIN_PLAYOUTS,
-    MIN_SIZE,
     GameConflictError,
     GameInputError,
     GameStore,
@@ -90,7 +89,7 @@ class NewGameIn(BaseModel):
     n_in_row: StrictInt | None = Field(None, ge=MIN_N_IN_ROW, le=MAX_SIZE)
     rule: Literal["freestyle", "standard"] = None
     color: Literal["black", "white"] = "black"
-    playouts: StrictInt = Field(None, ge=MIN_PLAYOUTS, le=MAX_PLAYOUTS)
+    playouts: StrictInt = Field(None, ge=1, le=MAX_WEB_PLAYOUTS)
 
 
 class MoveIn(BaseModel):
@@ -105,7 +104,7 @@ class LoadIn(BaseModel):
     n_in_row: StrictInt | None = Field(None, ge=MIN_N_IN_ROW, le=MAX_SIZE)
     rule: Literal["freestyle", "standard"] = None
     color: Literal["black", "white"] = "black"
-    playouts: StrictInt = Field(None, ge=MIN_PLAYOUTS, le=MAX_PLAYOUTS)
+    playouts: StrictInt = Field(None, ge=1, le=MAX_WEB_PLAYOUTS)
 
 
 def create_app(store: GameStore | None = None, *, model: str | None = None,
@@ -168,7 +167,7 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
         body = body or NewGameIn()
         options = games.options(body.game, body.size, body.n_in_row, body.rule, body.color, body.playouts)
         given = sorted({"size", "n_in_row", "rule"} & body.model_fields_set)
-        if options.game != "gomoku" and given:  # as zeroplay play: no silently ignored options
+        if given and "size" not in option_names(options.game):  # as zeroplay play: no silently ignored options
             raise GameInputError(f"{', '.join(given)}: Gomoku options; {options.game} has none")
         g = games.new(options)
         return g.to_json()
@@ -209,7 +208,7 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
         return _stream(g, play=True, playouts=None)
 
     @app.get("/api/games/{game_id}/analyze/stream")
-    async def analyze_stream(game_id: str, playouts: int | None = Query(None, ge=MIN_PLAYOUTS, le=MAX_PLAYOUTS)):
+    async def analyze_stream(game_id: str, playouts: int | None = Query(None, ge=1, le=MAX_WEB_PLAYOUTS)):
         g = games.get(game_id)
         _precheck(g, play=False)
         return _stream(g, play=False, playouts=playouts)
@@ -279,7 +278,7 @@ def _stream(g, *, play: bool, playouts: int | None) -> StreamingResponse:
 def _warm_up() -> None:
     """Compile the search before the first visitor needs it (about 20 s once per environment)."""
     try:
-        from zeroplay.play.engine import warm_up
+        from zeroplay.engine.factory import warm_up
 
         warm_up()
     except Exception as e:  # the first search will compile (or fail) on its own
@@ -344,7 +343,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, model: str | None = None
         print(f"zeroplay serve: error: {e}", file=sys.stderr)
         return 2
     try:
-        if model is not None or not MIN_PLAYOUTS <= playouts <= MAX_PLAYOUTS:
+        if model is not None or not 1 <= playouts <= MAX_WEB_PLAYOUTS:
             store.check()  # loads the model: the message zeroplay play --model gives, before binding
     except ValueError as e:
         print(f"zeroplay serve: error: {e}", file=sys.stderr)

@@ -13,35 +13,29 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Callable
+from collections.abc import Callable
 
+from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, describe
 from zeroplay.games import Game, IllegalMoveError, State
-from zeroplay.play.commands import PLAY_PLAYOUTS
-from zeroplay.play.engine import Engine, describe
 
-HELP = ("Type a move as {cell} (column letter, row from the bottom) or {xy} (column, row from the top, "
-        "from 0).\nCommands: undo, hint, new [black|white], help, quit.")
-CONNECT4_HELP = ("Type a move as a column digit, 1 (left) .. 7 (right): your stone drops to the lowest "
-                 "empty cell.\nCommands: undo, hint, new [black|white] (black is X and moves first), "
-                 "help, quit.")
+COMMANDS = "Commands: undo, hint, new [black|white], help, quit."
 COLOURS = ("black", "white")
 
 
 def help_text(game: Game) -> str:
-    """The notation and commands, for ``game``: the example move is the board's centre cell in both
-    notations (``h8`` / ``7,7`` on 15x15, ``b2`` / ``1,1`` on tic-tac-toe), a cell on every board."""
-    if game.name == "connect4":
-        return CONNECT4_HELP
-    centre = (game.height // 2) * game.width + game.width // 2
-    return HELP.format(cell=game.format_move(centre), xy=game.format_move(centre, "gomocup"))
+    """The notation (the game's ``move_help``: ``h8`` / ``7,7`` at the board's centre for
+    Gomoku, column digits for Connect Four) and the commands."""
+    return f"{game.move_help()}\n{COMMANDS}"
 
 
 def side_names(game: Game) -> tuple[str, str]:
     """How the two players are called: ``Black (X)`` / ``White (O)``; Connect Four has no colours
     on the board, so ``X (first)`` / ``O (second)`` (``--color black`` plays X)."""
-    if game.name == "connect4":
-        return ("X (first)", "O (second)")
-    return ("Black (X)", "White (O)")
+    marks = ("X", "O")  # the board's marks
+    names = game.player_names
+    if names == marks:
+        return (f"{names[0]} (first)", f"{names[1]} (second)")
+    return (f"{names[0]} ({marks[0]})", f"{names[1]} ({marks[1]})")
 
 
 def result_text(game: Game, winner: int | None, human: int) -> str:
@@ -50,7 +44,7 @@ def result_text(game: Game, winner: int | None, human: int) -> str:
     X and O)."""
     if winner is None:
         return "Draw."
-    colours = ("X", "O") if game.name == "connect4" else ("Black", "White")
+    colours = game.player_names
     who = "you" if winner == human else "zeroplay"
     return f"{colours[winner]} (player {winner}, {who}) wins."
 
@@ -108,7 +102,7 @@ class TerminalGame:
 
     Args:
         game: the Game.
-        engine: the Engine (``zeroplay.play.engine.make_engine``).
+        engine: the Engine (``zeroplay.engine.factory.make_engine``).
         human: 0 to play Black (first), 1 for White.
         playouts / seconds: the engine's limits per move (either or both).
         out: where text goes (one call per message).
@@ -182,13 +176,13 @@ class TerminalGame:
 
     def _solved(self):
         """Connect Four without ``--model``: from ``SOLVE_FROM_PLY`` stones on, the exact solver
-        (``search.connect4_solver``, Pons' scores) answers at once, so the search-only engine
+        (``solvers.connect4_solver``, Pons' scores) answers at once, so the search-only engine
         plays perfectly in the middle and end game. ``(score, best column)`` for the side to
         move, or None (another game, a model playing, or too early: openings take seconds to
         minutes to solve)."""
-        if self.game.name != "connect4" or self.engine.model_path is not None or self.state.ply < SOLVE_FROM_PLY:
+        if not self.game.exact_solver or self.engine.model_path is not None or self.state.ply < SOLVE_FROM_PLY:
             return None
-        from zeroplay.search.connect4_solver import Connect4Solver
+        from zeroplay.solvers.connect4_solver import Connect4Solver
 
         if getattr(self, "_c4", None) is None:
             self._c4 = Connect4Solver()
@@ -341,7 +335,7 @@ class TerminalGame:
 
 def warm_up_with_note(out: Callable[[str], None]) -> None:
     """Compile the search (in a thread, so Ctrl-C still works); say why when it takes a while."""
-    from zeroplay.play.engine import warm_up
+    from zeroplay.engine.factory import warm_up
 
     errors: list[BaseException] = []
 
@@ -368,8 +362,8 @@ def model_game(model) -> dict | None:
     why)."""
     if model is None:
         return None
+    from zeroplay.engine.factory import resolve_model
     from zeroplay.nn.record import CheckpointError, checkpoint_game
-    from zeroplay.play.engine import resolve_model
 
     try:
         name, options = checkpoint_game(resolve_model(str(model)))
@@ -388,12 +382,13 @@ def game_settings(model_info: dict | None, game: str | None = None, size: int | 
     free-style, five in a row (4 on 6x6: ``engine.default_n_in_row``). For a game other than
     Gomoku the Gomoku options stay as given (None unless given; the caller refuses them).
     ``zeroplay play`` and the web board (``zeroplay serve``) both choose with it."""
-    from zeroplay.play.engine import default_n_in_row
+    from zeroplay.engine.factory import default_n_in_row
+    from zeroplay.games import option_names
 
     name = game or (model_info or {}).get("name") or "gomoku"
-    if name != "gomoku":
+    if "n_in_row" not in option_names(name):  # a game without the board options
         return name, size, n_in_row, rule
-    opts = model_info["options"] if model_info and model_info["name"] == "gomoku" else {}
+    opts = model_info["options"] if model_info and model_info["name"] == name else {}
     if size is None:
         size = opts.get("width", 15) if opts.get("width") == opts.get("height") else 15
     rule = rule or opts.get("rule", "freestyle")
@@ -404,25 +399,25 @@ def game_settings(model_info: dict | None, game: str | None = None, size: int | 
 
 def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = print) -> int:
     """``zeroplay play``: returns the exit status (0; 2 for bad options)."""
-    from zeroplay.games import make
-    from zeroplay.play.engine import fitting_models, make_engine
+    from zeroplay.engine.factory import fitting_models, make_engine
+    from zeroplay.games import make, option_names
 
     try:
         # options not given come from --model's game, else the defaults (game_settings)
         name, size, n_in_row, rule = game_settings(
             model_game(args.model), getattr(args, "game", None), getattr(args, "size", None),
             getattr(args, "n_in_row", None), getattr(args, "rule", None))
-        if name == "gomoku":
-            game = make("gomoku", width=size, height=size, rule=rule, n_in_row=n_in_row)
-        else:
-            given = [flag for flag, value in (("--size", size), ("--n-in-row", n_in_row), ("--rule", rule))
-                     if value is not None]
-            if given:
-                raise ValueError(f"{', '.join(given)}: Gomoku options; {name} has none")
-            game = make(name)
+        # the options this game takes pass on (make checks them); the others are refused
+        takes = option_names(name)
+        options = {key: value for key, value in (("size", size), ("n_in_row", n_in_row), ("rule", rule))
+                   if value is not None}
+        refused = ["--" + key.replace("_", "-") for key in options if key not in takes]
+        if refused:
+            raise ValueError(f"{', '.join(refused)}: Gomoku options; {name} has none")
+        game = make(name, **options)
         engine = make_engine(game, args.model)
     except ValueError as e:
-        from zeroplay.games import option_words
+        from zeroplay.engine.options import option_words
 
         print(f"zeroplay play: error: {option_words(str(e))}", file=sys.stderr)
         return 2

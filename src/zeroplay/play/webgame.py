@@ -14,20 +14,21 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
-from zeroplay.games import Game, IllegalMoveError, State, make
-from zeroplay.play.commands import PLAY_PLAYOUTS
-from zeroplay.play.engine import Engine, default_n_in_row, describe, make_engine, resolve_model
+from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, default_n_in_row, describe, make_engine, resolve_model
+from zeroplay.games import Game, IllegalMoveError, State, make, option_names
+from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
 
 GAMES = ("gomoku", "tictactoe")
-MIN_SIZE, MAX_SIZE = 5, 25
 MIN_N_IN_ROW = 3
-MIN_PLAYOUTS, MAX_PLAYOUTS = 1, 20000
+MAX_WEB_PLAYOUTS = 20000
+"""Most playouts per move a web request may ask for (the board's own bound on a request's work;
+``zeroplay serve --playouts`` is checked against it too)."""
 TOP_MOVES = 10
 PROGRESS_EVERY_S = 0.15
 SEARCH_CONFIG = {"node_capacity": 1 << 15, "edge_capacity": 1 << 20, "eval_cache_size": 1 << 12}
@@ -104,20 +105,21 @@ class Options:
         if self.n_in_row is None:
             self.n_in_row = default_n_in_row(self.size)
 
-    def check(self) -> "Options":
+    def check(self) -> Options:
         if self.game not in GAMES:
             raise GameInputError(f"game must be one of {', '.join(GAMES)}, not {self.game!r}")
-        if self.game == "gomoku" and not MIN_SIZE <= self.size <= MAX_SIZE:
+        sized = "size" in option_names(self.game)  # a game with the board options (Gomoku)
+        if sized and not MIN_SIZE <= self.size <= MAX_SIZE:
             raise GameInputError(f"size must be {MIN_SIZE}..{MAX_SIZE}, not {self.size}")
-        if self.game == "gomoku" and not MIN_N_IN_ROW <= self.n_in_row <= self.size:
+        if sized and not MIN_N_IN_ROW <= self.n_in_row <= self.size:
             raise GameInputError(f"n_in_row (stones in a row) must be {MIN_N_IN_ROW}..{self.size} on a "
                                  f"{self.size}x{self.size} board, not {self.n_in_row}")
         if self.rule not in ("freestyle", "standard"):
             raise GameInputError(f"rule must be freestyle or standard, not {self.rule!r}")
         if self.color not in ("black", "white"):
             raise GameInputError(f"color must be black or white, not {self.color!r}")
-        if not MIN_PLAYOUTS <= self.playouts <= MAX_PLAYOUTS:
-            raise GameInputError(f"playouts must be {MIN_PLAYOUTS}..{MAX_PLAYOUTS}, not {self.playouts}")
+        if not 1 <= self.playouts <= MAX_WEB_PLAYOUTS:
+            raise GameInputError(f"playouts must be 1..{MAX_WEB_PLAYOUTS}, not {self.playouts}")
         return self
 
     def make_game(self) -> Game:
@@ -375,7 +377,7 @@ class WebGame:
 
     # --- records ----------------------------------------------------------------------------
     def record(self, fmt: str) -> str:
-        from zeroplay.train.records import record_of_game, write_psq, write_sgf
+        from zeroplay.games.records import record_of_game, write_psq, write_sgf
 
         names = ("you", "zeroplay") if self.human == 0 else ("zeroplay", "you")
         rec = record_of_game(self.game, self.state.moves, black=names[0], white=names[1])
@@ -392,7 +394,7 @@ def moves_from_record(text: str, fmt: str = "auto") -> tuple[int, int, list[int]
     Raises:
         GameInputError: unreadable, unsupported format, bad board size.
     """
-    from zeroplay.train.records import read_psq, read_sgf
+    from zeroplay.games.records import read_psq, read_sgf
 
     if fmt == "auto":
         fmt = "sgf" if text.lstrip().startswith("(") else "psq"
@@ -457,7 +459,7 @@ class GameStore:
 
         name, size, n_in_row, rule = game_settings(self.model_info, game, size, n_in_row, rule)
         playouts = self.playouts if playouts is None else playouts
-        if name == "gomoku":
+        if "size" in option_names(name):
             return Options(name, size, rule, color, playouts, n_in_row=n_in_row)
         return Options(name, color=color, playouts=playouts)
 
@@ -481,8 +483,8 @@ class GameStore:
             ValueError: the model's problem in ``zeroplay play``'s words (``GameInputError``), or
                 a game the web board does not play; the playouts out of range.
         """
-        if not MIN_PLAYOUTS <= self.playouts <= MAX_PLAYOUTS:
-            raise ValueError(f"--playouts must be {MIN_PLAYOUTS}..{MAX_PLAYOUTS} on the web board, "
+        if not 1 <= self.playouts <= MAX_WEB_PLAYOUTS:
+            raise ValueError(f"--playouts must be 1..{MAX_WEB_PLAYOUTS} on the web board, "
                              f"got {self.playouts}")
         options = self.options()
         if options.game not in GAMES:
@@ -496,7 +498,7 @@ class GameStore:
             g = WebGame(secrets.token_hex(8), options, tuple(moves), self.model)
         except IllegalMoveError as e:
             hint = ""
-            if options.game == "gomoku" and "over" in str(e):
+            if "n_in_row" in option_names(options.game) and "over" in str(e):
                 hint = (f" (records do not store the line length: this game plays {options.n_in_row} "
                         f"in a row; give n_in_row if the record's game used another)")
             raise GameInputError(f"the record's moves cannot be replayed: {e}{hint}") from None

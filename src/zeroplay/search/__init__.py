@@ -10,6 +10,7 @@ from __future__ import annotations
 from zeroplay.search.config import SearchConfig
 from zeroplay.search.evaluator import Evaluator, LeafBatch, UniformEvaluator
 from zeroplay.search.limits import Limits
+from zeroplay.search.python_puct import PythonPuct, PythonPuctConfig  # games without kernels (shogi)
 from zeroplay.search.result import MoveStats, SearchResult, apply_temperature, sample_move
 from zeroplay.search.rollout import RolloutEvaluator
 from zeroplay.search.searcher import Searcher, evaluate_batches, lockstep_round
@@ -60,6 +61,8 @@ def search_many(states, evaluator, *, playouts: int | None = None, visits: int |
 
 
 __all__ = [
+    "PythonPuct",
+    "PythonPuctConfig",
     "Evaluator",
     "LeafBatch",
     "Limits",

@@ -41,6 +41,26 @@ class SearchConfig:
     dirichlet_epsilon: float = 0.25
     """Weight of the noise: P' = (1 - eps) P + eps * Dir(alpha) (AlphaZero: 0.25)."""
 
+    # --- root policy: PUCT or Gumbel (search/gumbel.py) ------------------------------------
+    root_policy: str = "puct"
+    """"puct": the root selects by PUCT (with Dirichlet noise when ``noise``) and the policy target
+    is the visit distribution. "gumbel": Gumbel-top-k sampling and sequential halving at the root
+    (Danihelka et al. 2022; mctx's gumbel_muzero_policy); ``noise`` then means Gumbel noise g
+    (none in play: g = 0), the move is the Gumbel search's choice and the policy target is the
+    improved policy softmax(logits + sigma(completed Q)). Interior nodes use PUCT either way."""
+    gumbel_m: int = 16
+    """Root candidates m sampled by Gumbel-top-k (mctx's max_num_considered_actions: 16)."""
+    gumbel_c_visit: float = 50.0
+    """c_visit of sigma(q) = (c_visit + max_b N(b)) * c_scale * q, q in [0, 1] (paper: 50)."""
+    gumbel_c_scale: float = 1.0
+    """c_scale of sigma (paper: 1.0)."""
+
+    forced_playouts_k: float = 0.0
+    """KataGo's forced playouts (search/forced.py): in searches with root ``noise``, a visited
+    root move with fewer than sqrt(k * P * sum N) visits is selected first; 0 turns it off
+    (KataGo: 2). PUCT root only; the caller prunes them from the target
+    (``search.forced.prune_policy_target``)."""
+
     # --- memory -----------------------------------------------------------------------
     node_capacity: int = 1 << 16
     """Nodes in the node table (a power of two)."""
@@ -58,7 +78,7 @@ class SearchConfig:
     verify_proofs: bool = True
     """Replay a proven result's line on real game states before reporting it."""
 
-    # --- threat solver (Gomoku; search/vcf.py) -----------------------------------------------
+    # --- threat solver (Gomoku; search/threats.py, the MCTS adapter) -----------------------------------------------
     threat_solver: bool = False
     """VCF search for the side to move at every newly expanded node and at the root; a win
     found makes the node a proven win (distance = the line's length). Costs a window scan per
@@ -96,14 +116,20 @@ class SearchConfig:
             raise ValueError(f"max_load must be in (0, 1], got {self.max_load}")
         if self.threat_solver_nodes < 0 or self.threat_solver_root_nodes < 0:
             raise ValueError("threat_solver_nodes and threat_solver_root_nodes must be >= 0")
+        if self.root_policy not in ("puct", "gumbel"):
+            raise ValueError(f"root_policy must be 'puct' or 'gumbel', got {self.root_policy!r}")
+        if self.gumbel_m < 1 or not self.gumbel_c_visit >= 0 or not self.gumbel_c_scale >= 0:
+            raise ValueError("gumbel_m must be >= 1, gumbel_c_visit and gumbel_c_scale >= 0")
+        if not self.forced_playouts_k >= 0:
+            raise ValueError(f"forced_playouts_k must be >= 0, got {self.forced_playouts_k}")
         if self.move_choice not in ("visits", "lcb"):
             raise ValueError(f"move_choice must be 'visits' or 'lcb', got {self.move_choice!r}")
 
     @classmethod
-    def selfplay(cls, **overrides) -> "SearchConfig":
+    def selfplay(cls, **overrides) -> SearchConfig:
         """Self-play defaults: root noise on."""
         return cls(noise=True, **overrides)
 
-    def replace(self, **changes) -> "SearchConfig":
+    def replace(self, **changes) -> SearchConfig:
         """A copy with some fields changed."""
         return replace(self, **changes)

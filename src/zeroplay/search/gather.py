@@ -22,10 +22,13 @@ import numpy as np
 from numba import njit
 
 from zeroplay.games import fast
-from zeroplay.games.layout import INFO_SIZE, I_KEY, I_LAST, I_PLY, I_TO_PLAY
+from zeroplay.games.layout import I_KEY, I_LAST, I_PLY, I_TO_PLAY, INFO_SIZE
 from zeroplay.search.backup import backup_path, init_node, set_expanded, update_node
+from zeroplay.search.forced import forced_root_edge
+from zeroplay.search.gumbel import GumbelArrays, gumbel_off, gumbel_root_edge
 from zeroplay.search.rollout import rollout_values
 from zeroplay.search.select import select_edge
+from zeroplay.search.threats import ThreatArrays, threats_off, vcf_leaf
 from zeroplay.search.tree import (
     EXPANDED,
     LOSS,
@@ -38,7 +41,6 @@ from zeroplay.search.tree import (
     UNPROVEN,
     WIN,
 )
-from zeroplay.search.vcf import ThreatArrays, threats_off, vcf_leaf
 from zeroplay.tt.node_table import node_find_or_add
 
 QUEUED = 0
@@ -62,8 +64,10 @@ class BatchArrays(NamedTuple):
         moves: int64 (max(A, cells),) scratch for move lists.
         root_board, root_info, root_wmask: the root position; each descent ends by copying it
             back (cheaper than undoing every move of a deep path).
-        threats: the threat solver's arrays (``search.vcf.ThreatArrays``; switched off unless
+        threats: the threat solver's arrays (``search.threats.ThreatArrays``; switched off unless
             ``SearchConfig.threat_solver``).
+        gumbel: the Gumbel root's arrays (``search.gumbel.GumbelArrays``; never enabled unless
+            ``SearchConfig.root_policy == "gumbel"``).
     """
 
     leaf_node: np.ndarray
@@ -79,9 +83,11 @@ class BatchArrays(NamedTuple):
     root_info: np.ndarray
     root_wmask: np.ndarray
     threats: ThreatArrays
+    gumbel: GumbelArrays
 
 
-def new_batch_arrays(batch_size: int, game, threats: ThreatArrays | None = None) -> BatchArrays:
+def new_batch_arrays(batch_size: int, game, threats: ThreatArrays | None = None,
+                     gumbel: GumbelArrays | None = None) -> BatchArrays:
     """Buffers for ``batch_size`` leaves of ``game`` (its cells, actions, ``max_plies`` for the
     path depth and ``aux_shape`` for the root's aux copy)."""
     cells, num_actions = game.cells, game.num_actions
@@ -101,6 +107,7 @@ def new_batch_arrays(batch_size: int, game, threats: ThreatArrays | None = None)
         root_info=np.zeros(INFO_SIZE, np.int64),
         root_wmask=np.zeros(game.aux_shape, np.uint8),
         threats=threats if threats is not None else threats_off(),
+        gumbel=gumbel if gumbel is not None else gumbel_off(),
     )
 
 
@@ -227,7 +234,12 @@ def descend(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, sl
         if state == PENDING:
             outcome = COLLISION
             break
-        e = select_edge(tree, sp, node, node == root)
+        if node == root and batch.gumbel.enabled[0]:
+            e = gumbel_root_edge(tree, sp, node, batch.gumbel)  # sequential halving's next move
+        else:
+            e = forced_root_edge(tree, sp, node) if node == root and sp.forced_playouts_k > 0.0 else -1
+            if e < 0:
+                e = select_edge(tree, sp, node, node == root)
         if e < 0:
             # every edge leads to a win for the opponent, proven through another parent since
             # this node's last update: prove it lost now (it is not on the path, so the backup

@@ -5,6 +5,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+MAX_PLAYOUTS = 1 << 27
+"""Most playouts per move a search may be asked for (arena players, ``zeroplay train``, ``bench
+selfplay``): the node table sized for them (16 nodes per playout) stays within 2^31 nodes."""
+
 
 @dataclass(frozen=True)
 class Limits:

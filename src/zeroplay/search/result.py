@@ -41,7 +41,9 @@ class SearchResult:
         root_visits: N(root) = 1 + sum of root edge visits.
         root_q: Q(root) in [-1, 1] from the root mover's view.
         moves: per-move statistics, most visited first.
-        policy: float32 (num_actions,) visit distribution over root edges (the policy target pi).
+        policy: float32 (num_actions,) the policy target pi: the visit distribution over root edges
+            (PUCT root), or the improved policy softmax(logits + sigma(completed Q)) over the
+            root's moves (``SearchConfig.root_policy == "gumbel"``). Sums to 1, 0 off root moves.
         pv: principal variation, actions from the root.
         proven: "win" / "loss" / "draw" for the root mover when proven (and verified), else None.
         proven_distance: plies to the proven result.

@@ -6,12 +6,14 @@ Python runs once per batch of leaves; everything per playout is compiled (gather
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
 from zeroplay.games import Game, State
 from zeroplay.games.layout import I_TO_PLAY
+from zeroplay.search import gumbel
+from zeroplay.search.backup import init_node
 from zeroplay.search.cache import EvalCache
 from zeroplay.search.config import SearchConfig
 from zeroplay.search.evaluator import LeafBatch
@@ -24,12 +26,11 @@ from zeroplay.search.gather import (
     release_collisions,
     run_rollout_playouts,
 )
-from zeroplay.search.backup import init_node
 from zeroplay.search.gc import collect
 from zeroplay.search.limits import Limits
 from zeroplay.search.proof import PROOF_NAMES, best_proven_edge, proof_line, verify_line
 from zeroplay.search.result import MoveStats, SearchResult, lcb
-from zeroplay.search.vcf import check_root, new_threat_arrays, proof_tail
+from zeroplay.search.threats import check_root, new_threat_arrays, proof_tail
 from zeroplay.search.tree import (
     DRAW,
     EXPANDED,
@@ -45,7 +46,7 @@ from zeroplay.search.tree import (
     SearchParams,
     new_tree_arrays,
 )
-from zeroplay.tt.node_table import node_clear, node_count, node_find, node_find_or_add, new_node_table
+from zeroplay.tt.node_table import new_node_table, node_clear, node_count, node_find, node_find_or_add
 
 _LAST_MOVE_FEATURES = ("alphazero-gomoku",)
 
@@ -70,7 +71,10 @@ class Searcher:
         self.tree = new_tree_arrays(config.node_capacity, config.edge_capacity, game.num_actions)
         threats = new_threat_arrays(game, config.node_capacity, enabled=True, leaf_nodes=config.threat_solver_nodes,
                                     table_mib=config.threat_solver_table_mib) if config.threat_solver else None
-        self.batch = new_batch_arrays(config.batch_size, game, threats)
+        self._gumbel = config.root_policy == "gumbel"
+        roots = gumbel.new_gumbel_arrays(game.num_actions, config.gumbel_c_visit, config.gumbel_c_scale) \
+            if self._gumbel else None
+        self.batch = new_batch_arrays(config.batch_size, game, threats, roots)
         features = getattr(evaluator, "features", None)
         self.params = SearchParams(
             c_puct=float(config.c_puct),
@@ -82,7 +86,8 @@ class Searcher:
             virtual_loss=int(config.virtual_loss),
             one_ply_proofs=bool(config.one_ply_proofs),
             key_last_move=features in _LAST_MOVE_FEATURES,
-            root_noise=bool(config.noise),
+            root_noise=bool(config.noise) and not self._gumbel,  # Gumbel noise is not in the priors
+            forced_playouts_k=0.0,  # set per search (start): only searches with root noise force
         )
         # an evaluator that can run inside the compiled loop (random rollouts: every compiled game has them)
         self._inline_rollouts = int(getattr(evaluator, "inline_rollouts", 0))
@@ -156,13 +161,18 @@ class Searcher:
             return
         start, k = int(t.node_edge_start[r]), int(t.node_num_edges[r])
         priors = t.edge_prior[start : start + k].astype(np.float64)
-        if self.config.noise and k > 1:
+        if self.config.noise and k > 1 and not self._gumbel:
             alpha = self.config.dirichlet_total_alpha / k
             eta = self.rng.dirichlet(np.full(k, alpha))
             eps = self.config.dirichlet_epsilon
             priors = (1.0 - eps) * priors + eps * eta
         t.root_prior[:k] = priors.astype(np.float32)
         self._root_priors_ready = True
+        if self._gumbel:
+            budget = self._limits.remaining_playouts(self.playouts, int(t.node_n[r]))
+            self.batch = self.batch._replace(gumbel=gumbel.prepare_root(
+                t, r, self.batch.gumbel, m=self.config.gumbel_m, noise=self.config.noise, rng=self.rng,
+                budget=budget if budget < (1 << 40) else gumbel.DEFAULT_BUDGET))
 
     # --- one search, in steps (search_many interleaves these) ---------------------------------
     def start(self, state: State, limits: Limits) -> None:
@@ -172,6 +182,10 @@ class Searcher:
         self.stopped_by = ""
         self._started = time.perf_counter()
         self._root_priors_ready = False
+        self.batch.gumbel.enabled[0] = False  # until this search's root is prepared
+        forced = self.config.forced_playouts_k if self.config.noise and not self._gumbel else 0.0
+        if forced != self.params.forced_playouts_k:
+            self.params = self.params._replace(forced_playouts_k=float(forced))
         if state.is_terminal:
             self.root_state = state
             self.stopped_by = "game over"
@@ -329,6 +343,11 @@ class Searcher:
             stats.append(MoveStats(mv, n, q, float(t.edge_prior[e]), lcb(q, n, z), proven, dist))
         if policy.sum() > 0:
             policy /= policy.sum()
+        gumbel_move = None
+        if self._gumbel and k > 0 and self.batch.gumbel.enabled[0]:
+            moves, improved, gumbel_move = gumbel.root_outcome(t, r, self.batch.gumbel)
+            policy[:] = 0.0
+            policy[moves] = improved
         stats.sort(key=lambda s: (-s.visits, -s.q, -s.prior, s.move))
 
         proven = PROOF_NAMES.get(int(t.node_proof[r]))
@@ -344,7 +363,8 @@ class Searcher:
                 best = line[0]
         if best is None:
             # no root edges only when the table filled up before the root could be expanded
-            best = self._choose(stats) if stats else int(state.legal_moves()[0])
+            best = gumbel_move if gumbel_move is not None else \
+                self._choose(stats) if stats else int(state.legal_moves()[0])
         pv = self._principal_variation(best)
         root_q = float(t.node_q[r])
         return SearchResult(

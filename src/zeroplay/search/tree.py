@@ -128,3 +128,4 @@ class SearchParams(NamedTuple):
     one_ply_proofs: bool
     key_last_move: bool  # fold the last move into node keys (feature sets with a last-move plane)
     root_noise: bool  # the root's private priors are noised (selection scans all root edges)
+    forced_playouts_k: float  # KataGo's forced playouts at the root (search/forced.py); 0: off

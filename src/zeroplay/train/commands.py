@@ -8,14 +8,18 @@ import json
 import os
 import sys
 
+from zeroplay.engine.options import at_least_0, at_least_1
+
 
 def add_parsers(sub) -> None:
-    """Add ``train``, ``arena`` and ``export`` to the ``zeroplay`` subparsers ``sub``."""
+    """Add ``train``, ``arena``, ``export`` and ``ablate`` to the ``zeroplay`` subparsers ``sub``."""
+    from zeroplay.train.ablate import add_parser as add_ablate
     from zeroplay.train.export import add_parser as add_export
 
     _add_train(sub)
     _add_arena(sub)
     add_export(sub)
+    add_ablate(sub)
 
 
 def _add_game_options(p, *, taken_from: str) -> None:
@@ -34,10 +38,12 @@ def _add_game_options(p, *, taken_from: str) -> None:
                    help=f"Gomoku line length that wins ({default('4 on 6x6, 5 on other sizes')})")
     p.add_argument("--rule", choices=["freestyle", "standard"], default=None,
                    help=f"Gomoku rule ({default('freestyle')})")
+    p.add_argument("--komi", type=float, default=None, help="Go: komi, points for White (default 7.5)")
 
 
 def _game_options(args) -> dict | None:
-    opts = {k: v for k, v in (("size", args.size), ("n_in_row", args.n_in_row), ("rule", args.rule)) if v is not None}
+    opts = {k: v for k, v in (("size", args.size), ("n_in_row", args.n_in_row), ("rule", args.rule),
+                              ("komi", getattr(args, "komi", None))) if v is not None}
     return opts or None
 
 
@@ -52,6 +58,12 @@ def _add_train(sub) -> None:
     p.add_argument("--run-dir", required=True, help="run directory (created; reused to resume)")
     _add_game_options(p, taken_from="the run")
     p.add_argument("--net", default=None, help="network: tiny (default) or bNcM, e.g. b6c64")
+    p.add_argument("--global-pooling", action="store_true",
+                   help="KataGo's global pooling blocks in the bNcM net (every third block; part of the net, "
+                   "fixed when the run starts: the stored net name gets -gpool) (default off)")
+    p.add_argument("--opp-reply-head", action="store_true",
+                   help="KataGo's auxiliary opponent-reply policy head on the bNcM net (fixed when the run "
+                   "starts: the stored net name gets -opp) (default off)")
     p.add_argument("--features", choices=["basic", "alphazero-gomoku"], default=None,
                    help="input planes (default basic)")
     p.add_argument("--iterations", type=int, default=None,
@@ -88,6 +100,14 @@ def _add_train(sub) -> None:
                    help="playout cap randomization: share of moves with the full search (default 1: off)")
     g.add_argument("--fast-playouts", type=int, default=None,
                    help="playouts of the other moves under playout cap randomization (default 64)")
+    g.add_argument("--root-policy", choices=["puct", "gumbel"], default=None,
+                   help="root search: puct (Dirichlet noise, visit targets) or gumbel (Gumbel-top-k + sequential "
+                   "halving, improved-policy targets; Danihelka et al. 2022) (default puct)")
+    g.add_argument("--gumbel-m", type=int, default=None,
+                   help="with --root-policy gumbel: root candidates m, a count of moves (default 16)")
+    g.add_argument("--forced-playouts", type=float, default=None, metavar="K",
+                   help="KataGo's forced playouts + policy target pruning at the PUCT root: k of "
+                   "sqrt(k * P * sum N), a dimensionless factor (default 0: off; KataGo 2)")
     g.add_argument("--threat-solver", action=argparse.BooleanOptionalAction, default=None,
                    help="Gomoku: VCF threat solver in the self-play and arena searches (default off)")
     g.add_argument("--precision", choices=["auto", "fp32", "bf16"], default=None,
@@ -101,6 +121,9 @@ def _add_train(sub) -> None:
                    help="finished games per replay shard; a kill loses at most these (default 16)")
     g.add_argument("--lr", type=float, default=None, help="learning rate (default 2e-3, Adam)")
     g.add_argument("--l2", type=float, default=None, help="c of the c*||theta||^2 weight decay (default 1e-4)")
+    g.add_argument("--opp-reply-weight", type=float, default=None,
+                   help="weight of the opponent-reply head's cross-entropy in the loss, dimensionless "
+                   "(default 0.15, KataGo's; only nets with --opp-reply-head)")
     g = p.add_argument_group("evaluation")
     g.add_argument("--eval-games", type=int, default=None,
                    help="arena games per opponent after each iteration (default 20; 0: none)")
@@ -118,14 +141,15 @@ def _overrides(args) -> dict:
     selfplay = pick(playouts="playouts", parallel_games="parallel_games", batch_size="search_batch",
                     temperature_moves="temperature_moves", no_resign_fraction="no_resign_fraction",
                     full_search_prob="full_search_prob", fast_playouts="fast_playouts", precision="precision",
-                    threat_solver="threat_solver")
+                    threat_solver="threat_solver", root_policy="root_policy", gumbel_m="gumbel_m",
+                    forced_playouts_k="forced_playouts")
     if args.resign_threshold is not None:
         selfplay["resign_threshold"] = None if args.resign_threshold < -1 else args.resign_threshold
     loop = pick(games_per_iteration="games_per_iteration", steps_per_iteration="steps", batch_size="batch_size",
                 window="window", eval_games="eval_games", eval_playouts="eval_playouts",
                 flush_games="flush_games")
     if args.baseline is not None:
-        from zeroplay.train.arena import canonical_spec
+        from zeroplay.engine.arena import canonical_spec
 
         # the canonical form, so that evals and plots name the baseline the way arena results do
         spec = args.baseline.strip()
@@ -133,7 +157,7 @@ def _overrides(args) -> dict:
             loop["baseline"] = None if spec.lower() == "none" else canonical_spec(spec)
         except ValueError as e:
             raise ValueError(f"--baseline {spec}: {e}") from None
-    train = pick(lr="lr", l2="l2")
+    train = pick(lr="lr", l2="l2", opp_reply_weight="opp_reply_weight")
     return {"seed": args.seed, "selfplay": selfplay, "loop": loop, "train": train}
 
 
@@ -145,6 +169,8 @@ _TRAIN_BOUNDS = (("--iterations", "iterations", 0, False), ("--hours", "hours", 
                  ("--temperature-moves", "temperature_moves", 0, False),
                  ("--no-resign-fraction", "no_resign_fraction", 0, False),
                  ("--full-search-prob", "full_search_prob", 0, True), ("--fast-playouts", "fast_playouts", 1, False),
+                 ("--gumbel-m", "gumbel_m", 1, False), ("--forced-playouts", "forced_playouts", 0, False),
+                 ("--opp-reply-weight", "opp_reply_weight", 0, False),
                  ("--games-per-iteration", "games_per_iteration", 1, False), ("--steps", "steps", 1, False),
                  ("--batch-size", "batch_size", 1, False), ("--window", "window", 1, False),
                  ("--flush-games", "flush_games", 1, False), ("--lr", "lr", 0, True), ("--l2", "l2", 0, False),
@@ -173,7 +199,7 @@ def check_train_args(args) -> None:
             raise ValueError(f"{flag} must be a finite number, got {value}")
         if value < low or (strict and value == low):
             raise ValueError(f"{flag} must be {'>' if strict else '>='} {low}, got {value}")
-    from zeroplay.train.arena import MAX_PLAYOUTS
+    from zeroplay.search.limits import MAX_PLAYOUTS
 
     # the search's tables are sized from the playouts: a huge value failed deep inside, after
     # the run directory stored it
@@ -198,6 +224,27 @@ def check_train_args(args) -> None:
         raise ValueError("--baseline is empty: give a player (e.g. rollout:200) or 'none'")
 
 
+def net_name(args) -> str | None:
+    """``--net`` with the net options ``--global-pooling`` (``-gpool``) and ``--opp-reply-head``
+    (``-opp``) appended; None when none is given (a resume keeps the stored net).
+
+    Raises:
+        ValueError: a net option without ``--net`` (the options change the net's shape, which is
+            fixed when a run starts).
+    """
+    from zeroplay.nn.arch import OPTION_GPOOL, OPTION_OPP
+
+    pool, opp = getattr(args, "global_pooling", False), getattr(args, "opp_reply_head", False)
+    if not (pool or opp):
+        return args.net
+    if args.net is None:
+        raise ValueError("--global-pooling and --opp-reply-head need --net bNcM (they are part of the net, fixed "
+                         "when a run starts; a resumed run keeps its own)")
+    base = args.net.replace(OPTION_GPOOL, "").replace(OPTION_OPP, "")
+    return base + (OPTION_GPOOL if pool or OPTION_GPOOL in args.net else "") + \
+        (OPTION_OPP if opp or OPTION_OPP in args.net else "")
+
+
 def _cmd_train(args) -> int:
     from zeroplay.train.loop import check_run_config, resolve_run
     from zeroplay.train.workers import default_workers
@@ -209,7 +256,8 @@ def _cmd_train(args) -> int:
         if (missing := ray_missing_message()) is not None:
             print(missing, file=sys.stderr)
             return 2
-    structural = {"game": args.game, "net": args.net, "features": args.features, "game_options": _game_options(args)}
+    structural = {"game": args.game, "net": net_name(args), "features": args.features,
+                  "game_options": _game_options(args)}
     overrides = _overrides(args)
     # everything is checked before the run directory is created or changed: a typo costs nothing
     check_run_config(resolve_run(args.run_dir, structural, overrides))
@@ -281,35 +329,15 @@ def disk_error_line(e: OSError, run_dir) -> str:
     """One line for a disk error during training: what, where, and that the run resumes (every
     save is atomic, so the files on disk are whole; the temp file of the failed save is gone)."""
     where = e.filename or run_dir
-    return (f"zeroplay train: error: {e.strerror or os.strerror(e.errno)} while writing {where}; "
+    return (f"zeroplay train: error: {e.strerror or (os.strerror(e.errno) if e.errno is not None else e)} while writing {where}; "
             f"free some space, then rerun the same command to continue from the last whole checkpoint")
-
-
-def _whole_number(text: str, low: int) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if n < low:
-        raise argparse.ArgumentTypeError(f"must be >= {low}, got {n}")
-    return n
-
-
-def at_least_0(text: str) -> int:
-    """argparse type: a whole number >= 0."""
-    return _whole_number(text, 0)
-
-
-def at_least_1(text: str) -> int:
-    """argparse type: a whole number >= 1 (a clear message instead of a late failure)."""
-    return _whole_number(text, 1)
 
 
 def player_spec(text: str) -> str:
     """argparse type: an arena player in its canonical form (``arena.canonical_spec``: ``uniform:08``
     is ``uniform:8``), so that a malformed ``uniform:0`` is refused as a usage error; checkpoint
     files are checked when the player is made."""
-    from zeroplay.train.arena import canonical_spec
+    from zeroplay.engine.arena import canonical_spec
 
     try:
         return canonical_spec(text)
@@ -322,8 +350,9 @@ def _add_arena(sub) -> None:
         "arena", help="play a match between two players: W/D/L, score and Elo with 95%% interval",
         description="A player is a checkpoint path or a shipped model's name (e.g. gomoku-8x8-5-freestyle; "
         "a file of that name here wins), vcf:CHECKPOINT (that checkpoint or shipped model with the Gomoku "
-        "threat solver on), uniform:N or rollout:N (N playouts per move), heuristic:N (the search-only "
-        "engine of zeroplay play, threat solver on; heuristic-plain:N: off), or pbrain:COMMAND. "
+        "threat solver on), gumbel:CHECKPOINT (that net with the Gumbel root search), uniform:N or "
+        "rollout:N (N playouts per move), heuristic:N (the search-only engine of zeroplay play, threat "
+        "solver on; heuristic-plain:N: off), pbrain:COMMAND, or gtp:COMMAND (a GTP engine for Go). "
         "Game options not given come from the first checkpoint player's game, as zeroplay play --model "
         "takes them, else gomoku 15x15 free-style five in a row (four on 6x6, as in zeroplay play). "
         "Colours alternate; draws count 1/2.")
@@ -359,7 +388,7 @@ def _open_record(args, game):
         raise ValueError("--record needs a file path, got an empty one")
     if args.record.endswith(("/", os.sep)):
         raise ValueError(f"--record {args.record} names a directory; give a file path")
-    from zeroplay.train.match_record import MatchRecord, match_header
+    from zeroplay.engine.match_record import MatchRecord, match_header
 
     try:
         uses_playouts = any(_is_checkpoint(spec) for spec in (args.a, args.b))
@@ -374,7 +403,7 @@ def _open_record(args, game):
 
 
 def _is_checkpoint(spec: str) -> bool:
-    from zeroplay.train.arena import checkpoint_file
+    from zeroplay.engine.arena import checkpoint_file
 
     return checkpoint_file(spec) is not None
 
@@ -398,8 +427,8 @@ def _arena_game(args):
     ``zeroplay.games.gomoku.default_n_in_row``). A checkpoint that does not fit the game so made
     is refused by ``make_player``, naming each difference.
     """
-    from zeroplay.games import make
-    from zeroplay.train.arena import checkpoint_file
+    from zeroplay.engine.arena import checkpoint_file
+    from zeroplay.games import make, option_names
 
     given = _game_options(args) or {}
     name, options, taken = args.game, dict(given), []
@@ -411,7 +440,7 @@ def _arena_game(args):
             ck_name, ck_options = checkpoint_game(checkpoint_file(source))
         except (CheckpointError, OSError):
             ck_name, ck_options = None, {}
-        if name is None and ck_name is not None and (not given or ck_name == "gomoku"):
+        if name is None and ck_name is not None and (not given or "size" in option_names(ck_name)):
             name = ck_name  # Gomoku options alone mean Gomoku
             taken.append("--game")
         if name == ck_name:
@@ -423,7 +452,7 @@ def _arena_game(args):
                 options[key] = value
                 if flag not in taken:
                     taken.append(flag)
-    if (name or "gomoku") == "gomoku" and "size" in options and "n_in_row" not in options:
+    if "n_in_row" in option_names(name or "gomoku") and "size" in options and "n_in_row" not in options:
         from zeroplay.games.gomoku import default_n_in_row
 
         options["n_in_row"] = default_n_in_row(options["size"])  # as zeroplay play: 4 on 6x6
@@ -448,7 +477,7 @@ def _describe_game(game) -> str:
 def _arena(args) -> int:
     import numpy as np
 
-    from zeroplay.train.arena import make_player
+    from zeroplay.engine.arena import make_player
 
     game, taken = _arena_game(args)
     if any(_is_checkpoint(spec) for spec in (args.a, args.b)):
@@ -477,8 +506,8 @@ def _arena(args) -> int:
 def _arena_match(args, game, a, b, record) -> int:
     import time
 
-    from zeroplay.train.arena import play_match
-    from zeroplay.train.elo import format_elo
+    from zeroplay.engine.arena import play_match
+    from zeroplay.engine.elo import format_elo
     from zeroplay.train.loop import _tqdm
 
     done = [] if record is None else [g for g in record.games.values() if g.index < args.games]

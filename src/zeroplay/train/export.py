@@ -215,7 +215,9 @@ def _cmd_export(args) -> int:
 
     game = read_checkpoint_meta(args.out)["game"]
     opts = game["options"]
-    if game["name"] == "gomoku":
+    from zeroplay.games import option_names
+
+    if "n_in_row" in option_names(game["name"]):  # the board options, as zeroplay play takes them
         setting = f"--size {opts['width']} --n-in-row {opts['n_in_row']} --rule {opts['rule']} "
     else:
         setting = f"--game {game['name']} "

@@ -49,11 +49,11 @@ from pathlib import Path
 
 import numpy as np
 
-from zeroplay.games import Game, make
-from zeroplay.nn.atomic_file import atomic_write_text
-from zeroplay.train.elo import elo_from_score
+from zeroplay.engine.elo import elo_from_score
+from zeroplay.files.atomic import atomic_write_text
+from zeroplay.games import Game, make, option_names
+from zeroplay.games.records import save_record
 from zeroplay.train.metrics import METRICS_FILE, MetricsLog
-from zeroplay.train.records import save_record
 from zeroplay.train.replay import ReplayBuffer
 from zeroplay.train.selfplay import FinishedGame, SelfPlayConfig
 
@@ -112,7 +112,7 @@ class RunConfig:
     features: str = "basic"
     seed: int = 0
     selfplay: SelfPlayConfig = SelfPlayConfig()
-    train: "object" = None  # TrainConfig (zeroplay.nn; imported lazily to keep this module light)
+    train: object = None  # TrainConfig (zeroplay.nn; imported lazily to keep this module light)
     loop: LoopConfig = LoopConfig()
 
     STRUCTURAL = ("game", "game_options", "net", "features")
@@ -127,7 +127,7 @@ class RunConfig:
                 "loop": asdict(self.loop)}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "RunConfig":
+    def from_dict(cls, d: dict) -> RunConfig:
         from zeroplay.nn import TrainConfig
 
         if d.get("version") != CONFIG_VERSION:
@@ -138,7 +138,7 @@ class RunConfig:
                    train=_section(TrainConfig, d.get("train", {})),
                    loop=_section(LoopConfig, d.get("loop", {})))
 
-    def with_overrides(self, overrides: dict) -> "RunConfig":
+    def with_overrides(self, overrides: dict) -> RunConfig:
         """A copy with ``{"seed": .., "selfplay": {...}, "train": {...}, "loop": {...}}`` applied."""
         out = self
         for key, value in overrides.items():
@@ -251,7 +251,7 @@ def resolve_run(run_dir: str | os.PathLike, structural: dict, overrides: dict) -
     given_options = dict(structural.get("game_options") or {})
     if stored is None:
         base = RunConfig(**{k: v for k, v in structural.items() if v is not None and k != "game_options"})
-        if base.game == "gomoku" and "size" in given_options and "n_in_row" not in given_options:
+        if "n_in_row" in option_names(base.game) and "size" in given_options and "n_in_row" not in given_options:
             from zeroplay.games.gomoku import default_n_in_row
 
             given_options["n_in_row"] = default_n_in_row(given_options["size"])  # as zeroplay play
@@ -304,11 +304,11 @@ def check_run_config(config: RunConfig) -> None:
         arch_spec(config.net, game, config.features)
     except ValueError as e:
         raise ValueError(f"--net/--features: {e}") from None
-    if config.selfplay.threat_solver and config.game != "gomoku":
+    if config.selfplay.threat_solver and not dict(game.play_search_options).get("threat_solver", False):
         raise ValueError(f"the threat solver is for Gomoku; this run plays {config.game} (drop --threat-solver)")
     baseline = baseline_spec(config, game)
     if baseline and config.loop.eval_games > 0:
-        from zeroplay.train.arena import make_player
+        from zeroplay.engine.arena import make_player
 
         playouts = config.loop.eval_playouts or config.selfplay.playouts
         try:
@@ -643,7 +643,7 @@ class TrainingRun:
         try:
             for _ in range(steps):
                 b = self.buffer.sample(lc.batch_size, rng, augment=lc.augment)
-                out = self.trainer.train_step(b.planes, b.pi, b.z, b.legal)
+                out = self.trainer.train_step(b.planes, b.pi, b.z, b.legal, b.reply)
                 for k, v in out.items():
                     sums[k] = sums.get(k, 0.0) + v
                 if bar is not None:
@@ -706,8 +706,8 @@ class TrainingRun:
                 "Restore that file (from a copy or git); no iteration was played") from None
 
     def _evaluate(self, it: int) -> None:
+        from zeroplay.engine.arena import SearchPlayer, make_player, play_match, search_config
         from zeroplay.nn import NetEvaluator, load_checkpoint
-        from zeroplay.train.arena import SearchPlayer, make_player, play_match, search_config
 
         lc = self.config.loop
         prev = self._eval_record(it - 1) if it > 0 else None

@@ -34,7 +34,7 @@ import pickle
 import queue
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from zeroplay.train.selfplay import FinishedGame, SelfPlayConfig
 
@@ -400,8 +400,7 @@ class RaySelfPlay:
         remaining games go to the restarted or replacing actor, so exactly ``n_games`` come back.
         """
         import ray
-        from ray.exceptions import (NodeDiedError, ObjectLostError, RayActorError, RayTaskError,
-                                    WorkerCrashedError)
+        from ray.exceptions import NodeDiedError, ObjectLostError, RayActorError, RayTaskError, WorkerCrashedError
 
         if self._weights is None:
             raise RuntimeError("set_weights first")

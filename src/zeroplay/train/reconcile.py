@@ -12,14 +12,13 @@
 
 from __future__ import annotations
 
-import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
+from zeroplay.files.atomic import TEMP_SUFFIX
 from zeroplay.games import Game
-from zeroplay.nn.atomic_file import TEMP_SUFFIX
 from zeroplay.train.metrics import MetricsLog, read_metrics
 from zeroplay.train.shards import ShardError, parse_shard_name, read_shard
 

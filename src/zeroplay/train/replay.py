@@ -193,7 +193,7 @@ class ReplayBuffer:
                 def cat(field):
                     return np.concatenate([getattr(s.samples, field) for s in shards])[-self.window:]
 
-                samples = Samples(cat("planes"), cat("pi"), cat("z"), cat("legal"), cat("ply"))
+                samples = Samples(cat("planes"), cat("pi"), cat("z"), cat("legal"), cat("ply"), cat("reply"))
                 gid = np.concatenate([s.game_id for s in shards])[-self.window:]
             else:
                 samples = _empty(self.game, self.features)
@@ -243,26 +243,28 @@ class ReplayBuffer:
 
 
 def transform_samples(batch: Samples, sym) -> Samples:
-    """``batch`` under one ``Symmetry``: planes by its cell map, pi and legal by its action map."""
+    """``batch`` under one ``Symmetry``: planes by its cell map, pi, legal and reply by its action map."""
+    reply = np.where(batch.reply >= 0, sym.action_perm[np.maximum(batch.reply, 0)], -1).astype(np.int32)
     return Samples(sym.planes(batch.planes), sym.policy(batch.pi), batch.z.copy(),
-                   sym.policy(batch.legal), batch.ply.copy())
+                   sym.policy(batch.legal), batch.ply.copy(), reply)
 
 
 def augment_samples(batch: Samples, game: Game, rng: np.random.Generator) -> Samples:
     """A copy of ``batch`` with one random symmetry of ``game`` per sample (``transform_samples``)."""
     syms = game.symmetries
     choice = rng.integers(len(syms), size=len(batch))
-    planes, pi, legal = batch.planes.copy(), batch.pi.copy(), batch.legal.copy()
+    planes, pi, legal, reply = batch.planes.copy(), batch.pi.copy(), batch.legal.copy(), batch.reply.copy()
     for k, sym in enumerate(syms):
         sel = np.flatnonzero(choice == k)
         if len(sel):
             part = transform_samples(_rows(batch, sel), sym)
-            planes[sel], pi[sel], legal[sel] = part.planes, part.pi, part.legal
-    return Samples(planes, pi, batch.z.copy(), legal, batch.ply.copy())
+            planes[sel], pi[sel], legal[sel], reply[sel] = part.planes, part.pi, part.legal, part.reply
+    return Samples(planes, pi, batch.z.copy(), legal, batch.ply.copy(), reply)
 
 
 def _rows(batch: Samples, idx: np.ndarray) -> Samples:
-    return Samples(batch.planes[idx], batch.pi[idx], batch.z[idx], batch.legal[idx], batch.ply[idx])
+    return Samples(batch.planes[idx], batch.pi[idx], batch.z[idx], batch.legal[idx], batch.ply[idx],
+                   batch.reply[idx])
 
 
 def _split(split: str) -> str:

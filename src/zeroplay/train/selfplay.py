@@ -29,15 +29,14 @@ The unit a worker process (or a Ray actor) wraps is ``SelfPlayer``: give it weig
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Callable
 
 import numpy as np
 
 from zeroplay.games import Game, State
-from zeroplay.search import Limits, SearchConfig, Searcher, SearchResult, apply_temperature
-from zeroplay.search import lockstep_round
-from zeroplay.train.records import GameRecord, record_of_game
+from zeroplay.games.records import GameRecord, record_of_game
+from zeroplay.search import Limits, SearchConfig, Searcher, SearchResult, apply_temperature, lockstep_round
 from zeroplay.train.targets import FROM_BOARD, Samples, game_samples
 
 
@@ -65,6 +64,21 @@ class SelfPlayConfig:
     """Root noise concentration summed over the legal moves (KataGo: 10.83)."""
     dirichlet_epsilon: float = 0.25
     """Root noise weight (AlphaZero: 0.25)."""
+
+    # --- root policy (search/gumbel.py) ----------------------------------------------------
+    root_policy: str = "puct"
+    """"puct" (Dirichlet noise, visit-count targets, moves sampled with ``temperature``) or
+    "gumbel" (Danihelka et al. 2022: Gumbel-top-k + sequential halving at the root; the move
+    played is the Gumbel search's choice, with its noise as the exploration, and the target is
+    the improved policy). ``SearchConfig.root_policy``."""
+    gumbel_m: int = 16
+    """Gumbel root candidates m (mctx: 16)."""
+
+    # --- forced playouts + policy target pruning (KataGo; search/forced.py) -----------------
+    forced_playouts_k: float = 0.0
+    """k of n_forced(c) = sqrt(k * P(c) * sum_b N(b)) at the root of full (noised) searches, and
+    the pruning of those playouts from the policy target; 0 turns it off (KataGo: 2). PUCT root
+    only."""
 
     # --- playout cap randomization (KataGo) ------------------------------------------------
     full_search_prob: float = 1.0
@@ -108,6 +122,12 @@ class SelfPlayConfig:
             raise ValueError("temperatures and temperature_moves must be >= 0")
         if self.resign_moves < 1:
             raise ValueError("resign_moves must be >= 1")
+        if self.root_policy not in ("puct", "gumbel"):
+            raise ValueError(f"root_policy must be 'puct' or 'gumbel', got {self.root_policy!r}")
+        if self.gumbel_m < 1 or not self.forced_playouts_k >= 0:
+            raise ValueError("gumbel_m must be >= 1 and forced_playouts_k >= 0")
+        if self.forced_playouts_k > 0 and self.root_policy == "gumbel":
+            raise ValueError("forced playouts are a PUCT root's; the Gumbel root plans its own visits")
         if self.precision not in ("auto", "fp32", "bf16"):
             raise ValueError(f"precision must be 'auto', 'fp32' or 'bf16', got {self.precision!r}")
 
@@ -124,6 +144,8 @@ class SelfPlayConfig:
             dirichlet_total_alpha=self.dirichlet_total_alpha, dirichlet_epsilon=self.dirichlet_epsilon,
             node_capacity=nodes, edge_capacity=nodes * 256, eval_cache_size=1 << 13,
             one_ply_proofs=self.one_ply_proofs, threat_solver=self.threat_solver, seed=seed,
+            root_policy=self.root_policy, gumbel_m=self.gumbel_m,
+            forced_playouts_k=self.forced_playouts_k,  # the search forces only when noised
         )
 
 
@@ -260,8 +282,8 @@ class SelfPlayer:
     def _choose(self, slot: _Slot, result: SearchResult) -> int:
         ply = len(slot.moves)
         tau = self.config.temperature if ply < self.config.temperature_moves else self.config.final_temperature
-        if tau <= 0 or result.proven == "win":
-            return int(result.best_move)
+        if tau <= 0 or result.proven == "win" or self.config.root_policy == "gumbel":
+            return int(result.best_move)  # a Gumbel search's choice is already a sample
         stats = [s for s in result.moves if s.proven != "loss"] or list(result.moves)
         visits = np.array([s.visits for s in stats], np.float64)
         if visits.sum() <= 0:
@@ -269,12 +291,28 @@ class SelfPlayer:
         p = apply_temperature(visits, tau)
         return int(stats[int(self.rng.choice(len(stats), p=p))].move)
 
-    def _target(self, result: SearchResult) -> np.ndarray:
+    def _target(self, result: SearchResult, searcher: Searcher) -> np.ndarray:
         pi = result.policy
         if result.proven == "win" or pi is None or pi.sum() <= 0:
             pi = np.zeros(self.game.num_actions, np.float32)
             pi[int(result.best_move)] = 1.0
+        elif self.config.forced_playouts_k > 0:
+            pi = self._pruned_target(result, searcher)
         return pi.astype(np.float32)
+
+    def _pruned_target(self, result: SearchResult, searcher: Searcher) -> np.ndarray:
+        """The visit distribution without the forced playouts (KataGo's policy target pruning)."""
+        from zeroplay.search.forced import prune_policy_target
+
+        moves = np.array([s.move for s in result.moves], np.int64)
+        used = searcher.root_priors()[moves]  # the noised priors the root searched with
+        cfg = searcher.config
+        c_root = cfg.c_puct + cfg.c_puct_log * np.log((result.root_visits + cfg.c_puct_base) / cfg.c_puct_base)
+        pruned = prune_policy_target(np.array([s.visits for s in result.moves]), np.array([s.q for s in result.moves]),
+                                     used, k=self.config.forced_playouts_k, c_puct=float(c_root))
+        pi = np.zeros(self.game.num_actions, np.float32)
+        pi[moves] = pruned
+        return pi
 
     def _resigns(self, slot: _Slot, result: SearchResult, mover: int) -> bool:
         """Update the mover's run of hopeless moves; True when the mover resigns now."""
@@ -298,7 +336,7 @@ class SelfPlayer:
         slot.playouts += result.playouts
         self.playouts += result.playouts
         move = self._choose(slot, result)
-        slot.policies.append(self._target(result) if slot.full else None)
+        slot.policies.append(self._target(result, slot.searcher) if slot.full else None)
         slot.root_q.append(float(result.root_q))
         resign = self._resigns(slot, result, mover)
         if resign:

@@ -3,7 +3,7 @@
 A shard is named ``shard-FIRST-LAST.npz`` after the smallest and largest game id it holds, so
 writing the same games again produces the same name (idempotent), and two shards never hold the
 same game (their id ranges do not overlap; ``ReplayBuffer`` checks). Files are written to a
-``.tmp`` name and renamed (``atomic_file``): a crash mid-write leaves a temp file, which readers
+``.tmp`` name and renamed (``zeroplay.files.atomic``): a crash mid-write leaves a temp file, which readers
 ignore, never a half shard under a shard name.
 
 Arrays (``allow_pickle=False`` on both sides, so a shard cannot run code):
@@ -13,6 +13,8 @@ Arrays (``allow_pickle=False`` on both sides, so a shard cannot run code):
     z        float32 (N,)          result from the side to move at the sample
     legal    bool    (N, A)        legal actions
     ply      int32   (N,)          moves before the sample
+    reply    int32   (N,)          the opponent's next action, -1 none (optional: older shards
+                                   lack it and read as all -1)
     game_id  int64   (N,)          game of each sample
     game_ids int64   (G,)          every game of the shard, ascending
     meta     str     ()            JSON: format, version, game, features, planes_version, counts
@@ -28,8 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
+from zeroplay.files.atomic import atomic_write
 from zeroplay.games import Game
-from zeroplay.nn.atomic_file import atomic_write
 from zeroplay.nn.arch import PLANES_VERSION
 from zeroplay.train.targets import Samples
 
@@ -103,6 +105,7 @@ def write_shard(directory: str | os.PathLike, game: Game, features: str,
         "z": np.concatenate([g.z for g in games]).astype(np.float32),
         "legal": np.concatenate([g.legal for g in games]).astype(np.bool_),
         "ply": np.concatenate([g.ply for g in games]).astype(np.int32),
+        "reply": np.concatenate([g.reply for g in games]).astype(np.int32),
         "game_id": np.repeat(ids, [len(g) for g in games]),
         "game_ids": ids,
     }
@@ -146,6 +149,7 @@ def read_shard(path: str | os.PathLike, game: Game, features: str) -> Shard:
         # our own file object: np.load leaks its handle when the zip is damaged (ResourceWarning)
         with open(path, "rb") as f, np.load(f, allow_pickle=False) as z:
             arrays = {k: z[k] for k in (*_FIELDS, "game_ids", "meta")}
+            arrays["reply"] = z["reply"] if "reply" in z.files else np.full(len(arrays["z"]), -1, np.int32)
         meta = json.loads(str(arrays["meta"][()]))
     except Exception as e:  # zipfile, zlib, numpy and json each raise their own types on damage
         raise ShardError(f"shard {where} is unreadable: {_why(e)}") from None
@@ -158,8 +162,9 @@ def read_shard(path: str | os.PathLike, game: Game, features: str) -> Shard:
     n = meta["samples"]
     ids = arrays["game_ids"]
     named = parse_shard_name(path.name)
-    if any(len(arrays[k]) != n for k in _FIELDS) or len(ids) != meta["games"] or len(ids) == 0 \
+    if any(len(arrays[k]) != n for k in (*_FIELDS, "reply")) or len(ids) != meta["games"] or len(ids) == 0 \
             or named != (int(ids[0]), int(ids[-1])) or not np.isin(arrays["game_id"], ids).all():
         raise ShardError(f"shard {where} is inconsistent (array lengths, ids or name disagree)")
-    samples = Samples(arrays["planes"], arrays["pi"], arrays["z"], arrays["legal"], arrays["ply"])
+    samples = Samples(arrays["planes"], arrays["pi"], arrays["z"], arrays["legal"], arrays["ply"],
+                      arrays["reply"].astype(np.int32))
     return Shard(path, int(ids[0]), int(ids[-1]), ids, samples, arrays["game_id"], meta)

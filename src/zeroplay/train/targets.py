@@ -7,8 +7,8 @@ draw. A game Black wins therefore gives +1, -1, +1, ... from Black's first move.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -28,6 +28,10 @@ class Samples:
         z: float32 (T,) in {-1, 0, +1}: the game's result from the side to move at that sample.
         legal: bool (T, A) legal actions.
         ply: int32 (T,) moves played before the sample (0 = the start position).
+        reply: int32 (T,) the action the opponent played right after the sample's move (the
+            target of the auxiliary opponent-reply policy head, KataGo), -1 when there was none
+            (the game ended, or was resigned, before it). Shards written before it existed read
+            as all -1.
     """
 
     planes: np.ndarray
@@ -35,6 +39,11 @@ class Samples:
     z: np.ndarray
     legal: np.ndarray
     ply: np.ndarray
+    reply: np.ndarray = field(default=None)
+
+    def __post_init__(self):
+        if self.reply is None:
+            self.reply = np.full(len(self.z), -1, np.int32)
 
     def __len__(self) -> int:
         return len(self.z)
@@ -88,7 +97,7 @@ def game_samples(
     if len(policies) != len(moves):
         raise ValueError(f"{len(moves)} moves but {len(policies)} policies")
     state = start if start is not None else game.initial()
-    planes, pis, legals, to_play, plies = [], [], [], [], []
+    planes, pis, legals, to_play, plies, replies = [], [], [], [], [], []
     for t, (move, pi) in enumerate(zip(moves, policies)):
         if pi is not None:
             pi = np.asarray(pi, dtype=np.float32)
@@ -100,6 +109,7 @@ def game_samples(
             legals.append(legal)
             to_play.append(state.to_play)
             plies.append(t)
+            replies.append(int(moves[t + 1]) if t + 1 < len(moves) else -1)
         state = state.play(int(move))
     if winner == FROM_BOARD:
         if not state.is_terminal:
@@ -116,6 +126,7 @@ def game_samples(
         z=z_from_side_to_move(to_play, winner),
         legal=np.stack(legals),
         ply=np.asarray(plies, dtype=np.int32),
+        reply=np.asarray(replies, dtype=np.int32),
     )
 
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
+from typing import Any
 
 _TRAIN = (("loss", "loss/total"), ("policy_loss", "loss/policy"), ("value_loss", "loss/value"), ("l2", "loss/l2"),
           ("val_policy_loss", "loss/val_policy"), ("val_value_loss", "loss/val_value"), ("lr", "train/lr"))
@@ -59,7 +60,7 @@ class EventMirror:
     def __init__(self, run_dir: str | os.PathLike, log: Callable[[str], None] = lambda msg: None):
         self.run_dir = Path(run_dir)
         self.log = log
-        self._writer = None
+        self._writer: Any = None  # torch.utils.tensorboard.SummaryWriter, made on the first record
         self._off = False
 
     def __call__(self, record: dict) -> None:

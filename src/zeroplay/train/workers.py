@@ -25,9 +25,9 @@ import multiprocessing as mp
 import os
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import replace
 from multiprocessing.connection import wait
-from typing import Callable
 
 from zeroplay.train.selfplay import FinishedGame, SelfPlayConfig, SelfPlayer
 
@@ -161,7 +161,7 @@ def _worker_main(conn, game_name: str, game_options: dict, arch: dict, features:
                                     weights_version=version)
             elif msg[0] == "play":
                 _, task, n = msg
-                player.play(n, on_game=lambda g: conn.send(("game", task, g)))
+                player.play(n, on_game=lambda g, task=task: conn.send(("game", task, g)))
                 conn.send(("done", task))
     except (EOFError, BrokenPipeError, KeyboardInterrupt):
         return
@@ -295,7 +295,7 @@ class WorkerPool:
         return [p.pid for p in self._procs]
 
     def close(self) -> None:
-        for i, conn in enumerate(self._conns):
+        for conn in self._conns:
             try:
                 conn.send(("stop",))
             except Exception:

@@ -348,6 +348,64 @@ def ab_cutoff(depth_entry, bound, value, depth_required, alpha, beta):
     return False, value
 
 
+@njit(cache=True, inline="always")
+def _aux_at_least(aux, other, field_bits):
+    """Every field of ``aux`` >= the same field of ``other`` (fields packed from bit 0 up)."""
+    shift = 0
+    for i in range(field_bits.shape[0]):
+        mask = (np.int64(1) << field_bits[i]) - 1
+        if ((aux >> shift) & mask) < ((other >> shift) & mask):
+            return False
+        shift += field_bits[i]
+    return True
+
+
+@njit(cache=True)
+def ab_probe_dominance(t, key, aux, ply, depth_required, alpha, beta, field_bits):
+    """(cutoff, value) from the entries of ``key`` with any aux, by Bonanza's superiority rule.
+
+    For games whose aux packs counts the mover holds (a shogi hand, per piece type in fields of
+    ``field_bits`` bits from bit 0 up): with the same board (key), holding at least the pieces
+    of another position can only help the mover. So an entry at least ``depth_required`` deep
+    whose LOWER bound or EXACT value v >= beta was stored for an aux that ours dominates field by
+    field (we hold as much or more) cuts with v; an entry whose UPPER bound or EXACT value
+    v <= alpha was stored for an aux that dominates ours (we hold as much or less) cuts with v.
+    The plain ``ab_probe`` is unchanged: this probe is an extra call, off unless a search makes
+    it (the shogi alpha-beta engine's ``hand_dominance`` option). Values as in ``ab_probe``
+    (side to move at the node, win/loss scores relative to the root at ``ply``).
+
+    Args:
+        field_bits: int64 (F,) widths of the aux fields, lowest first (shogi: 5, 3, 3, 3, 3, 2, 2).
+
+    Returns:
+        (True, value) on a cutoff, else (False, 0).
+
+    Source: Bonanza's hash table (``hash_probe``'s hand comparison, "superiority" of hands);
+    the same rule as YaneuraOu's hand-superiority in repetition checks.
+    """
+    k = np.int64(key)
+    entries = t.entries
+    buckets = entries.shape[0] // ENTRIES_PER_BUCKET
+    first = ENTRIES_PER_BUCKET * (k & (buckets - 1))
+    for i in range(first, first + ENTRIES_PER_BUCKET):
+        data = entries[i, 1]
+        if (entries[i, 0] ^ data) != k:
+            continue
+        bound = _field(data, BOUND_SHIFT, BOUND_BITS)
+        if bound == 0 or _field(data, DEPTH_SHIFT, DEPTH_BITS) < depth_required:
+            continue
+        stored_aux = _field(data, AUX_SHIFT, AUX_BITS)
+        value = _field(data, VALUE_SHIFT, VALUE_BITS)
+        if value >= 1 << 15:
+            value -= 1 << 16
+        value = _value_from_table(value, np.int64(ply))
+        if bound != BOUND_UPPER and value >= beta and _aux_at_least(np.int64(aux), stored_aux, field_bits):
+            return True, value
+        if bound != BOUND_LOWER and value <= alpha and _aux_at_least(stored_aux, np.int64(aux), field_bits):
+            return True, value
+    return False, np.int64(0)
+
+
 @njit(cache=True)
 def ab_new_search(t):
     """Start a new search: advance the generation (modulo GENERATIONS)."""

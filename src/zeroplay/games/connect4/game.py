@@ -21,10 +21,10 @@ import re
 
 import numpy as np
 
-from zeroplay.games.connect4 import kernels as K
 from zeroplay.games.api import FastPosition, Game, IllegalMoveError, State, new_info, setup_info
-from zeroplay.games.layout import I_KEY, I_LAST, I_TERMINAL, I_WINNER, P_EMPTY_KEY
+from zeroplay.games.connect4 import kernels as K
 from zeroplay.games.connect4.layout import P_N_IN_ROW
+from zeroplay.games.layout import I_KEY, I_LAST, I_TERMINAL, I_WINNER, P_EMPTY_KEY
 from zeroplay.games.symmetry import mirror_symmetries
 from zeroplay.hashing import last_move_keys, stone_keys
 
@@ -40,6 +40,12 @@ class Connect4(Game):
     ``winning_moves(player)`` gives the columns whose landing cell completes four for ``player``;
     ``num_winning_moves`` counts those columns.
     """
+
+    exact_solver = True
+    heuristic = "columns"
+    notation = "columns"
+    player_names = ("X", "O")
+    policy_layout = "columns"
 
     def __init__(self):
         self.name = "connect4"
@@ -254,6 +260,11 @@ class Connect4(Game):
         if not 0 <= c < self.cells:
             raise ValueError(f"cell {cell!r} out of range 0..{self.cells - 1}")
         return f"{_LETTERS[c % WIDTH]}{HEIGHT - c // WIDTH}"
+
+    def move_help(self) -> str:
+        """The notation in one sentence, and who is X."""
+        return (f"Type a move as a column digit, 1 (left) .. {WIDTH} (right): your stone drops to the lowest "
+                "empty cell. Black is X and moves first.")
 
     def render(self, state: State) -> str:
         """The board with column digits: X = first player, O = second, ')' after the last move."""

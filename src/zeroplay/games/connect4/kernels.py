@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from zeroplay.games.api import FastKernels
+from zeroplay.games.connect4.layout import I_NWIN0, P_N_IN_ROW
 from zeroplay.games.layout import (
     I_KEY,
     I_LAST,
@@ -40,7 +41,6 @@ from zeroplay.games.layout import (
     P_SIDE_KEY,
     P_WIDTH,
 )
-from zeroplay.games.connect4.layout import I_NWIN0, P_N_IN_ROW
 
 DIR_DX = np.array([1, 0, 1, -1], dtype=np.int64)
 DIR_DY = np.array([0, 1, 1, 1], dtype=np.int64)

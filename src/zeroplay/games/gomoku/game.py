@@ -15,10 +15,10 @@ import re
 
 import numpy as np
 
-from zeroplay.games.gomoku import kernels as K
 from zeroplay.games.api import FastPosition, Game, IllegalMoveError, State, new_info, setup_info
-from zeroplay.games.layout import I_KEY, I_LAST, I_TERMINAL, I_WINNER, P_EMPTY_KEY
+from zeroplay.games.gomoku import kernels as K
 from zeroplay.games.gomoku.layout import P_N_IN_ROW, P_RULE, RULE_FREESTYLE, RULE_STANDARD
+from zeroplay.games.layout import I_KEY, I_LAST, I_TERMINAL, I_WINNER, P_EMPTY_KEY
 from zeroplay.games.symmetry import board_symmetries
 from zeroplay.hashing import last_move_keys, stone_keys
 
@@ -91,6 +91,15 @@ class Gomoku(Game):
         self.symmetries = board_symmetries(self.height, self.width)
 
     threat_space = True
+    heuristic = "cells"
+    play_search_options: tuple[tuple[str, object], ...] = (("threat_solver", True),)  # VCF proofs at play-time playouts (docs/THREATS.md)
+
+    def describe(self) -> str:
+        """``"gomoku 15x15 freestyle"``, ``"gomoku 6x6 freestyle, 4 in a row"``: the line length is
+        named where it is not 5, and on boards whose default is another (``default_n_in_row``)."""
+        named = self.n_in_row != 5 or default_n_in_row(self.width) != 5
+        return f"{self.name} {self.width}x{self.height} {self.rule}" + (
+            f", {self.n_in_row} in a row" if named else "")
 
     # --- compiled hooks -------------------------------------------------------------------
     def _new_position(self) -> FastPosition:
@@ -216,6 +225,13 @@ class Gomoku(Game):
             return f"{x},{y}"
         raise ValueError(f"unknown move style {style!r}; use 'algebraic' or 'gomocup'")
 
+    def move_help(self) -> str:
+        """The notation in one sentence; the example is the board's centre in both notations
+        (``h8`` / ``7,7`` on 15x15, ``b2`` / ``1,1`` on tic-tac-toe), a cell on every board."""
+        centre = (self.height // 2) * self.width + self.width // 2
+        return (f"Type a move as {self.format_move(centre)} (column letter, row from the bottom) or "
+                f"{self.format_move(centre, 'gomocup')} (column, row from the top, from 0).")
+
     def render(self, state: State) -> str:
         """The board with coordinates: X = Black, O = White, ')' after the last move."""
         last = state.last_move
@@ -239,6 +255,12 @@ class Gomoku(Game):
 
 class TicTacToe(Gomoku):
     """Tic-tac-toe: 3 x 3, three in a row, on the Gomoku kernels."""
+
+    play_search_options = ()  # nothing for a threat solver to find on 3 x 3
+
+    def describe(self) -> str:
+        """``"tictactoe 3x3"``."""
+        return f"{self.name} {self.width}x{self.height}"
 
     def __init__(self):
         super().__init__(3, 3, 3, "freestyle", _name="tictactoe", _min_size=3)

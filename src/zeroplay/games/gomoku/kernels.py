@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from zeroplay.games.api import FastKernels
+from zeroplay.games.gomoku.layout import I_NWIN0, P_N_IN_ROW, P_RULE, RULE_STANDARD
 from zeroplay.games.layout import (
     I_KEY,
     I_LAST,
@@ -29,7 +30,6 @@ from zeroplay.games.layout import (
     P_SIDE_KEY,
     P_WIDTH,
 )
-from zeroplay.games.gomoku.layout import I_NWIN0, P_N_IN_ROW, P_RULE, RULE_STANDARD
 
 DIR_DX = np.array([1, 0, 1, -1], dtype=np.int64)
 DIR_DY = np.array([0, 1, 1, 1], dtype=np.int64)

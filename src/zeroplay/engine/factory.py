@@ -1,0 +1,328 @@
+"""Which engine plays: the shipped model for a game and size, or the search-only fallback.
+
+Trained models ship inside the package under ``zeroplay/models/`` (``*.safetensors``
+checkpoints, see ``zeroplay.nn.checkpoint``). ``make_engine(game)`` uses the one ``DEFAULT_MODELS``
+names for the game's setting (the measured ones: docs/STRENGTH.md); without one it falls back to
+the search-only engine: the same PUCT search guided by the window-count heuristic that
+``game.heuristic`` names (``zeroplay.engine.heuristic``: over cells for Gomoku, through columns
+for Connect Four) or by uniform priors (other games), with one-ply proofs (it always takes a win
+in one and blocks a loss in one), and says so in ``Engine.note``. Engines search with the
+game's ``play_search_options``: Gomoku's turn the VCF threat solver on
+(``SearchConfig.threat_solver``): it proves wins by fours at the root and at new nodes, which
+both kinds of evaluator miss at play-time playouts (docs/THREATS.md, docs/STRENGTH.md).
+
+The compiled search needs about 20 s of numba compilation the first time in a new environment
+(cached on disk afterwards); ``warm_up()`` does it on a tiny board.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from zeroplay.games import Game
+from zeroplay.games.gomoku import default_n_in_row  # noqa: F401 (re-exported: play and the web board use it)
+
+# the shipped models' folder, name -> file and names live in the nn room (the arena uses them too)
+from zeroplay.nn.shipped import MODELS_DIR, model_files, resolve_model, shipped_names  # noqa: F401 (re-exported)
+
+PLAY_PLAYOUTS = 800
+"""Default playouts per engine move of ``zeroplay play`` and of the web board (``zeroplay serve``,
+its API and its page): one number, so that both play equally strong by default."""
+
+
+@dataclass
+class Engine:
+    """A game's evaluator and how to search with it.
+
+    Attributes:
+        game: the Game it plays.
+        evaluator: the search's Evaluator (network or heuristic).
+        name: one line for people, e.g. ``"model gomoku-15.safetensors"`` or
+            ``"search only (heuristic priors)"``.
+        note: a caveat for people, else None: why the search-only engine plays (no default
+            model), or, for a shipped model named outside the settings it is the default of, that
+            it is weaker than the search-only engine there or was not measured there.
+        model_path: the checkpoint file, or None.
+        config_overrides: SearchConfig fields every searcher of this engine gets
+            (``{"threat_solver": True}`` for Gomoku).
+    """
+
+    game: Game
+    evaluator: object
+    name: str
+    note: str | None = None
+    model_path: Path | None = None
+    config_overrides: dict = field(default_factory=dict)
+
+    def new_searcher(self, **config):
+        """A fresh ``Searcher`` (tree reuse across moves) with play-mode config plus ``config``."""
+        from zeroplay.search import SearchConfig, Searcher
+
+        return Searcher(self.game, self.evaluator, SearchConfig(**{**self.config_overrides, **config}))
+
+
+DEFAULT_MODELS = {
+    ("gomoku", 6, 6, 4, "freestyle"): "gomoku-6x6-4-freestyle.safetensors",
+    ("gomoku", 15, 15, 5, "freestyle"): "gomoku-15x15-freestyle.safetensors",
+    # the fully convolutional 15x15 net, measured on 11x11 in docs/STRENGTH.md
+    ("gomoku", 11, 11, 5, "freestyle"): "gomoku-15x15-freestyle.safetensors",
+}
+"""(game, width, height, n_in_row, rule) -> the shipped file that plays it by default.
+
+Only the settings measured in docs/STRENGTH.md, where the model at least matched the
+search-only engine (docs/TRAINING.md, "Shipping rule"). A fully convolutional net loads on any
+board size, but on an unmeasured one (9x9, 13x13) nobody knows whether it beats the heuristic, so
+those keep the search-only engine. Other shipped files (the 8x8 model while it is weaker than the
+search-only engine) play when named: ``--model gomoku-8x8-5-freestyle``."""
+
+
+def _key(game: Game) -> tuple:
+    options = getattr(game, "options", {}) or {}
+    return (game.name, game.width, game.height, options.get("n_in_row"), options.get("rule"))
+
+
+def find_model(game: Game, models_dir: Path | None = None) -> Path | None:
+    """The shipped model that plays ``game`` by default (``DEFAULT_MODELS``), or None.
+
+    The file must be in the package and load for ``game`` (checked from its header; a damaged or
+    foreign file gives None, so the search-only engine plays). docs/STRENGTH.md lists the shipped
+    files and their strength.
+    """
+    name = DEFAULT_MODELS.get(_key(game))
+    folder = Path(models_dir) if models_dir is not None else MODELS_DIR
+    if name is None or not (folder / name).is_file():
+        return None
+    path = folder / name
+    return path if _fits(path, game) else None
+
+
+def _fits(path: Path, game: Game) -> bool:
+    """Whether the checkpoint at ``path`` loads for ``game``, from its header alone (no torch import;
+    the weights' hash is checked at load). A damaged or foreign file does not fit."""
+    from zeroplay.nn.record import CheckpointError, checkpoint_differences
+
+    try:
+        return not checkpoint_differences(path, game=game)
+    except CheckpointError:
+        return False
+
+
+def check_model(model: str | os.PathLike, game: Game | None = None) -> str:
+    """``--model`` (a path or a shipped model's name) -> its checkpoint path, checked from the file
+    alone (no torch import). The one wording of a bad ``--model``: ``make_engine`` (``zeroplay play``)
+    and the Gomocup engine (``zeroplay pbrain``, at start-up and at each START) both check with it.
+
+    Raises:
+        zeroplay.nn.CheckpointError: no such file (the message lists the shipped models' names),
+            a file that cannot be read (permissions, I/O error), a file that is not a whole
+            zeroplay checkpoint, or, with ``game``, one made for another game, rule or board
+            (``CheckpointMismatchError``, naming each difference). The weights' hash is checked
+            only when ``load_model`` loads them.
+    """
+    from zeroplay.nn.record import CheckpointError, CheckpointMismatchError, checkpoint_differences, read_checkpoint_meta
+
+    path = resolve_model(os.fspath(model))
+    if not os.path.exists(path):
+        raise CheckpointError(f"no checkpoint at {path} (give a path, or a shipped model's name: "
+                              f"{', '.join(shipped_names()) or 'none ship'})")
+    try:
+        # the whole file, as load_checkpoint reads it: a header-only read words a garbage file tersely
+        read_checkpoint_meta(path)
+        diffs = checkpoint_differences(path, game=game) if game is not None else []
+    except OSError as e:
+        raise unreadable(path, e) from None
+    if diffs:
+        raise CheckpointMismatchError(path, diffs)
+    return path
+
+
+def load_model(path: str | os.PathLike, game: Game | None = None):
+    """``load_checkpoint(path, game=game)`` (a ``Checkpoint``; imports torch), the weights' hash
+    checked, with an unreadable file worded as ``check_model`` words it.
+
+    Raises:
+        zeroplay.nn.CheckpointError: as ``load_checkpoint``: a file that does not fit ``game``, or
+            whose weights are damaged (``... is corrupt: tensor data does not match its checksum``);
+            or one that cannot be read.
+    """
+    from zeroplay.nn import load_checkpoint
+
+    try:
+        return load_checkpoint(path, game=game)
+    except OSError as e:
+        raise unreadable(path, e) from None
+
+
+def unreadable(path: str | os.PathLike, error: OSError):
+    """The ``CheckpointError`` for a checkpoint file the system will not read (permission denied,
+    I/O error): one line with the system's reason, not an OSError's traceback."""
+    from zeroplay.nn.record import CheckpointError
+
+    return CheckpointError(f"cannot read checkpoint {os.fspath(path)}: {error.strerror or error}")
+
+
+def fitting_models(game: Game, models_dir: Path | None = None) -> list[str]:
+    """Names of the shipped models that load for ``game`` (whether or not they are its default),
+    the one trained on the game's board size first."""
+    tag = f"{game.name}-{game.width}x{game.height}-"
+    ordered = sorted(model_files(models_dir), key=lambda p: (not p.name.startswith(tag), p.name))
+    return [path.stem for path in ordered if _fits(path, game)]
+
+
+def search_only_evaluator(game: Game):
+    """The engine without a model: ``(evaluator, name)``.
+
+    Connect Four: ``ColumnHeuristicEvaluator`` (window counts at each column's landing cell);
+    the Gomoku family (tic-tac-toe too): ``HeuristicEvaluator`` (window counts over cells); other
+    compiled games: ``RolloutEvaluator`` (uniform priors, the value of a random game to the end:
+    every compiled game has a rollout kernel); games without kernels: uniform priors.
+    """
+    from zeroplay.engine.heuristic import heuristic_evaluator
+
+    evaluator = heuristic_evaluator(game)  # game.heuristic: over cells, or columns
+    if evaluator is not None:
+        return evaluator, "search only (window-count heuristic priors and values, one-ply proofs)"
+    from zeroplay.search import RolloutEvaluator, UniformEvaluator
+
+    if game.kernels is not None:
+        return RolloutEvaluator(), "search only (uniform priors, random-rollout values, one-ply proofs)"
+
+    return UniformEvaluator(), "search only (uniform priors, one-ply proofs)"
+
+
+def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipped: bool = True) -> Engine:
+    """The engine for ``game``: ``model`` (a path or a shipped model's name) when given, else the
+    default shipped model (``find_model``), else search only.
+
+    Raises:
+        zeroplay.nn.CheckpointError: ``model`` was given and does not load for ``game`` (worded
+            by ``check_model``; the message names each difference), cannot be read, or its weights
+            are damaged (``load_model``). A ``ValueError``.
+    """
+    if model is None and use_shipped:
+        model = find_model(game)
+        shipped = True
+    else:
+        shipped = False
+    overrides = dict(game.play_search_options)
+    if model is not None:
+        model = check_model(model, game)  # before torch is imported: a bad --model is told at once
+        # a shipped file chosen by name is as shipped as the default one
+        shipped = shipped or Path(model).resolve().parent == MODELS_DIR.resolve()
+        from zeroplay.nn import NetEvaluator
+        from zeroplay.nn.evaluator import limit_inference_threads
+
+        threads = limit_inference_threads()
+        ckpt = load_model(model, game)
+        evaluator = NetEvaluator(ckpt.model, ckpt.features, threads=threads)  # held in the searching thread too
+        path = Path(model)
+        note = None
+        if shipped and DEFAULT_MODELS.get(_key(game)) != path.name:
+            note = f"{_why_not_default(path.stem, game)} (docs/STRENGTH.md)."
+        return Engine(game, evaluator, f"model {path.name}" + _status_note(ckpt.meta, shipped=shipped),
+                      note, path, overrides)
+    evaluator, name = search_only_evaluator(game)
+    if overrides.get("threat_solver"):
+        name = name.replace("one-ply proofs)", "one-ply proofs, VCF threat solver)")
+    fits = fitting_models(game) if use_shipped else []
+    if fits:
+        verbs = ("loads", "is") if len(fits) == 1 else ("load", "are")
+        why = "; ".join(_why_not_default(fit, game) for fit in fits)
+        note = (f"no default model for {describe(game)}: the shipped {' and '.join(fits)} {verbs[0]} here but "
+                f"{verbs[1]} not its default ({why}: docs/STRENGTH.md); playing with the {name}.")
+    else:
+        note = f"no trained model for {describe(game)} yet: playing with the {name}."
+    return Engine(game, evaluator, name, note, None, overrides)
+
+
+def _why_not_default(name: str, game: Game) -> str:
+    """Why the shipped model ``name``, which loads for ``game``, does not play it by default: on its
+    own board it was measured weaker than the search-only engine; on another it was not measured."""
+    from zeroplay.nn.record import CheckpointError, checkpoint_game
+
+    try:
+        options = checkpoint_game(MODELS_DIR / f"{name}.safetensors")[1]
+    except (CheckpointError, OSError):
+        return f"{name}: not measured here"
+    width, height = options.get("width"), options.get("height")
+    if (width, height) == (game.width, game.height):
+        return f"{name}: weaker than the search-only engine on this board"
+    return f"{name}: trained on {width}x{height}, not measured on {game.width}x{game.height}"
+
+
+def _status_note(meta: dict, *, shipped: bool) -> str:
+    """The model's status from its record's ``extra.shipped`` (written by
+    ``training/export_model.py``): `` (shipped, intermediate: iteration 40, 2,100 self-play games)``
+    for a shipped model, `` (run gomoku-8x8-5, intermediate: ...)`` for one given with ``--model``;
+    `` (shipped)`` for a shipped file without it, and nothing for a plain checkpoint."""
+    info = (meta.get("extra") or {}).get("shipped") or {}
+    if not isinstance(info, dict) or not info:
+        return " (shipped)" if shipped else ""
+    origin = "shipped" if shipped else (f"run {info['run']}" if info.get("run") else "exported")
+    games = info.get("selfplay_games")
+    games = f"{games:,}" if isinstance(games, int) else games
+    return (f" ({origin}, {info.get('status', 'final')}: iteration {info.get('iteration')}, "
+            f"{games} self-play games)")
+
+
+def describe(game: Game) -> str:
+    """``"gomoku 15x15 freestyle"``, ``"gomoku 6x6 freestyle, 4 in a row"`` and the like: the
+    line length is named where it is not 5, and on boards whose default is another
+    (``default_n_in_row``: 6x6 with 5 in a row)."""
+    return game.describe()
+
+
+def warm_up(progress: Callable[[str], None] | None = None, *, solvers: bool = False) -> float:
+    """Compile (or load from the on-disk cache) the rules and search kernels; returns seconds.
+
+    About 20 s the first time in a new environment on a 2-core machine, well under 2 s after.
+    ``progress`` gets one line per stage as it starts and ends (``make`` runs this at set-up with
+    ``print``, so the first ``make play`` shows what it compiles instead of a silent minute);
+    ``solvers`` also compiles the threat solvers' VCT kernels of ``zeroplay solve gomoku --vct``
+    (alpha-beta and proof-number: about 50 s more the first time).
+    """
+    import time
+
+    say = progress or (lambda line: None)
+    t0 = time.perf_counter()
+    stages = ["rules", "search"] + (["VCT solver (alpha-beta)", "VCT solver (proof-number)"] if solvers else [])
+
+    def stage(i: int, name: str, work) -> None:
+        started = time.perf_counter()
+        say(f"compiling {i}/{len(stages)}: {name} (first run only, cached after) ...")
+        work()
+        say(f"compiling {i}/{len(stages)}: {name} done in {time.perf_counter() - started:.1f} s")
+
+    from zeroplay.games import make
+
+    game = make("gomoku", width=7, height=7, rule="standard")
+    position = {}
+
+    def rules():
+        position["state"] = state = game.from_stones([24], [25]).play(17)
+        state.winning_moves()
+        state.legal_moves()
+
+    def search():
+        from zeroplay.engine.heuristic import HeuristicEvaluator
+        from zeroplay.search import SearchConfig, Searcher
+
+        searcher = Searcher(game, HeuristicEvaluator(), SearchConfig(node_capacity=1 << 10, edge_capacity=1 << 14,
+                                                                     threat_solver=True))
+        state = position["state"]
+        searcher.search(state, playouts=40)
+        searcher.search(state.play(int(searcher.result().best_move)), playouts=8)
+
+    def vct(method: str):
+        def work():
+            from zeroplay.solvers.threat_solver import ThreatSolver
+
+            ThreatSolver(game).vct(position["state"], nodes=1, method=method)
+        return work
+
+    for i, (name, work) in enumerate(zip(stages, (rules, search, vct("ab"), vct("pns"))), start=1):
+        stage(i, name, work)
+    return time.perf_counter() - t0

@@ -1,0 +1,96 @@
+"""The PUCT graph search (``zeroplay.search.Searcher``) as a Go engine with the interface of
+``go_montecarlo.FlatMonteCarlo`` (``think`` / ``choose``), for ``zeroplay gtp --engine search``.
+
+Without a Go network the evaluator is ``RolloutEvaluator``: uniform priors and the result of one
+random game per leaf (Go's ``rollout`` kernel: eye-respecting random playouts scored by area or
+territory with komi). Tree reuse between moves; the search's PV feeds the analysis lines.
+Win rates here are (Q + 1) / 2 of the side to move.
+"""
+
+from __future__ import annotations
+
+import time
+
+from zeroplay.engine.go_montecarlo import MoveStats
+
+ENGINE_NAME = "zeroplay PUCT search with random-rollout leaves (no network)"
+
+
+class PuctRollout:
+    """``think(state, ...)`` -> root moves by visits; ``choose`` -> the move or None to resign.
+
+    Args:
+        playouts: per move when no time is given.
+        resign_below: resign when the root win rate is under this after 1000 playouts (0 never).
+        batch_size: leaves per evaluator call.
+    """
+
+    name = ENGINE_NAME
+
+    def __init__(self, playouts: int = 2000, *, resign_below: float = 0.03, batch_size: int = 16, seed: int = 0):
+        if playouts < 1:
+            raise ValueError(f"playouts must be >= 1, got {playouts}")
+        self.playouts = int(playouts)
+        self.resign_below = float(resign_below)
+        self.batch_size = int(batch_size)
+        self.seed = seed
+        self._searcher = None
+        self._game = None
+        self.last = None
+
+    def _searcher_for(self, game):
+        from zeroplay.search import RolloutEvaluator, SearchConfig, Searcher
+
+        if self._searcher is None or self._game != game:
+            config = SearchConfig(batch_size=self.batch_size)  # its default tables: ~10^5 playouts a move
+            self._searcher = Searcher(game, RolloutEvaluator(seed=self.seed), config)
+            self._game = game
+        return self._searcher
+
+    def think(self, state, *, playouts: int | None = None, seconds: float | None = None, on_progress=None,
+              progress_every_s: float = 0.5, stop=None) -> list[MoveStats]:
+        """Search ``state``; stops at ``playouts`` (default ``self.playouts`` when no ``seconds``),
+        after ``seconds``, or when ``stop.is_set()``; ``on_progress(stats)`` between slices."""
+        if state.is_terminal:
+            raise ValueError("the game is over")
+        searcher = self._searcher_for(state.game)
+        if playouts is None and seconds is None:
+            playouts = self.playouts
+        start = time.monotonic()
+        slice_s = progress_every_s if on_progress is not None else None
+        done = 0
+        while True:
+            left_s = None if seconds is None else seconds - (time.monotonic() - start)
+            if left_s is not None and left_s <= 0:
+                break
+            step_s = left_s if slice_s is None else (slice_s if left_s is None else min(slice_s, left_s))
+            step_n = None if playouts is None else playouts - done
+            result = searcher.search(state, playouts=step_n, seconds=step_s,
+                                     stop=(lambda: stop.is_set()) if stop is not None else None)
+            done += result.playouts
+            self.last = result
+            if on_progress is not None:
+                on_progress(self._stats(result))
+            if (playouts is not None and done >= playouts) or (stop is not None and stop.is_set()) \
+                    or result.stopped_by in ("proven", "full", "game over") or result.playouts == 0:
+                break
+        return self._stats(self.last)
+
+    @staticmethod
+    def _stats(result) -> list[MoveStats]:
+        out = []
+        for m in result.moves:
+            if m.visits <= 0:
+                continue
+            out.append(MoveStats(int(m.move), int(m.visits), (m.q + 1) / 2, max((m.lcb + 1) / 2, 0.0), None, None))
+        return out
+
+    def choose(self, state, stats: list[MoveStats]) -> int | None:
+        """The first of ``stats`` (the most visited move; ``stats`` may have been filtered, e.g.
+        pass taken out for ``kgs-genmove_cleanup``); None (resign) when the root win rate is
+        under ``resign_below`` after at least 1000 root visits."""
+        result = self.last
+        assert result is not None, "think before choose"
+        if self.resign_below > 0 and result.root_visits >= 1000 and (result.root_q + 1) / 2 < self.resign_below:
+            return None
+        return stats[0].move if stats else int(result.best_move)

@@ -1,0 +1,303 @@
+"""Go behind the Game API: ``make("go", size=9, komi=7.5, ko="simple", suicide="off", scoring="area")``.
+
+Actions: the cells (``row * width + col``, row 0 at the top) and pass = ``cells``; so
+``num_actions = cells + 1``. Notation is GTP's (GTP v2 section 2.11): a column letter from the
+left skipping ``I`` (A..H, J..Z), then the row number counted from the bottom -- ``D4``, ``J9``
+-- or ``pass``. Players: 0 = Black moves first, 1 = White.
+
+``state.ply`` counts actions (passes included) since the start or set-up position;
+``state.winner`` after the end: the side with the higher score (``game.score(state)``), None for
+a draw (integer komi). Rules: see ``zeroplay.games.go.kernels``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from zeroplay.games.api import FastPosition, Game, IllegalMoveError, State
+from zeroplay.games.go import kernels as K
+from zeroplay.games.go.contract import KERNELS
+from zeroplay.games.go.layout import (
+    I_CAPS0,
+    I_KO,
+    I_LAST,
+    I_PASSES,
+    I_SCORE2,
+    I_STONES0,
+    I_TERMINAL,
+    I_TO_PLAY,
+    I_WINNER,
+    INFO_SIZE,
+    KO_POSITIONAL,
+    KO_SIMPLE,
+    KO_SITUATIONAL,
+    P_KO,
+    P_KOMI2,
+    P_MAX_PLIES,
+    P_PASS,
+    P_SCORING,
+    P_SUICIDE,
+    SCORING_AREA,
+    SCORING_TERRITORY,
+    SUICIDE_MULTI,
+    SUICIDE_OFF,
+    Z_BAN,
+    Z_MISC,
+    ZKEY_ROWS,
+)
+from zeroplay.games.symmetry import Symmetry, board_symmetries
+from zeroplay.hashing import stone_keys
+from zeroplay.hashing.zobrist import ZOBRIST_SEED, splitmix64_stream
+
+COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+"""GTP column letters (no I), A = leftmost."""
+MIN_SIZE, MAX_SIZE = 2, 19
+_VERTEX = re.compile(r"^\s*([A-Za-z])(\d{1,2})\s*$")
+_KO_RULES = {"simple": KO_SIMPLE, "positional": KO_POSITIONAL, "situational": KO_SITUATIONAL}
+_SUICIDE_RULES = {"off": SUICIDE_OFF, "multi": SUICIDE_MULTI}
+_SCORINGS = {"area": SCORING_AREA, "territory": SCORING_TERRITORY}
+GO_KEY_SEED = ZOBRIST_SEED ^ 0x676F  # "go": ko-ban and pass keys, a stream apart from the stones'
+"""Seed of the SplitMix64 stream of Go's extra keys (ban keys per cell, then the pass key)."""
+
+
+@dataclass(frozen=True)
+class GoRules:
+    """The rule options of a Go game.
+
+    Attributes:
+        ko: ``"simple"`` (no immediate single-stone recapture), ``"positional"`` (no move may
+            repeat an earlier board: Tromp-Taylor, Chinese), ``"situational"`` (no repeat of a
+            board with the same side to move: AGA, New Zealand).
+        suicide: ``"off"`` or ``"multi"`` (a multi-stone suicide is legal, Tromp-Taylor and New
+            Zealand; a single-stone one never is).
+        scoring: ``"area"`` (stones + surrounded empty points, Tromp-Taylor) or ``"territory"``
+            (surrounded empty points + prisoners; no dead-stone removal: a finished game only).
+        komi: points added to White's score, a multiple of 0.5 in [-150, 150].
+    """
+
+    ko: str = "simple"
+    suicide: str = "off"
+    scoring: str = "area"
+    komi: float = 7.5
+
+    def __post_init__(self):
+        for name, value, allowed in (("ko", self.ko, _KO_RULES), ("suicide", self.suicide, _SUICIDE_RULES),
+                                     ("scoring", self.scoring, _SCORINGS)):
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
+        komi = float(self.komi)
+        if not -150 <= komi <= 150 or komi * 2 != int(komi * 2):
+            raise ValueError(f"komi must be a multiple of 0.5 in [-150, 150], got {self.komi!r}")
+        object.__setattr__(self, "komi", komi)
+
+
+class Go(Game):
+    """Go on a width x height board (2..19 each; 9x9 the focus), with ``GoRules`` options.
+
+    Compiled path (``zeroplay.games.go.layout``): ``max_plies = 3 * cells`` (the repetition cap:
+    the game is scored there), ``aux_shape = (max_plies + 1, cells + 4)`` (board history).
+    """
+
+    policy_layout = "cells+pass"
+
+    def __init__(self, width: int = 9, height: int = 9, komi: float = 7.5, ko: str = "simple",
+                 suicide: str = "off", scoring: str = "area"):
+        for name, v in (("width", width), ("height", height)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not MIN_SIZE <= v <= MAX_SIZE:
+                raise ValueError(f"{name} must be an integer in {MIN_SIZE}..{MAX_SIZE}, got {v!r}")
+        self.rules = GoRules(ko=ko, suicide=suicide, scoring=scoring, komi=komi)
+        self.name = "go"
+        self.width, self.height = int(width), int(height)
+        self.options = {"width": self.width, "height": self.height, "komi": self.rules.komi, "ko": ko,
+                        "suicide": suicide, "scoring": scoring}
+        self.cells = self.width * self.height
+        self.num_actions = self.cells + 1
+        self.pass_action = self.cells
+        self.max_plies = 3 * self.cells
+        self.aux_shape = (self.max_plies + 1, self.cells + 4)
+        self.kernels = KERNELS
+        params = self._shared_params()
+        params[P_KO] = _KO_RULES[ko]
+        params[P_SUICIDE] = _SUICIDE_RULES[suicide]
+        params[P_SCORING] = _SCORINGS[scoring]
+        params[P_KOMI2] = int(self.rules.komi * 2)
+        params[P_MAX_PLIES] = self.max_plies
+        params[P_PASS] = self.cells
+        params.setflags(write=False)
+        self.params = params
+        zkeys = np.zeros((ZKEY_ROWS, self.cells), dtype=np.uint64)
+        zkeys[:2] = stone_keys(self.cells)
+        extra = splitmix64_stream(GO_KEY_SEED, self.cells + 1)
+        zkeys[Z_BAN] = extra[: self.cells]
+        zkeys[Z_MISC, 0] = extra[self.cells]
+        self.zkeys = zkeys.view(np.int64)
+        self.zkeys.setflags(write=False)
+        self.symmetries = tuple(
+            Symmetry(s.name, s.cell_perm, np.append(s.cell_perm, self.cells), self.height, self.width)
+            for s in board_symmetries(self.height, self.width)
+        )
+
+    # --- compiled hooks -------------------------------------------------------------------
+    def _blank(self, board: np.ndarray, to_play: int) -> FastPosition:
+        info = np.zeros(INFO_SIZE, dtype=np.int64)
+        info[I_TO_PLAY] = to_play
+        info[I_WINNER] = -1
+        info[I_LAST] = -1
+        info[I_KO] = -1
+        info[I_STONES0] = int(np.count_nonzero(board == 1))
+        info[I_STONES0 + 1] = int(np.count_nonzero(board == 2))
+        aux = np.zeros(self.aux_shape, dtype=np.uint8)
+        K.write_history(aux, 0, board, info[I_STONES0], info[I_STONES0 + 1])
+        K.refresh(self.params, self.zkeys, board, info, aux)
+        return FastPosition(board, info, np.full(self.max_plies + 1, -1, dtype=np.int32), aux)
+
+    def _new_position(self) -> FastPosition:
+        return self._blank(np.zeros(self.cells, dtype=np.int8), 0)
+
+    def _fast_arrays(self, pos: FastPosition):
+        """(board, info, stack, aux) of a position, as the compiled kernels take them."""
+        return pos.board, pos.info, pos.stack, pos.aux
+
+    def _check_action(self, pos, action, text):
+        if action == self.pass_action:
+            return
+        if pos.board[action] != 0:
+            raise IllegalMoveError(f"move {text}: {self.format_move(action)} is occupied")
+        if action == pos.info[I_KO]:
+            raise IllegalMoveError(f"move {text}: retakes the ko at once")
+        queue = np.empty(self.cells, np.int32)
+        mark = np.zeros(self.cells, np.uint8)
+        if K.basic_legality(self.params, pos.board, pos.info, action, queue, mark) == K.NOT_LEGAL:
+            raise IllegalMoveError(f"move {text}: suicide")
+        if self.rules.ko != "simple":
+            banned = np.zeros(self.cells, np.uint8)
+            K.superko_banned(self.params, pos.board, pos.info, pos.aux, banned, queue, mark)
+            if banned[action]:
+                raise IllegalMoveError(f"move {text}: repeats an earlier position ({self.rules.ko} superko)")
+
+    # --- set-up ---------------------------------------------------------------------------
+    def from_stones(self, black, white, to_play: int = 0) -> State:
+        """A position with the given stones (handicap, problems); its history starts here.
+
+        Args:
+            black, white: cells or GTP vertices (``"D4"``).
+            to_play: 0 (Black) or 1 (White) to move.
+
+        Raises:
+            IllegalMoveError: a malformed or off-board vertex, a point listed twice.
+            ValueError: a chain without liberties, a bad ``to_play``.
+        """
+        if to_play not in (0, 1):
+            raise ValueError(f"to_play must be 0 or 1, got {to_play!r}")
+        board = np.zeros(self.cells, dtype=np.int8)
+        for stone, cells in ((1, black), (2, white)):
+            for c in cells:
+                a = self.parse_move(c) if isinstance(c, str) else int(c)
+                if not 0 <= a < self.cells:
+                    raise IllegalMoveError(f"point {c!r} is not on the {self.width}x{self.height} board")
+                if board[a] != 0:
+                    raise IllegalMoveError(f"point {self.format_move(a)} is listed twice")
+                board[a] = stone
+        queue = np.empty(self.cells, np.int32)
+        mark = np.zeros(self.cells, np.uint8)
+        for c in np.flatnonzero(board):
+            if not K.chain_has_liberty(board, self.width, int(c), -1, queue, mark):
+                raise ValueError(f"the chain at {self.format_move(int(c))} has no liberty")
+        return State(self, self._blank(board, to_play), ())
+
+    def input_planes(self, state: State) -> np.ndarray:
+        """float32 (16, height, width) network input from the side to move's view: board, stones,
+        ko bans, last 3 moves, liberties 1/2/3, komi and rule flags (``games.go.planes``)."""
+        from zeroplay.games.go.planes import go_planes
+
+        return go_planes(state)
+
+    # --- results --------------------------------------------------------------------------
+    def score(self, state: State) -> float:
+        """Black's score minus White's under the game's scoring, komi included, of the board as
+        it stands (every stone counted alive). The final result once ``state.is_terminal``."""
+        info = state._pos.info
+        if info[I_TERMINAL]:
+            return info[I_SCORE2] / 2
+        mark = np.zeros(self.cells, np.uint8)
+        queue = np.empty(self.cells, np.int32)
+        return K.score2(self.params, state._pos.board, info, mark, queue) / 2
+
+    def result_text(self, state: State) -> str:
+        """SGF / GTP result of the board as it stands: ``B+3.5``, ``W+0.5``, ``0`` (draw)."""
+        s = self.score(state)
+        return "0" if s == 0 else f"{'B' if s > 0 else 'W'}+{abs(s):g}"
+
+    def prisoners(self, state: State) -> tuple[int, int]:
+        """(stones Black has captured, stones White has captured)."""
+        info = state._pos.info
+        return int(info[I_CAPS0]), int(info[I_CAPS0 + 1])
+
+    def passes(self, state: State) -> int:
+        """Consecutive passes just played (2 ends the game)."""
+        return int(state._pos.info[I_PASSES])
+
+    def ko_point(self, state: State) -> int | None:
+        """The point simple ko bans for the side to move, None if none."""
+        k = int(state._pos.info[I_KO])
+        return None if k < 0 else k
+
+    # --- notation -------------------------------------------------------------------------
+    def parse_move(self, text: str) -> int:
+        """Action of a GTP vertex (``"D4"``, any case) or ``"pass"``.
+
+        Raises:
+            IllegalMoveError: malformed text, the letter I, a point off the board.
+        """
+        if not isinstance(text, str):
+            raise IllegalMoveError(f"move {text!r}: expected a vertex such as 'D4' or 'pass'")
+        if text.strip().lower() == "pass":
+            return self.pass_action
+        m = _VERTEX.match(text)
+        if not m or m.group(1).upper() == "I":
+            raise IllegalMoveError(f"move {text!r}: expected a vertex such as 'D4' (no letter I) or 'pass'")
+        x = COLUMNS.index(m.group(1).upper())
+        row = int(m.group(2))
+        if x >= self.width or not 1 <= row <= self.height:
+            raise IllegalMoveError(f"move {text!r}: off the {self.width}x{self.height} board")
+        return (self.height - row) * self.width + x
+
+    def format_move(self, action: int, style: str = "gtp") -> str:
+        """GTP vertex of an action (``"D4"``), ``"pass"`` for the pass action."""
+        a = int(action)
+        if not 0 <= a < self.num_actions:
+            raise ValueError(f"action {action!r} out of range 0..{self.num_actions - 1}")
+        if style not in ("gtp", "algebraic"):
+            raise ValueError(f"unknown move style {style!r}; use 'gtp'")
+        if a == self.pass_action:
+            return "pass"
+        return f"{COLUMNS[a % self.width]}{self.height - a // self.width}"
+
+    def move_help(self) -> str:
+        """How moves are written, for front-ends."""
+        return ("moves are GTP vertices: a column letter A..T without I, then the row from the bottom "
+                "(D4, J9), or 'pass'")
+
+    def render(self, state: State) -> str:
+        """The board with GTP coordinates: X Black, O White, ')' after the last move, prisoners
+        and whose turn (or the result)."""
+        letters = "   " + " ".join(COLUMNS[: self.width])
+        lines = [letters]
+        b = state.board
+        last = state.last_move
+        for y in range(self.height):
+            row = f"{self.height - y:2d} "
+            for x in range(self.width):
+                row += ".XO"[b[y, x]] + (")" if y * self.width + x == last else " ")
+            lines.append(row + f"{self.height - y:2d}")
+        lines.append(letters)
+        caps = self.prisoners(state)
+        lines.append(f"prisoners: Black {caps[0]}, White {caps[1]}")
+        if state.is_terminal:
+            lines.append(f"game over: {self.result_text(state)}")
+        else:
+            lines.append(f"{'Black (X)' if state.to_play == 0 else 'White (O)'} to move")
+        return "\n".join(lines)

@@ -1,0 +1,80 @@
+"""Array layout of Go's compiled path (the open fast-path contract of the game kernels).
+
+One position is four arrays:
+
+* ``board`` int8 (cells,): 0 empty, 1 Black (player 0), 2 White (player 1); cell = row * width +
+  col, row 0 at the top.
+* ``info`` int64 (INFO_SIZE,): the ``I_*`` fields below. Common fields 0..5 as for every game;
+  6 and 7 stay 0 (the winning-move counts of the five-in-row games: Go has no one-move wins);
+  Go's own from 8 up.
+* ``stack`` int32 (max_plies + 1,): the action played at each ply (pass = cells), -1 unknown.
+* ``aux`` uint8 (max_plies + 1, cells + 4): the position history for superko and undo. Row k is
+  the board after k actions (row 0: the start or set-up position) in bytes 0..cells-1, then the
+  Black stone count (2 bytes, little end first) and the White stone count (2 bytes). Rows above
+  ``info[I_PLY]`` are stale. Cost: (3 * cells + 1) * (cells + 4) bytes, 26.5 KB on 9x9.
+
+Constants: ``params`` int64 (PARAMS_SIZE,) with the ``P_*`` fields; ``zkeys`` int64 (4, cells):
+rows ``Z_BLACK``/``Z_WHITE`` stone keys (uint64 bits), ``Z_BAN`` the key folded in per banned
+point (simple-ko point or superko-banned point), ``Z_MISC`` column 0 the key of "one pass just
+played".
+
+Key: ``info[I_KEY]`` = empty-board key ^ stone keys ^ side key (White to move) ^ one-pass key ^
+the ``Z_BAN`` key of every point the side to move may not play because of ko. So the node table,
+which keys nodes by (key, side to move, ply), never merges positions whose legal moves differ.
+"""
+
+from zeroplay.games.layout import (  # noqa: F401  (the common fields, re-exported)
+    I_GAME0,
+    I_KEY,
+    I_LAST,
+    I_PLY,
+    I_TERMINAL,
+    I_TO_PLAY,
+    I_WINNER,
+    INFO_SIZE,
+    P_ACTIONS,
+    P_CELLS,
+    P_EMPTY_KEY,
+    P_FAMILY,
+    P_GAME0,
+    P_HEIGHT,
+    P_SIDE_KEY,
+    P_WIDTH,
+    PARAMS_SIZE,
+)
+
+# params: Go's own fields, from P_GAME0 = 7 on
+P_KO = 7  # KO_* below
+P_SUICIDE = 8  # SUICIDE_* below
+P_SCORING = 9  # SCORING_* below
+P_KOMI2 = 10  # komi times 2 (komi is a multiple of 0.5)
+P_MAX_PLIES = 11  # actions after which the game ends and is scored (repetition cap)
+P_PASS = 12  # the pass action (= cells)
+
+KO_SIMPLE = 0  # only the immediate recapture of a single stone is banned
+KO_POSITIONAL = 1  # no move may repeat an earlier board
+KO_SITUATIONAL = 2  # no move may repeat an earlier board with the same side to move
+
+SUICIDE_OFF = 0  # no suicide
+SUICIDE_MULTI = 1  # a move that leaves its own group of two or more stones without liberties
+# is legal and removes that group; a single-stone suicide is never legal
+
+SCORING_AREA = 0  # Tromp-Taylor: stones + empty regions reaching only one colour
+SCORING_TERRITORY = 1  # empty regions reaching only one colour + prisoners
+
+# info: Go's own fields (6 and 7 unused)
+I_KO = 8  # point banned by simple ko, -1 none (always -1 under superko: bans come from history)
+I_PASSES = 9  # consecutive passes just played
+I_CAPS0 = 10  # prisoners Black holds (White stones removed, by capture or White's suicide)
+I_CAPS1 = 11  # prisoners White holds
+I_BAN_XOR = 12  # XOR of the Z_BAN keys folded into I_KEY
+I_SCORE2 = 13  # when terminal: 2 * (Black's score - White's score), komi included
+I_STONES0 = 14  # Black stones on the board
+I_STONES1 = 15  # White stones on the board
+
+# zkeys rows
+Z_BLACK = 0
+Z_WHITE = 1
+Z_BAN = 2
+Z_MISC = 3
+ZKEY_ROWS = 4

@@ -1,0 +1,132 @@
+"""Network input planes for Go, from the side to move's view (after AlphaGo Zero's stones and
+KataGo's liberty, ko and rule features; Wu 2019, "Accelerating Self-Play Learning in Go").
+
+``GO_PLANES`` channels of float32 (C, height, width); the rule and komi inputs are constant
+planes (the nets here take planes only):
+
+==  ==========================================================================================
+ 0  on the board (all ones: lets convolutions see the edge through zero padding)
+ 1  the side to move's stones
+ 2  the opponent's stones
+ 3  points the side to move may not play because of ko (simple-ko point or superko bans)
+ 4  the last move (one-hot; all zero after a pass or when unknown)
+ 5  the move before it
+ 6  the move before that
+ 7  stones of chains with exactly 1 liberty (either colour)
+ 8  ... exactly 2 liberties
+ 9  ... exactly 3 liberties
+10  komi from the side to move's view / 15 (positive when the side to move receives it)
+11  1 under a superko rule (positional or situational)
+12  1 under situational superko
+13  1 when multi-stone suicide is legal
+14  1 under territory scoring
+15  1 when the last action was a pass
+==  ==========================================================================================
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from zeroplay.games.go.kernels import KO_SIMPLE, neighbors, superko_banned
+from zeroplay.games.go.layout import (
+    I_KO,
+    I_PASSES,
+    I_PLY,
+    I_TO_PLAY,
+    KO_SITUATIONAL,
+    P_CELLS,
+    P_KO,
+    P_KOMI2,
+    P_SCORING,
+    P_SUICIDE,
+    P_WIDTH,
+    SCORING_TERRITORY,
+    SUICIDE_MULTI,
+)
+
+GO_PLANES = 16
+"""Channels of ``encode``."""
+
+
+@njit(cache=True)
+def encode(params, board, info, stack, aux, out):
+    """Write one position's planes into ``out`` float32 (GO_PLANES, height, width)."""
+    cells = params[P_CELLS]
+    w = params[P_WIDTH]
+    me = info[I_TO_PLAY] + 1
+    out[:] = 0.0
+    out[0] = 1.0
+    for c in range(cells):
+        if board[c] == me:
+            out[1, c // w, c % w] = 1.0
+        elif board[c] != 0:
+            out[2, c // w, c % w] = 1.0
+    queue = np.empty(cells, np.int32)
+    mark = np.zeros(cells, np.uint8)
+    if params[P_KO] == KO_SIMPLE:
+        if info[I_KO] >= 0:
+            out[3, info[I_KO] // w, info[I_KO] % w] = 1.0
+    else:
+        banned = np.zeros(cells, np.uint8)
+        superko_banned(params, board, info, aux, banned, queue, mark)
+        for c in range(cells):
+            if banned[c]:
+                out[3, c // w, c % w] = 1.0
+    ply = info[I_PLY]
+    for k in range(3):
+        if ply - 1 - k < 0:
+            break
+        a = stack[ply - 1 - k]
+        if 0 <= a < cells:
+            out[4 + k, a // w, a % w] = 1.0
+    # exact liberties of each chain: one flood per chain, liberties marked with 2 then cleared
+    seen = np.zeros(cells, np.uint8)
+    liberty_list = np.empty(cells, np.int32)
+    for start in range(cells):
+        if board[start] == 0 or seen[start]:
+            continue
+        color = board[start]
+        seen[start] = 1
+        queue[0] = start
+        size = 1
+        head = 0
+        n_libs = 0
+        while head < size:
+            c = queue[head]
+            head += 1
+            for nb in neighbors(c, w, cells):
+                if nb < 0:
+                    continue
+                if board[nb] == 0:
+                    if mark[nb] == 0:
+                        mark[nb] = 1
+                        liberty_list[n_libs] = nb
+                        n_libs += 1
+                elif board[nb] == color and seen[nb] == 0:
+                    seen[nb] = 1
+                    queue[size] = nb
+                    size += 1
+        for i in range(n_libs):
+            mark[liberty_list[i]] = 0
+        if n_libs <= 3:
+            for i in range(size):
+                c = queue[i]
+                out[6 + n_libs, c // w, c % w] = 1.0
+    komi = params[P_KOMI2] / 30.0
+    out[10] = komi if me == 2 else -komi
+    out[11] = 1.0 if params[P_KO] != KO_SIMPLE else 0.0
+    out[12] = 1.0 if params[P_KO] == KO_SITUATIONAL else 0.0
+    out[13] = 1.0 if params[P_SUICIDE] == SUICIDE_MULTI else 0.0
+    out[14] = 1.0 if params[P_SCORING] == SCORING_TERRITORY else 0.0
+    out[15] = 1.0 if info[I_PASSES] > 0 else 0.0
+
+
+def go_planes(state) -> np.ndarray:
+    """float32 (GO_PLANES, height, width) planes of a Go ``State`` (table in the module docstring)."""
+    game = state.game
+    board, info, stack, aux = game._fast_arrays(state._pos)
+    out = np.empty((GO_PLANES, game.height, game.width), np.float32)
+    encode(game.params, board, info, stack, aux, out)
+    return out

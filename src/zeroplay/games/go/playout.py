@@ -1,0 +1,188 @@
+"""Compiled Go loops built on the rules kernels: perft and random playouts.
+
+``random_game`` is the playout policy of the classic Monte-Carlo Go programs (Bruegmann 1993,
+Gelly et al.'s MoGo 2006 without patterns): uniformly random legal points, never filling one of
+the mover's own eyes, passing when nothing else is left.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from zeroplay.games.go.kernels import LEGAL, NOT_LEGAL, basic_legality, neighbors, play, superko_banned
+from zeroplay.games.go.layout import (
+    I_SCORE2,
+    I_STONES0,
+    I_TERMINAL,
+    I_TO_PLAY,
+    I_WINNER,
+    KO_SIMPLE,
+    P_CELLS,
+    P_KO,
+    P_MAX_PLIES,
+    P_WIDTH,
+)
+
+
+@njit(cache=True)
+def is_own_eye(board, w, c, me):
+    """True if empty ``c`` is an eye of ``me`` (1/2): every neighbour is ``me``'s, and the
+    opponent holds fewer than 2 of its diagonal points (fewer than 1 on the edge)."""
+    cells = board.shape[0]
+    for nb in neighbors(c, w, cells):
+        if nb >= 0 and board[nb] != me:
+            return False
+    x = c % w
+    y = c // w
+    h = cells // w
+    opponent = 0
+    off = 0
+    for dx, dy in ((-1, -1), (1, -1), (-1, 1), (1, 1)):
+        nx = x + dx
+        ny = y + dy
+        if nx < 0 or ny < 0 or nx >= w or ny >= h:
+            off = 1
+        elif board[ny * w + nx] == 3 - me:
+            opponent += 1
+    return opponent + off < 2
+
+
+@njit(cache=True)
+def random_game(params, zkeys, board, info, stack, aux, seed):
+    """Play random moves (no own-eye filling, pass when none is left) to the end of the game, in
+    place; returns the number of actions played. Superko rules are checked exactly through the
+    ordinary ``play`` (slower); simple ko costs nothing extra.
+
+    The empty points are kept in a list updated per move (the stone placed leaves it, captured
+    stones join it), so a move costs no scan of the board."""
+    np.random.seed(seed)
+    cells = params[P_CELLS]
+    w = params[P_WIDTH]
+    queue = np.empty(cells, np.int32)
+    mark = np.zeros(cells, np.uint8)
+    removed = np.empty(cells, np.int32)
+    empties = np.empty(cells, np.int64)  # empty points, in no order
+    where = np.full(cells, -1, np.int64)  # index of an empty point in ``empties``
+    banned = np.zeros(cells, np.uint8)
+    superko = params[P_KO] != KO_SIMPLE
+    n_empty = 0
+    for c in range(cells):
+        if board[c] == 0:
+            where[c] = n_empty
+            empties[n_empty] = c
+            n_empty += 1
+    played = 0
+    while info[I_TERMINAL] == 0:
+        p = info[I_TO_PLAY]
+        me = p + 1
+        if superko:
+            superko_banned(params, board, info, aux, banned, queue, mark)
+        action = cells
+        # draw without replacement: the tried points rotate to the end of the list
+        untried = n_empty
+        while untried > 0:
+            i = np.random.randint(untried)
+            c = empties[i]
+            untried -= 1
+            other = empties[untried]
+            empties[i] = other
+            where[other] = i
+            empties[untried] = c
+            where[c] = untried
+            if banned[c] != 0 or is_own_eye(board, w, c, me):
+                continue
+            if basic_legality(params, board, info, c, queue, mark) != NOT_LEGAL:
+                action = c
+                break
+        mine = info[I_STONES0 + p]
+        theirs = info[I_STONES0 + 1 - p]
+        play(params, zkeys, board, info, stack, aux, action, queue, mark, removed)
+        played += 1
+        if action == cells:
+            continue
+        # the placed stone leaves the list
+        i = where[action]
+        n_empty -= 1
+        last = empties[n_empty]
+        empties[i] = last
+        where[last] = i
+        where[action] = -1
+        count = theirs - info[I_STONES0 + 1 - p]
+        if count == 0:
+            count = mine + 1 - info[I_STONES0 + p]  # a suicide: the stone placed is among them
+        for k in range(count):
+            c = removed[k]
+            where[c] = n_empty
+            empties[n_empty] = c
+            n_empty += 1
+    return played
+
+
+@njit(cache=True)
+def random_game_score2(params, zkeys, board, info, stack, aux, seed):
+    """``random_game`` and then the final 2 * (Black - White) score, komi included."""
+    random_game(params, zkeys, board, info, stack, aux, seed)
+    return info[I_SCORE2]
+
+
+@njit(cache=True)
+def perft(params, zkeys, board, info, stack, aux, depth):
+    """Count the sequences of ``depth`` stone moves (no passes, no suicide) from the position;
+    simple ko only (the history is not consulted). Depth-first with an explicit stack of copied
+    positions (numba's cache mishandles recursive functions)."""
+    cells = params[P_CELLS]
+    boards = np.empty((depth + 1, cells), np.int8)
+    infos = np.empty((depth + 1, info.shape[0]), np.int64)
+    next_cell = np.zeros(depth + 1, np.int64)
+    boards[0] = board
+    infos[0] = info
+    stack = stack.copy()
+    aux = aux.copy()
+    queue = np.empty(cells, np.int32)
+    mark = np.zeros(cells, np.uint8)
+    removed = np.empty(cells, np.int32)
+    total = 0
+    level = 0
+    while level >= 0:
+        c = next_cell[level]
+        if c >= cells:
+            level -= 1
+            continue
+        next_cell[level] = c + 1
+        if basic_legality(params, boards[level], infos[level], c, queue, mark) != LEGAL:
+            continue
+        if level == depth - 1:
+            total += 1
+            continue
+        boards[level + 1] = boards[level]
+        infos[level + 1] = infos[level]
+        play(params, zkeys, boards[level + 1], infos[level + 1], stack, aux, c, queue, mark, removed)
+        level += 1
+        next_cell[level] = 0
+    return total
+
+
+@njit(cache=True)
+def rollout(params, board, info, rng):
+    """The fast-path ``rollout``: finish the game on the scratch ``board`` / ``info`` as
+    ``random_game`` plays it and return the winner (0, 1) or -1 for a draw, by the game's
+    scoring and komi. Keys are not kept, and superko is relaxed to simple ko (a rollout has no
+    history). Random numbers: xorshift64* (Vigna 2016) in ``rng[0]`` seeds the playout."""
+    if info[I_TERMINAL] != 0:
+        return info[I_WINNER]
+    cells = params[P_CELLS]
+    max_plies = params[P_MAX_PLIES]
+    local = params.copy()
+    local[P_KO] = KO_SIMPLE
+    x64 = rng[0]
+    x64 ^= x64 >> np.uint64(12)
+    x64 ^= x64 << np.uint64(25)
+    x64 ^= x64 >> np.uint64(27)
+    rng[0] = x64
+    seed = np.int64((x64 * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(33))
+    zkeys = np.zeros((4, cells), np.int64)
+    stack = np.empty(max_plies + 1, np.int32)
+    aux = np.empty((max_plies + 1, cells + 4), np.uint8)
+    random_game(local, zkeys, board, info, stack, aux, seed)
+    return info[I_WINNER]

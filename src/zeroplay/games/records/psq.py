@@ -1,0 +1,58 @@
+"""PSQ, the Piskvork / Gomocup manager's record format (see ``games.records``)."""
+
+from __future__ import annotations
+
+import re
+
+from zeroplay.games.records.record import GameRecord
+
+_PSQ_HEADER = re.compile(r"^\s*Piskvorky\s+(\d+)\s*x\s*(\d+)\s*(.*)$", re.IGNORECASE)
+_PSQ_MOVE = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*(?:,\s*(-?\d+)\s*)?$")
+
+
+def write_psq(record: GameRecord) -> str:
+    """PSQ text of ``record`` (coordinates from 1; names on their own lines; ``-1`` ends it)."""
+    lines = [f"Piskvorky {record.width}x{record.height}, 11:11, 0"]
+    for i, cell in enumerate(record.moves):
+        x, y = cell % record.width + 1, cell // record.width + 1
+        ms = record.times_ms[i] if i < len(record.times_ms) else 0
+        lines.append(f"{x},{y},{ms}")
+    if record.black or record.white:
+        lines += [one_line(record.black), one_line(record.white)]
+    lines.append("-1")
+    return "\n".join(lines) + "\n"
+
+
+def read_psq(text: str) -> GameRecord:
+    """Parse PSQ text: the header, then ``x,y[,ms]`` lines up to the first other line; the next
+    two non-numeric lines, if any, are taken as the players' names.
+
+    Raises:
+        ValueError: no header, or a move off the board or repeated (the message names the line).
+    """
+    lines = text.splitlines()
+    m = _PSQ_HEADER.match(lines[0]) if lines else None
+    if not m:
+        raise ValueError("not a PSQ record: the first line must be 'Piskvorky WxH, ...'")
+    width, height = int(m.group(1)), int(m.group(2))
+    moves, times, seen = [], [], set()
+    i = 1
+    while i < len(lines) and (mv := _PSQ_MOVE.match(lines[i])):
+        x, y = int(mv.group(1)), int(mv.group(2))
+        if not (1 <= x <= width and 1 <= y <= height):
+            raise ValueError(f"PSQ line {i + 1}: move {x},{y} is off the {width}x{height} board (counts from 1)")
+        cell = (y - 1) * width + (x - 1)
+        if cell in seen:
+            raise ValueError(f"PSQ line {i + 1}: cell {x},{y} is played twice")
+        seen.add(cell)
+        moves.append(cell)
+        times.append(int(mv.group(3) or 0))
+        i += 1
+    rest = [ln.strip() for ln in lines[i:] if ln.strip() and not re.fullmatch(r"-?\d+(,.*)?", ln.strip())]
+    black, white = (rest + ["", ""])[:2]
+    return GameRecord(width, height, moves, black, white, "", times)
+
+
+def one_line(text: str) -> str:
+    """A name on one line of a PSQ or SGF file: runs of white space as one space, "-" when empty."""
+    return " ".join(text.split()) or "-"

@@ -1,0 +1,165 @@
+"""SGF (FF[4], GM[4] = Gomoku) records, main line only (see ``games.records``)."""
+
+from __future__ import annotations
+
+from zeroplay import __version__
+from zeroplay.games.records.record import GameRecord
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def write_sgf(record: GameRecord) -> str:
+    """SGF text of ``record`` (one line per 10 moves, for people reading the file)."""
+    if max(record.width, record.height) > len(_LETTERS):
+        raise ValueError(f"SGF letters cover boards up to {len(_LETTERS)} wide")
+    size = str(record.width) if record.width == record.height else f"{record.width}:{record.height}"
+    root = f"(;FF[4]GM[4]CA[UTF-8]AP[zeroplay:{__version__}]SZ[{size}]"
+    for key, value in (("PB", record.black), ("PW", record.white), ("RE", record.result),
+                       ("C", record.comment)):
+        if value:
+            root += f"{key}[{_sgf_escape(value)}]"
+    nodes = []
+    for i, cell in enumerate(record.moves):
+        colour = "B" if i % 2 == 0 else "W"
+        nodes.append(f";{colour}[{_LETTERS[cell % record.width]}{_LETTERS[cell // record.width]}]")
+    body = "\n".join("".join(nodes[i : i + 10]) for i in range(0, len(nodes), 10))
+    return root + ("\n" + body if body else "") + ")\n"
+
+
+def read_sgf(text: str) -> GameRecord:
+    """Parse the main line of an SGF Gomoku record.
+
+    Raises:
+        ValueError: malformed SGF, another game's (``GM`` other than 4; none is taken as
+            Gomoku), no ``SZ``, set-up stones (``AB``/``AW``), moves off the board, out of turn or
+            repeated.
+    """
+    nodes = _sgf_main_line(text)
+    if not nodes:
+        raise ValueError("not an SGF record: no '(;' game tree")
+    root = nodes[0]
+    game = root.get("GM", ["4"])[0].strip()
+    if not game.isdigit() or int(game) != 4:  # Go (GM[1]) or another game would load as Gomoku
+        raise ValueError(f"SGF record of game GM[{game}], not Gomoku (GM[4])")
+    if "SZ" not in root:
+        raise ValueError("SGF record has no board size (SZ)")
+    sz = root["SZ"][0]
+    w, _, h = sz.partition(":")
+    try:
+        width, height = int(w), int(h or w)
+    except ValueError:
+        raise ValueError(f"SGF board size SZ[{sz}] is not a number") from None
+    if not (1 <= width <= len(_LETTERS) and 1 <= height <= len(_LETTERS)):
+        raise ValueError(f"SGF board size SZ[{sz}] is outside 1..{len(_LETTERS)}")
+    moves: list[int] = []
+    seen: set[int] = set()
+    for n, node in enumerate(nodes):
+        if "AB" in node or "AW" in node:
+            raise ValueError("SGF set-up stones (AB/AW) are not supported")
+        for colour in ("B", "W"):
+            for value in node.get(colour, []):
+                expected = "B" if len(moves) % 2 == 0 else "W"
+                if colour != expected:
+                    raise ValueError(f"SGF node {n}: {colour} moves out of turn ({expected} to move)")
+                if len(value) != 2 or value[0] not in _LETTERS[:width] or value[1] not in _LETTERS[:height]:
+                    raise ValueError(f"SGF node {n}: move {colour}[{value}] is not on the {width}x{height} board")
+                cell = _LETTERS.index(value[1]) * width + _LETTERS.index(value[0])
+                if cell in seen:
+                    raise ValueError(f"SGF node {n}: move {colour}[{value}] is played twice")
+                seen.add(cell)
+                moves.append(cell)
+    def first(key):
+        return root.get(key, [""])[0]
+
+    return GameRecord(width, height, moves, first("PB"), first("PW"), first("RE"), comment=first("C"))
+
+
+def _sgf_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _sgf_main_line(text: str) -> list[dict[str, list[str]]]:
+    """Nodes of the main line (root sequence, then always the first variation), each a dict
+    property -> list of unescaped values.
+
+    Read with an explicit stack, never by recursion: a record nested thousands of levels deep
+    (``"(" * 3000``) is a ``ValueError`` like any other malformed record, not a RecursionError.
+    The stack holds one entry per open ``(``, so it is bounded by the text's length.
+    """
+    i = text.find("(")
+    if i < 0:
+        return []
+    nodes: list[dict[str, list[str]]] = []
+    # open[k]: whether the k-th enclosing game tree is on the main line (the first variation of a
+    # main-line tree, all the way up); only main-line nodes are kept
+    open_trees = [True]
+    first_child_seen = [False]
+    i += 1
+    while i < len(text):
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+        elif ch == ";":
+            node, i = _node(text, i + 1)
+            if first_child_seen[-1]:
+                raise ValueError(f"malformed SGF at offset {i}: a node after a variation")
+            if open_trees[-1]:
+                nodes.append(node)
+        elif ch == "(":
+            main = open_trees[-1] and not first_child_seen[-1]
+            first_child_seen[-1] = True
+            open_trees.append(main)
+            first_child_seen.append(False)
+            i += 1
+        elif ch == ")":
+            open_trees.pop()
+            first_child_seen.pop()
+            i += 1
+            if not open_trees:
+                return nodes
+        else:
+            raise ValueError(f"malformed SGF at offset {i}: unexpected {ch!r}")
+    raise ValueError("malformed SGF: a game tree is not closed with ')'")
+
+
+def _node(text: str, i: int) -> tuple[dict[str, list[str]], int]:
+    """Properties ``IDENT[value]...`` from text[i]; returns (properties, index after them)."""
+    props: dict[str, list[str]] = {}
+    while i < len(text):
+        if text[i].isspace():
+            i += 1
+            continue
+        if not text[i].isalpha():
+            return props, i
+        j = i
+        while j < len(text) and text[j].isalpha():
+            j += 1
+        ident = "".join(c for c in text[i:j] if c.isupper())  # FF[3] allowed lower-case letters
+        i = j
+        values = props.setdefault(ident, [])
+        while True:
+            while i < len(text) and text[i].isspace():
+                i += 1
+            if i >= len(text) or text[i] != "[":
+                break
+            i, value = _read_value(text, i)
+            values.append(value)
+        if not values:
+            raise ValueError(f"malformed SGF: property {ident} has no value")
+    return props, i
+
+
+def _read_value(text: str, i: int) -> tuple[int, str]:
+    """(index after the closing ']', unescaped value) for the value starting at text[i] == '['."""
+    out, j = [], i + 1
+    while j < len(text):
+        c = text[j]
+        if c == "\\" and j + 1 < len(text):
+            out.append(text[j + 1])
+            j += 2
+            continue
+        if c == "]":
+            return j + 1, "".join(out)
+        out.append(c)
+        j += 1
+    raise ValueError("malformed SGF: a property value is not closed with ']'")

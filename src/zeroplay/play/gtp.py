@@ -1,0 +1,578 @@
+"""``zeroplay gtp`` / ``gtp-zeroplay``: Go over GTP v2 (Go Text Protocol 2.0, G. Farnebäck), for
+Sabaki, GoGui (twogtp), Lizzie, KGS clients and GNU Go matches.
+
+Commands: the required set (``protocol_version name version known_command list_commands quit
+boardsize clear_board komi play genmove``), ``undo showboard time_settings time_left
+final_score final_status_list fixed_handicap place_free_handicap set_free_handicap
+kgs-genmove_cleanup``, and the analysis commands of GUIs: ``lz-analyze`` / ``analyze`` (Leela
+Zero's lines: win rate and prior in 1/100 %), ``kata-analyze`` (KataGo's: fractions, score
+fields), ``genmove_analyze`` / ``lz-genmove_analyze`` / ``kata-genmove_analyze``. An analysis
+answers ``=`` at once, then an ``info ...`` line every interval (centiseconds, default 100)
+until the next command arrives, then the empty line that ends the reply.
+
+Protocol (GTP 2.0 section 3): control characters other than tab and newline are dropped, tabs
+become spaces, ``#`` starts a comment, empty lines are ignored, an optional numeric id comes
+back in the reply; every reply is ``=[id] text`` or ``?[id] message`` and ends with an empty
+line. Nothing else reaches stdout (file descriptor 1 points at stderr; replies go to a private
+copy of it). Vertices skip the letter I, rows count from the bottom; ``genmove`` may answer
+``pass`` or ``resign``. Moves out of turn (``play b`` twice) are accepted: the position is
+set up again with that colour to move (its ko history starts there).
+
+The engine (named on stderr at start and in ``version``): the compiled PUCT search
+(``zeroplay.search``) with random-rollout leaves -- no Go network ships yet -- or, with
+``--engine flat``, flat Monte-Carlo (``zeroplay.engine.go_montecarlo``).
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import sys
+import threading
+import traceback
+from typing import Any
+
+import numpy as np
+
+from zeroplay import __version__
+
+MAX_ANALYSIS_PLAYOUTS = 100_000_000
+"""Playouts after which an analysis stops by itself (the root statistics stay a few arrays)."""
+MAX_LINE = 65536
+"""Characters of one command line kept; a longer one is answered as a syntax error."""
+REQUIRED = ("protocol_version", "name", "version", "known_command", "list_commands", "quit", "boardsize",
+            "clear_board", "komi", "play", "genmove")
+COLORS = {"b": 0, "black": 0, "w": 1, "white": 1}
+
+
+class GtpFailure(Exception):
+    """A command that fails: answered ``? message``."""
+
+
+def clean_line(raw: str) -> str:
+    """A raw input line as GTP 2.0 section 3.1 preprocesses it (may return "")."""
+    raw = raw[:MAX_LINE + 1]
+    out = "".join(" " if ch == "\t" else ch for ch in raw if ch == "\t" or (ord(ch) >= 32 and ord(ch) != 127))
+    return out.split("#", 1)[0].strip()
+
+
+def handicap_points(size: int, n: int) -> list[str]:
+    """GTP's fixed handicap vertices (spec section 4.1.1) for ``n`` stones on a size x size board.
+
+    Raises:
+        GtpFailure: ``n`` not in 2..9, or more than the board allows (4 on even sizes and 7x7,
+            none below 7x7).
+    """
+    if not 2 <= n <= 9:
+        raise GtpFailure("invalid number of stones")
+    limit = 0 if size < 7 else (4 if size % 2 == 0 or size == 7 else 9)
+    if n > limit:
+        raise GtpFailure("invalid number of stones")
+    edge = 2 if size < 13 else 3
+    lo, hi, mid = edge, size - 1 - edge, size // 2
+    # (x, y) with y from the bottom, in the spec's order
+    corners = [(lo, lo), (hi, hi), (lo, hi), (hi, lo)]
+    sides = [(lo, mid), (hi, mid)]
+    middle_rows = [(mid, lo), (mid, hi)]
+    points = corners[: min(n, 4)]
+    if n >= 6:
+        points += sides
+    if n >= 8:
+        points += middle_rows
+    if n in (5, 7, 9):
+        points.append((mid, mid))
+    from zeroplay.games.go import COLUMNS
+
+    return [f"{COLUMNS[x]}{y + 1}" for x, y in points]
+
+
+class GtpSession:
+    """One GTP conversation: the game, its history, the engine, time controls.
+
+    Args:
+        write: called with each piece of reply text (already ``\\n``-terminated).
+        interrupted: anything with ``is_set()`` (a ``threading.Event``), true when a new command is
+            waiting: it ends an analysis.
+        size, komi, ko, suicide, scoring: the game at start (``boardsize`` / ``komi`` change them).
+        playouts: per ``genmove`` without time controls; seconds: fixed seconds per move instead.
+        engine: an object with ``name``, ``think`` and ``choose``; default by ``engine_kind``:
+            ``"search"`` the PUCT search with random-rollout leaves (``engine.go_search``),
+            ``"flat"`` flat Monte-Carlo (``engine.go_montecarlo``).
+    """
+
+    def __init__(self, write, *, interrupted: Any = None, size: int = 9, komi: float = 7.5,
+                 ko: str = "simple", suicide: str = "off", scoring: str = "area", playouts: int = 2000,
+                 seconds: float | None = None, engine=None, engine_kind: str = "search", log=None):
+        from zeroplay.engine.go_montecarlo import FlatMonteCarlo
+        from zeroplay.engine.go_search import PuctRollout
+
+        self.write = write
+        self.interrupted = interrupted or threading.Event()
+        self.rules = {"ko": ko, "suicide": suicide, "scoring": scoring}
+        self.playouts = int(playouts)
+        self.seconds = seconds
+        if engine is None:
+            if engine_kind not in ("search", "flat"):
+                raise ValueError(f"engine must be search or flat, got {engine_kind!r}")
+            engine = PuctRollout(self.playouts) if engine_kind == "search" else FlatMonteCarlo(self.playouts)
+        self.engine = engine
+        self.log = log or sys.stderr
+        self.time: dict[str, Any] = {"main": 0.0, "byo": 0.0, "stones": 0, "left": {0: None, 1: None}}
+        self._new_game(size, komi)
+        self.commands = {name[4:].replace("__", "-"): getattr(self, name) for name in dir(self)
+                         if name.startswith("cmd_")}
+
+    # --- game and history -------------------------------------------------------------------
+    def _new_game(self, size: int, komi: float) -> None:
+        from zeroplay.games import make
+
+        self.game: Any = make("go", size=size, komi=komi, **self.rules)  # a Go game (from_stones, rules)
+        self.events: list = []  # ("move", action) or ("setup", black, white, to_play)
+        self.states = [self.game.initial()]
+
+    @property
+    def state(self):
+        return self.states[-1]
+
+    def _push(self, event) -> None:
+        s = self.state
+        if event[0] == "move":
+            s = s.play(event[1])
+        else:
+            s = self.game.from_stones(event[1], event[2], to_play=event[3])
+        self.events.append(event)
+        self.states.append(s)
+
+    def _turn(self, color: int) -> None:
+        """Make ``color`` the side to move (a set-up when it is not, or the game has ended)."""
+        s = self.state
+        if s.to_play != color or s.is_terminal:
+            self._push(("setup", [int(c) for c in s.stones(0)], [int(c) for c in s.stones(1)], color))
+
+    def _replay(self, size: int, komi: float) -> None:
+        events = self.events
+        self._new_game(size, komi)
+        for e in events:
+            self._push(e)
+
+    # --- parsing ----------------------------------------------------------------------------
+    @staticmethod
+    def _color(text: str) -> int:
+        c = COLORS.get(text.lower())
+        if c is None:
+            raise GtpFailure("invalid color")
+        return c
+
+    def _vertex(self, text: str) -> int:
+        try:
+            return self.game.parse_move(text)
+        except ValueError:
+            raise GtpFailure("invalid vertex") from None
+
+    # --- commands ---------------------------------------------------------------------------
+    def handle(self, line: str) -> bool:
+        """Answer one raw input line; False after ``quit``."""
+        if len(line) > MAX_LINE:
+            self.write("? line too long\n\n")
+            return True
+        text = clean_line(line)
+        if not text:
+            return True
+        words = text.split()
+        ident = ""
+        if words[0].isdigit():
+            ident = words.pop(0)
+            if not words:
+                self.write(f"?{ident} missing command\n\n")
+                return True
+        name, args = words[0], words[1:]
+        method = self.commands.get(name)
+        if method is None:
+            self.write(f"?{ident} unknown command\n\n")
+            return True
+        try:
+            reply = method(args, ident)
+        except GtpFailure as e:
+            self.write(f"?{ident} {e}\n\n")
+            return True
+        except Exception as e:  # never let a command take the engine down
+            traceback.print_exc(file=self.log)
+            self.write(f"?{ident} internal error: {type(e).__name__}\n\n")
+            return True
+        if reply is not None:  # streaming commands write their own reply
+            self.write(f"={ident} {reply}".rstrip(" ") + "\n\n")
+        return name != "quit"
+
+    def cmd_protocol_version(self, args, ident):
+        return "2"
+
+    def cmd_name(self, args, ident):
+        return "zeroplay"
+
+    def cmd_version(self, args, ident):
+        return f"{__version__} ({self.engine.name})"
+
+    def cmd_known_command(self, args, ident):
+        if len(args) != 1:
+            raise GtpFailure("syntax error")
+        return "true" if args[0] in self.commands else "false"
+
+    def cmd_list_commands(self, args, ident):
+        return "\n".join(sorted(self.commands))
+
+    def cmd_quit(self, args, ident):
+        return ""
+
+    def cmd_boardsize(self, args, ident):
+        if len(args) != 1 or not args[0].isdigit():
+            raise GtpFailure("syntax error")
+        size = int(args[0])
+        if not 2 <= size <= 19:
+            raise GtpFailure("unacceptable size")
+        self._new_game(size, self.game.rules.komi)
+        return ""
+
+    def cmd_clear_board(self, args, ident):
+        self._new_game(self.game.width, self.game.rules.komi)
+        return ""
+
+    def cmd_komi(self, args, ident):
+        try:
+            komi = float(args[0]) if len(args) == 1 else None
+        except ValueError:
+            komi = None
+        if komi is None or not np.isfinite(komi):
+            raise GtpFailure("syntax error")
+        komi = round(komi * 2) / 2  # the rules take half points
+        if not -150 <= komi <= 150:
+            raise GtpFailure("komi out of range")
+        self._replay(self.game.width, komi)
+        return ""
+
+    def cmd_play(self, args, ident):
+        if len(args) != 2:
+            raise GtpFailure("syntax error")
+        color = self._color(args[0])
+        action = self._vertex(args[1])
+        saved = (list(self.events), list(self.states))
+        self._turn(color)
+        try:
+            self._push(("move", action))
+        except ValueError:
+            self.events, self.states = saved
+            raise GtpFailure("illegal move") from None
+        return ""
+
+    def _think(self, state, *, seconds=None, interval=None, analysis=None, until_interrupted=False):
+        """The engine's root statistics: for ``seconds``, else ``self.playouts`` playouts, or
+        (``until_interrupted``) until the next command, at most ``MAX_ANALYSIS_PLAYOUTS``;
+        ``info`` lines of style ``analysis`` every ``interval`` centiseconds."""
+        progress = None
+        if analysis is not None:
+            def progress(stats):
+                self.write(self._info_line(state, stats, analysis) + "\n")
+        if until_interrupted:
+            playouts = MAX_ANALYSIS_PLAYOUTS
+        else:
+            playouts = None if seconds else self.playouts
+        return self.engine.think(state, playouts=playouts, seconds=seconds, on_progress=progress,
+                                 progress_every_s=(interval or 100) / 100,
+                                 stop=self.interrupted if until_interrupted else None)
+
+    def _genmove(self, args, ident, *, cleanup=False, analysis=None):
+        if not args:
+            raise GtpFailure("syntax error")
+        color = self._color(args[0])
+        interval = self._interval(args[1:]) if analysis else None
+        self._turn(color)
+        state = self.state
+        if analysis:
+            self.write(f"={ident}\n")
+        seconds = self._move_seconds(color)
+        stats = self._think(state, seconds=seconds, interval=interval, analysis=analysis)
+        if cleanup and len(stats) > 1:
+            stats = [s for s in stats if s.move != self.game.pass_action] or stats
+        move = self.engine.choose(state, stats)
+        if analysis:
+            self.write(self._info_line(state, stats, analysis) + "\n")
+        text = "resign" if move is None else self.game.format_move(move)
+        if move is not None:
+            self._push(("move", move))
+        if analysis:
+            self.write(f"play {text}\n\n")
+            return None
+        return text
+
+    def cmd_genmove(self, args, ident):
+        return self._genmove(args, ident)
+
+    def cmd_kgs__genmove_cleanup(self, args, ident):
+        return self._genmove(args, ident, cleanup=True)
+
+    def cmd_genmove_analyze(self, args, ident):
+        return self._genmove(args, ident, analysis="lz")
+
+    def cmd_lz__genmove_analyze(self, args, ident):
+        return self._genmove(args, ident, analysis="lz")
+
+    def cmd_kata__genmove_analyze(self, args, ident):
+        return self._genmove(args, ident, analysis="kata")
+
+    def cmd_undo(self, args, ident):
+        if not self.events or self.events[-1][0] != "move":
+            raise GtpFailure("cannot undo")
+        self.events.pop()
+        self.states.pop()
+        return ""
+
+    def cmd_showboard(self, args, ident):
+        return "\n" + self.game.render(self.state)
+
+    def cmd_time_settings(self, args, ident):
+        try:
+            main, byo, stones = float(args[0]), float(args[1]), int(args[2])
+        except (ValueError, IndexError):
+            raise GtpFailure("syntax error") from None
+        if len(args) != 3 or min(main, byo, stones) < 0 or not np.isfinite(main + byo):
+            raise GtpFailure("syntax error")
+        self.time = {"main": main, "byo": byo, "stones": stones, "left": {0: None, 1: None}}
+        return ""
+
+    def cmd_time_left(self, args, ident):
+        try:
+            color, seconds, stones = self._color(args[0]), float(args[1]), int(args[2])
+        except (ValueError, IndexError):
+            raise GtpFailure("syntax error") from None
+        if len(args) != 3 or not np.isfinite(seconds):
+            raise GtpFailure("syntax error")
+        self.time["left"][color] = (max(seconds, 0.0), max(stones, 0))
+        return ""
+
+    def _move_seconds(self, color: int) -> float | None:
+        """Seconds for this move: ``--seconds``; else from the time controls (1/30 of main time
+        left, or 80 % of a byo-yomi period's share less 0.2 s), None for playouts instead."""
+        if self.seconds:
+            return self.seconds
+        t = self.time
+        left = t["left"][color]
+        if t["main"] <= 0 and t["byo"] <= 0:
+            return None
+        if left is None:
+            left = (t["main"], 0) if t["main"] > 0 else (t["byo"], t["stones"])
+        seconds, stones = left
+        if stones > 0:
+            return max(0.05, 0.8 * seconds / stones - 0.2)
+        return max(0.05, seconds / 30)
+
+    def _dead(self, state) -> list[int]:
+        from zeroplay.engine.go_montecarlo import ownership
+
+        if state.ply == 0 and not state.stones(0).size and not state.stones(1).size:
+            return []
+        owner = ownership(state, 400)
+        dead = [int(c) for c in state.stones(0) if owner[c] < 0]
+        dead += [int(c) for c in state.stones(1) if owner[c] > 0]
+        return sorted(dead)
+
+    def cmd_final_score(self, args, ident):
+        state = self.state
+        dead = self._dead(state)
+        black = [int(c) for c in state.stones(0) if c not in dead]
+        white = [int(c) for c in state.stones(1) if c not in dead]
+        clean = self.game.from_stones(black, white)
+        score = self.game.score(clean)
+        if self.game.rules.scoring == "territory":
+            caps = self.game.prisoners(state)
+            dead_black = sum(1 for c in dead if state.board.flat[c] == 1)
+            score += caps[0] + (len(dead) - dead_black) - caps[1] - dead_black
+        return "0" if score == 0 else f"{'B' if score > 0 else 'W'}+{abs(score):g}"
+
+    def cmd_final_status_list(self, args, ident):
+        if len(args) != 1 or args[0] not in ("alive", "dead", "seki"):
+            raise GtpFailure("syntax error")
+        if args[0] == "seki":
+            return ""  # no seki detection: every stone is alive or dead
+        state = self.state
+        dead = set(self._dead(state))
+        stones = [int(c) for c in np.flatnonzero(state.board.ravel())]
+        chosen = [c for c in stones if (c in dead) == (args[0] == "dead")]
+        return "\n".join(self.game.format_move(c) for c in chosen)
+
+    def _place_handicap(self, vertices: list[str]) -> None:
+        if self.events or self.state.ply:
+            raise GtpFailure("board not empty")
+        cells = [self._vertex(v) for v in vertices]
+        if len(set(cells)) != len(cells) or self.game.pass_action in cells or len(cells) < 2:
+            raise GtpFailure("bad vertex list")
+        if len(cells) >= self.game.cells:
+            raise GtpFailure("bad vertex list")
+        try:
+            self._push(("setup", cells, [], 1))
+        except ValueError:
+            raise GtpFailure("bad vertex list") from None
+
+    def cmd_fixed_handicap(self, args, ident):
+        if len(args) != 1 or not args[0].isdigit():
+            raise GtpFailure("syntax error")
+        points = handicap_points(self.game.width, int(args[0]))
+        self._place_handicap(points)
+        return " ".join(points)
+
+    def cmd_place_free_handicap(self, args, ident):
+        if len(args) != 1 or not args[0].isdigit():
+            raise GtpFailure("syntax error")
+        n = int(args[0])
+        try:
+            points = handicap_points(self.game.width, n)
+        except GtpFailure:
+            if not 2 <= n < self.game.cells:
+                raise
+            order = np.random.default_rng(n).permutation(self.game.cells)[:n]
+            points = [self.game.format_move(int(c)) for c in order]
+        self._place_handicap(points)
+        return " ".join(points)
+
+    def cmd_set_free_handicap(self, args, ident):
+        self._place_handicap(args)
+        return ""
+
+    # --- analysis ---------------------------------------------------------------------------
+    @staticmethod
+    def _interval(args) -> int:
+        interval = 100
+        for i, a in enumerate(args):
+            if a.isdigit() and (i == 0 or args[i - 1] in ("interval",) or args[i - 1].lower() in COLORS):
+                interval = int(a)
+        return min(max(interval, 1), 100_000)
+
+    def _info_line(self, state, stats, style: str) -> str:
+        prior = 1.0 / max(len(state.legal_moves()), 1)
+        parts = []
+        for order, s in enumerate(stats):
+            v = self.game.format_move(s.move)
+            if style == "lz":
+                parts.append(f"info move {v} visits {s.visits} winrate {round(s.winrate * 10000)} "
+                             f"prior {round(prior * 10000)} lcb {round(max(s.lcb, 0) * 10000)} order {order} pv {v}")
+            else:
+                score = "" if s.score_mean is None else (
+                    f"scoreMean {s.score_mean:.3f} scoreStdev {s.score_stdev:.3f} scoreLead {s.score_mean:.3f} "
+                    f"scoreSelfplay {s.score_mean:.3f} ")
+                parts.append(f"info move {v} visits {s.visits} utility {2 * s.winrate - 1:.6f} winrate {s.winrate:.6f} "
+                             f"{score}prior {prior:.6f} lcb {max(s.lcb, 0):.6f} "
+                             f"utilityLcb {2 * max(s.lcb, 0) - 1:.6f} order {order} pv {v}")
+        return " ".join(parts)
+
+    def _analyze(self, args, ident, style):
+        state = self.state
+        if args and args[0].lower() in COLORS:
+            color = self._color(args[0])
+            if color != state.to_play or state.is_terminal:
+                state = self.game.from_stones(state.stones(0), state.stones(1), to_play=color)
+        interval = self._interval(args)
+        self.write(f"={ident}\n")
+        if not state.is_terminal:
+            stats = self._think(state, interval=interval, analysis=style, until_interrupted=True)
+            if stats:  # the figures at the stop, also for an analysis shorter than its interval
+                self.write(self._info_line(state, stats, style) + "\n")
+        self.write("\n")
+        return None
+
+    def cmd_lz__analyze(self, args, ident):
+        return self._analyze(args, ident, "lz")
+
+    def cmd_analyze(self, args, ident):
+        return self._analyze(args, ident, "lz")
+
+    def cmd_kata__analyze(self, args, ident):
+        return self._analyze(args, ident, "kata")
+
+
+class _Waiting:
+    """``is_set()`` while a command waits in ``lines``: what ends an analysis (an Event cleared
+    and set by two threads would race)."""
+
+    def __init__(self, lines: queue.Queue):
+        self.lines = lines
+
+    def is_set(self) -> bool:
+        return not self.lines.empty()
+
+
+def serve(stdin, write, **options) -> int:
+    """Read commands from ``stdin`` (a text stream) until ``quit`` or end of input."""
+    lines: queue.Queue = queue.Queue()
+    interrupted = _Waiting(lines)
+
+    def reader():
+        for line in stdin:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=reader, daemon=True).start()
+    session = GtpSession(write, interrupted=interrupted, **options)
+    print(f"zeroplay gtp: engine {session.engine.name}; "
+          f"{f'{session.seconds:g} s' if session.seconds else f'{session.playouts} playouts'} a move "
+          "unless time controls say otherwise", file=sys.stderr)
+    while True:
+        line = lines.get()
+        if line is None or not session.handle(line):
+            return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``gtp-zeroplay``: the GTP engine on stdin/stdout."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="gtp-zeroplay", description="Go engine speaking GTP v2 on stdin/stdout")
+    add_gtp_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+def add_gtp_arguments(parser) -> None:
+    """Options of ``zeroplay gtp`` and ``gtp-zeroplay``."""
+    parser.add_argument("--size", type=int, default=9, help="board size at start, 2..19 (default 9)")
+    parser.add_argument("--komi", type=float, default=7.5, help="komi at start, points (default 7.5)")
+    parser.add_argument("--ko", choices=["simple", "positional", "situational"], default="simple",
+                        help="ko rule (default simple; positional/situational: superko)")
+    parser.add_argument("--suicide", choices=["off", "multi"], default="off",
+                        help="multi: multi-stone suicide is legal (default off)")
+    parser.add_argument("--scoring", choices=["area", "territory"], default="area", help="default area")
+    parser.add_argument("--playouts", type=int, default=2000,
+                        help="playouts per move without time controls (default 2000)")
+    parser.add_argument("--seconds", type=float, default=None, help="seconds per move (overrides playouts)")
+    parser.add_argument("--engine", choices=["search", "flat"], default="search",
+                        help="search: the PUCT search with random-rollout leaves (default); flat: flat "
+                             "Monte-Carlo, UCB1 over the root moves")
+
+
+def run(args) -> int:
+    """Serve GTP with parsed ``args``: fd 1 to stderr, replies to a private copy of it."""
+    if not 2 <= args.size <= 19:
+        print(f"gtp: --size must be in 2..19, got {args.size}", file=sys.stderr)
+        return 2
+    if args.playouts < 1 or (args.seconds is not None and not args.seconds > 0):
+        print("gtp: --playouts must be >= 1 and --seconds > 0", file=sys.stderr)
+        return 2
+    reply_fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    replies = os.fdopen(reply_fd, "w", encoding="utf-8", newline="\n")
+
+    def write(text: str) -> None:
+        replies.write(text)
+        replies.flush()
+
+    stdin = open(sys.stdin.fileno(), encoding="utf-8", errors="replace", newline="", closefd=False)
+    try:
+        return serve(stdin, write, size=args.size, komi=args.komi, ko=args.ko, suicide=args.suicide,
+                     scoring=args.scoring, playouts=args.playouts, seconds=args.seconds,
+                     engine_kind=args.engine)
+    except ValueError as e:
+        print(f"gtp: {e}", file=sys.stderr)
+        return 2
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,181 @@
+"""``zeroplay ablate``: train two configurations at equal CPU time, then play their final nets.
+
+Layout of OUT (resumable: rerun the same command to continue where it stopped)::
+
+    OUT/a/, OUT/b/        the two training runs (``zeroplay train`` run directories)
+    OUT/cputime.jsonl     one line per training chunk: side, iterations after it, CPU and wall
+                          seconds (user + sys of the ``zeroplay train`` process and the workers
+                          it reaped)
+    OUT/arena.jsonl       the final match's games (``zeroplay arena --record``)
+    OUT/RESULT.md         the result: CPU per side, W/D/L of A, Elo with its 95 % interval, and
+                          the command that reproduces it
+
+Equal CPU time: one iteration at a time, the side with less CPU so far trains next, until both
+have spent the budget; the last chunk of each may overshoot by up to one iteration (both figures
+are written). Colours alternate in the arena.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from zeroplay.files.atomic import atomic_write_text
+
+SIDES = ("a", "b")
+CPU_LOG = "cputime.jsonl"
+ARENA_LOG = "arena.jsonl"
+RESULT = "RESULT.md"
+
+
+def add_parser(sub) -> None:
+    """Add ``ablate`` to the ``zeroplay`` subparsers ``sub``."""
+    p = sub.add_parser(
+        "ablate", help="train two configurations at equal CPU time and play their final nets (an ablation)",
+        description="Trains OUT/a with COMMON + A and OUT/b with COMMON + B (zeroplay train options, each a "
+        "quoted string), one iteration at a time, the side with less CPU time so far next, until each has "
+        "spent --cpu-hours; then plays --games arena games between the two final nets (colours alternate) "
+        "and writes OUT/RESULT.md with the command that reproduces it. Rerun the same command to resume.")
+    p.add_argument("--out", required=True, help="output directory (created; reused to resume)")
+    p.add_argument("--common", default="", help="zeroplay train options both sides get, e.g. "
+                   "\"--game gomoku --size 9 --net b4c32 --playouts 64 --eval-games 0\"")
+    p.add_argument("--a", default="", help="zeroplay train options of side A only, e.g. \"--root-policy puct\"")
+    p.add_argument("--b", default="", help="zeroplay train options of side B only, e.g. \"--root-policy gumbel\"")
+    p.add_argument("--cpu-hours", type=float, required=True,
+                   help="training CPU time per side in CPU-hours (user + sys of the trainer and its workers)")
+    p.add_argument("--games", type=int, default=200, help="arena games between the final nets (default 200)")
+    p.add_argument("--playouts", type=int, default=200, help="arena playouts per move (default 200)")
+    p.add_argument("--seed", type=int, default=0, help="arena seed (default 0)")
+    p.set_defaults(func=_cmd_ablate)
+
+
+def _cmd_ablate(args) -> int:
+    if not args.cpu_hours > 0 or args.games < 1 or args.playouts < 1:
+        raise ValueError("--cpu-hours must be > 0, --games and --playouts >= 1")
+    for flag in ("--run-dir", "--iterations", "--hours"):
+        if any(flag in shlex.split(opts) for opts in (args.common, args.a, args.b)):
+            raise ValueError(f"{flag} is set by zeroplay ablate; drop it from --common/--a/--b")
+    result = run_ablation(Path(args.out), args.common, args.a, args.b, cpu_hours=args.cpu_hours,
+                          games=args.games, playouts=args.playouts, seed=args.seed, argv=sys.argv[1:])
+    print((Path(args.out) / RESULT).read_text(encoding="utf-8"), end="")
+    return 0 if result else 1
+
+
+def _zeroplay() -> list[str]:
+    return [sys.executable, "-m", "zeroplay"]
+
+
+def _spent(out: Path) -> dict[str, dict]:
+    """Per side: CPU seconds and iterations so far, from OUT/cputime.jsonl."""
+    spent = {side: {"cpu_s": 0.0, "wall_s": 0.0, "iterations": 0} for side in SIDES}
+    path = out / CPU_LOG
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            side = spent[row["side"]]
+            side["cpu_s"] += row["cpu_s"]
+            side["wall_s"] += row["wall_s"]
+            side["iterations"] = max(side["iterations"], row["iterations"])
+    return spent
+
+
+def _train_chunk(out: Path, side: str, options: str, iterations: int) -> dict:
+    """One ``zeroplay train`` call up to ``iterations`` iterations; its CPU and wall seconds."""
+    import time
+
+    cmd = _zeroplay() + ["train", "--run-dir", str(out / side), "--iterations", str(iterations),
+                         "--no-progress", *shlex.split(options)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.monotonic()
+    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise RuntimeError(f"side {side}: zeroplay {shlex.join(cmd[3:])} failed (exit {proc.returncode})")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"side": side, "iterations": iterations, "cpu_s": round(cpu, 2),
+            "wall_s": round(time.monotonic() - started, 2)}
+
+
+def _final_checkpoint(run_dir: Path) -> Path:
+    found = sorted((run_dir / "checkpoints").glob("iter-*.safetensors"))
+    if not found:
+        raise RuntimeError(f"{run_dir} has no checkpoint")
+    return found[-1]
+
+
+def _arena(out: Path, nets: dict, games: int, playouts: int, seed: int) -> tuple[dict, list[str]]:
+    """The match A vs B (``zeroplay arena --json``): its JSON object and the command's arguments."""
+    args = ["arena", str(nets["a"]), str(nets["b"]), "--games", str(games), "--playouts", str(playouts),
+            "--seed", str(seed), "--record", str(out / ARENA_LOG), "--json", "--no-progress"]
+    proc = subprocess.run(_zeroplay() + args, stdout=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"arena: zeroplay {shlex.join(args)} failed (exit {proc.returncode})")
+    return json.loads(proc.stdout.strip().splitlines()[-1]), args
+
+
+def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, games: int, playouts: int,
+                 seed: int, argv: list[str] | None = None, log=None, train_chunk=None, arena=None) -> dict:
+    """Train both sides to ``cpu_hours`` each, play the arena, write OUT/RESULT.md; returns the result.
+
+    ``train_chunk(out, side, options, iterations) -> row`` and ``arena(out, nets, games, playouts,
+    seed) -> (match, args)`` default to the real ``zeroplay train`` / ``zeroplay arena`` calls.
+
+    Raises:
+        RuntimeError: a training chunk or the arena failed (its command is named).
+    """
+    log = log or (lambda msg: print(f"ablate: {msg}", file=sys.stderr, flush=True))
+    train_chunk, arena = train_chunk or _train_chunk, arena or _arena
+    out.mkdir(parents=True, exist_ok=True)
+    budget = cpu_hours * 3600.0
+    options = {"a": f"{common} {a}", "b": f"{common} {b}"}
+    while True:
+        spent = _spent(out)
+        todo = [s for s in SIDES if spent[s]["cpu_s"] < budget]
+        if not todo:
+            break
+        side = min(todo, key=lambda s: spent[s]["cpu_s"])
+        row = train_chunk(out, side, options[side], spent[side]["iterations"] + 1)
+        with open(out / CPU_LOG, "a", encoding="utf-8") as f:
+            f.write(json.dumps(row) + "\n")
+        log(f"side {side}: iteration {row['iterations']}, {spent[side]['cpu_s'] + row['cpu_s']:.0f} of "
+            f"{budget:.0f} CPU-seconds")
+    spent = _spent(out)
+    nets = {s: _final_checkpoint(out / s) for s in SIDES}
+    match, arena_args = arena(out, nets, games, playouts, seed)
+    result = {"a": options["a"].strip(), "b": options["b"].strip(), "cpu_hours_budget": cpu_hours,
+              "spent": spent, "nets": {s: str(p) for s, p in nets.items()}, "arena": match,
+              "arena_command": shlex.join(["zeroplay", *arena_args])}
+    atomic_write_text(out / RESULT, _result_text(result, argv))
+    atomic_write_text(out / "result.json", json.dumps(result, indent=2, sort_keys=True) + "\n")
+    return result
+
+
+def _result_text(r: dict, argv: list[str] | None) -> str:
+    m = r["arena"]
+    elo = "inf" if m.get("elo") is None else f"{m['elo']:+.0f}"
+    low = "?" if m.get("elo_low") is None else f"{m['elo_low']:+.0f}"
+    high = "?" if m.get("elo_high") is None else f"{m['elo_high']:+.0f}"
+    rerun = shlex.join(["zeroplay", *argv]) if argv else "(run by a script)"
+    lines = [
+        "# Ablation result",
+        "",
+        f"- A: `{r['a']}`",
+        f"- B: `{r['b']}`",
+        f"- budget: {r['cpu_hours_budget']} CPU-hours per side; spent: "
+        + "; ".join(f"{s.upper()} {r['spent'][s]['cpu_s'] / 3600:.3f} CPU-h in {r['spent'][s]['iterations']} iterations"
+                    for s in SIDES),
+        f"- final nets: A `{r['nets']['a']}`, B `{r['nets']['b']}`",
+        f"- arena ({m['games']} games, colours alternating): A {m['wins']} / {m['draws']} / {m['losses']} "
+        f"(W/D/L), score {m['score']:.3f}, Elo of A over B {elo} [{low}, {high}] (95 %)",
+        f"- games: `{ARENA_LOG}`; arena command: `{r['arena_command']}`",
+        "",
+        f"Rerun: `{rerun}`",
+        "",
+    ]
+    return "\n".join(lines)

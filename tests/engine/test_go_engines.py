@@ -1,0 +1,31 @@
+"""The Go engines of ``zeroplay gtp``: both take a large capture that random play sees at once."""
+
+from __future__ import annotations
+
+import pytest
+
+from zeroplay.engine.go_montecarlo import FlatMonteCarlo, ownership
+from zeroplay.engine.go_search import PuctRollout
+from zeroplay.games import make
+
+# 7x7: the White chain C4 D4 E4 F4 is in atari (its last liberty G4); Black to move
+BLACK = ["B4", "C5", "D5", "E5", "F5", "C3", "D3", "E3", "F3", "B6", "B2"]
+WHITE = ["C4", "D4", "E4", "F4", "A5", "A3", "G6", "G2"]
+
+
+@pytest.mark.parametrize("engine", [FlatMonteCarlo(1500, seed=1), PuctRollout(1500, seed=1)],
+                         ids=["flat", "search"])
+def test_engines_capture_four(engine):
+    game = make("go", size=7, komi=0.5)
+    state = game.from_stones(BLACK, WHITE, to_play=0)
+    stats = engine.think(state)
+    move = engine.choose(state, stats)
+    assert game.format_move(move) == "G4"
+    assert stats[0].visits >= stats[-1].visits and 0.5 < stats[0].winrate <= 1.0
+
+
+def test_ownership_sees_the_chain_die():
+    game = make("go", size=7, komi=0.5)
+    state = game.from_stones(BLACK, WHITE, to_play=0).play("G4")
+    owner = ownership(state, 200)
+    assert all(owner[game.parse_move(v)] > 0.5 for v in ("C4", "D4", "E4", "F4"))  # Black's now

@@ -1,0 +1,90 @@
+"""The shogi alpha-beta engine: incremental keys and evaluation, tactics, limits, hand dominance."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from zeroplay.engine.shogi_alphabeta import AlphaBetaConfig, AlphaBetaEngine, mate_plies
+from zeroplay.games import make
+from zeroplay.games.shogi.evaluation import evaluate, evaluate_black
+from zeroplay.games.shogi.keys import hand_aux, to_int64
+from zeroplay.tt import WIN_VALUE
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return AlphaBetaEngine(AlphaBetaConfig(hash_mib=4))
+
+
+def test_incremental_key_hands_and_evaluation_equal_the_from_scratch_ones(engine):
+    rng = np.random.default_rng(0)
+    g = make("shogi")
+    for _ in range(4):
+        s = g.initial()
+        engine._setup(s.cshogi_board(), None, None, None, 0.0)
+        for _ in range(150):
+            if s.is_terminal:
+                break
+            moves = s.legal_cshogi_moves()
+            move = int(moves[rng.integers(len(moves))])
+            engine._make(move)
+            s = s.play(s.label_of(move))
+            assert engine.key == to_int64(s.board_key)
+            assert engine.aux == [hand_aux(s.hands[0]), hand_aux(s.hands[1])]
+            assert engine.eval_black == evaluate_black(s.pieces, s.hands)
+
+
+def test_evaluation_is_symmetric_and_counts_material():
+    g = make("shogi")
+    assert evaluate(g.initial()) == 0
+    up_a_rook = g.from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")
+    assert 900 < evaluate(up_a_rook) < 1100
+    assert evaluate(g.from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1")) == -evaluate(up_a_rook)
+
+
+def test_mate_in_one_and_mate_scores(engine):
+    r = engine.search(make("shogi").from_sfen("7lk/9/8G/9/9/9/9/9/K8 b G 1"), depth=3)
+    assert r.best_move == "G*1b" and r.mate == 1 and r.score == WIN_VALUE - 1
+    assert mate_plies(WIN_VALUE - 5) == 5 and mate_plies(-(WIN_VALUE - 4)) == -4 and mate_plies(300) is None
+
+
+def test_finds_the_quiet_forced_win(engine):
+    # S*4c (no check) then S*3b mates: a win in 5 plies that a tsume search cannot see
+    r = engine.search(make("shogi").from_sfen("7nl/7k1/9/7P1/9/9/9/9/K8 b G2S 1"), depth=5)
+    assert r.mate is not None and r.mate > 0 and r.pv[0] == "G*2c"
+
+
+def test_takes_a_hanging_rook(engine):
+    # White's rook on 7e stands in front of Black's pawn on 7f, undefended
+    s = make("shogi").from_sfen("lnsgkgsnl/7b1/ppppppppp/9/2r6/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1")
+    r = engine.search(s, depth=3)
+    assert r.best_move == "7f7e" and r.score > 500
+
+
+def test_resign_and_win_and_the_limits(engine):
+    g = make("shogi")
+    mated = g.from_sfen("7lk/9/8G/9/9/9/9/9/K8 b G 1").play("G*1b")
+    assert engine.search(mated).best_move == "resign"
+    assert engine.search(g.from_sfen("RRBBGGGG1/4K4/SS7/9/9/9/9/9/4k4 b 2P 1")).best_move == "win"
+    r = engine.search(g.initial(), nodes=3000)
+    assert r.nodes < 3000 + 512 and r.best_move in {g.initial().move_text(int(m)) for m in g.initial().legal_moves()}
+    stop = threading.Event()
+    stop.set()
+    r = engine.search(g.initial(), stop=stop)
+    assert r.best_move and r.nodes <= 512
+    r = engine.search(g.initial(), seconds=0.2)
+    assert r.seconds < 2.0
+
+
+def test_hand_dominance_keeps_the_results(engine):
+    # the dominance probe only adds cutoffs that are sound: the same mates and the same best
+    # capture with it on
+    on = AlphaBetaEngine(AlphaBetaConfig(hash_mib=4, hand_dominance=True))
+    g = make("shogi")
+    for sfen, depth in [("7nl/7k1/9/7P1/9/9/9/9/K8 b G2S 1", 5),
+                        ("lnsgkgsnl/7b1/ppppppppp/9/2r6/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1", 3)]:
+        a, b = engine.search(g.from_sfen(sfen), depth=depth), on.search(g.from_sfen(sfen), depth=depth)
+        assert (a.best_move, a.mate) == (b.best_move, b.mate)

@@ -1,0 +1,117 @@
+"""Game records: PSQ and SGF round trips, coordinates, results, readers' refusals."""
+
+import pytest
+
+from zeroplay.games import make
+from zeroplay.games.records import GameRecord, load_record, read_psq, read_sgf, record_of_game, save_record, write_psq, write_sgf
+
+GAME = make("gomoku", size=7, n_in_row=5)
+BLACK_WINS = [0, 14, 1, 15, 2, 16, 3, 17, 4]
+
+
+def test_psq_counts_from_one_with_column_first():
+    record = GameRecord(7, 7, [0, 8, 13], "zeroplay-a", "zeroplay-b", times_ms=[5, 10, 15])
+    text = write_psq(record)
+    lines = text.splitlines()
+    assert lines[0] == "Piskvorky 7x7, 11:11, 0"
+    assert lines[1:4] == ["1,1,5", "2,2,10", "7,2,15"]  # cell 13 = row 1, column 6
+    assert lines[4:] == ["zeroplay-a", "zeroplay-b", "-1"]
+    assert read_psq(text) == record
+
+
+def test_psq_reader_accepts_moves_without_times_and_no_names():
+    rec = read_psq("Piskvorky 15x15, 11:11, 0\n8,8\n9,8,100\n-1\n")
+    assert rec.moves == [7 * 15 + 7, 7 * 15 + 8] and rec.times_ms == [0, 100]
+    assert (rec.black, rec.white) == ("", "")
+    with pytest.raises(ValueError, match="off the 15x15 board"):
+        read_psq("Piskvorky 15x15, 11:11, 0\n0,8,0\n")
+    with pytest.raises(ValueError, match="twice"):
+        read_psq("Piskvorky 15x15, 11:11, 0\n8,8,0\n8,8,0\n")
+    with pytest.raises(ValueError, match="Piskvorky"):
+        read_psq("(;GM[4])")
+
+
+def test_sgf_round_trip_with_result_and_escaped_comment():
+    record = record_of_game(GAME, BLACK_WINS, black="net [step 10]", white="rollout:1000",
+                            comment="self-play game 3 \\ a]b")
+    assert record.result == "B+" and record.winner == 0
+    text = write_sgf(record)
+    assert text.startswith("(;FF[4]GM[4]") and "SZ[7]" in text and ";B[aa];W[ac]" in text
+    assert read_sgf(text) == record
+    assert read_sgf(text).replay(GAME).winner == 0
+
+
+def test_sgf_non_square_board_and_draw():
+    game = make("gomoku", width=7, height=5, n_in_row=5)
+    record = record_of_game(game, [34, 0], winner=None)
+    text = write_sgf(record)
+    assert "SZ[7:5]" in text and "RE[0]" in text and ";B[ge]" in text  # cell 34: column 6 (g), row 4 (e)
+    back = read_sgf(text)
+    assert (back.width, back.height, back.moves, back.winner) == (7, 5, [34, 0], None)
+
+
+def test_sgf_reader_takes_the_main_line():
+    text = "(;GM[4]FF[4]SZ[15]PB[x] ;B[hh](;W[ih];B[ii])(;W[gg]))"
+    assert read_sgf(text).moves == [7 * 15 + 7, 7 * 15 + 8, 8 * 15 + 8]
+    with pytest.raises(ValueError, match="out of turn"):
+        read_sgf("(;SZ[15];B[hh];B[ii])")
+    with pytest.raises(ValueError, match="not on the 7x7 board"):
+        read_sgf("(;SZ[7];B[hh])")
+    with pytest.raises(ValueError, match="set-up"):
+        read_sgf("(;SZ[7]AB[aa];W[bb])")
+    with pytest.raises(ValueError, match="malformed"):
+        read_sgf("(;SZ[7];B[aa]")
+
+
+def test_resignation_and_unknown_result():
+    assert record_of_game(GAME, BLACK_WINS[:4], winner=1, resigned=True).result == "W+R"
+    assert record_of_game(GAME, BLACK_WINS[:4]).result == ""
+
+
+@pytest.mark.parametrize("suffix", [".psq", ".sgf"])
+def test_files_round_trip(tmp_path, suffix):
+    record = record_of_game(GAME, BLACK_WINS, black="a", white="b")
+    path = tmp_path / f"game-000001{suffix}"
+    save_record(path, record)
+    back = load_record(path)
+    assert back.moves == record.moves and (back.black, back.white) == ("a", "b")
+    assert back.replay(GAME).is_terminal
+    with pytest.raises(ValueError, match=".psq or .sgf"):
+        save_record(tmp_path / "game.txt", record)
+
+
+def test_an_sgf_of_another_game_is_refused():
+    """A Go record (GM[1]) loaded as a 19x19 Gomoku board without a word."""
+    with pytest.raises(ValueError, match=r"SGF record of game GM\[1\], not Gomoku \(GM\[4\]\)"):
+        read_sgf("(;FF[4]GM[1]SZ[19];B[aa])")
+    assert read_sgf("(;FF[4]GM[4]SZ[15];B[hh])").moves == [7 * 15 + 7]
+    assert read_sgf("(;FF[4]SZ[15];B[hh])").moves == [7 * 15 + 7]  # no GM: taken as Gomoku
+
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("(;GM[4]SZ[-3];B[aa])", r"SZ\[-3\] is outside 1..26"),
+    ("(;GM[4]SZ[1000];B[aa])", r"SZ\[1000\] is outside 1..26"),
+    ("(;GM[4]SZ[];B[aa])", r"SZ\[\] is not a number"),
+    ("(;GM[]SZ[15];B[aa])", r"GM\[\], not Gomoku"),
+])
+def test_an_sgf_board_size_or_game_that_cannot_be_is_refused(text, needle):
+    with pytest.raises(ValueError, match=needle):
+        read_sgf(text)
+    assert read_sgf("(;GM[04]SZ[15];B[hh])").moves == [7 * 15 + 7]  # 04 is the number 4
+
+
+@pytest.mark.parametrize("text", ["(" * 3000, "(;SZ[9]" + "(;B[aa]" * 5000 + ")" * 5001, "(;SZ[9]" + "(" * 100_000])
+def test_a_deeply_nested_sgf_is_a_value_error_not_a_recursion_error(text):
+    # issue 23: "(" * 3000 gave HTTP 500 on the web board (RecursionError in the parser)
+    with pytest.raises(ValueError, match="not closed|out of turn"):
+        read_sgf(text)
+
+
+def test_a_deep_main_line_reads_to_its_end_and_variations_after_the_first_are_skipped():
+    text = "(;SZ[9];B[aa](;W[bb](;B[cc])(;B[dd]))(;W[ee]))"
+    assert read_sgf(text).moves == [0, 10, 20]
+    deep = "(;SZ[19]" + "".join(f"(;{'BW'[i % 2]}[{chr(97 + i % 19)}{chr(97 + i // 19)}]" for i in range(300)) + ")" * 301
+    assert len(read_sgf(deep).moves) == 300
+    with pytest.raises(ValueError, match="after a variation"):
+        read_sgf("(;SZ[9](;B[aa]);W[bb])")

@@ -1,0 +1,209 @@
+"""GTP v2 front-end: replies, the commands of issue 22, preprocessing, and fuzzed input that
+never crashes it or puts anything but GTP replies out."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from zeroplay.play.gtp import GtpSession, clean_line, handicap_points
+
+REPLY = re.compile(r"^[=?]\d*( [^\n]*)?(\n[^\n]+)*\n\n$")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _session(**options):
+    out = []
+    stop = threading.Event()
+    stop.set()  # a command is always "waiting": analyses end after their first round
+    return GtpSession(out.append, interrupted=stop, playouts=options.pop("playouts", 30), **options), out
+
+
+def ask(session, out, line):
+    out.clear()
+    session.handle(line)
+    return "".join(out)
+
+
+def test_required_commands_and_ids():
+    s, out = _session()
+    assert ask(s, out, "protocol_version") == "= 2\n\n"
+    assert ask(s, out, "7 name") == "=7 zeroplay\n\n"
+    assert ask(s, out, "known_command genmove") == "= true\n\n"
+    assert ask(s, out, "known_command frobnicate") == "= false\n\n"
+    listed = ask(s, out, "list_commands")[2:].split()
+    for name in ("protocol_version", "name", "version", "known_command", "list_commands", "quit", "boardsize",
+                 "clear_board", "komi", "play", "genmove", "undo", "showboard", "time_settings", "time_left",
+                 "final_score", "final_status_list", "fixed_handicap", "place_free_handicap", "set_free_handicap",
+                 "kgs-genmove_cleanup", "lz-analyze", "kata-analyze", "analyze", "genmove_analyze"):
+        assert name in listed
+    assert ask(s, out, "3 frobnicate") == "?3 unknown command\n\n"
+    assert ask(s, out, "boardsize 25") == "? unacceptable size\n\n"
+    assert ask(s, out, "boardsize x") == "? syntax error\n\n"
+    assert ask(s, out, "quit") == "=\n\n"
+
+
+def test_preprocessing():
+    assert clean_line("  play\tb D4 # a comment\r") == "play b D4"
+    assert clean_line("pl\x01ay b\x7f D4") == "play b D4"
+    s, out = _session()
+    assert ask(s, out, "# only a comment") == "" and ask(s, out, "   ") == ""
+
+
+def test_play_ko_and_undo():
+    s, out = _session()
+    for i, v in enumerate("C4 E5 D5 E3 D3 F4 J9 D4 E4".split()):
+        assert ask(s, out, f"play {'bw'[i % 2]} {v}") == "=\n\n"
+    assert ask(s, out, "play w D4") == "? illegal move\n\n"
+    assert ask(s, out, "play w Z9") == "? invalid vertex\n\n"
+    assert ask(s, out, "play x D4") == "? invalid color\n\n"
+    assert ask(s, out, "play b E5") == "? illegal move\n\n"  # occupied, out of turn
+    assert ask(s, out, "undo") == "=\n\n"
+    assert ask(s, out, "play b E4") == "=\n\n"
+    board = ask(s, out, "showboard")
+    assert board.startswith("= \n") and "prisoners: Black 1, White 0" in board
+
+
+def test_out_of_turn_play_and_genmove():
+    s, out = _session()
+    assert ask(s, out, "play b D4") == "=\n\n" and ask(s, out, "play b E5") == "=\n\n"
+    reply = ask(s, out, "genmove b")
+    assert REPLY.match(reply) and reply.startswith("= ")
+    move = reply[2:].strip()
+    assert move in ("pass", "resign") or s.game.parse_move(move) in [int(c) for c in s.state.stones(0)]
+
+
+def test_handicap():
+    assert handicap_points(19, 9) == ["D4", "Q16", "D16", "Q4", "D10", "Q10", "K4", "K16", "K10"]
+    assert handicap_points(9, 2) == ["C3", "G7"] and handicap_points(9, 5)[-1] == "E5"
+    s, out = _session()
+    assert ask(s, out, "fixed_handicap 3") == "= C3 G7 C7\n\n"
+    assert s.state.to_play == 1
+    assert ask(s, out, "fixed_handicap 2") == "? board not empty\n\n"
+    assert ask(s, out, "undo") == "? cannot undo\n\n"
+    assert ask(s, out, "clear_board") == "=\n\n"
+    assert ask(s, out, "fixed_handicap 10") == "? invalid number of stones\n\n"
+    assert ask(s, out, "set_free_handicap A1 A1") == "? bad vertex list\n\n"
+    assert ask(s, out, "set_free_handicap A1 J9 E5") == "=\n\n"
+    assert sorted(s.game.format_move(int(c)) for c in s.state.stones(0)) == ["A1", "E5", "J9"]
+
+
+def test_scoring_hand_case_over_gtp():
+    s, out = _session()
+    assert ask(s, out, "boardsize 5") == "=\n\n" and ask(s, out, "komi 0.5") == "=\n\n"
+    for v in ("C1", "C2", "C3", "C4", "C5", "A1"):
+        assert ask(s, out, f"play b {v}") == "=\n\n"
+    for v in ("D1", "D2", "D3", "D4", "D5"):
+        assert ask(s, out, f"play w {v}") == "=\n\n"
+    assert ask(s, out, "final_score") == "= B+4.5\n\n"
+    assert ask(s, out, "final_status_list dead") == "= \n\n".replace(" \n", "\n")
+
+
+def test_final_status_finds_a_dead_stone():
+    s, out = _session()
+    assert ask(s, out, "boardsize 5") == "=\n\n" and ask(s, out, "komi 0") == "=\n\n"
+    for v in ("C1", "C2", "C3", "C4", "C5"):
+        assert ask(s, out, f"play b {v}") == "=\n\n"
+    for v in ("D1", "D2", "D3", "D4", "D5", "A3"):
+        assert ask(s, out, f"play w {v}") == "=\n\n"
+    assert ask(s, out, "final_status_list dead") == "= A3\n\n"
+    assert ask(s, out, "final_score") == "= B+5\n\n"
+
+
+def test_time_controls_set_the_move_time():
+    s, out = _session()
+    assert s._move_seconds(0) is None
+    assert ask(s, out, "time_settings 300 10 5") == "=\n\n"
+    assert s._move_seconds(0) == pytest.approx(10)
+    assert ask(s, out, "time_left b 10 5") == "=\n\n"
+    assert s._move_seconds(0) == pytest.approx(0.8 * 10 / 5 - 0.2)
+    assert ask(s, out, "time_left b x 5") == "? syntax error\n\n"
+
+
+@pytest.mark.parametrize("command,style", [("lz-analyze b 10", "lz"), ("kata-analyze 5", "kata"),
+                                          ("analyze", "lz")])
+def test_analysis_streams_info_lines(command, style):
+    s, out = _session()
+    s.interrupted = threading.Event()
+    threading.Timer(0.5, s.interrupted.set).start()
+    reply = ask(s, out, command)
+    assert REPLY.match(reply) and reply.startswith("=\ninfo move ")
+    first = reply.split("\n")[1]
+    assert ("winrate 0." in first) == (style == "kata") and " pv " in first and " order 0 " in first
+
+
+def test_genmove_analyze_ends_with_play():
+    s, out = _session()
+    reply = ask(s, out, "genmove_analyze b 10")
+    assert REPLY.match(reply) and re.search(r"\nplay [A-HJ-T]\d+\n\n$|\nplay pass\n\n$", reply)
+
+
+def _fuzz_lines(n, seed):
+    rng = random.Random(seed)
+    commands = ["protocol_version", "name", "version", "known_command", "list_commands", "boardsize",
+                "clear_board", "komi", "play", "genmove", "undo", "showboard", "time_settings", "time_left",
+                "final_score", "final_status_list", "fixed_handicap", "place_free_handicap", "set_free_handicap",
+                "kgs-genmove_cleanup", "lz-analyze", "kata-analyze", "analyze", "genmove_analyze", "bogus"]
+    words = ["b", "w", "black", "white", "B", "pass", "PASS", "resign", "A1", "J9", "T19", "I5", "Z0", "D4", "E5",
+             "0", "1", "2", "5", "9", "19", "-3", "7.5", "nan", "inf", "1e309", "9" * 30, "alive", "dead",
+             "seki", "interval", "", "#", "\t", "\x00", "\x1b[2J", "é", "\u202e", "=", "?", "\r"]
+    for _ in range(n):
+        kind = rng.random()
+        if kind < 0.75:
+            parts = [rng.choice(commands)] + [rng.choice(words) for _ in range(rng.randrange(4))]
+            if rng.random() < 0.2:
+                parts.insert(0, str(rng.randrange(1000)))
+            yield " ".join(parts)
+        elif kind < 0.95:
+            yield "".join(chr(rng.randrange(0, 0x250)) for _ in range(rng.randrange(60)))
+        else:
+            yield "play b " + "A" * rng.choice([10, 70000])
+
+
+def _check_fuzz(n, seed):
+    s, out = _session(playouts=4)
+    for line in _fuzz_lines(n, seed):
+        if line.strip().split()[:1] == ["quit"]:
+            continue
+        out.clear()
+        assert s.handle(line) is True
+        reply = "".join(out)
+        assert reply == "" or REPLY.match(reply), (line, reply)
+        assert "internal error" not in reply, (line, reply)
+
+
+def test_fuzzed_lines_get_gtp_replies():
+    _check_fuzz(400, 1)
+
+
+@pytest.mark.slow
+def test_10000_fuzzed_lines_get_gtp_replies():
+    _check_fuzz(10_000, 2)
+
+
+def test_the_command_prints_only_replies():
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    script = "protocol_version\nboardsize 5\nplay b C3\ngenmove w\nbogus\nquit\n"
+    proc = subprocess.run([sys.executable, "-m", "zeroplay", "gtp", "--playouts", "20"], input=script,
+                          capture_output=True, text=True, env=env, timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    replies = proc.stdout.split("\n\n")
+    assert replies[-1] == "" and len(replies) == 7
+    assert all(REPLY.match(r + "\n\n") for r in replies[:-1])
+    assert replies[4] == "? unknown command" and "PUCT search" in proc.stderr
+
+
+def test_flat_engine_plays_and_names_itself():
+    s, out = _session(engine_kind="flat")
+    assert "flat Monte-Carlo" in ask(s, out, "version")
+    reply = ask(s, out, "genmove b")
+    assert REPLY.match(reply) and s.state.ply == 1
+    with pytest.raises(ValueError, match="engine"):
+        _session(engine_kind="gnu")

@@ -1,0 +1,32 @@
+"""``zeroplay play --game shogi``: moves, errors, undo, hint and a game to its end."""
+
+from __future__ import annotations
+
+from zeroplay.play.shogi_terminal import ShogiTerminal
+
+
+def test_session_plays_undoes_and_refuses_bad_moves():
+    out: list[str] = []
+    t = ShogiTerminal(out.append, seconds=0.1)
+    assert "Your move" in out[-1] and "Black (sente) in hand" in "\n".join(out)
+    t.handle("7g7f")
+    assert len(t.history) == 3 and any(line.startswith("Engine plays") for line in out)
+    out.clear()
+    t.handle("7g7f")
+    assert out and "illegal" in out[0]
+    t.handle("undo")
+    assert len(t.history) == 1
+    t.handle("hint")
+    assert out[-1].startswith("Hint: ")
+    t.handle("new white")
+    assert t.human == 1 and len(t.history) == 2
+    t.handle("quit")
+    assert t.finished
+
+
+def test_mate_ends_the_game():
+    out: list[str] = []
+    t = ShogiTerminal(out.append, seconds=0.1)
+    t.history = [t.game.from_sfen("7lk/9/8G/9/9/9/9/9/K8 b G 1")]
+    t.handle("G*1b")
+    assert t.state.is_terminal and "Black wins" in "\n".join(out)

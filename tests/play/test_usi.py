@@ -1,0 +1,159 @@
+"""The USI front-end: the protocol's commands, time limits, go mate, bad input, fuzzing."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from zeroplay.play.usi import UsiSession, _parse_go, think_seconds
+from zeroplay.play.usi_fuzz import REPLY, random_lines
+
+SCORE_LINE = re.compile(r"^info depth \d+ score (cp -?\d+|mate [+-]\d+) nodes \d+ nps \d+ time \d+( hashfull \d+)? pv \S+( \S+)*$")
+
+
+class Session:
+    def __init__(self, **kw):
+        self.lines: list[str] = []
+        self.usi = UsiSession(self.lines.append, **kw)
+
+    def send(self, *lines):
+        for line in lines:
+            self.usi.handle(line)
+
+    def wait_for(self, prefix: str, timeout: float = 60.0) -> str:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            for line in self.lines:
+                if line.startswith(prefix):
+                    return line
+            time.sleep(0.01)
+        raise AssertionError(f"no {prefix!r} in {self.lines[-10:]}")
+
+
+def _bestmove_with_score_line_before(lines):
+    at = next(i for i, line in enumerate(lines) if line.startswith("bestmove"))
+    assert SCORE_LINE.match(lines[at - 1]), lines[at - 1]
+    return lines[at].split()[1]
+
+
+def test_usi_lists_options_and_plays_a_legal_move():
+    s = Session()
+    s.send("usi")
+    assert s.lines[0].startswith("id name zeroplay") and s.lines[-1] == "usiok"
+    assert any(line.startswith("option name USI_Hash type spin") for line in s.lines)
+    assert any(line.startswith("option name Engine type combo") for line in s.lines)
+    s.send("setoption name USI_Hash value 8", "isready")
+    assert s.lines[-1] == "readyok"
+    s.send("usinewgame", "position startpos moves 7g7f 3c3d", "go btime 0 wtime 0 byoyomi 600")
+    s.wait_for("bestmove")
+    move = _bestmove_with_score_line_before(s.lines)
+    from zeroplay.games import make
+
+    assert move in {make("shogi").from_usi("startpos moves 7g7f 3c3d").move_text(int(m))
+                    for m in make("shogi").from_usi("startpos moves 7g7f 3c3d").legal_moves()}
+    s.send("gameover win", "quit")
+    assert s.usi.finished
+
+
+def test_resign_win_mate_and_go_mate():
+    s = Session()
+    s.send("setoption name USI_Hash value 4", "position sfen 7lk/9/8G/9/9/9/9/9/K8 b G 1 moves G*1b", "go byoyomi 100")
+    s.wait_for("bestmove")
+    assert _bestmove_with_score_line_before(s.lines) == "resign"
+    s.lines.clear()
+    s.send("position sfen RRBBGGGG1/4K4/SS7/9/9/9/9/9/4k4 b 2P 1", "go byoyomi 100")
+    s.wait_for("bestmove")
+    assert _bestmove_with_score_line_before(s.lines) == "win"
+    s.lines.clear()
+    s.send("position sfen 7lk/9/8G/9/9/9/9/9/K8 b G 1", "go byoyomi 1000")
+    s.wait_for("bestmove")
+    assert _bestmove_with_score_line_before(s.lines) == "G*1b" and "score mate +1" in s.lines[-2]
+    s.lines.clear()
+    s.send("go mate 2000")
+    assert s.wait_for("checkmate") == "checkmate G*1b"
+    s.lines.clear()
+    s.send("position startpos", "go mate 500")
+    assert s.wait_for("checkmate") == "checkmate nomate"
+
+
+def test_infinite_and_ponder_answer_only_after_stop_or_ponderhit():
+    s = Session()
+    s.send("setoption name USI_Hash value 4", "setoption name USI_Ponder value true", "position startpos", "go infinite")
+    time.sleep(0.3)
+    assert not any(line.startswith("bestmove") for line in s.lines)
+    s.send("stop")
+    assert s.lines[-1].startswith("bestmove") and SCORE_LINE.match(s.lines[-2])
+    s.lines.clear()
+    s.send("position startpos moves 7g7f", "go ponder btime 0 wtime 0 byoyomi 300")
+    time.sleep(0.3)
+    assert not any(line.startswith("bestmove") for line in s.lines)
+    s.send("ponderhit")
+    s.wait_for("bestmove", timeout=30)
+
+
+def test_time_budgets():
+    assert think_seconds({"btime": 0, "wtime": 0, "byoyomi": 1000}, 0, 300) == pytest.approx(0.7)
+    assert think_seconds({"btime": 60_000, "wtime": 1000, "binc": 1000, "winc": 1000}, 1, 100) == pytest.approx(
+        (1000 / 30 + 1000 - 100) / 1000)
+    assert think_seconds({"btime": 40_000}, 0, 0) == pytest.approx(1.0)
+    assert think_seconds({"btime": 10, "wtime": 10}, 0, 300) == pytest.approx(0.02)
+    assert think_seconds({"infinite": True}, 0, 300) is None and think_seconds({"nodes": 5}, 0, 0) is None
+    assert think_seconds({"movetime": 1500}, 0, 300) == pytest.approx(1.2)
+    for bad in (["btime"], ["btime", "x"], ["nodes", "-1"], ["mate"], ["mate", "soon"], ["banana"]):
+        with pytest.raises(ValueError):
+            _parse_go(bad)
+
+
+def test_bad_input_is_answered_and_keeps_the_position():
+    s = Session()
+    s.send("position startpos moves 7g7f")
+    for line in ["position startpos moves 7g7f 7g7f", "position sfen x b - 1", "setoption name USI_Hash value 0",
+                 "setoption name Nope value 1", "setoption name Engine value Random", "frobnicate", "go nodes x"]:
+        s.lines.clear()
+        s.send(line)
+        assert len(s.lines) == 1 and s.lines[0].startswith("info string"), (line, s.lines)
+    assert s.usi.state.usi_moves == ("7g7f",)
+
+
+def _fuzz(count, seed):
+    s = Session(max_seconds=0.02)
+    s.send("setoption name USI_Hash value 2")
+    for line in random_lines(random.Random(seed), count):
+        s.send(line)
+        assert not s.usi.finished
+    s.send("stop", "setoption name Engine value AlphaBeta", "setoption name Model value <empty>", "position startpos",
+           "go nodes 200")
+    s.wait_for("bestmove")
+    s.send("quit")
+    bad = [line for line in s.lines if not REPLY.match(line) or "internal error" in line]
+    assert not bad, bad[:5]
+
+
+def test_fuzz_500_lines():
+    _fuzz(500, seed=1)
+
+
+@pytest.mark.slow
+def test_fuzz_10000_lines():
+    _fuzz(10_000, seed=2)
+
+
+def test_console_script_starts_bare_and_answers_usiok_within_2_seconds():
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from zeroplay.play.usi import main; sys.exit(main([]))"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    t0 = time.monotonic()
+    proc.stdin.write("usi\n")
+    proc.stdin.flush()
+    lines = []
+    while not lines or lines[-1] != "usiok":
+        lines.append(proc.stdout.readline().strip())
+    elapsed = time.monotonic() - t0
+    proc.stdin.write("quit\n")
+    proc.stdin.flush()
+    assert proc.wait(timeout=30) == 0
+    assert elapsed < 2.0 and all(REPLY.match(line) for line in lines)

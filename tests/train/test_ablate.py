@@ -1,0 +1,70 @@
+"""``zeroplay ablate``: equal CPU time per side, resume, the result file; one real tiny run (slow)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from zeroplay.train.ablate import CPU_LOG, RESULT, run_ablation
+
+
+def _fakes(calls, cpu_by_side):
+    def train_chunk(out, side, options, iterations):
+        calls.append((side, iterations, options))
+        ck = out / side / "checkpoints"
+        ck.mkdir(parents=True, exist_ok=True)
+        (ck / f"iter-{iterations:06d}.safetensors").write_bytes(b"")
+        return {"side": side, "iterations": iterations, "cpu_s": cpu_by_side[side], "wall_s": 1.0}
+
+    def arena(out, nets, games, playouts, seed):
+        calls.append(("arena", nets["a"].name, nets["b"].name))
+        match = {"games": games, "wins": 120, "draws": 10, "losses": 70, "score": 0.625, "elo": 88.7,
+                 "elo_low": 39.0, "elo_high": 140.1}
+        return match, ["arena", str(nets["a"]), str(nets["b"]), "--games", str(games)]
+
+    return train_chunk, arena
+
+
+def test_equal_cpu_schedule_result_and_resume(tmp_path):
+    calls = []
+    # side b's iterations cost twice side a's: it gets half as many
+    train_chunk, arena = _fakes(calls, {"a": 10.0, "b": 20.0})
+    result = run_ablation(tmp_path, "--size 9", "--root-policy puct", "--root-policy gumbel", cpu_hours=60 / 3600,
+                          games=200, playouts=100, seed=0, argv=["ablate", "--out", "X"], log=lambda m: None,
+                          train_chunk=train_chunk, arena=arena)
+    chunks = [c for c in calls if c[0] != "arena"]
+    assert [c[0] for c in chunks].count("a") == 6 and [c[0] for c in chunks].count("b") == 3
+    assert all(c[2].startswith("--size 9 --root-policy") for c in chunks)
+    assert calls[-1] == ("arena", "iter-000006.safetensors", "iter-000003.safetensors")
+    assert result["spent"]["a"]["cpu_s"] == result["spent"]["b"]["cpu_s"] == 60.0
+    text = (tmp_path / RESULT).read_text()
+    assert "A 120 / 10 / 70" in text and "+89 [+39, +140]" in text and "Rerun: `zeroplay ablate --out X`" in text
+    assert len((tmp_path / CPU_LOG).read_text().splitlines()) == 9
+    # a rerun trains nothing more and plays the (resumable) arena again
+    calls.clear()
+    run_ablation(tmp_path, "--size 9", "--root-policy puct", "--root-policy gumbel", cpu_hours=60 / 3600,
+                 games=200, playouts=100, seed=0, log=lambda m: None, train_chunk=train_chunk, arena=arena)
+    assert [c[0] for c in calls] == ["arena"]
+
+
+def test_options_the_harness_sets_are_refused(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "zeroplay", "ablate", "--out", str(tmp_path / "x"), "--cpu-hours",
+                          "0.1", "--a", "--iterations 5"], capture_output=True, text=True)
+    assert out.returncode != 0 and "--iterations is set by zeroplay ablate" in out.stderr
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.slow
+def test_tiny_real_ablation(tmp_path):
+    """End to end on 5x5 four in a row with a one-block net: minutes of CPU, a plumbing check."""
+    common = ("--game gomoku --size 5 --n-in-row 4 --net b1c8 --playouts 8 --games-per-iteration 4 --steps 2 "
+              "--batch-size 16 --eval-games 0 --workers 0 --threads 1 --parallel-games 4")
+    out = subprocess.run([sys.executable, "-m", "zeroplay", "ablate", "--out", str(tmp_path), "--common", common,
+                          "--b", "--root-policy gumbel --gumbel-m 4", "--cpu-hours", "0.001", "--games", "4",
+                          "--playouts", "8"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    result = json.loads((tmp_path / "result.json").read_text())
+    assert result["arena"]["games"] == 4 and (tmp_path / "arena.jsonl").exists()
