@@ -12,6 +12,9 @@ $(STAMP): pyproject.toml
 	# CPU build from local disk first; a bare `torch` requirement would pull a multi-GB CUDA build
 	$(BIN)/python -m pip install torch==2.13.0
 	$(BIN)/python -m pip install -e '.[dev,ray]'
+	# compile the numba kernels now, one progress line per stage (cached on disk): the first
+	# `zeroplay play` then starts in seconds instead of compiling silently for minutes
+	$(BIN)/python -c "from zeroplay.engine.factory import warm_up; warm_up(print, solvers=True)"
 	touch $(STAMP)
 
 venv: $(STAMP)

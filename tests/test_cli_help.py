@@ -22,7 +22,8 @@ def test_top_level_help_is_plain_text_and_names_every_command(capsys):
     commands = parser._subparsers._group_actions[0].choices
     assert {"play", "serve", "pbrain", "train", "arena", "export", "plot", "solve", "bench", "random-game"} <= set(commands)
     description = parser.description
-    assert description.startswith("The zeroplay command line: play, serve, pbrain, usi, train, arena, export, plot, ")
+    assert description.startswith("The zeroplay command line: play, serve, pbrain, usi, analyze, train, arena, export, "
+                                   "plot, ")
     for name in commands:
         assert f" {name}," in description or f" {name}." in description, name
     assert "zeroplay COMMAND --help" in out

@@ -3,6 +3,7 @@ handles Ctrl-C itself: one line and exit status 130, no traceback."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 
@@ -12,6 +13,13 @@ import zeroplay.cli
 from zeroplay.cli import main
 
 POSIX = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a process: POSIX only")
+
+
+def default_sigint() -> None:
+    """``preexec_fn`` of a child that the test interrupts: SIGINT back to its default action.
+    An ignored signal stays ignored across exec, so under ``make test &`` or a CI runner that
+    ignores SIGINT the child would never see the test's Ctrl-C (issue 23)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 SIGINT_ON_IMPORT = """
 import os, runpy, signal, sys
@@ -40,7 +48,7 @@ runpy.run_module("zeroplay", run_name="__main__", alter_sys=True)  # python -m z
 ])
 def test_ctrl_c_while_starting_is_one_line_and_exit_130(module):
     proc = subprocess.run([sys.executable, "-c", SIGINT_ON_IMPORT, module, "train", "--help"],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, preexec_fn=default_sigint)
     assert "Traceback" not in proc.stderr and "KeyboardInterrupt" not in proc.stderr, proc.stderr
     assert proc.returncode == 130, proc.stderr
     assert proc.stderr.strip() == "interrupted"

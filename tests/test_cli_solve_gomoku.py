@@ -46,3 +46,26 @@ def test_a_finished_game_says_who_won(capsys):
     assert "the game is over: black wins" in capsys.readouterr().out
     assert main(["solve", "gomoku", "--moves", moves, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["game_over"] == "black wins"
+
+
+def test_solve_time_leaves_out_compiling_the_solver(capsys, monkeypatch):
+    """It reported 46 s for 4 nodes on first use (issue 23): the compile is timed apart."""
+    import time
+
+    import zeroplay.solvers.threat_solver as vcf
+
+    real = vcf.ThreatSolver.vct
+    calls = []
+
+    def first_call_slow(self, state, **kwargs):  # the first call stands for the compile
+        calls.append(kwargs["nodes"])
+        if len(calls) == 1:
+            time.sleep(1.0)
+        return real(self, state, **kwargs)
+
+    monkeypatch.setattr(vcf.ThreatSolver, "vct", first_call_slow)
+    assert main(["solve", "gomoku", "--moves", DOUBLE_THREE, "--vct", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert calls[0] == 1 and out["setup_seconds"] >= 1.0 and out["seconds"] < 1.0 and out["found"]
+    assert main(["solve", "gomoku", "--moves", DOUBLE_THREE, "--vct"]) == 0
+    assert "s to compile or load the solver)" in capsys.readouterr().out.splitlines()[-1]

@@ -1,4 +1,5 @@
-"""The ``zeroplay`` command line: play, serve, pbrain, usi, train, arena, export, plot, solve, bench, random-game, gtp."""
+"""The ``zeroplay`` command line: play, serve, pbrain, usi, analyze, train, arena, export, plot, solve, bench,
+random-game, gtp."""
 
 from __future__ import annotations
 
@@ -169,8 +170,8 @@ def _bench_module(name: str):
     return importlib.import_module(f"zeroplay.bench.{name}")
 
 
-COMMAND_ORDER = ("play", "serve", "pbrain", "usi", "train", "arena", "export", "plot", "solve", "bench", "random-game",
-                 "gtp")
+COMMAND_ORDER = ("play", "serve", "pbrain", "usi", "analyze", "train", "arena", "export", "plot", "solve", "bench",
+                 "random-game", "gtp")
 """The order ``zeroplay --help``'s description names the commands in; a command not listed here
 comes after them, so none is left out."""
 

@@ -99,3 +99,19 @@ def test_an_sgf_board_size_or_game_that_cannot_be_is_refused(text, needle):
     with pytest.raises(ValueError, match=needle):
         read_sgf(text)
     assert read_sgf("(;GM[04]SZ[15];B[hh])").moves == [7 * 15 + 7]  # 04 is the number 4
+
+
+@pytest.mark.parametrize("text", ["(" * 3000, "(;SZ[9]" + "(;B[aa]" * 5000 + ")" * 5001, "(;SZ[9]" + "(" * 100_000])
+def test_a_deeply_nested_sgf_is_a_value_error_not_a_recursion_error(text):
+    # issue 23: "(" * 3000 gave HTTP 500 on the web board (RecursionError in the parser)
+    with pytest.raises(ValueError, match="not closed|out of turn"):
+        read_sgf(text)
+
+
+def test_a_deep_main_line_reads_to_its_end_and_variations_after_the_first_are_skipped():
+    text = "(;SZ[9];B[aa](;W[bb](;B[cc])(;B[dd]))(;W[ee]))"
+    assert read_sgf(text).moves == [0, 10, 20]
+    deep = "(;SZ[19]" + "".join(f"(;{'BW'[i % 2]}[{chr(97 + i % 19)}{chr(97 + i // 19)}]" for i in range(300)) + ")" * 301
+    assert len(read_sgf(deep).moves) == 300
+    with pytest.raises(ValueError, match="after a variation"):
+        read_sgf("(;SZ[9](;B[aa]);W[bb])")

@@ -237,3 +237,33 @@ def test_checkpoint_game_reads_the_game_from_the_header(saved, tmp_path):
     junk.write_bytes(b"\x10" + b"\x00" * 7 + b"not json at all!")
     with pytest.raises(CheckpointError):
         checkpoint_game(junk)
+
+
+def _rewrite_arch(path, **arch):
+    """The same tensors (and checksum) under an architecture record changed by hand."""
+    from safetensors.torch import load as st_load, save as st_save
+
+    data = path.read_bytes()
+    header = json.loads(data[8:8 + int.from_bytes(data[:8], "little")])
+    record = json.loads(header["__metadata__"]["zeroplay"])
+    record["arch"].update(arch)
+    path.write_bytes(st_save(st_load(data), metadata={"format": "pt", "zeroplay": json.dumps(record)}))
+
+
+@pytest.mark.parametrize("arch", [{"channels": 10**6}, {"blocks": 10**9}, {"height": 10**5, "width": 10**5},
+                                  {"num_actions": 2**40}, {"in_channels": 3}, {"kind": "tower", "blocks": 2}])
+def test_an_absurd_architecture_record_is_refused_before_any_net_is_built(saved, monkeypatch, arch):
+    # issue 23: such headers made play, arena, serve, export and pbrain allocate 150-576 GB
+    path, *_ = saved
+    _rewrite_arch(path, **arch)
+    import zeroplay.nn.checkpoint as ck
+
+    real = ck.model_from_spec
+
+    def only_on_meta(spec):
+        assert torch.empty(0).device.type == "meta", "a net was built with real storage"
+        return real(spec)
+
+    monkeypatch.setattr(ck, "model_from_spec", only_on_meta)
+    with pytest.raises(CheckpointError, match="corrupt: arch|does not fit architecture"):
+        load_checkpoint(path)

@@ -17,7 +17,8 @@ from zeroplay.play.webgame import GameStore
 
 @pytest.fixture()
 def client(warm):
-    with TestClient(create_app(), raise_server_exceptions=False) as c:
+    with TestClient(create_app(), raise_server_exceptions=False,
+                    base_url="http://127.0.0.1") as c:
         yield c
 
 
@@ -297,7 +298,7 @@ def test_malformed_json_and_occupied_cells_and_finished_games(client):
 def test_the_store_drops_the_oldest_idle_game():
     from zeroplay.play.webgame import Options
 
-    store = GameStore(capacity=2)
+    store = GameStore(max_games=2)
     a = store.new(Options(size=5, playouts=1))
     b = store.new(Options(size=5, playouts=1))
     store.get(a.id)  # a is now the most recent

@@ -47,13 +47,15 @@ def play_error(capsys, *args: str) -> str:
 @pytest.fixture(scope="module")
 def eight(warm):
     """A client of a server started with ``--model gomoku-8x8-5-freestyle --playouts 40``."""
-    with TestClient(create_app(model=EIGHT, playouts=40), raise_server_exceptions=False) as c:
+    with TestClient(create_app(model=EIGHT, playouts=40), raise_server_exceptions=False,
+                    base_url="http://127.0.0.1") as c:
         yield c
 
 
 # --- playouts ------------------------------------------------------------------------------------------
 def test_default_playouts_are_zeroplay_plays(warm):
-    with TestClient(create_app(), raise_server_exceptions=False) as c:
+    with TestClient(create_app(), raise_server_exceptions=False,
+                    base_url="http://127.0.0.1") as c:
         assert c.get("/api/defaults").json()["playouts"] == PLAY_PLAYOUTS == 800
         r = c.post("/api/games", json={"size": 9})
         assert r.status_code == 201 and r.json()["options"]["playouts"] == PLAY_PLAYOUTS
@@ -68,7 +70,8 @@ def test_default_playouts_are_zeroplay_plays(warm):
 
 
 def test_the_servers_playouts_are_the_default_and_a_game_may_choose(warm):
-    with TestClient(create_app(playouts=37), raise_server_exceptions=False) as c:
+    with TestClient(create_app(playouts=37), raise_server_exceptions=False,
+                    base_url="http://127.0.0.1") as c:
         assert c.get("/api/defaults").json()["playouts"] == 37
         g = c.post("/api/games", json={"size": 9, "color": "white"}).json()
         assert g["options"]["playouts"] == 37

@@ -19,6 +19,13 @@ from zeroplay.play.terminal import TerminalGame
 PLAY = [sys.executable, "-m", "zeroplay", "play"]
 
 
+def default_sigint() -> None:
+    """``preexec_fn`` of a child that the test interrupts: SIGINT back to its default action.
+    An ignored signal stays ignored across exec, so under ``make test &`` or a CI runner that
+    ignores SIGINT the child would never see the test's Ctrl-C (issue 23)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def play(stdin: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
     return subprocess.run(PLAY + list(args), input=stdin, capture_output=True, text=True, timeout=timeout)
 
@@ -60,7 +67,7 @@ def test_bad_options_are_explained():
 
 def test_ctrl_c_exits_cleanly(warm):
     proc = subprocess.Popen(PLAY + ["--size", "9", "--playouts", "20"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=default_sigint)
     try:
         deadline = time.monotonic() + 120
         buf = b""
@@ -226,7 +233,7 @@ def test_the_search_only_engine_opens_in_the_centre(warm, size):
 
 def test_ctrl_c_while_the_engine_thinks_plays_the_best_move_so_far(warm):
     proc = subprocess.Popen(PLAY + ["--size", "9", "--playouts", "100000000"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=default_sigint)
     try:
         buf = b""
 

@@ -20,6 +20,13 @@ LONG_PNS = "i9 e9 f8 h9 i8 h8 j8 e7 h7 g7 j7 i7 k7 l6 g6 e5 i6 f5 g5"
 """Puzzle white_vcf_057 as a game: the proof-number VCT runs about 30 s on it (tree pool full)."""
 
 
+def default_sigint() -> None:
+    """``preexec_fn`` of a child that the test interrupts: SIGINT back to its default action.
+    An ignored signal stays ignored across exec, so under ``make test &`` or a CI runner that
+    ignores SIGINT the child would never see the test's Ctrl-C (issue 23)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 # --- Ctrl-C ----------------------------------------------------------------------------------------
 def _interrupt(proc: subprocess.Popen, *, after: float) -> tuple[float, str]:
     time.sleep(after)
@@ -38,7 +45,7 @@ def _interrupt(proc: subprocess.Popen, *, after: float) -> tuple[float, str]:
 @POSIX
 def test_ctrl_c_stops_the_connect4_empty_board_solve_at_once():
     proc = subprocess.Popen([sys.executable, "-m", "zeroplay", "solve", "connect4", ""],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
     note = proc.stderr.readline()  # printed just before the compiled search starts
     assert "many minutes" in note
     seconds, err = _interrupt(proc, after=0.5)
@@ -49,14 +56,14 @@ def test_ctrl_c_stops_the_connect4_empty_board_solve_at_once():
 def test_ctrl_c_stops_the_gomoku_pns_solve_at_once():
     proc = subprocess.Popen([sys.executable, "-m", "zeroplay", "solve", "gomoku", "--moves", LONG_PNS,
                              "--method", "pns", "--nodes", "100000000"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
     seconds, err = _interrupt(proc, after=4)  # start-up is about 1.5 s, the search about 30 s
     assert proc.returncode == -signal.SIGINT and "Traceback" not in err and seconds < 3
 
 
 @POSIX
 def test_python_handler_is_restored_and_an_ignored_sigint_is_left_alone():
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    started = signal.signal(signal.SIGINT, signal.default_int_handler)  # SIG_IGN under `make test &`
     with _interrupt_ends_process():
         assert signal.getsignal(signal.SIGINT) is signal.SIG_DFL
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
@@ -66,7 +73,7 @@ def test_python_handler_is_restored_and_an_ignored_sigint_is_left_alone():
             assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGINT, started)
 
 
 # --- connect4 -------------------------------------------------------------------------------------

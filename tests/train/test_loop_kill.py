@@ -5,6 +5,7 @@ and loadable checkpoints."""
 from __future__ import annotations
 
 import hashlib
+import re
 import signal
 import subprocess
 import sys
@@ -70,6 +71,14 @@ elif mode == "shard":
             half_then_die(path, buf.getvalue())
         return write_shard_atomic(path, writer)
     shards.atomic_write = shard_write
+elif mode == "metrics":
+    import zeroplay.train.metrics as metrics
+    append = metrics.MetricsLog.append
+    def append_or_die(self, kind, **fields):
+        if kind == "selfplay" and fields.get("iteration") == 2 and fields.get("first_id", 0) >= 8:
+            die()  # the shard of games 8..9 is on disk, its metrics line is not
+        return append(self, kind, **fields)
+    metrics.MetricsLog.append = append_or_die
 elif mode == "save":
     real = checkpoint.atomic_write_bytes
     def save(path, data):
@@ -143,3 +152,73 @@ def test_kill_in_the_middle_of_a_checkpoint_save(tmp_path):
     before = _check_resume(run)
     ids = sorted(i for _, ids, _ in before.values() for i in ids)
     assert ids == list(range(12))  # all self-play of iteration 2 was flushed before the save
+    assert not [p for p in run.rglob("*.tmp")], "the resume removes the killed save's temp file"
+
+
+def test_kill_between_a_shard_and_its_metrics_line_is_reconciled_on_resume(tmp_path):
+    from zeroplay.train import read_metrics
+
+    run = tmp_path / "run"
+    _kill_run("metrics", run)
+    logged = read_metrics(run / "metrics.jsonl", "selfplay")
+    assert sum(r["games"] for r in logged) == 8 and (run / "shards" / "shard-000000008-000000009.npz").exists()
+    _check_resume(run)
+    rows = read_metrics(run / "metrics.jsonl", "selfplay")
+    spans = sorted((r["first_id"], r["last_id"]) for r in rows)
+    assert [i for a, b in spans for i in range(a, b + 1)] == list(range(12)), "every game in the metrics once"
+    fixed = [r for r in rows if r.get("reconciled")]
+    assert len(fixed) == 1 and (fixed[0]["first_id"], fixed[0]["games"], fixed[0]["iteration"]) == (8, 2, 2)
+    assert fixed[0]["seconds"] is None and fixed[0]["black_wins"] + fixed[0]["white_wins"] + fixed[0]["draws"] == 2
+    shard = read_shard(run / "shards" / "shard-000000008-000000009.npz", GAME, "basic")
+    assert fixed[0]["samples"] == len(shard.samples.z)
+    from zeroplay.train.reconcile import shard_outcomes
+
+    for r in rows:  # the outcomes read back from a shard agree with those logged when it was written
+        if not r.get("reconciled"):
+            s = read_shard(run / "shards" / f"shard-{r['first_id']:09d}-{r['last_id']:09d}.npz", GAME, "basic")
+            assert shard_outcomes(s.game_ids, s.game_id, s.samples.ply, s.samples.z) == (
+                r["black_wins"], r["white_wins"], r["draws"])
+
+
+def test_a_full_disk_during_a_save_is_one_line_and_the_rerun_continues(tmp_path, monkeypatch, capsys):
+    import errno
+
+    import zeroplay.nn.checkpoint as checkpoint
+    from zeroplay.files.atomic import atomic_write
+
+    real = checkpoint.atomic_write_bytes
+
+    def full_disk(path, data):
+        if path.name == "iter-000002.safetensors":
+            def write(f):
+                f.write(data[:1000])
+                raise OSError(errno.ENOSPC, "No space left on device")  # as f.write says it, no file named
+            return atomic_write(path, write)
+        return real(path, data)
+
+    monkeypatch.setattr(checkpoint, "atomic_write_bytes", full_disk)
+    run = tmp_path / "run"
+    assert main(["train", "--run-dir", str(run), *ARGS]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    # the console's iteration line: its losses and the whole run's ETA (issue 23)
+    (done,) = [line for line in err.splitlines() if line.startswith("iteration 1 done:")]
+    assert re.search(r"; loss policy \d+\.\d{3} value \d+\.\d{3} total \d+\.\d{3}; run ETA \d+ (s|min) "
+                     r"\(mean iteration \d+ (s|min)\)$", done), done
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("zeroplay train: error: No space left on device while writing ") and \
+        last.split("writing ")[1].startswith(str(run / "checkpoints" / "iter-000002.safetensors"))
+    assert not list(run.rglob("*.tmp")) and not (run / "checkpoints" / "iter-000002.safetensors").exists()
+    monkeypatch.setattr(checkpoint, "atomic_write_bytes", real)
+    _check_resume(run)
+    assert list(run.glob("events.out.tfevents.*")), "TensorBoard event files beside metrics.jsonl"
+
+
+def test_loss_text_and_durations():
+    from zeroplay.train.loop import format_duration, loss_text
+
+    assert loss_text({}) == "" and loss_text({"lr": 0.1}) == ""
+    assert loss_text({"loss": 2.5, "policy_loss": 2.0, "value_loss": 0.4}) == \
+        "; loss policy 2.000 value 0.400 total 2.500"
+    assert [format_duration(s) for s in (5, 89, 600, 5400, 7200, 200_000)] == \
+        ["5 s", "89 s", "10 min", "1.5 h", "2.0 h", "2.3 d"]

@@ -47,7 +47,7 @@ def _fake_run(run_dir):
 def test_plot_writes_three_pngs(tmp_path):
     _fake_run(tmp_path)
     paths = plot_run(tmp_path, tmp_path / "charts")
-    assert sorted(p.name for p in paths) == ["elo.png", "games_per_hour.png", "losses.png"]
+    assert sorted(p.name for p in paths) == ["elo.png", "games_per_hour.png", "losses.png"]  # no iterations: no per-iteration charts
     for p in paths:
         assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

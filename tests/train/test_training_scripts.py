@@ -1,5 +1,6 @@
 """The scripts of training/ that run the shipped-model runs: bad input is one line and changes nothing."""
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -7,6 +8,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def default_sigint() -> None:
+    """``preexec_fn`` of a child that the test interrupts: SIGINT back to its default action.
+    An ignored signal stays ignored across exec, so under ``make test &`` or a CI runner that
+    ignores SIGINT the child would never see the test's Ctrl-C (issue 23)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @pytest.mark.parametrize("argv", [[], ["typo-name"], ["a", "b"]])
@@ -54,7 +62,7 @@ def test_stopping_run_sh_stops_its_chunk(tmp_path, how):
 
     pid_file = tmp_path / "train.pid"
     script, env = _sandbox(tmp_path, f"echo $$ > {pid_file}\nexec sleep 300\n")
-    proc = subprocess.Popen(["bash", str(script), "x"], env=env, start_new_session=True,
+    proc = subprocess.Popen(["bash", str(script), "x"], env=env, start_new_session=True, preexec_fn=default_sigint,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         for _ in range(200):

@@ -6,15 +6,16 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
     PATH            a checkpoint (``.safetensors``): the network with ``playouts`` per move
     NAME            a shipped model by name (``gomoku-8x8-5-freestyle``, ``zeroplay.nn.shipped``):
                     its file in the package; a file of that name here wins
-    vcf:PATH        the same with the Gomoku threat solver on (``SearchConfig.threat_solver``);
-                    also ``vcf:NAME``
+    vcf:PATH        the same with the game's play-time search options on (``game.play_search_options``:
+                    for Gomoku the VCF solver, the defence, the root VCT); also ``vcf:NAME``
     gumbel:PATH     the same with the Gumbel root search (``SearchConfig.root_policy``; no noise
                     in play: g = 0); also ``gumbel:NAME``
     uniform:N       UniformEvaluator, N playouts per move (search guided by the tree alone)
     rollout:N       RolloutEvaluator, N playouts per move (plain random-rollout MCTS)
     heuristic:N     the search-only engine of ``zeroplay play`` where no model ships: the search
                     guided by ``engine.heuristic`` (window counts), N playouts per move, with the
-                    Gomoku threat solver on as ``zeroplay play`` has it (``heuristic-plain:N``: off)
+                    game's play-time search options as ``zeroplay play`` has them
+                    (``heuristic-plain:N``: all off; ``heuristic-nodefence:N``: the defence off)
     pbrain:COMMAND  a Gomocup engine run as a subprocess (``engine/pbrain_player.py``), 1 s a turn;
                     ``pbrain:turn=MS,match=MS:COMMAND`` sets the protocol's time controls
     gtp:COMMAND     a GTP engine for Go run as a subprocess (``engine/gtp_player.py``): GNU Go,
@@ -268,7 +269,7 @@ def _vcf(arg, game, options):
     p = checkpoint_player(path, game, playouts=options["playouts"], name=f"vcf:{arg}",
                           opening_moves=options.get("opening_moves", 2), seed=options.get("seed"),
                           device=options.get("device", "cpu"))
-    p.config = search_config(p.playouts, num_actions=game.num_actions, threat_solver=True)
+    p.config = p.config.replace(**dict(game.play_search_options))  # as zeroplay play searches
     return p
 
 
@@ -294,19 +295,20 @@ def _gumbel(arg, game, options):
     return p
 
 
-def _heuristic(threat_solver: bool):
+def _heuristic(threat_solver: bool, defence: bool = True):
     def factory(arg, game, options):
         from zeroplay.engine.heuristic import heuristic_evaluator
 
-        prefix = "heuristic" if threat_solver else "heuristic-plain"
+        prefix = ("heuristic" if defence else "heuristic-nodefence") if threat_solver else "heuristic-plain"
         n = _playouts_arg(prefix, arg)
         evaluator = heuristic_evaluator(game)
         if evaluator is None:
             raise ValueError(f"{prefix}:N plays n-in-a-row games and Connect Four, not {game.name}")
-        # with the threat solver where the game's play engines use it (``heuristic:N`` plays as
-        # the search-only engine does)
-        plays_with = dict(game.play_search_options).get("threat_solver", False)
-        config = search_config(n, num_actions=game.num_actions, threat_solver=threat_solver and plays_with)
+        # as the game's play engines search (``heuristic:N`` plays as the search-only engine does)
+        overrides = dict(game.play_search_options) if threat_solver else {}
+        if overrides and not defence:
+            overrides["defence"] = False
+        config = search_config(n, num_actions=game.num_actions, **overrides)
         return SearchPlayer(evaluator, n, name=f"{prefix}:{arg}", opening_moves=options.get("opening_moves", 2),
                             seed=options.get("seed"), config=config)
 
@@ -317,6 +319,7 @@ register_player_kind("uniform", _uniform, _canonical_playouts("uniform"))
 register_player_kind("rollout", _rollout, _canonical_playouts("rollout"))
 register_player_kind("heuristic", _heuristic(True), _canonical_playouts("heuristic"))
 register_player_kind("heuristic-plain", _heuristic(False), _canonical_playouts("heuristic-plain"))
+register_player_kind("heuristic-nodefence", _heuristic(True, defence=False), _canonical_playouts("heuristic-nodefence"))
 register_player_kind("pbrain", _pbrain, _canonical_pbrain)
 
 

@@ -18,6 +18,7 @@ The compiled search needs about 20 s of numba compilation the first time in a ne
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,7 +47,7 @@ class Engine:
             it is weaker than the search-only engine there or was not measured there.
         model_path: the checkpoint file, or None.
         config_overrides: SearchConfig fields every searcher of this engine gets
-            (``{"threat_solver": True}`` for Gomoku).
+            (the game's ``play_search_options``).
     """
 
     game: Game
@@ -234,7 +235,7 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
                       note, path, overrides)
     evaluator, name = search_only_evaluator(game)
     if overrides.get("threat_solver"):
-        name = name.replace("one-ply proofs)", "one-ply proofs, VCF threat solver)")
+        name = name.replace("one-ply proofs)", "one-ply proofs, VCF/VCT threat solver, defence)")
     fits = fitting_models(game) if use_shipped else []
     if fits:
         verbs = ("loads", "is") if len(fits) == 1 else ("load", "are")
@@ -283,23 +284,54 @@ def describe(game: Game) -> str:
     return game.describe()
 
 
-def warm_up() -> float:
+def warm_up(progress: Callable[[str], None] | None = None, *, solvers: bool = False) -> float:
     """Compile (or load from the on-disk cache) the rules and search kernels; returns seconds.
 
     About 20 s the first time in a new environment on a 2-core machine, well under 2 s after.
+    ``progress`` gets one line per stage as it starts and ends (``make`` runs this at set-up with
+    ``print``, so the first ``make play`` shows what it compiles instead of a silent minute);
+    ``solvers`` also compiles the threat solvers' VCT kernels of ``zeroplay solve gomoku --vct``
+    (alpha-beta and proof-number: about 50 s more the first time).
     """
     import time
 
+    say = progress or (lambda line: None)
     t0 = time.perf_counter()
-    from zeroplay.engine.heuristic import HeuristicEvaluator
+    stages = ["rules", "search"] + (["VCT solver (alpha-beta)", "VCT solver (proof-number)"] if solvers else [])
+
+    def stage(i: int, name: str, work) -> None:
+        started = time.perf_counter()
+        say(f"compiling {i}/{len(stages)}: {name} (first run only, cached after) ...")
+        work()
+        say(f"compiling {i}/{len(stages)}: {name} done in {time.perf_counter() - started:.1f} s")
+
     from zeroplay.games import make
-    from zeroplay.search import SearchConfig, Searcher
 
     game = make("gomoku", width=7, height=7, rule="standard")
-    state = game.from_stones([24], [25]).play(17)
-    state.winning_moves()
-    state.legal_moves()
-    searcher = Searcher(game, HeuristicEvaluator(), SearchConfig.for_playouts(40, game.num_actions, threat_solver=True))
-    searcher.search(state, playouts=40)
-    searcher.search(state.play(int(searcher.result().best_move)), playouts=8)
+    position = {}
+
+    def rules():
+        position["state"] = state = game.from_stones([24], [25]).play(17)
+        state.winning_moves()
+        state.legal_moves()
+
+    def search():
+        from zeroplay.engine.heuristic import HeuristicEvaluator
+        from zeroplay.search import SearchConfig, Searcher
+
+        searcher = Searcher(game, HeuristicEvaluator(), SearchConfig.for_playouts(40, game.num_actions,
+                                                                                       threat_solver=True))
+        state = position["state"]
+        searcher.search(state, playouts=40)
+        searcher.search(state.play(int(searcher.result().best_move)), playouts=8)
+
+    def vct(method: str):
+        def work():
+            from zeroplay.solvers.threat_solver import ThreatSolver
+
+            ThreatSolver(game).vct(position["state"], nodes=1, method=method)
+        return work
+
+    for i, (name, work) in enumerate(zip(stages, (rules, search, vct("ab"), vct("pns"))), start=1):
+        stage(i, name, work)
     return time.perf_counter() - t0

@@ -37,11 +37,14 @@ def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], object]) -
                 os.fchmod(f.fileno(), _default_mode())
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(e, OSError) and e.filename is None and e.errno is not None:
+            # a failed write names no file (ENOSPC from f.write): name the one being saved
+            raise OSError(e.errno, e.strerror or os.strerror(e.errno), os.fspath(path)) from e
         raise
     _fsync_dir(directory)
     return path

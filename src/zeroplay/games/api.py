@@ -145,6 +145,12 @@ class Game(ABC):
     games, ``num_actions = width``), ``"cells+pass"`` (the cells, then one pass action last,
     ``num_actions = cells + 1``: Othello, Go)."""
 
+    def opening_prior(self) -> np.ndarray | None:
+        """What is known of good first moves, as a prior the search may mix into its root priors
+        early in a game (``SearchConfig.opening_prior``): float32 (num_actions,) summing to 1, or
+        None when the game offers none (the default)."""
+        return None
+
     # --- compiled hooks, through the game's kernels -----------------------------------------
     def _apply(self, pos: FastPosition, action: int) -> None:
         """Play a legal ``action`` in place (the game's ``kernels.apply``)."""

@@ -26,6 +26,7 @@ import datetime
 import hashlib
 import json
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -147,6 +148,45 @@ def save_checkpoint(
     return atomic_write_bytes(path, data)
 
 
+def _check_spec_fits(where: str, spec: ArchSpec, weights: dict[str, torch.Tensor]) -> None:
+    """Refuse an architecture record that the file's own tensors do not match, before any net
+    is built: a header with absurd sizes (``channels`` 10^6, ``blocks`` 10^9) would otherwise
+    allocate hundreds of GB (issue 23). Building the net is then bounded by the file's size.
+
+    Two steps: a torch-free bound (each size field at most the largest tensor's element count,
+    at most one residual block per two tensors), so that even the shape check below builds
+    nothing huge; then the net built on torch's ``meta`` device (shapes only, no storage) and
+    compared tensor by tensor.
+
+    Raises:
+        CheckpointError: naming the field or the tensors that do not fit.
+    """
+    largest = max((t.numel() for t in weights.values()), default=0)
+    sizes = {"in_channels": spec.in_channels, "channels": spec.channels, "height": spec.height,
+             "width": spec.width, "num_actions": spec.num_actions}
+    for name, value in sizes.items():
+        if not 0 <= value <= largest:
+            raise CheckpointError(f"checkpoint {where} is corrupt: arch.{name} {value} does not fit its "
+                                  f"tensors (the largest holds {largest} numbers)")
+    if not 0 <= spec.blocks <= len(weights) // 2:
+        raise CheckpointError(f"checkpoint {where} is corrupt: arch.blocks {spec.blocks} does not fit its "
+                              f"{len(weights)} tensors")
+    try:
+        with torch.device("meta"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "initializing zero-element tensors is a no-op"
+            expected = {k: tuple(v.shape) for k, v in model_from_spec(spec).state_dict().items()}
+    except (ValueError, RuntimeError) as e:
+        raise CheckpointError(f"checkpoint {where} has a bad architecture record: {e}") from None
+    have = {k: tuple(v.shape) for k, v in weights.items()}
+    wrong = sorted(k for k in expected.keys() & have.keys() if expected[k] != have[k])
+    missing, extra = sorted(expected.keys() - have.keys()), sorted(have.keys() - expected.keys())
+    if wrong or missing or extra:
+        parts = [f"{k} is {have[k]}, {spec.name} needs {expected[k]}" for k in wrong[:3]]
+        parts += [f"missing {', '.join(missing[:3])}"] if missing else []
+        parts += [f"unexpected {', '.join(extra[:3])}"] if extra else []
+        raise CheckpointError(f"checkpoint {where} does not fit architecture {spec.name!r}: " + "; ".join(parts))
+
+
 def load_checkpoint(
     path: str | os.PathLike,
     *,
@@ -187,6 +227,7 @@ def load_checkpoint(
     if tensors_sha256(tensors) != record.get("tensors_sha256"):
         raise CheckpointError(f"checkpoint {where} is corrupt: tensor data does not match its checksum")
     weights = {k: v for k, v in tensors.items() if not k.startswith(OPTIM_PREFIX)}
+    _check_spec_fits(where, spec, weights)
     model = model_from_spec(spec)
     try:
         model.load_state_dict(weights, strict=True)

@@ -1,4 +1,4 @@
-"""The ``zeroplay play``, ``zeroplay pbrain`` and ``zeroplay serve`` subcommands.
+"""The ``zeroplay play``, ``zeroplay usi``, ``zeroplay pbrain``, ``zeroplay serve`` and ``zeroplay analyze`` subcommands.
 
 Only argparse set-up at import time: the heavy modules load when a command runs. This module
 calls the others of ``play``; none of them imports it (no import circle).
@@ -11,7 +11,7 @@ from zeroplay.engine.options import at_least_1, model_argument
 
 
 def add_play_commands(sub) -> None:
-    """Add ``play``, ``usi``, ``pbrain`` and ``serve`` to the ``zeroplay`` subparsers ``sub``."""
+    """Add ``play``, ``usi``, ``pbrain``, ``serve`` and ``analyze`` to the ``zeroplay`` subparsers ``sub``."""
     p = sub.add_parser("play", help="play against the engine in the terminal")
     from zeroplay.games import names
 
@@ -63,7 +63,27 @@ def add_play_commands(sub) -> None:
     p.add_argument("--playouts", type=at_least_1, default=PLAY_PLAYOUTS,
                    help=f"engine playouts per move, the board's default strength (default {PLAY_PLAYOUTS}, as "
                         f"zeroplay play); a game may choose its own")
+    p.add_argument("--max-games", type=at_least_1, default=None,
+                   help="games kept at once; a new one evicts the least recently used idle game (default 100)")
+    p.add_argument("--max-memory", type=at_least_1, default=None, metavar="MIB",
+                   help="MiB for all games' searches together, 27-38 MiB a game by board size; a new game "
+                        "evicts the least recently used idle ones until it fits (default 1024; the server's "
+                        "own ~500 MiB come on top)")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a Host name the board answers to besides this machine's and --host (repeatable); "
+                        "others are refused (DNS rebinding)")
     p.set_defaults(func=_cmd_serve)
+
+    p = sub.add_parser("analyze", help="JSON-lines analysis engine on stdin/stdout (KataGo's manner)",
+                       description="One JSON query per line (id, moves, size, n_in_row, rule, playouts, top), one "
+                                   "JSON answer per line (top moves with visits, win rate, prior, PV); the format "
+                                   "is in zeroplay.play.analyze's docstring and the README.")
+    p.add_argument("--model", default=None, type=model_argument,
+                   help="checkpoint or shipped model name for every setting it fits (default: the shipped model "
+                        "per setting, else the search-only engine)")
+    p.add_argument("--max-playouts", type=at_least_1, default=None,
+                   help="most playouts a query may ask for (default 100000)")
+    p.set_defaults(func=_cmd_analyze)
 
 
 def _positive(args) -> None:
@@ -99,7 +119,18 @@ def _cmd_usi(args) -> int:
     return serve_stdio()
 
 
+def _cmd_analyze(args) -> int:
+    from zeroplay.play.analyze import DEFAULT_MAX_PLAYOUTS, main
+
+    args.max_playouts = args.max_playouts or DEFAULT_MAX_PLAYOUTS
+    return main(args)
+
+
 def _cmd_serve(args) -> int:
     from zeroplay.play.server import serve
+    from zeroplay.play.webgame import DEFAULT_MAX_GAMES, DEFAULT_MAX_MEMORY
 
-    return serve(args.host, args.port, model=args.model, playouts=args.playouts)
+    max_memory = DEFAULT_MAX_MEMORY if args.max_memory is None else args.max_memory << 20
+    return serve(args.host, args.port, model=args.model, playouts=args.playouts,
+                 max_games=args.max_games or DEFAULT_MAX_GAMES, max_memory=max_memory,
+                 allow_hosts=tuple(args.allow_host))

@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 import re
 
-REPLY = re.compile(r"^(OK|\d+,\d+|UNKNOWN( .*)?|ERROR( .*)?|DEBUG( .*)?|MESSAGE( .*)?|name=\".*)$")
+REPLY = re.compile(r"^(OK|\d+,\d+|UNKNOWN( .*)?|ERROR( .*)?|DEBUG( .*)?|MESSAGE( .*)?|FORBID (\d{4})*\.|name=\".*)$")
 """Every line the engine may print."""
 
 _KEYWORDS = ["START", "RECTSTART", "RESTART", "BEGIN", "TURN", "BOARD", "DONE", "TAKEBACK", "INFO",
-             "ABOUT", "PLAY", "SWAP2BOARD", "SUGGEST", "start", "Turn", "board", "done"]
+             "ABOUT", "PLAY", "SWAP2BOARD", "SUGGEST", "YXBOARD", "YXNBEST", "YXSTOP", "YXSHOWFORBID", "start", "Turn", "board", "done"]
 _INFO_KEYS = ["timeout_turn", "timeout_match", "time_left", "max_memory", "game_type", "rule", "evaluate",
               "folder", "some_future_key", "TIMEOUT_TURN", ""]
 

@@ -53,6 +53,9 @@ Warm-up: the compiled search takes about 20 s to compile the first time in a new
 (cached on disk afterwards). The engine compiles it in a background thread from the moment it
 starts; a move asked for before that is done comes from ``heuristic.quick_move`` (win in one,
 block a win in one, else the best heuristic cell), computed in plain numpy within milliseconds.
+Once the compiled search is loaded (about 2 s on an installed machine) the engine searches; while
+the model still loads (torch: seconds more), with the search-only engine, for turns of at least
+``STOPGAP_MIN_S`` and a ``STOPGAP_SHARE`` of the turn.
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -71,10 +75,18 @@ from zeroplay import __version__
 from zeroplay.engine import heuristic
 from zeroplay.games import option_names
 from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
+from zeroplay.play import yixin
 
 DEFAULT_PLAYOUTS = 3000
 """Default cap on playouts per move (``--playouts`` of ``zeroplay pbrain`` and
 ``pbrain-zeroplay``); the turn time usually stops the search first."""
+MESSAGE_EVERY_S = 1.0
+"""Seconds between the MESSAGE progress lines of a search (``yixin.progress_line``)."""
+STOPGAP_MIN_S = 3.0
+"""Shortest turn (seconds) searched while the model still loads; shorter ones get the heuristic
+move then. Importing torch stalled the process 1-3 s at a time on a loaded 2-core machine."""
+STOPGAP_SHARE = 0.4
+"""Share of the turn such a search may use, the rest left for a stall of the model's loading."""
 FAST_PLAYOUTS = 48
 """Playouts for ``timeout_turn 0`` (answer as fast as possible)."""
 DEFAULT_TURN_MS = 5000
@@ -85,10 +97,10 @@ _UNSUPPORTED_RULES = {RULE_CONTINUOUS: "continuous game", RULE_RENJU: "renju", R
 
 _COORD = re.compile(r"^\s*(\d{1,9})\s*,\s*(\d{1,9})\s*$", re.ASCII)
 _BOARD_LINE = re.compile(r"^\s*(\d{1,9})\s*,\s*(\d{1,9})\s*,\s*(\d{1,9})\s*$", re.ASCII)
-_UNPLAYED_BLOCKS = frozenset({"SWAP2BOARD", "YXBOARD"})
+_UNPLAYED_BLOCKS = frozenset({"SWAP2BOARD"})
 """Multi-line commands (lines, then DONE) we do not play: the block is read, then UNKNOWN once."""
 _COMMANDS = frozenset({"START", "RECTSTART", "RESTART", "BEGIN", "TURN", "BOARD", "TAKEBACK", "ABOUT",
-                       "END", "INFO"}) | _UNPLAYED_BLOCKS
+                       "END", "INFO", "YXBOARD", "YXNBEST", "YXSTOP", "YXSHOWFORBID"}) | _UNPLAYED_BLOCKS
 """Command words: inside a block one of these ends the block (the manager gave up on it)."""
 _MOVE_COMMANDS = frozenset({"BEGIN", "TURN", "BOARD"})
 """The commands that ask for our move: the ones an unplayable rule answers with ERROR."""
@@ -147,11 +159,16 @@ class PbrainEngine:
         self._board_lines: list[str] = []
         self._board_bad: str | None = None  # the first garbled line of the BOARD block being read
         # search (created once the compiled code is ready)
-        self._ready = threading.Event()
+        self._ready = threading.Event()  # the compiled search is loaded
+        self._model_ready = threading.Event()  # the warm-up's engine (model, torch) is loaded too
         self._warm_error: str | None = None
         self._searcher = None
         self._searcher_key = None
         self._engines: dict = {}
+        self._stopgaps: dict = {}  # search-only engines for the moves before the model is loaded
+        self._last_result = None  # the last search's SearchResult (YXNBEST reads its moves)
+        self._analysing = False  # a YXNBEST search: its final MESSAGE line always printed
+        self.stop_requested = threading.Event()  # YXSTOP read while a search runs (``run``)
         self._fresh_tree = True
         if search and warm_up:
             threading.Thread(target=self._warm_up, name="pbrain-warm-up", daemon=True).start()
@@ -164,28 +181,39 @@ class PbrainEngine:
         print(f"pbrain: {text}", file=self.log, flush=True)
 
     def _warm_up(self) -> None:
-        try:
-            import time
+        """Load the compiled search (``_ready``: the engine searches from then on), then the
+        15x15 engine, whose model imports torch (``_model_ready``). Until the model is in, moves
+        are searched by the search-only engine (``_engine``), not answered by the heuristic:
+        loading torch took 10 s on a loaded 2-core machine, the compiled kernels 2 s."""
+        import time
 
+        started = time.perf_counter()
+        try:
             from zeroplay.engine.factory import warm_up
 
-            started = time.perf_counter()
             seconds = warm_up()
+        except BaseException as e:  # never let the thread die silently; fall back to quick moves
+            self._warm_error = f"{type(e).__name__}: {e}"
+            self._debug(f"warm-up failed, quick moves only: {self._warm_error}")
+            self._ready.set()
+            self._model_ready.set()
+            return
+        self._ready.set()
+        self._debug(f"search ready in {time.perf_counter() - started:.1f} s (compiled / loaded {seconds:.1f} s)")
+        try:
             # the engine of the usual board too: loading a model imports torch (seconds), which
             # must not eat the first move's time
             from zeroplay.games import make
 
             engine = None
             if not self._model_misfit(15, 15):
-                engine = self._engine(make("gomoku", width=15, height=15, rule="freestyle"))
+                engine = self._load_engine(make("gomoku", width=15, height=15, rule="freestyle"))
             total = time.perf_counter() - started
-            self._debug(f"ready in {total:.1f} s (search compiled / loaded {seconds:.1f} s"
-                        + (f", 15x15 engine: {engine.name}" if engine is not None else "") + ")")
-        except BaseException as e:  # never let the thread die silently; fall back to quick moves
-            self._warm_error = f"{type(e).__name__}: {e}"
-            self._debug(f"warm-up failed, quick moves only: {self._warm_error}")
+            self._debug(f"ready in {total:.1f} s" + (f" (15x15 engine: {engine.name})" if engine is not None else ""))
+        except BaseException as e:  # the move's own _engine call will say what is wrong
+            self._debug(f"engine not loaded ahead: {type(e).__name__}: {e}")
         finally:
-            self._ready.set()
+            self._model_ready.set()
 
     # --- dispatch -----------------------------------------------------------------------------
     def handle(self, line: str) -> None:
@@ -225,6 +253,10 @@ class PbrainEngine:
             "TAKEBACK": self._cmd_takeback,
             "ABOUT": self._cmd_about,
             "END": self._cmd_end,
+            "YXBOARD": self._cmd_yxboard,
+            "YXNBEST": self._cmd_nbest,
+            "YXSTOP": self._cmd_yxstop,
+            "YXSHOWFORBID": self._cmd_showforbid,
         }.get(command)
         if handler is None:
             self._say(f"UNKNOWN command {_quote(parts[0])!r}")
@@ -262,7 +294,7 @@ class PbrainEngine:
                 self._say(f"ERROR BOARD expects x,y,field lines then DONE, got {_quote(stripped)!r}; "
                           "board discarded")
             return False
-        if self._block == "BOARD":
+        if self._block in ("BOARD", "YXBOARD"):
             if _BOARD_LINE.match(stripped) and len(self._board_lines) < 4 * MAX_SIZE * MAX_SIZE:
                 self._board_lines.append(stripped)
             elif self._board_bad is None:
@@ -281,7 +313,7 @@ class PbrainEngine:
         elif bad is not None:
             self._say(f"ERROR BOARD expects x,y,field lines then DONE, got {_quote(bad)!r}; board discarded")
         else:
-            self._cmd_board_done(lines)
+            self._cmd_board_done(lines, play=command == "BOARD")
 
     # --- commands -----------------------------------------------------------------------------
     def _cmd_info(self, arg: str) -> None:
@@ -441,7 +473,7 @@ class PbrainEngine:
         # the block is read whatever happens; the rule, the game and the lines are checked at DONE
         self._open_block("BOARD")
 
-    def _cmd_board_done(self, lines: list[str]) -> None:
+    def _cmd_board_done(self, lines: list[str], *, play: bool = True) -> None:
         board = np.zeros(self.width * self.height, dtype=np.int8)
         last = None
         for text in lines:
@@ -463,11 +495,61 @@ class PbrainEngine:
                 last = cell
         self.board = board
         self.last_opponent = last
-        self._reply_move()
+        if play:
+            self._reply_move()
 
     def _cmd_about(self, arg: str) -> None:
         self._say(f'name="zeroplay", version="{__version__}", author="zeroplay developers", '
-                  'country="", www="", email=""')
+                  f'country="", www="", email="", model="{self._model_name()}"')
+
+    def _model_name(self) -> str:
+        """The model that plays the current board (15x15 before START), by file name without
+        its suffix, or ``search-only`` (the heuristic evaluator). Reads headers only."""
+        if self.model is not None:
+            return Path(self.model).stem
+        from zeroplay.engine.factory import find_model
+        from zeroplay.games import make
+
+        try:
+            found = find_model(make("gomoku", width=self.width or 15, height=self.height or 15,
+                                    rule=self._rule_name()))
+        except ValueError:
+            found = None
+        return "search-only" if found is None else Path(found).stem
+
+    # --- Yixin extensions (play/yixin.py) ----------------------------------------------------------
+    def _cmd_yxboard(self, arg: str) -> None:
+        self._open_block("YXBOARD")  # as BOARD, without a move at DONE
+
+    def _cmd_yxstop(self, arg: str) -> None:
+        self.stop_requested.clear()  # the search it stopped is over; nothing to answer
+
+    def _cmd_showforbid(self, arg: str) -> None:
+        if self._started():
+            self._say(yixin.forbid_line([], self.width))
+
+    def _cmd_nbest(self, arg: str) -> None:
+        if not self._started():
+            return
+        if not re.fullmatch(r"\d{1,3}", arg, re.ASCII) or not 1 <= int(arg) <= yixin.MAX_NBEST:
+            self._say(f"ERROR YXNBEST expects a number of moves 1..{yixin.MAX_NBEST}, got {_quote(arg)!r}")
+            return
+        why = self._game_over()
+        if why:
+            self._say(f"ERROR {why}")
+            return
+        self._analysing, self._last_result = True, None
+        try:
+            cell = self._searched_move()
+        finally:
+            self._analysing = False
+        if cell is None:
+            cell = heuristic.quick_move(self.board, self.width, self.height, 1, 5, self.exact_five)
+            self._debug("YXNBEST: quick heuristic move (no search available now)")
+        elif self._last_result is not None:
+            for line in yixin.nbest_lines(self._last_result, self.width, int(arg)):
+                self._say(line)
+        self._say(yixin.gomocup(int(cell), self.width))
 
     def _cmd_end(self, arg: str) -> None:
         self.finished = True
@@ -514,31 +596,43 @@ class PbrainEngine:
         if why:
             self._say(f"ERROR {why}")
             return
-        cell = None
-        if self.use_search:
-            seconds = self.move_seconds()
-            started = time.perf_counter()
-            if not self._ready.is_set():
-                if not any(t.name == "pbrain-warm-up" for t in threading.enumerate()):
-                    threading.Thread(target=self._warm_up, name="pbrain-warm-up", daemon=True).start()
-                # wait for the compile for at most half the move's time, then answer without it
-                self._ready.wait(timeout=0 if seconds is None else seconds * 0.5)
-            if self._ready.is_set() and self._warm_error is None:
-                left = None if seconds is None else seconds - (time.perf_counter() - started)
-                if left is None or left >= 0.02:
-                    cell = self._search_move(left)
+        cell = self._searched_move()
         if cell is None:
             cell = heuristic.quick_move(self.board, self.width, self.height, 1, 5, self.exact_five)
-            if self.use_search:
-                if seconds is not None and seconds < 0.02:
-                    why = f"no time left for a search (budget {seconds:.2f} s: {self._budget_text()})"
-                elif not self._ready.is_set():
-                    why = "the search is not ready yet"
-                else:
-                    why = "no time left for a search"
-                self._debug("quick heuristic move: " + why)
         self.board[cell] = 1
         self._say(f"{cell % self.width},{cell // self.width}")
+
+    def _searched_move(self) -> int | None:
+        """The search's move within the turn's budget, or None (logged why) for the heuristic."""
+        if not self.use_search:
+            return None
+        cell = None
+        seconds = self.move_seconds()
+        started = time.perf_counter()
+        if not self._ready.is_set():
+            if not any(t.name == "pbrain-warm-up" for t in threading.enumerate()):
+                threading.Thread(target=self._warm_up, name="pbrain-warm-up", daemon=True).start()
+            # wait for the compile for at most half the move's time, then answer without it
+            self._ready.wait(timeout=0 if seconds is None else seconds * 0.5)
+        if self._ready.is_set() and self._warm_error is None:
+            left = None if seconds is None else seconds - (time.perf_counter() - started)
+            if left is not None and not self._model_ready.is_set():
+                # the model's torch import holds the GIL for a second or more at a time: a
+                # search beside it gets a share of the turn that such a stall cannot overrun
+                left = min(left, seconds * STOPGAP_SHARE) if seconds >= STOPGAP_MIN_S else -1.0
+            if left is None or left >= 0.02:
+                cell = self._search_move(left)
+        if cell is None:
+            if seconds is not None and seconds < 0.02:
+                why = f"no time left for a search (budget {seconds:.2f} s: {self._budget_text()})"
+            elif not self._ready.is_set():
+                why = "the search is not ready yet"
+            elif not self._model_ready.is_set():
+                why = f"the model is still loading and the turn ({seconds:.2f} s) is under {STOPGAP_MIN_S:.0f} s"
+            else:
+                why = "no time left for a search"
+            self._debug("quick heuristic move: " + why)
+        return cell
 
     def _search_move(self, seconds: float | None) -> int | None:
         """The search's move in at most ``seconds`` (None: FAST_PLAYOUTS), or None on failure."""
@@ -550,10 +644,21 @@ class PbrainEngine:
             if self._fresh_tree:
                 searcher.reset()
                 self._fresh_tree = False
+            next_message = [time.perf_counter() + MESSAGE_EVERY_S]
+
+            def stop() -> bool:  # between batches: a MESSAGE line each second; YXSTOP ends it
+                if time.perf_counter() >= next_message[0]:
+                    next_message[0] += MESSAGE_EVERY_S
+                    self._say(yixin.progress_line(searcher.result(), self.width))
+                return self.stop_requested.is_set()
+
             if seconds is None:
-                result = searcher.search(state, playouts=min(FAST_PLAYOUTS, self.max_playouts))
+                result = searcher.search(state, playouts=min(FAST_PLAYOUTS, self.max_playouts), stop=stop)
             else:
-                result = searcher.search(state, playouts=self.max_playouts, seconds=max(seconds, 0.01))
+                result = searcher.search(state, playouts=self.max_playouts, seconds=max(seconds, 0.01), stop=stop)
+            self._last_result = result
+            if self._analysing or result.seconds >= MESSAGE_EVERY_S:  # the final figures too
+                self._say(yixin.progress_line(result, self.width))
             move = result.best_move
             if move is None or self.board[int(move)] != 0:
                 return None
@@ -584,10 +689,10 @@ class PbrainEngine:
         return last if last is not None and self.board[last] == 2 else None
 
     def _get_searcher(self, game):
-        key = (game, self.max_memory)
+        engine = self._engine(game)
+        key = (game, self.max_memory, id(engine))
         if self._searcher is None or self._searcher_key != key:
             self._searcher = None  # (its tables are not counted against the new budget)
-            engine = self._engine(game)
             self._debug(f"engine: {engine.name}" + (f" -- {engine.note}" if engine.note else ""))
             budget = search_memory(self.max_memory)
             self._searcher = engine.new_searcher(memory_bytes=budget)
@@ -596,8 +701,19 @@ class PbrainEngine:
             self._fresh_tree = False
         return self._searcher
 
-
     def _engine(self, game):
+        """The engine for ``game``; while the warm-up still loads the model (torch), the
+        search-only engine, so that the first moves are searched rather than guessed."""
+        if game in self._engines or self._model_ready.is_set() or not self._ready.is_set():
+            return self._load_engine(game)
+        if game not in self._stopgaps:
+            from zeroplay.engine.factory import make_engine
+
+            self._stopgaps[game] = make_engine(game, use_shipped=False)
+            self._debug("the model is still loading: the search-only engine plays until it is in")
+        return self._stopgaps[game]
+
+    def _load_engine(self, game):
         """The engine for ``game`` (made once per game: a model load imports torch)."""
         if game not in self._engines:
             from zeroplay.engine.factory import make_engine
@@ -674,9 +790,26 @@ def search_memory(max_memory: int, rss: int | None = None) -> int:
 
 
 def run(stdin, write: Callable[[str], None], **engine_options) -> int:
-    """Serve the protocol from ``stdin`` (a text stream) until END or end of input; returns 0."""
+    """Serve the protocol from ``stdin`` (a text stream) until END or end of input; returns 0.
+
+    A reader thread takes the lines as they come, so that a ``YXSTOP`` sent while the engine
+    searches reaches it then (``PbrainEngine.stop_requested``), not after the search."""
+    import queue
+
     engine = PbrainEngine(write, **engine_options)
-    for line in stdin:
+    lines: queue.Queue = queue.Queue(maxsize=10_000)  # bounded: a flood waits in the pipe
+
+    def read() -> None:
+        try:
+            for line in stdin:
+                if line.strip().upper() == "YXSTOP":
+                    engine.stop_requested.set()
+                lines.put(line)
+        finally:
+            lines.put(None)
+
+    threading.Thread(target=read, name="pbrain-reader", daemon=True).start()
+    while (line := lines.get()) is not None:
         engine.handle(line)
         if engine.finished:
             break

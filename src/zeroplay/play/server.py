@@ -29,6 +29,12 @@ game in ``title`` ("gomoku 6x6 freestyle, 4 in a row"). ``playouts`` left out me
 ``zeroplay play --model M``; settings it cannot play are refused (400) in ``zeroplay play``'s
 words.
 
+Bounds: a request body over ``guards.MAX_BODY_BYTES`` (2 MiB) is refused with 413 before it is
+read; a ``Host`` header that names neither this machine nor the address or ``--allow-host`` names
+the server answers to is refused with 421 (DNS rebinding); the games kept are bounded by
+``--max-games`` and ``--max-memory`` (``GameStore``: the least recently used idle game is evicted
+first, and a new game is refused with 503 when every game kept is searching).
+
 Errors: 400 bad input (illegal move, unreadable record, n_in_row longer than the board, size /
 n_in_row / rule for a game other than Gomoku, settings the ``--model`` cannot play), 404
 unknown game id, 409 not now (not your turn, game over, engine busy), 422 malformed request (wrong
@@ -56,12 +62,16 @@ from zeroplay import __version__
 from zeroplay.engine.factory import PLAY_PLAYOUTS
 from zeroplay.games import option_names
 from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
+from zeroplay.play.guards import LOCAL_NAMES, MAX_BODY_BYTES, BodyLimit, HostCheck
 from zeroplay.play.webgame import (
+    DEFAULT_MAX_GAMES,
+    DEFAULT_MAX_MEMORY,
     MAX_WEB_PLAYOUTS,
     MIN_N_IN_ROW,
     GameConflictError,
     GameInputError,
     GameStore,
+    StoreFullError,
     UnknownGameError,
     moves_from_record,
 )
@@ -98,13 +108,23 @@ class LoadIn(BaseModel):
 
 
 def create_app(store: GameStore | None = None, *, model: str | None = None,
-               playouts: int = PLAY_PLAYOUTS) -> FastAPI:
+               playouts: int = PLAY_PLAYOUTS, allowed_hosts: tuple[str, ...] = LOCAL_NAMES,
+               any_ip: bool = False, max_body: int = MAX_BODY_BYTES) -> FastAPI:
     """The ASGI app: a fresh game store unless one is given, whose games ``model`` plays (a path or
     a shipped model's name; None: the shipped model per setting) at ``playouts`` per move unless a
-    request says otherwise."""
+    request says otherwise.
+
+    ``allowed_hosts``: the ``Host`` names answered besides this machine's (``guards.HostCheck``;
+    ``any_ip`` also any address literal); ``max_body``: the request-body cap in bytes."""
     app = FastAPI(title="zeroplay web board", version=__version__, docs_url=None, redoc_url=None)
     games = store if store is not None else GameStore(model=model, playouts=playouts)
     app.state.games = games
+    app.add_middleware(BodyLimit, max_bytes=max_body)
+    app.add_middleware(HostCheck, allowed=allowed_hosts, any_ip=any_ip)  # added last: runs first
+
+    @app.exception_handler(StoreFullError)
+    async def _full(request: Request, exc: StoreFullError):
+        return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": "5"})
 
     @app.exception_handler(GameInputError)
     async def _bad_input(request: Request, exc: GameInputError):
@@ -135,7 +155,8 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
 
     @app.get("/api/health")
     async def health():
-        return {"ok": True, "version": __version__, "games": len(games)}
+        return {"ok": True, "version": __version__, "games": len(games), "max_games": games.max_games,
+                "memory_bytes": games.memory_bytes, "max_memory": games.max_memory, "evicted": games.evicted}
 
     @app.get("/api/defaults")
     async def defaults():
@@ -277,12 +298,37 @@ def is_loopback(address: str) -> bool:
     return bool(ip.is_loopback or (mapped is not None and mapped.is_loopback))
 
 
+def fixed_mmap_threshold(threshold: int = 128 * 1024) -> bool:
+    """Keep glibc's malloc from raising its mmap threshold; True when set (glibc only).
+
+    glibc raises the threshold after each large free (up to 32 MiB); from then on a game's search
+    arrays come from the heap, where ``calloc`` zeroes, so touches, all of them at once, and a
+    freed game's memory mostly stays in the process. Measured with ``scripts/load_check.py`` (10
+    clients, 9x9, --max-memory 128): RSS peaked at 631 MiB over a 187 MiB base without this and
+    ``WebGame.close`` on eviction, at 225 MiB with both. A
+    fixed threshold keeps each large array in its own mapping: pages never used cost nothing,
+    and an evicted game's memory goes back to the system."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return bool(libc.mallopt(-3, threshold))  # -3: M_MMAP_THRESHOLD
+    except (OSError, AttributeError):
+        return False
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, *, model: str | None = None,
-          playouts: int = PLAY_PLAYOUTS) -> int:
+          playouts: int = PLAY_PLAYOUTS, max_games: int = DEFAULT_MAX_GAMES,
+          max_memory: int = DEFAULT_MAX_MEMORY, allow_hosts: tuple[str, ...] = ()) -> int:
     """Run the web board until Ctrl-C; returns 0, or 2 for a bad option (a ``model`` that does not
-    load or that the board cannot play, playouts out of range; told before anything binds) or an
-    address that cannot be bound. ``model`` plays every game (None: the shipped model per
-    setting); ``playouts`` is the engine's playouts per move unless a game chooses its own."""
+    load or that the board cannot play, playouts, games or memory out of range; told before
+    anything binds) or an address that cannot be bound. ``model`` plays every game (None: the
+    shipped model per setting); ``playouts`` is the engine's playouts per move unless a game
+    chooses its own; ``max_games`` and ``max_memory`` (bytes) bound the games kept (``GameStore``);
+    ``allow_hosts``: ``Host`` names answered besides this machine's and ``host`` (a server bound to
+    every interface, 0.0.0.0 or ::, also answers to any address literal)."""
+    import ipaddress
     import socket
 
     import uvicorn
@@ -290,7 +336,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, model: str | None = None
     if not 0 <= port <= 65535:
         print(f"zeroplay serve: error: --port must be in 0..65535, got {port}", file=sys.stderr)
         return 2
-    store = GameStore(model=model, playouts=playouts)
+    fixed_mmap_threshold()
+    try:
+        store = GameStore(max_games, max_memory=max_memory, model=model, playouts=playouts)
+    except ValueError as e:
+        print(f"zeroplay serve: error: {e}", file=sys.stderr)
+        return 2
     try:
         if model is not None or not 1 <= playouts <= MAX_WEB_PLAYOUTS:
             store.check()  # loads the model: the message zeroplay play --model gives, before binding
@@ -313,7 +364,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, model: str | None = None
               file=sys.stderr, flush=True)
     print(f"zeroplay web board: http://{host}:{port}/  (Ctrl-C stops it)", flush=True)
     threading.Thread(target=_warm_up, name="serve-warm-up", daemon=True).start()
-    server = uvicorn.Server(uvicorn.Config(create_app(store), log_level="warning"))
+    try:
+        wildcard = ipaddress.ip_address(address.split("%", 1)[0]).is_unspecified
+    except ValueError:
+        wildcard = False
+    app = create_app(store, allowed_hosts=(*LOCAL_NAMES, host, address, *allow_hosts), any_ip=wildcard)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:

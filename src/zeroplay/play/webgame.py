@@ -31,11 +31,20 @@ MAX_WEB_PLAYOUTS = 20000
 ``zeroplay serve --playouts`` is checked against it too)."""
 TOP_MOVES = 10
 PROGRESS_EVERY_S = 0.15
-GAME_MEMORY_BYTES = 64 << 20
-"""Budget of each game's search tables (64 MiB; ``SearchConfig.for_memory``): a search that fills
-them recycles its least visited nodes and goes on."""
+GAME_MEMORY_BYTES = 24 << 20
+"""Budget of each game's search tables (24 MiB; ``SearchConfig.for_memory``): a search that fills
+them recycles its least visited nodes and goes on (pages are touched as used)."""
 SEARCH_CONFIG = {"eval_cache_size": 1 << 12}
-"""SearchConfig fields of each game's searcher besides its tables."""
+"""SearchConfig fields of each game's searcher besides its tables.
+
+A game's whole search (node table and payload, edge and stat pools, leaf batch, threat table,
+evaluation cache) is ``WebGame.memory_bytes``, measured from its arrays: MEASURED. That is the most
+a game can cost; pages never touched (a short game) cost less."""
+DEFAULT_MAX_GAMES = 100
+"""``zeroplay serve --max-games``: games kept at once (the least recently used idle one goes)."""
+DEFAULT_MAX_MEMORY = 1 << 30
+"""``zeroplay serve --max-memory``: bytes of all games' search arrays together (1 GiB: 29 to 39
+games, by board size), beside the server's own ~0.5 GB (Python, torch, compiled code, models)."""
 
 
 class GameInputError(ValueError):
@@ -48,6 +57,35 @@ class GameConflictError(RuntimeError):
 
 class UnknownGameError(LookupError):
     """No game with this id (never created, or dropped from the store)."""
+
+
+class StoreFullError(RuntimeError):
+    """No room for another game: every game kept is busy searching (-> HTTP 503)."""
+
+
+def held_bytes(obj, *, skip: tuple = ()) -> int:
+    """Bytes of the numpy arrays ``obj`` holds: its own, and those of the tuples, lists, dicts and
+    zeroplay objects it refers to (each counted once; ``skip``: objects not to enter, such as a
+    shared evaluator). Array sizes, not pages touched: the most the object can cost."""
+    seen = {id(x) for x in skip}
+    todo, total = [obj], 0
+    while todo:
+        x = todo.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        if isinstance(x, np.ndarray):
+            if isinstance(x.base, np.ndarray):  # a view: its owner, once
+                todo.append(x.base)
+            else:
+                total += x.nbytes
+        elif isinstance(x, (tuple, list)):
+            todo.extend(x)
+        elif isinstance(x, dict):
+            todo.extend(x.values())
+        elif type(x).__module__.startswith("zeroplay.") and hasattr(x, "__dict__"):
+            todo.extend(vars(x).values())
+    return total
 
 
 @dataclass
@@ -127,6 +165,8 @@ class WebGame:
         self.game = options.make_game()
         self.engine = engine_for(self.game, model)
         self.searcher = self.engine.new_searcher(memory_bytes=GAME_MEMORY_BYTES, **SEARCH_CONFIG)
+        self.memory_bytes = held_bytes(self, skip=(self.engine, self.searcher.evaluator))
+        """The most this game's search can cost, in bytes (see SEARCH_CONFIG)."""
         s = self.game.initial()
         for i, m in enumerate(moves):
             try:
@@ -141,6 +181,22 @@ class WebGame:
         self.busy = threading.Lock()
         self._analysis_cancel: threading.Event | None = None  # set: stop the running analysis
         self.touched = time.monotonic()
+        self.closed = False
+
+    def close(self) -> bool:
+        """Free the search arrays now (an evicted game), unless the game is busy; True when done.
+
+        The game keeps ``busy`` held from then on, so no request can start on it; a request that
+        found the game just before gets ``UnknownGameError``, as after the eviction."""
+        if not self.busy.acquire(blocking=False):
+            return False
+        self.closed = True
+        self.searcher = None  # the arrays go now, not at the next cyclic garbage collection
+        return True
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise UnknownGameError(self.id)
 
     # --- views ------------------------------------------------------------------------------
     def fmt(self, move: int) -> str:
@@ -203,6 +259,7 @@ class WebGame:
 
         class _Hold:
             def __enter__(self):
+                game._check_open()
                 if game.busy.acquire(blocking=False):
                     return
                 analysis = game._analysis_cancel
@@ -239,6 +296,7 @@ class WebGame:
 
         Returns the final snapshot (see ``snapshot``) with ``"move"`` when a move was played.
         """
+        self._check_open()
         if not self.busy.acquire(blocking=False):
             raise GameConflictError("the engine is already thinking in this game")
         if cancel is None:
@@ -356,26 +414,44 @@ def moves_from_record(text: str, fmt: str = "auto") -> tuple[int, int, list[int]
 
 
 class GameStore:
-    """Games by id, at most ``capacity``; the least recently used idle game goes first.
+    """Games by id, bounded by count (``max_games``) and by memory (``max_memory`` bytes, the sum
+    of the games' ``memory_bytes``); a new game first evicts the least recently used idle games
+    until it fits, and is refused (``StoreFullError``) when only busy games are left to evict.
 
     ``model`` (``zeroplay serve --model``: a path or a shipped model's name) plays every game, and
     the settings a request leaves out come from its game, as in ``zeroplay play --model``;
     ``playouts`` is the engine's playouts per move where a request gives none (``zeroplay serve
     --playouts``; default ``PLAY_PLAYOUTS``, as ``zeroplay play``).
+
+    Raises (constructor):
+        ValueError: ``max_games`` < 1 or ``max_memory`` < 1 MB.
     """
 
-    def __init__(self, capacity: int = 256, *, model: str | None = None, playouts: int = PLAY_PLAYOUTS):
+    def __init__(self, max_games: int = DEFAULT_MAX_GAMES, *, max_memory: int = DEFAULT_MAX_MEMORY,
+                 model: str | None = None, playouts: int = PLAY_PLAYOUTS):
         from zeroplay.play.terminal import model_game
 
-        self.capacity = capacity
+        if max_games < 1:
+            raise ValueError(f"--max-games must be >= 1, got {max_games}")
+        if max_memory < 1 << 20:
+            raise ValueError(f"--max-memory must be at least 1 MiB, got {max_memory} bytes")
+        self.max_games = max_games
+        self.max_memory = max_memory
         self.model = None if model is None else resolve_model(str(model))  # a shipped name: its file
         self.model_info = model_game(model)  # None without a model, or one that does not read
         self.playouts = playouts
         self._games: OrderedDict[str, WebGame] = OrderedDict()
         self._lock = threading.Lock()
+        self.evicted = 0
 
     def __len__(self) -> int:
         return len(self._games)
+
+    @property
+    def memory_bytes(self) -> int:
+        """The games' ``memory_bytes`` together (at most ``max_memory``)."""
+        with self._lock:
+            return sum(g.memory_bytes for g in self._games.values())
 
     def options(self, game: str | None = None, size: int | None = None, n_in_row: int | None = None,
                 rule: str | None = None, color: str = "black", playouts: int | None = None) -> Options:
@@ -428,19 +504,25 @@ class GameStore:
                 hint = (f" (records do not store the line length: this game plays {options.n_in_row} "
                         f"in a row; give n_in_row if the record's game used another)")
             raise GameInputError(f"the record's moves cannot be replayed: {e}{hint}") from None
+        if g.memory_bytes > self.max_memory:
+            raise GameInputError(f"this game needs {g.memory_bytes / 2**20:.0f} MiB, more than the server's "
+                                 f"--max-memory {self.max_memory / 2**20:.0f} MiB")
         with self._lock:
-            self._games[g.id] = g
-            while len(self._games) > self.capacity:
-                victim = next((k for k, v in self._games.items() if not v.busy.locked()), None)
+            used = sum(v.memory_bytes for v in self._games.values())
+            while len(self._games) >= self.max_games or used + g.memory_bytes > self.max_memory:
+                victim = next((k for k, v in self._games.items() if v.close()), None)
                 if victim is None:
-                    break
-                del self._games[victim]
+                    raise StoreFullError("the server is full: every game it keeps is searching; try again "
+                                         "in a moment")
+                used -= self._games.pop(victim).memory_bytes
+                self.evicted += 1
+            self._games[g.id] = g
         return g
 
     def get(self, game_id: str) -> WebGame:
         with self._lock:
             g = self._games.get(game_id)
-            if g is None:
+            if g is None or g.closed:
                 raise UnknownGameError(game_id)
             self._games.move_to_end(game_id)
             return g

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from zeroplay.search.config import SearchConfig
 from zeroplay.search.evaluator import Evaluator, LeafBatch, UniformEvaluator
+from zeroplay.search.inspect_tree import tree_dict
 from zeroplay.search.limits import Limits
 from zeroplay.search.python_puct import PythonPuct, PythonPuctConfig  # games without kernels (shogi)
 from zeroplay.search.result import MoveStats, SearchResult, apply_temperature, sample_move
@@ -78,4 +79,5 @@ __all__ = [
     "sample_move",
     "search",
     "search_many",
+    "tree_dict",
 ]

@@ -125,6 +125,28 @@ class SearchConfig:
     """VCF budget at the root, searched once per search after the root's expansion."""
     threat_solver_table_mib: float = 2.0
     """Size of the VCF's alpha-beta table in MiB (kept across searches)."""
+    defence: bool = False
+    """At a new node whose side to move has no five and no forced block: when the opponent would
+    win by VCF were the side to move to pass, only the moves that may break that VCF (its cells,
+    our fours along it) and are not proven to lose to a VCF stay candidates (search/defence.py,
+    docs/THREATS.md "Defence"). Needs ``threat_solver`` (shares its table); Gomoku only."""
+    defence_nodes: int = 64
+    """VCF budget (attacker nodes) of the defence's pass search and of each re-check."""
+    vct_root_nodes: int = 0
+    """Work budget (proof-number expansions plus the nodes of their VCF searches) of the
+    proof-number VCT run once per search at the root when the VCF found no win (needs
+    ``threat_solver``); 0 disables. A win found ends the search and plays the proven line."""
+    vct_root_share: float = 0.25
+    """With a time limit: the root VCT stops (between budget doublings) once it has used this
+    share of the search's seconds; a fraction in (0, 1]."""
+
+    # --- opening ----------------------------------------------------------------------------
+    opening_prior: float = 0.0
+    """Weight w of the game's opening prior C (``game.opening_prior()``; Gomoku: the centre) in
+    the root priors while the root's ply < ``opening_prior_plies``: P' = (1 - w) P + w C. 0: off.
+    For a net whose priors are flat on the empty board (the root then scans all its edges)."""
+    opening_prior_plies: int = 1
+    """Plies from the start of the game at which the opening prior applies (1: the first move)."""
 
     # --- result -------------------------------------------------------------------------
     move_choice: str = "visits"
@@ -156,6 +178,13 @@ class SearchConfig:
             raise ValueError(f"max_load must be in (0, 1], got {self.max_load}")
         if self.threat_solver_nodes < 0 or self.threat_solver_root_nodes < 0:
             raise ValueError("threat_solver_nodes and threat_solver_root_nodes must be >= 0")
+        if self.defence_nodes < 1 or self.vct_root_nodes < 0:
+            raise ValueError("defence_nodes must be >= 1 and vct_root_nodes >= 0")
+        if not 0.0 < self.vct_root_share <= 1.0:
+            raise ValueError(f"vct_root_share must be in (0, 1], got {self.vct_root_share}")
+        if not 0.0 <= self.opening_prior <= 1.0 or self.opening_prior_plies < 0:
+            raise ValueError(f"opening_prior must be in [0, 1] and opening_prior_plies >= 0, got "
+                             f"{self.opening_prior}, {self.opening_prior_plies}")
         if self.root_policy not in ("puct", "gumbel"):
             raise ValueError(f"root_policy must be 'puct' or 'gumbel', got {self.root_policy!r}")
         if self.gumbel_m < 1 or not self.gumbel_c_visit >= 0 or not self.gumbel_c_scale >= 0:

@@ -25,6 +25,7 @@ from numba import njit
 from zeroplay.games import fast
 from zeroplay.games.layout import I_KEY, I_LAST, I_PLY, I_TO_PLAY, INFO_SIZE, P_HEIGHT, P_WIDTH
 from zeroplay.search.backup import backup_path, init_node, set_expanded, update_node
+from zeroplay.search.defence import DefenceArrays, defence_off, defend
 from zeroplay.search.forced import forced_root_edge
 from zeroplay.search.gumbel import GumbelArrays, gumbel_off, gumbel_root_edge
 from zeroplay.search.rollout import rollout_values
@@ -72,6 +73,8 @@ class BatchArrays(NamedTuple):
             back (cheaper than undoing every move of a deep path).
         threats: the threat solver's arrays (``search.threats.ThreatArrays``; switched off unless
             ``SearchConfig.threat_solver``).
+        defence: the defence's arrays (``search.defence.DefenceArrays``; switched off unless
+            ``SearchConfig.defence``).
         gumbel: the Gumbel root's arrays (``search.gumbel.GumbelArrays``; never enabled unless
             ``SearchConfig.root_policy == "gumbel"``).
     """
@@ -90,11 +93,12 @@ class BatchArrays(NamedTuple):
     root_info: np.ndarray
     root_wmask: np.ndarray
     threats: ThreatArrays
+    defence: DefenceArrays
     gumbel: GumbelArrays
 
 
 def new_batch_arrays(batch_size: int, game, threats: ThreatArrays | None = None,
-                     gumbel: GumbelArrays | None = None) -> BatchArrays:
+                     gumbel: GumbelArrays | None = None, defence: DefenceArrays | None = None) -> BatchArrays:
     """Buffers for ``batch_size`` leaves of ``game`` (its cells, actions, ``max_plies`` for the
     path depth and ``aux_shape`` for the root's aux copy)."""
     cells, num_actions = game.cells, game.num_actions
@@ -115,6 +119,7 @@ def new_batch_arrays(batch_size: int, game, threats: ThreatArrays | None = None,
         root_info=np.zeros(INFO_SIZE, np.int64),
         root_wmask=np.zeros(game.aux_shape, np.uint8),
         threats=threats if threats is not None else threats_off(),
+        defence=defence if defence is not None else defence_off(),
         gumbel=gumbel if gumbel is not None else gumbel_off(),
     )
 
@@ -248,6 +253,8 @@ def _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot
         k = fast.legal_moves(params, board, info, wmask, batch.moves)
         if sp.candidate_radius > 0:
             k = near_stones(params, board, batch.moves, k, sp.candidate_radius, batch.near)
+        # the opponent's VCF after a pass leaves only the moves that break it (search/defence.py)
+        k = defend(params, zkeys, board, info, stack, wmask, batch.threats, batch.defence, batch.moves, k)
     e = _alloc_edges(tree, k)
     if e < 0:
         return FULL

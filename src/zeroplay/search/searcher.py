@@ -16,6 +16,7 @@ from zeroplay.search import gumbel
 from zeroplay.search.backup import init_node
 from zeroplay.search.cache import EvalCache
 from zeroplay.search.config import SearchConfig
+from zeroplay.search.defence import new_defence_arrays
 from zeroplay.search.evaluator import LeafBatch
 from zeroplay.search.gather import (
     check_invariants,
@@ -28,8 +29,10 @@ from zeroplay.search.gather import (
 )
 from zeroplay.search.gc import collect, recycle, recycle_threshold
 from zeroplay.search.limits import Limits
+from zeroplay.search.opening import opening_priors
 from zeroplay.search.proof import PROOF_NAMES, best_proven_edge, proof_line, verify_line
 from zeroplay.search.result import MoveStats, SearchResult, lcb
+from zeroplay.search.root_vct import RootVct
 from zeroplay.search.threats import check_root, new_threat_arrays, proof_tail
 from zeroplay.search.tree import (
     DRAW,
@@ -81,7 +84,10 @@ class Searcher:
         self._gumbel = config.root_policy == "gumbel"
         roots = gumbel.new_gumbel_arrays(game.num_actions, config.gumbel_c_visit, config.gumbel_c_scale) \
             if self._gumbel else None
-        self.batch = new_batch_arrays(config.batch_size, game, threats, roots)
+        defence = new_defence_arrays(game, enabled=config.threat_solver and config.defence,
+                                     nodes=config.defence_nodes) if config.defence else None
+        self.batch = new_batch_arrays(config.batch_size, game, threats, roots, defence)
+        self.root_vct = RootVct(game, config)
         features = getattr(evaluator, "features", None)
         self.params = SearchParams(
             c_puct=float(config.c_puct),
@@ -93,7 +99,9 @@ class Searcher:
             virtual_loss=int(config.virtual_loss),
             one_ply_proofs=bool(config.one_ply_proofs),
             key_last_move=features in _LAST_MOVE_FEATURES,
-            root_noise=bool(config.noise) and not self._gumbel,  # Gumbel noise is not in the priors
+            # noise or the opening prior reorder the root's priors: the root then scans every edge
+            # (Gumbel noise is not in the priors)
+            root_noise=(bool(config.noise) or config.opening_prior > 0) and not self._gumbel,
             candidate_radius=int(config.candidate_radius) if getattr(game, "stones_stay", False) else 0,
             forced_playouts_k=0.0,  # set per search (start): only searches with root noise force
         )
@@ -175,9 +183,11 @@ class Searcher:
         t, r = self.tree, self.root
         if t.node_state[r] != EXPANDED:
             return
-        k = int(t.node_num_edges[r])
+        start, k = int(t.node_edge_start[r]), int(t.node_num_edges[r])
         priors = t.root_raw_prior[:k].astype(np.float64)
         priors = priors / priors.sum() if priors.sum() > 0 else np.full(k, 1.0 / max(k, 1))
+        if self.config.opening_prior > 0 and self.root_state.ply < self.config.opening_prior_plies:
+            priors = opening_priors(self.game, priors, t.edge_move[start : start + k], self.config.opening_prior)
         if self.config.noise and k > 1 and not self._gumbel:
             alpha = self.config.dirichlet_total_alpha / k
             eta = self.rng.dirichlet(np.full(k, alpha))
@@ -201,6 +211,7 @@ class Searcher:
         self._root_priors_ready = False
         self.recycled = 0
         self._playouts_at_recycle = -1
+        self.root_vct.line = None
         self.batch.gumbel.enabled[0] = False  # until this search's root is prepared
         forced = self.config.forced_playouts_k if self.config.noise and not self._gumbel else 0.0
         if forced != self.params.forced_playouts_k:
@@ -221,7 +232,7 @@ class Searcher:
 
     def _update_stop(self) -> None:
         t, r = self.tree, self.root
-        if t.node_proof[r] != UNPROVEN:
+        if t.node_proof[r] != UNPROVEN or self.root_vct.line:
             self.stopped_by = "proven"
         elif t.meta[M_FULL] and not self._recycle():
             self.stopped_by = "full"
@@ -320,7 +331,9 @@ class Searcher:
         """Threat solver: one VCF at the root per search, once the root has its edges."""
         if self._threats_at_root and self.tree.node_state[self.root] == EXPANDED:
             self._threats_at_root = False
-            check_root(self, self.config.threat_solver_root_nodes)
+            if not check_root(self, self.config.threat_solver_root_nodes) and self.tree.node_proof[self.root] == UNPROVEN:
+                # no VCF: the proof-number VCT within its share (search/root_vct.py)
+                self.root_vct.run(self.root_state, seconds=self._limits.seconds, started=self._started)
 
     def _after_round(self) -> None:
         if not self._root_priors_ready:
@@ -408,11 +421,14 @@ class Searcher:
                 proven, distance = None, None
             elif line:
                 best = line[0]
+        vct_line = self.root_vct.line if not proven else None
+        if vct_line:
+            proven, distance, best = "win", len(vct_line), vct_line[0]
         if best is None:
             # no root edges only when the table filled up before the root could be expanded
             best = gumbel_move if gumbel_move is not None else \
                 self._choose(stats) if stats else int(state.legal_moves()[0])
-        pv = self._principal_variation(best)
+        pv = vct_line if vct_line else self._principal_variation(best)
         root_q = float(t.node_q[r])
         return SearchResult(
             best_move=best,

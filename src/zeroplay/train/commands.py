@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -307,8 +308,29 @@ def _train_locked(args, structural, overrides, workers, workers_note) -> int:
             run.close()
             print("interrupted: rerun the same command to continue", file=sys.stderr)
             return 130
+        except OSError as e:
+            if e.errno not in DISK_ERRNOS:
+                raise
+            run.close()
+            print(disk_error_line(e, args.run_dir), file=sys.stderr)
+            return 1
     print(json.dumps(summary))
     return 0
+
+
+DISK_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG", "EROFS", "EIO")
+                        if hasattr(errno, name))
+"""Errors of the disk, not of zeroplay: a full disk or quota, a file too large, a read-only or
+failing file system. ``zeroplay train`` says them in one line; any other OSError keeps its
+traceback (a bug)."""
+
+
+def disk_error_line(e: OSError, run_dir) -> str:
+    """One line for a disk error during training: what, where, and that the run resumes (every
+    save is atomic, so the files on disk are whole; the temp file of the failed save is gone)."""
+    where = e.filename or run_dir
+    return (f"zeroplay train: error: {e.strerror or (os.strerror(e.errno) if e.errno is not None else e)} while writing {where}; "
+            f"free some space, then rerun the same command to continue from the last whole checkpoint")
 
 
 def player_spec(text: str) -> str:

@@ -345,6 +345,26 @@ def _tqdm(enabled: bool, **kwargs):
     return tqdm(mininterval=1.0, dynamic_ncols=True, **kwargs)
 
 
+
+def loss_text(summary: dict) -> str:
+    """``; loss policy P value V total T`` of an iteration's training summary ('' without one):
+    the means over its steps; total includes the weight-decay term."""
+    if not summary or "loss" not in summary:
+        return ""
+    return (f"; loss policy {summary.get('policy_loss', float('nan')):.3f} "
+            f"value {summary.get('value_loss', float('nan')):.3f} total {summary['loss']:.3f}")
+
+
+def format_duration(seconds: float) -> str:
+    """``45 s``, ``12 min``, ``3.4 h`` or ``2.1 d``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} d"
+
 class TrainingRun:
     """One run directory, driven iteration by iteration (see the module docstring).
 
@@ -381,7 +401,9 @@ class TrainingRun:
         self.log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
         for sub in (CHECKPOINTS, EVALS, SHARDS, RECORDS, PLOTS):
             (self.dir / sub).mkdir(parents=True, exist_ok=True)
-        self.metrics = MetricsLog(self.dir / METRICS_FILE)
+        from zeroplay.train.tensorboard import EventMirror
+
+        self.metrics = MetricsLog(self.dir / METRICS_FILE, mirror=EventMirror(self.dir, self.log))
         lc = config.loop
         self.buffer = ReplayBuffer(self.dir / SHARDS, self.game, config.features, window=lc.window,
                                    validation_fraction=lc.validation_fraction, log=self.log)
@@ -390,6 +412,9 @@ class TrainingRun:
         self.trainer = None
         self.iteration = -1
         self.meta: dict = {}
+        self._target_iterations: int | None = None  # run(): what the ETA counts down to
+        self._deadline: float | None = None
+        self._iteration_seconds: list[float] = []
 
     # --- state on disk ------------------------------------------------------------------------
     def _load_latest(self) -> None:
@@ -424,6 +449,17 @@ class TrainingRun:
         self.iteration, self.meta = 0, {"step": 0, "elo": 0.0, "extra": extra}
         self._write_eval(0, {"iteration": 0, "best_after": 0, "elo_cumulative": 0.0, "matches": {}})
 
+    def _put_right(self) -> None:
+        """Before continuing: the temp files of killed saves go, and shards that a kill left out of
+        metrics.jsonl get their selfplay records (``train.reconcile``)."""
+        from zeroplay.train.reconcile import reconcile_selfplay_metrics, remove_stale_temps
+
+        remove_stale_temps([self.dir, *(self.dir / d for d in (CHECKPOINTS, EVALS, SHARDS, RECORDS, PLOTS))],
+                           self.log)
+        done = int(self.meta.get("extra", {}).get("games_total", 0))
+        reconcile_selfplay_metrics(self.buffer.shard_paths, self.game, self.config.features, self.metrics,
+                                   lambda first: self.iteration + 1 if first >= done else None, self.log)
+
     def _eval_record(self, iteration: int) -> dict | None:
         path = eval_path(self.dir, iteration)
         try:
@@ -443,7 +479,9 @@ class TrainingRun:
             ``{"iteration", "step", "games_total", "samples_total", "best", "elo_cumulative"}``.
         """
         deadline = None if hours is None else time.monotonic() + hours * 3600.0
+        self._target_iterations, self._deadline, self._iteration_seconds = iterations, deadline, []
         self._load_latest()
+        self._put_right()
         if self._eval_record(self.iteration) is None:
             self._evaluate(self.iteration)
         if iterations is None or self.iteration < iterations:
@@ -469,6 +507,8 @@ class TrainingRun:
                 "checkpoint": os.fspath(checkpoint_path(self.dir, self.iteration))}
 
     def close(self) -> None:
+        if self.metrics.mirror is not None:
+            self.metrics.mirror.close()
         if self._source is not None:
             self._source.close()
             self._source = None
@@ -491,7 +531,26 @@ class TrainingRun:
         elo = (self._eval_record(it) or {}).get("elo_cumulative")
         elo_text = "no arena (--eval-games 0)" if elo is None else f"Elo {elo:+.1f} (cumulative, iteration 0 = 0)"
         self.log(f"iteration {it} done: self-play {t1 - t0:.0f} s, train {t2 - t1:.0f} s, "
-                 f"arena {t3 - t2:.0f} s; games {self.buffer.total_games}, step {self.trainer.step}, {elo_text}")
+                 f"arena {t3 - t2:.0f} s; games {self.buffer.total_games}, step {self.trainer.step}, {elo_text}"
+                 + loss_text(train_summary) + self._eta_text(it, time.monotonic() - t0))
+
+    def _eta_text(self, it: int, seconds: float) -> str:
+        """``; run ETA ...`` for the whole run (``--iterations`` or ``--hours``, whichever ends
+        first), from the mean time of the iterations done in this call; '' without a target."""
+        self._iteration_seconds.append(seconds)
+        mean = sum(self._iteration_seconds) / len(self._iteration_seconds)
+        left = []
+        if self._target_iterations is not None:
+            left.append(max(0, self._target_iterations - it) * mean)
+        if self._deadline is not None:
+            # an iteration starts only before the deadline, so the last one may end after it
+            left.append(max(0.0, self._deadline - time.monotonic()) + mean)
+        if not left:
+            return ""
+        eta = min(left)
+        if eta <= 0:
+            return "; run done"
+        return f"; run ETA {format_duration(eta)} (mean iteration {format_duration(mean)})"
 
     # --- self-play -------------------------------------------------------------------------------
     def _self_play_source(self):

@@ -24,11 +24,14 @@ METRICS_FILE = "metrics.jsonl"
 
 
 class MetricsLog:
-    """Appends records to ``path`` (a ``metrics.jsonl``); parent directories are created."""
+    """Appends records to ``path`` (a ``metrics.jsonl``); parent directories are created.
 
-    def __init__(self, path: str | os.PathLike):
+    ``mirror``: called with each record after it is written (``train.tensorboard.EventMirror``)."""
+
+    def __init__(self, path: str | os.PathLike, mirror=None):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.mirror = mirror
 
     def append(self, kind: str, **fields) -> dict:
         """Write ``{"kind": kind, "time": now, **fields}`` as one line; returns the record.
@@ -41,6 +44,8 @@ class MetricsLog:
         with open(self.path, "a", encoding="utf-8") as f:
             f.write(line)
             f.flush()
+        if self.mirror is not None:
+            self.mirror(record)
         return record
 
 

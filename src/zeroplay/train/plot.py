@@ -1,9 +1,13 @@
 """``zeroplay plot RUN_DIR``: PNG charts of a run's ``metrics.jsonl`` (see ``train.metrics``).
 
 Writes ``losses.png`` (training and validation losses by step), ``elo.png`` (arena Elo with
-its 95 % interval by iteration, one line per opponent) and ``games_per_hour.png`` (self-play
-throughput over wall time, one point per iteration: its games over its self-play seconds, so
-that shards flushed moments apart do not show as spikes). A chart without data is skipped.
+its 95 % interval by iteration, one chart per measure: against the baseline, the previous net,
+cumulative, ...; a clean sweep, whose Elo is infinite, drawn as its finite bound, a triangle
+pointing the way the Elo lies), ``games_per_hour.png`` (self-play throughput over wall time from
+0, one point per iteration: its games over its self-play seconds, so that shards flushed moments
+apart do not show as spikes), ``wins_by_colour.png`` (self-play results per iteration: Black's,
+White's and draws' shares) and ``game_length.png`` (self-play moves per game per iteration). A
+chart without data is skipped.
 """
 
 from __future__ import annotations
@@ -53,10 +57,21 @@ def plot_run(run_dir: str | os.PathLike, out_dir: str | os.PathLike | None = Non
     records = read_metrics(metrics)
     plt = _pyplot()
     written = []
-    for name, draw in (("losses.png", _losses), ("elo.png", _elo), ("games_per_hour.png", _games_per_hour)):
-        fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
-        if draw(ax, records):
-            ax.grid(alpha=0.3)
+    measures = elo_measures(records)
+    for name, draw in (("losses.png", _losses), ("elo.png", _elo), ("games_per_hour.png", _games_per_hour),
+                       ("wins_by_colour.png", _wins_by_colour), ("game_length.png", _game_length)):
+        if name == "elo.png" and measures:
+            fig, axes = plt.subplots(len(measures), 1, figsize=(7, 2.6 * len(measures) + 0.8), dpi=100,
+                                     sharex=True, squeeze=False)
+            drawn = [_elo(ax, records, opponent) for ax, opponent in zip(axes[:, 0], measures)]
+            for ax in axes[:-1, 0]:
+                ax.set_xlabel("")
+        else:
+            fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
+            axes, drawn = [[ax]], [draw(ax, records)]
+        if any(drawn):
+            for row in axes:
+                row[0].grid(alpha=0.3)
             fig.tight_layout()
             # temp file + rename: a failed write leaves the previous chart whole
             tmp = out_dir / f".{name}.tmp"
@@ -90,25 +105,83 @@ def _losses(ax, records) -> bool:
     return True
 
 
-def _elo(ax, records) -> bool:
-    arena = [r for r in records if r.get("kind") == "arena" and r.get("elo") is not None]
-    if not arena:
+def elo_measures(records) -> list[str]:
+    """The opponents of the arena records (each its own Elo measure), in first-seen order."""
+    seen: dict[str, None] = {}
+    for r in records:
+        if r.get("kind") == "arena" and any(r.get(k) is not None for k in ("elo", "elo_low", "elo_high")):
+            seen.setdefault(str(r.get("opponent", "?")), None)
+    return list(seen)
+
+
+def _elo(ax, records, opponent: str | None = None) -> bool:
+    """One measure's Elo by iteration (``opponent``; None: the first); a clean sweep (Elo
+    infinite, written as null) is drawn at its finite bound: ^ at elo_low for all won, v at
+    elo_high for all lost."""
+    measures = elo_measures(records)
+    if not measures:
         return False
-    for opponent in sorted({r.get("opponent", "?") for r in arena}):
-        rows = [r for r in arena if r.get("opponent", "?") == opponent]
-        x = [r.get("iteration", i) for i, r in enumerate(rows)]
-        y = [r["elo"] for r in rows]
-        low = [r["elo"] - r["elo_low"] if r.get("elo_low") is not None else 0.0 for r in rows]
-        high = [r["elo_high"] - r["elo"] if r.get("elo_high") is not None else 0.0 for r in rows]
-        ax.errorbar(x, y, yerr=[low, high], marker="o", capsize=3, label=f"vs {opponent}")
+    opponent = measures[0] if opponent is None else opponent
+    rows = [r for r in records if r.get("kind") == "arena" and str(r.get("opponent", "?")) == opponent]
+    rows = [(r.get("iteration", i), r) for i, r in enumerate(rows)]
+    whole = [(x, r) for x, r in rows if r.get("elo") is not None]
+    if whole:
+        x = [x for x, _ in whole]
+        y = [r["elo"] for _, r in whole]
+        low = [r["elo"] - r["elo_low"] if r.get("elo_low") is not None else 0.0 for _, r in whole]
+        high = [r["elo_high"] - r["elo"] if r.get("elo_high") is not None else 0.0 for _, r in whole]
+        ax.errorbar(x, y, yerr=[low, high], marker="o", capsize=3, label="Elo, 95 % interval")
+    for marker, key, label in (("^", "elo_low", "clean sweep won: at least"), ("v", "elo_high", "all lost: at most")):
+        pts = [(x, r[key]) for x, r in rows if r.get("elo") is None and r.get(key) is not None]
+        if pts:
+            ax.plot(*zip(*pts), marker, linestyle="none", markersize=9, label=label)
     from matplotlib.ticker import MaxNLocator
 
     # iterations are whole: no tick at 1.25 (min_n_ticks=1: one iteration alone gets its one tick)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
     ax.set_xlabel("iteration")
-    ax.set_ylabel("Elo (95 % interval)")
-    ax.set_title("Arena Elo")
-    ax.legend()
+    ax.set_ylabel("Elo")
+    ax.set_title(f"Arena Elo vs {opponent}")
+    ax.legend(fontsize="small")
+    return True
+
+
+def _by_iteration(records, keys: tuple[str, ...]) -> dict:
+    """Sums of ``keys`` over the selfplay records of each iteration (records without one: skipped)."""
+    out: dict = {}
+    for r in records:
+        if r.get("kind") == "selfplay" and isinstance(r.get("iteration"), int):
+            sums = out.setdefault(r["iteration"], dict.fromkeys(keys, 0))
+            for k in keys:
+                sums[k] += r.get(k) or 0
+    return dict(sorted(out.items()))
+
+
+def _wins_by_colour(ax, records) -> bool:
+    rows = {it: v for it, v in _by_iteration(records, ("black_wins", "white_wins", "draws")).items()
+            if sum(v.values())}
+    if not rows:
+        return False
+    x = list(rows)
+    for key, label in (("black_wins", "Black wins"), ("white_wins", "White wins"), ("draws", "draws")):
+        ax.plot(x, [100.0 * v[key] / sum(v.values()) for v in rows.values()], marker=".", label=label)
+    ax.set_ylim(0, 100)
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("% of self-play games")
+    ax.set_title("Self-play results by colour")
+    ax.legend(fontsize="small")
+    return True
+
+
+def _game_length(ax, records) -> bool:
+    rows = {it: v for it, v in _by_iteration(records, ("moves", "games")).items() if v["games"] and v["moves"]}
+    if not rows:
+        return False
+    ax.plot(list(rows), [v["moves"] / v["games"] for v in rows.values()], marker=".")
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("moves per game")
+    ax.set_title("Self-play game length")
     return True
 
 
@@ -139,6 +212,7 @@ def _games_per_hour(ax, records) -> bool:
     if not x:
         return False
     ax.plot(x, y, marker=".")
+    ax.set_ylim(bottom=0)  # from 0: a throughput axis cut at its minimum exaggerates a dip
     ax.set_xlabel("wall time (hours)")
     ax.set_ylabel("games / hour")
     ax.set_title("Self-play throughput")

@@ -114,8 +114,32 @@ class LocalSelfPlay:
         pass
 
 
-def _worker_main(conn, game_name: str, game_options: dict, arch: dict, features: str, config: dict) -> None:
-    """Body of a worker process."""
+PARENT_CHECK_S = 1.0
+"""How often a worker checks that the trainer that started it is still alive (seconds)."""
+
+
+def _exit_with_parent(parent_pid: int) -> None:
+    """Run in a worker's daemon thread: end the worker once its trainer is gone.
+
+    A trainer killed with SIGKILL runs no clean-up, and a worker in the middle of a batch of games
+    would only notice at its next send, a whole game later, perhaps minutes (issue 23). Once the
+    parent dies the worker is re-parented, so ``getppid`` changes; ``PR_SET_PDEATHSIG`` is not used
+    because it fires when the *thread* that started the worker ends, not the process."""
+    import threading
+
+    def watch():
+        while os.getppid() == parent_pid:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="zeroplay-parent-watch", daemon=True).start()
+
+
+def _worker_main(conn, game_name: str, game_options: dict, arch: dict, features: str, config: dict,
+                 parent_pid: int | None = None) -> None:
+    """Body of a worker process; it ends when ``parent_pid`` (the trainer) does."""
+    if parent_pid is not None:
+        _exit_with_parent(parent_pid)
     try:
         import torch
 
@@ -182,7 +206,7 @@ class WorkerPool:
         parent, child = self.ctx.Pipe(duplex=True)
         p = self.ctx.Process(target=_worker_main, name=f"zeroplay-selfplay-{i}", daemon=True,
                              args=(child, self.game.name, dict(self.game.options), self.arch, self.features,
-                                   self.config.to_dict()))
+                                   self.config.to_dict(), os.getpid()))
         p.start()
         child.close()
         self._procs[i], self._conns[i] = p, parent

@@ -96,7 +96,12 @@ class Gomoku(Game):
 
     threat_space = True
     heuristic = "cells"
-    play_search_options: tuple[tuple[str, object], ...] = (("threat_solver", True),)  # VCF proofs at play-time playouts (docs/THREATS.md)
+    play_search_options: tuple[tuple[str, object], ...] = (
+        ("threat_solver", True),  # VCF proofs at play-time playouts (docs/THREATS.md)
+        ("defence", True),  # a node threatened by a VCF after a pass keeps the moves that break it
+        ("vct_root_nodes", 100_000),  # the proof-number VCT at the root (docs/THREATS.md "In play")
+        ("opening_prior", 0.5),  # the centre prior for the first move (docs/THREATS.md "The centre")
+    )
 
     def describe(self) -> str:
         """``"gomoku 15x15 freestyle"``, ``"gomoku 6x6 freestyle, 4 in a row"``: the line length is
@@ -104,6 +109,20 @@ class Gomoku(Game):
         named = self.n_in_row != 5 or default_n_in_row(self.width) != 5
         return f"{self.name} {self.width}x{self.height} {self.rule}" + (
             f", {self.n_in_row} in a row" if named else "")
+
+    OPENING_SIGMA = 1.0
+    """Spread (cells) of ``opening_prior``'s Gaussian around the centre."""
+
+    def opening_prior(self) -> np.ndarray:
+        """float32 (cells,) summing to 1: a Gaussian of ``OPENING_SIGMA`` cells around the board's
+        centre. The first stone gains most near the centre (it lies on the most lines that can
+        still become five, and its lines reach furthest in every direction before an edge);
+        opening books and Gomocup engines start there. For a net whose priors are flat on an
+        empty board (docs/THREATS.md, "The centre")."""
+        rows, cols = np.mgrid[0 : self.height, 0 : self.width]
+        d2 = (rows - (self.height - 1) / 2) ** 2 + (cols - (self.width - 1) / 2) ** 2
+        prior = np.exp(-d2 / (2 * self.OPENING_SIGMA**2)).ravel()
+        return (prior / prior.sum()).astype(np.float32)
 
     # --- compiled hooks -------------------------------------------------------------------
     def _new_position(self) -> FastPosition:

@@ -80,35 +80,43 @@ def _sgf_escape(text: str) -> str:
 
 def _sgf_main_line(text: str) -> list[dict[str, list[str]]]:
     """Nodes of the main line (root sequence, then always the first variation), each a dict
-    property -> list of unescaped values."""
+    property -> list of unescaped values.
+
+    Read with an explicit stack, never by recursion: a record nested thousands of levels deep
+    (``"(" * 3000``) is a ``ValueError`` like any other malformed record, not a RecursionError.
+    The stack holds one entry per open ``(``, so it is bounded by the text's length.
+    """
     i = text.find("(")
     if i < 0:
         return []
     nodes: list[dict[str, list[str]]] = []
-    tree, _ = _game_tree(text, i)
-    while tree is not None:
-        sequence, variations = tree
-        nodes += sequence
-        tree = variations[0] if variations else None
-    return nodes
-
-
-def _game_tree(text: str, i: int):
-    """Parse ``( Sequence { GameTree } )`` from text[i] == '('; returns ((nodes, variations), end)."""
+    # open[k]: whether the k-th enclosing game tree is on the main line (the first variation of a
+    # main-line tree, all the way up); only main-line nodes are kept
+    open_trees = [True]
+    first_child_seen = [False]
     i += 1
-    nodes, variations = [], []
     while i < len(text):
         ch = text[i]
         if ch.isspace():
             i += 1
         elif ch == ";":
             node, i = _node(text, i + 1)
-            nodes.append(node)
+            if first_child_seen[-1]:
+                raise ValueError(f"malformed SGF at offset {i}: a node after a variation")
+            if open_trees[-1]:
+                nodes.append(node)
         elif ch == "(":
-            child, i = _game_tree(text, i)
-            variations.append(child)
+            main = open_trees[-1] and not first_child_seen[-1]
+            first_child_seen[-1] = True
+            open_trees.append(main)
+            first_child_seen.append(False)
+            i += 1
         elif ch == ")":
-            return (nodes, variations), i + 1
+            open_trees.pop()
+            first_child_seen.pop()
+            i += 1
+            if not open_trees:
+                return nodes
         else:
             raise ValueError(f"malformed SGF at offset {i}: unexpected {ch!r}")
     raise ValueError("malformed SGF: a game tree is not closed with ')'")

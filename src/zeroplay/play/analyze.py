@@ -1,0 +1,195 @@
+"""``zeroplay analyze``: a JSON-lines analysis engine on stdin/stdout, in the manner of KataGo's
+analysis engine, so that other front-ends can drive zeroplay.
+
+One query per input line (a JSON object), one answer per query (a JSON object on one line), in
+the order the queries came. Query fields (all but ``id`` optional)::
+
+    id         string, echoed in the answer (at most 200 characters)
+    moves      the game so far, Black first: ["h8", "i9", ...] in text notation or "x,y"
+               (Gomocup: column, row from the top); at most size * size moves
+    size       board width and height, 5..25 (default 15)
+    n_in_row   stones in a row that win, 3..size (default 5)
+    rule       "freestyle" (five or more wins) or "standard" (exactly five) (default freestyle)
+    playouts   playouts of the search, 1..--max-playouts (default 800)
+    top        moves reported, 1..50 (default 10)
+
+Answer::
+
+    {"id": ..., "turnNumber": plies played, "currentPlayer": "B" | "W",
+     "rootInfo": {"visits": N(root), "winrate": W, "playouts": P, "seconds": S, "proven": ...},
+     "moveInfos": [{"move": "h8", "gomocup": "7,7", "order": 0, "visits": N(root, a),
+                    "winrate": W, "prior": P(root, a), "pv": ["h8", "i9", ...]}, ...],
+     "engine": the engine's name}
+
+Win rates are the side to move's expected score (Q + 1) / 2 in [0, 1] (KataGo reports the side
+to move's too); ``proven`` is "win", "loss" or "draw" for the side to move when the search proved
+it, else null. A query that cannot be answered gets ``{"id": ..., "error": message}`` (id null
+when the line did not give one). Bounds: a line over ``MAX_LINE_BYTES`` is refused without being
+parsed; the search tables are sized for the playouts and capped at ``MEMORY_CAP_BYTES``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+MAX_LINE_BYTES = 64 * 1024
+"""Longest query line (a 25x25 game's 625 moves as text take under 5 KB)."""
+MAX_ID = 200
+"""Longest ``id``."""
+MAX_TOP = 50
+PV_PLIES = 20
+"""Most moves of a principal variation in an answer."""
+DEFAULT_PLAYOUTS = 800
+DEFAULT_MAX_PLAYOUTS = 100_000
+"""``zeroplay analyze --max-playouts``: most playouts a query may ask for."""
+MEMORY_CAP_BYTES = 1 << 30
+"""Most memory one game setting's search tables take (1 GiB)."""
+_FIELDS = {"id", "moves", "size", "n_in_row", "rule", "playouts", "top"}
+
+
+class QueryError(ValueError):
+    """A query that cannot be answered; its message goes back in the answer's ``error``."""
+
+
+def _int(query: dict, name: str, default: int, low: int, high: int) -> int:
+    value = query.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise QueryError(f"{name} must be a whole number {low}..{high}, got {json.dumps(value)[:40]}")
+    return value
+
+
+class Analyzer:
+    """Answers queries; keeps one searcher per game setting (tables are reused, trees are not).
+
+    Args:
+        model: a checkpoint or shipped model name that plays every setting it fits (None: the
+            shipped model per setting, else the search-only engine, as ``zeroplay play``).
+        max_playouts: the most playouts a query may ask for.
+    """
+
+    def __init__(self, model: str | None = None, max_playouts: int = DEFAULT_MAX_PLAYOUTS):
+        self.model = model
+        self.max_playouts = max_playouts
+        self._searchers: dict = {}
+
+    def answer_line(self, line: str) -> dict:
+        """The answer to one input line (never raises for bad input)."""
+        if len(line.encode("utf-8", "replace")) > MAX_LINE_BYTES:
+            return {"id": None, "error": f"query line over {MAX_LINE_BYTES} bytes"}
+        try:
+            query = json.loads(line)
+        except (ValueError, RecursionError) as e:
+            return {"id": None, "error": f"not a JSON object: {str(e)[:100]}"}
+        if not isinstance(query, dict):
+            return {"id": None, "error": "a query is a JSON object"}
+        qid = query.get("id")
+        if not isinstance(qid, str) or len(qid) > MAX_ID:
+            return {"id": None, "error": f"id must be a string of at most {MAX_ID} characters"}
+        try:
+            return {"id": qid, **self.analyze(query)}
+        except QueryError as e:
+            return {"id": qid, "error": str(e)}
+
+    def analyze(self, query: dict) -> dict:
+        """The answer's fields for a parsed query (see the module docstring).
+
+        Raises:
+            QueryError: unknown fields, values out of range, illegal or unreadable moves, a
+                finished game.
+        """
+        from zeroplay.games import IllegalMoveError, make
+
+        unknown = sorted(set(query) - _FIELDS)
+        if unknown:
+            raise QueryError(f"unknown field{'s' if len(unknown) > 1 else ''} {', '.join(unknown)[:100]}")
+        size = _int(query, "size", 15, 5, 25)
+        n_in_row = _int(query, "n_in_row", 5, 3, size)
+        playouts = _int(query, "playouts", DEFAULT_PLAYOUTS, 1, self.max_playouts)
+        top = _int(query, "top", 10, 1, MAX_TOP)
+        rule = query.get("rule", "freestyle")
+        if rule not in ("freestyle", "standard"):
+            raise QueryError(f"rule must be freestyle or standard, got {json.dumps(rule)[:40]}")
+        moves = query.get("moves", [])
+        if not isinstance(moves, list) or len(moves) > size * size or not all(isinstance(m, str) for m in moves):
+            raise QueryError(f"moves must be a list of at most {size * size} strings such as \"h8\" or \"7,7\"")
+        game = make("gomoku", width=size, height=size, n_in_row=n_in_row, rule=rule)
+        state = game.initial()
+        for i, text in enumerate(moves):
+            try:
+                state = state.play(text[:20])
+            except (IllegalMoveError, ValueError) as e:
+                raise QueryError(f"move {i + 1} ({text[:20]!r}): {str(e).split(': ', 1)[-1][:200]}") from None
+        if state.is_terminal:
+            raise QueryError("the game is over: nothing to analyse")
+        engine, searcher = self._searcher(game, playouts)
+        searcher.reset()
+        result = searcher.search(state, playouts=playouts)
+
+        def fmt(cell) -> str:
+            return game.format_move(int(cell))
+
+        infos = []
+        for order, m in enumerate([m for m in result.moves if m.visits > 0][:top]):
+            infos.append({"move": fmt(m.move), "gomocup": game.format_move(int(m.move), "gomocup"), "order": order,
+                          "visits": int(m.visits), "winrate": round((m.q + 1) / 2, 4),
+                          "prior": round(float(m.prior), 4), "pv": [fmt(c) for c in _pv(searcher, int(m.move))]})
+        return {"turnNumber": state.ply, "currentPlayer": "BW"[state.to_play],
+                "rootInfo": {"visits": int(result.root_visits), "winrate": round((result.root_q + 1) / 2, 4),
+                             "playouts": int(result.playouts), "seconds": round(float(result.seconds), 3),
+                             "proven": result.proven},
+                "moveInfos": infos, "engine": engine.name}
+
+    def _searcher(self, game, playouts: int):
+        from zeroplay.engine.factory import make_engine
+        from zeroplay.play.terminal import table_sizes
+
+        nodes, edges = table_sizes(game, playouts, None, MEMORY_CAP_BYTES)
+        key = (game, nodes, edges)
+        if key not in self._searchers:
+            try:
+                engine = make_engine(game, self.model)
+            except ValueError as e:  # a --model that does not fit this setting
+                raise QueryError(str(e)) from None
+            self._searchers = {key: (engine, engine.new_searcher(node_capacity=nodes, edge_capacity=edges))}
+        return self._searchers[key]
+
+
+def _pv(searcher, first: int, plies: int = PV_PLIES) -> list[int]:
+    """The principal variation after root move ``first``: the most visited edge at each node
+    (``Searcher.stats_at``), at most ``plies`` moves."""
+    line = [first]
+    while len(line) < plies:
+        stats = searcher.stats_at(line)
+        visited = [e for e in (stats or {}).get("edges", ()) if e["visits"] > 0]
+        if not visited:
+            break
+        line.append(max(visited, key=lambda e: e["visits"])["move"])
+    return line
+
+
+def run(stdin: TextIO, write: Callable[[str], None], **options) -> int:
+    """Answer every line of ``stdin`` until its end; returns 0."""
+    analyzer = Analyzer(**options)
+    while True:
+        line = stdin.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return 0
+        if len(line) > MAX_LINE_BYTES and not line.endswith("\n"):
+            while line and not line.endswith("\n"):  # drop the rest of the over-long line
+                line = stdin.readline(MAX_LINE_BYTES + 1)
+            write(json.dumps({"id": None, "error": f"query line over {MAX_LINE_BYTES} bytes"}))
+            continue
+        if line.strip():
+            write(json.dumps(analyzer.answer_line(line), separators=(",", ":")))
+
+
+def main(args) -> int:
+    """``zeroplay analyze``: the protocol on stdin/stdout."""
+    def write(text: str) -> None:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+
+    return run(sys.stdin, write, model=args.model, max_playouts=args.max_playouts)

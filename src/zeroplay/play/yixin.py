@@ -1,0 +1,61 @@
+"""The lines of the Yixin/Gomocup protocol extensions that analysis GUIs (Yixin-Board, Piskvork's
+renju builds) read from the engine, beside the plain Gomocup replies (``play/pbrain.py``).
+
+What ``pbrain-zeroplay`` answers (coordinates are Gomocup ``x,y``: column, row from the top):
+
+    YXBOARD / x,y,field lines / DONE   set the position (fields as BOARD: 1 own, 2 opponent);
+                                       no move is played and nothing is answered
+    YXNBEST n                          search the position for the side to move (the turn's time
+                                       budget); one ``MESSAGE nbest`` line per move for the n most
+                                       visited (1 <= n <= 10), then the best move as ``x,y``; the
+                                       stone is not placed (an analysis)
+    YXSTOP                             stop the search now running; it answers as if its time had
+                                       run out (the reader thread sees it while the search runs)
+    YXSHOWFORBID                       ``FORBID .``: free-style and exactly-five have no forbidden
+                                       points (renju, which has them, is not played yet)
+    ABOUT                              name, version and the model that plays
+
+During every search, once a second and at its end, a ``MESSAGE`` line in the spirit of Rapfi's
+real-time output: ``MESSAGE depth D | ev E | winrate W% | n N | n/s R | tm T | pv x,y x,y ...``
+with D the principal variation's length in plies, E the mean value Q of the root mover scaled to
+-1000..1000 (Q in [-1, 1], the side to move's view), N the playouts so far, T milliseconds.
+"""
+
+from __future__ import annotations
+
+MAX_NBEST = 10
+"""Most moves ``YXNBEST`` reports (the web board's top list has as many)."""
+PV_PLIES = 12
+"""Plies of a principal variation printed in a MESSAGE line."""
+
+
+def gomocup(cell: int, width: int) -> str:
+    """``x,y`` of ``cell`` (``row * width + col``)."""
+    return f"{cell % width},{cell // width}"
+
+
+def progress_line(result, width: int) -> str:
+    """The real-time ``MESSAGE`` line of a search result (``SearchResult``)."""
+    pv = " ".join(gomocup(int(m), width) for m in result.pv[:PV_PLIES])
+    ev = round(1000 * float(result.root_q))
+    rate = result.playouts / result.seconds if result.seconds > 0 else 0.0
+    line = (f"MESSAGE depth {len(result.pv)} | ev {ev} | winrate {100 * (result.root_q + 1) / 2:.1f}% | "
+            f"n {result.playouts} | n/s {rate:.0f} | tm {1000 * result.seconds:.0f}")
+    if result.proven:
+        line += f" | {result.proven} in {result.proven_distance}"
+    return line + (f" | pv {pv}" if pv else "")
+
+
+def nbest_lines(result, width: int, n: int) -> list[str]:
+    """One ``MESSAGE nbest`` line per move of the ``n`` most visited at the root, best first:
+    ``MESSAGE nbest K x,y | visits V | winrate W% | prior P%`` (the mover's win rate, (Q + 1) / 2)."""
+    lines = []
+    for rank, move in enumerate([m for m in result.moves if m.visits > 0][:n], start=1):
+        lines.append(f"MESSAGE nbest {rank} {gomocup(int(move.move), width)} | visits {move.visits} | "
+                     f"winrate {100 * (move.q + 1) / 2:.1f}% | prior {100 * move.prior:.1f}%")
+    return lines
+
+
+def forbid_line(cells: list[int], width: int) -> str:
+    """``FORBID xxyy...xxyy.`` (two digits each for x and y) or ``FORBID .`` when none."""
+    return "FORBID " + "".join(f"{c % width:02d}{c // width:02d}" for c in cells) + "."

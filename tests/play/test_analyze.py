@@ -1,0 +1,55 @@
+"""``zeroplay analyze``: the JSON-lines analysis interface (issue 23), as a transcript."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from zeroplay.play.analyze import MAX_LINE_BYTES, run
+
+
+def _answers(*lines: str, **options) -> list[dict]:
+    out: list[str] = []
+    run(io.StringIO("".join(line + "\n" for line in lines)), out.append, **options)
+    return [json.loads(line) for line in out]
+
+
+def test_a_query_gets_top_moves_with_visits_win_rate_prior_and_pv(warm):
+    (a,) = _answers(json.dumps({"id": "q1", "size": 9, "moves": ["e5", "e4"], "playouts": 120, "top": 3}))
+    assert a["id"] == "q1" and a["turnNumber"] == 2 and a["currentPlayer"] == "B"
+    assert a["rootInfo"]["playouts"] == 120 and 0 <= a["rootInfo"]["winrate"] <= 1
+    infos = a["moveInfos"]
+    assert 1 <= len(infos) <= 3 and [m["order"] for m in infos] == list(range(len(infos)))
+    assert infos == sorted(infos, key=lambda m: -m["visits"])
+    assert sum(m["visits"] for m in infos) <= a["rootInfo"]["visits"] - 1
+    for m in infos:
+        assert m["pv"][0] == m["move"] and 0 <= m["winrate"] <= 1 and 0 <= m["prior"] <= 1
+        assert m["gomocup"].count(",") == 1
+    assert a["engine"].startswith("search only")  # 9x9 has no shipped model
+
+
+def test_a_win_in_one_is_found_and_proven(warm):
+    moves = ["e5", "e4", "d5", "d4", "c5", "c4", "b5", "b4"]  # Black: b5..e5; a5 or f5 wins
+    (a,) = _answers(json.dumps({"id": "w", "size": 9, "moves": moves, "playouts": 50}))
+    assert a["moveInfos"][0]["move"] in ("a5", "f5") and a["rootInfo"]["proven"] == "win"
+
+
+def test_bad_queries_get_an_error_and_the_next_query_is_answered(warm):
+    lines = ["not json", "[" * 50_000, json.dumps([1, 2]), json.dumps({"moves": []}),
+             json.dumps({"id": "x" * 201}), json.dumps({"id": "u", "bogus": 1}),
+             json.dumps({"id": "p", "playouts": 10**9}), json.dumps({"id": "s", "size": 26}),
+             json.dumps({"id": "r", "rule": "renju"}), json.dumps({"id": "o", "moves": ["h8", "h8"]}),
+             json.dumps({"id": "t", "moves": [7]}), json.dumps({"id": "n", "n_in_row": True}),
+             "x" * (MAX_LINE_BYTES + 10),
+             json.dumps({"id": "ok", "size": 5, "n_in_row": 4, "playouts": 10})]
+    answers = _answers(*lines)
+    assert len(answers) == len(lines)
+    assert all("error" in a for a in answers[:-1]) and "error" not in answers[-1]
+    assert [a["id"] for a in answers[:5]] == [None] * 5
+    assert "unknown field bogus" in answers[5]["error"] and "1..100000" in answers[6]["error"]
+    assert "occupied" in answers[9]["error"] and "over 65536 bytes" in answers[12]["error"]
+
+
+def test_the_playouts_cap_is_an_option(warm):
+    (a,) = _answers(json.dumps({"id": "c", "size": 5, "playouts": 11}), max_playouts=10)
+    assert a["error"] == "playouts must be a whole number 1..10, got 11"

@@ -1,0 +1,122 @@
+"""The Gomocup engine as analysis GUIs drive it (issue 23): searching soon after START, and the
+Yixin/Gomocup extensions, each as a protocol transcript."""
+
+from __future__ import annotations
+
+import io
+import time
+
+import pytest
+
+from play_helpers import Engine
+
+
+def _engine(**options) -> tuple[Engine, io.StringIO]:
+    log = io.StringIO()
+    return Engine(log=log, **options), log
+
+
+@pytest.mark.slow  # loads torch and the 15x15 model for real: 20 s on a loaded 2-core machine
+def test_the_first_moves_are_searched_while_the_model_still_loads(warm, monkeypatch):
+    import zeroplay.engine.factory as engine_module
+
+    real = engine_module.make_engine
+
+    def slow_model(game, model=None, *, use_shipped=True):
+        if use_shipped or model is not None:
+            time.sleep(4)  # torch's import on a loaded machine
+        return real(game, model, use_shipped=use_shipped)
+
+    monkeypatch.setattr(engine_module, "make_engine", slow_model)
+    e, log = _engine(warm_up=True)
+    t0 = time.monotonic()
+    assert e.send("INFO timeout_turn 5000", "START 15") == ["OK"]
+    assert e.engine._ready.wait(30) and not e.engine._model_ready.is_set()
+    moves = [r for r in e.send("BEGIN") if not r.startswith("MESSAGE")]
+    assert len(moves) == 1 and moves[0].count(",") == 1
+    text = log.getvalue()
+    assert "quick heuristic move" not in text and "search-only engine plays until" in text and "playout" in text
+    assert e.engine._model_ready.wait(60)
+    e.send("TURN 8,8")
+    assert "engine: model gomoku-15x15-freestyle" in log.getvalue()  # the model took over
+    assert time.monotonic() - t0 < 90
+
+
+def test_a_short_turn_while_the_model_loads_gets_the_heuristic_move(warm, monkeypatch):
+    e, log = _engine()
+    e.engine._ready.set()  # the search is compiled, the model not yet loaded
+    e.send("INFO timeout_turn 1000", "START 15")
+    assert len(e.send("BEGIN")) == 1
+    assert "the model is still loading and the turn (0.70 s) is under 3 s" in log.getvalue()
+
+
+# --- Yixin extensions: transcripts ------------------------------------------------------------
+FIVE_SOON = ["YXBOARD", "5,5,1", "6,5,1", "7,5,1", "8,5,1", "5,6,2", "6,6,2", "7,6,2", "DONE"]
+
+
+def test_yxboard_sets_the_position_without_a_move_and_yxnbest_lists_the_best_moves(warm):
+    e, log = _engine()
+    e.engine._ready.set()
+    e.engine._model_ready.set()
+    assert e.send("INFO timeout_turn 3000", "START 15") == ["OK"]
+    assert e.send(*FIVE_SOON) == []  # a position, no move
+    assert int(e.engine.board.sum()) == 4 * 1 + 3 * 2
+    replies = e.send("YXNBEST 3")
+    messages = [r for r in replies if r.startswith("MESSAGE nbest")]
+    assert 1 <= len(messages) <= 3 and messages[0].startswith("MESSAGE nbest 1 ")
+    assert replies[-1] in ("4,5", "9,5")  # the five
+    assert messages[0].split()[3] == replies[-1]
+    assert any(r.startswith("MESSAGE depth ") and "| pv " in r for r in replies)
+    assert int(e.engine.board.sum()) == 4 * 1 + 3 * 2  # an analysis: the stone is not placed
+    assert e.send("YXNBEST 0")[0].startswith("ERROR YXNBEST expects a number of moves 1..10")
+    assert e.send("YXNBEST x")[0].startswith("ERROR")
+
+
+def test_yxshowforbid_has_no_forbidden_points_in_the_rules_played():
+    e, _ = _engine(search=False)
+    assert e.send("START 15", "YXSHOWFORBID") == ["OK", "FORBID ."]
+    from zeroplay.play.yixin import forbid_line
+
+    assert forbid_line([7 * 15 + 7, 1 * 15 + 12], 15) == "FORBID 07071201."
+
+
+def test_about_names_the_model():
+    e, _ = _engine(search=False)
+    (about,) = e.send("ABOUT")
+    assert about.startswith('name="zeroplay"') and 'model="gomoku-15x15-freestyle"' in about
+    e.send("START 9")
+    assert 'model="search-only"' in e.send("ABOUT")[0]
+
+
+def test_a_long_search_prints_message_lines_and_yxstop_ends_it(warm):
+    import threading
+
+    from zeroplay.play.pbrain import run
+
+    class SlowInput:
+        """stdin whose YXSTOP comes 2.5 s into a search of 30 s."""
+
+        def __iter__(self):
+            yield "INFO timeout_turn 30000\n"
+            yield "START 15\n"
+            yield "BEGIN\n"
+            started.wait(60)
+            time.sleep(2.5)
+            yield "YXSTOP\n"
+            yield "END\n"
+
+    replies: list[str] = []
+    started = threading.Event()
+
+    def write(line: str) -> None:
+        replies.append(line)
+        if line == "OK":
+            started.set()
+
+    t0 = time.monotonic()
+    run(SlowInput(), write, playouts=10**8, warm_up=True, log=io.StringIO())
+    seconds = time.monotonic() - t0
+    progress = [r for r in replies if r.startswith("MESSAGE depth ")]
+    assert len(progress) >= 2 and all("| n " in r and "| tm " in r for r in progress)
+    assert replies[-1].count(",") == 1 and seconds < 25, (seconds, replies[-3:])
+
