@@ -120,7 +120,7 @@ def test_canonical_specs():
     with pytest.raises(ValueError, match="at most 134,217,728 playouts"):
         canonical_spec("uniform:99999999999999999999999")
     with pytest.raises(ValueError, match="at most 134,217,728 playouts"):
-        search_config(1 << 28, num_actions=9)
+        search_config(1 << 28, game=FOUR)
 
 
 def test_registered_kinds_plug_in():

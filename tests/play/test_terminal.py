@@ -382,7 +382,7 @@ def test_search_tables_are_sized_by_the_search_rule():
     assert terminal.search_memory(None, 30.0) == terminal.MEMORY_BYTES == 1 << 30  # --seconds alone
     assert terminal.search_memory(800, None) is None and terminal.search_memory(800, 5.0) is None
     g15 = make("gomoku", size=15)
-    sized = SearchConfig.for_memory(terminal.MEMORY_BYTES, g15.num_actions, threat_solver=True)
+    sized = SearchConfig.for_memory(terminal.MEMORY_BYTES, g15, threat_solver=True)
     assert sized.memory_bytes == 1 << 30 and sized.node_capacity * sized.max_load > 1_000_000
 
 

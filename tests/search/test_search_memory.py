@@ -42,7 +42,7 @@ def _array_bytes(s: Searcher) -> int:
 def test_for_memory_tables_fit_the_budget_counted_from_the_arrays(budget, game):
     """Independent check: the nbytes of every array the searcher allocates (all pages touched)."""
     for threat in (False, True) if budget > 8 << 20 else (False,):
-        cfg = SearchConfig.for_memory(budget, game.num_actions, threat_solver=threat)
+        cfg = SearchConfig.for_memory(budget, game, threat_solver=threat)
         s = Searcher(game, UniformEvaluator(), cfg)
         total = _array_bytes(s)
         assert total <= budget, (total, budget)
@@ -52,18 +52,43 @@ def test_for_memory_tables_fit_the_budget_counted_from_the_arrays(budget, game):
 
 def test_for_memory_refuses_a_budget_below_the_smallest_table():
     with pytest.raises(ValueError, match="needs at least"):
-        SearchConfig.for_memory(10_000, 225)
+        SearchConfig.for_memory(10_000, G15)
 
 
-def test_for_playouts_holds_twice_the_playouts_up_to_its_cap():
-    cfg = SearchConfig.for_playouts(100_000, 225)
+def test_for_playouts_holds_twice_the_playouts_with_every_legal_move_up_to_its_cap():
+    cfg = SearchConfig.for_playouts(100_000, G15)
     assert cfg.node_capacity * cfg.max_load >= 200_000
-    assert cfg.edge_capacity >= 200_000 * 100 and cfg.stat_capacity >= 200_000
-    big = SearchConfig.for_playouts(1 << 27, 225)
+    assert cfg.edge_capacity >= 200_000 * 225 and cfg.stat_capacity >= 200_000
+    big = SearchConfig.for_playouts(1 << 27, G15)
     assert big.memory_bytes == MAX_PLAYOUT_MEMORY
-    assert table_bytes(int(big.node_capacity * big.max_load), 225) <= MAX_PLAYOUT_MEMORY
+    nodes = round(big.node_capacity * big.max_load)
+    assert table_bytes(nodes, big.edge_capacity // nodes) <= MAX_PLAYOUT_MEMORY
     with pytest.raises(ValueError):
-        SearchConfig.for_playouts(0, 225)
+        SearchConfig.for_playouts(0, G15)
+
+
+SMALL_SEARCHES = {  # a game, the moves to a position, playouts per move
+    "connect4": (make("connect4"), [3, 3, 2], 100),
+    "gomoku9": (G9, ["e5", "d4"], 200),
+    "othello": (make("othello"), [], 200),
+    "go9": (make("go", width=9, height=9), [], 200),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SMALL_SEARCHES))
+def test_a_search_sized_for_its_playouts_never_recycles(case):
+    """The failure this guards: Connect Four at 100 playouts got 3 edges per node for its 7 legal
+    moves (a share of the actions), filled its edge pool and recycled on the first move."""
+    game, moves, playouts = SMALL_SEARCHES[case]
+    cfg = SearchConfig.for_playouts(playouts, game, batch_size=8)
+    assert cfg.edge_capacity >= 2 * playouts * game.max_legal_moves
+    s = Searcher(game, UniformEvaluator(), cfg)
+    state = game.initial().play_many(moves)
+    for _ in range(4):  # with tree reuse from move to move
+        r = s.search(state, playouts=playouts)
+        assert r.playouts == playouts and s.recycled_total == 0 and s.stopped_by != "full", (s.stopped_by, s.recycled_total)
+        assert check_invariants(s.tree, s.root) == -1
+        state = state.play(int(r.best_move))
 
 
 def test_recycling_keeps_the_kept_nodes_statistics_exactly():

@@ -110,7 +110,7 @@ def measure(playouts: int = 800, searches: int = 30, batch_size: int = 16, opens
     empty = game.initial()
     midgame = empty.play_many(MIDGAME.split())
     # the table is cleared before each search: sized for the search by the search's rule
-    config = SearchConfig.for_playouts(playouts, game.num_actions, batch_size=batch_size, eval_cache_size=0,
+    config = SearchConfig.for_playouts(playouts, game, batch_size=batch_size, eval_cache_size=0,
                                        root_policy=root_policy)
     capacity = config.node_capacity
     uniform = Searcher(game, UniformEvaluator(), config)

@@ -74,16 +74,16 @@ class Player(Protocol):
     def play(self, state: State) -> int: ...
 
 
-def search_config(playouts: int, *, num_actions: int, batch_size: int = 16, **overrides) -> SearchConfig:
-    """Play-mode SearchConfig (no noise) sized for ``playouts`` per move plus tree reuse by the
-    search's rule (``SearchConfig.for_playouts``) for a game of ``num_actions`` actions.
+def search_config(playouts: int, *, game, batch_size: int = 16, **overrides) -> SearchConfig:
+    """Play-mode SearchConfig (no noise) sized for ``playouts`` per move of ``game`` plus tree
+    reuse by the search's rule (``SearchConfig.for_playouts``).
 
     Raises:
         ValueError: ``playouts`` above ``MAX_PLAYOUTS``.
     """
     if playouts > MAX_PLAYOUTS:
         raise ValueError(f"at most {MAX_PLAYOUTS:,} playouts a move, got {playouts:,}")
-    return SearchConfig.for_playouts(playouts, num_actions, batch_size=batch_size, eval_cache_size=1 << 13,
+    return SearchConfig.for_playouts(playouts, game, batch_size=batch_size, eval_cache_size=1 << 13,
                                      **overrides)
 
 
@@ -118,7 +118,7 @@ class SearchPlayer:
         return np.random.default_rng([self.seed, int(index)])
 
     def new_searcher(self, game: Game) -> Searcher:
-        return Searcher(game, self.evaluator, self.config or search_config(self.playouts, num_actions=game.num_actions))
+        return Searcher(game, self.evaluator, self.config or search_config(self.playouts, game=game))
 
     def new_game(self, game: Game) -> None:
         if self._searcher is None or self._searcher.game != game:
@@ -200,7 +200,7 @@ def _canonical_playouts(kind: str) -> Callable[[str], str]:
 def _uniform(arg, game, options):
     n = _playouts_arg("uniform", arg)
     return SearchPlayer(UniformEvaluator(), n, name=f"uniform:{arg}", opening_moves=options.get("opening_moves", 2),
-                        seed=options.get("seed"), config=search_config(n, num_actions=game.num_actions))
+                        seed=options.get("seed"), config=search_config(n, game=game))
 
 
 def _rollout(arg, game, options):
@@ -210,7 +210,7 @@ def _rollout(arg, game, options):
     n = _playouts_arg("rollout", arg)
     return SearchPlayer(RolloutEvaluator(seed=options.get("seed")), n, name=f"rollout:{arg}",
                         opening_moves=options.get("opening_moves", 2), seed=options.get("seed"),
-                        config=search_config(n, num_actions=game.num_actions))
+                        config=search_config(n, game=game))
 
 
 _PBRAIN_TIMES = re.compile(r"^\s*((?:turn|match)=\d+(?:\s*,\s*(?:turn|match)=\d+)*)\s*:(.*)$")
@@ -308,7 +308,7 @@ def _heuristic(threat_solver: bool, defence: bool = True):
         overrides = dict(game.play_search_options) if threat_solver else {}
         if overrides and not defence:
             overrides["defence"] = False
-        config = search_config(n, num_actions=game.num_actions, **overrides)
+        config = search_config(n, game=game, **overrides)
         return SearchPlayer(evaluator, n, name=f"{prefix}:{arg}", opening_moves=options.get("opening_moves", 2),
                             seed=options.get("seed"), config=config)
 
@@ -369,7 +369,7 @@ def checkpoint_player(path, game: Game, *, playouts: int = 400, name: str | None
         raise CheckpointError(f"cannot read checkpoint {os.fspath(path)}: {e.strerror or e}") from None
     return SearchPlayer(NetEvaluator(ck.model, ck.features, device=device), playouts,
                         name=name or os.fspath(path), opening_moves=opening_moves, seed=seed,
-                        config=search_config(playouts, num_actions=game.num_actions))
+                        config=search_config(playouts, game=game))
 
 
 def _checkpoint_path(arg: str) -> str:

@@ -65,9 +65,9 @@ class Engine:
 
         merged = {**self.config_overrides, **config}
         if memory_bytes is not None:
-            cfg = SearchConfig.for_memory(memory_bytes, self.game.num_actions, **merged)
+            cfg = SearchConfig.for_memory(memory_bytes, self.game, **merged)
         elif playouts is not None:
-            cfg = SearchConfig.for_playouts(playouts, self.game.num_actions, **merged)
+            cfg = SearchConfig.for_playouts(playouts, self.game, **merged)
         else:
             cfg = SearchConfig(**merged)
         return Searcher(self.game, self.evaluator, cfg)
@@ -319,7 +319,7 @@ def warm_up(progress: Callable[[str], None] | None = None, *, solvers: bool = Fa
         from zeroplay.engine.heuristic import HeuristicEvaluator
         from zeroplay.search import SearchConfig, Searcher
 
-        searcher = Searcher(game, HeuristicEvaluator(), SearchConfig.for_playouts(40, game.num_actions,
+        searcher = Searcher(game, HeuristicEvaluator(), SearchConfig.for_playouts(40, game,
                                                                                        threat_solver=True))
         state = position["state"]
         searcher.search(state, playouts=40)

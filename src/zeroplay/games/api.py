@@ -145,6 +145,15 @@ class Game(ABC):
     games, ``num_actions = width``), ``"cells+pass"`` (the cells, then one pass action last,
     ``num_actions = cells + 1``: Othello, Go)."""
 
+    @property
+    def max_legal_moves(self) -> int:
+        """The most legal moves any position of this game has (>= 1): the search reserves this
+        many edges per node when it is sized for a number of playouts
+        (``SearchConfig.for_playouts``), so that no search of that size runs out of edges.
+        Default ``num_actions``, a bound for every game whose actions are its moves; a game with
+        far fewer legal moves than policy entries may say less."""
+        return self.num_actions
+
     def opening_prior(self) -> np.ndarray | None:
         """What is known of good first moves, as a prior the search may mix into its root priors
         early in a game (``SearchConfig.opening_prior``): float32 (num_actions,) summing to 1, or

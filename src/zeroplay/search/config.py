@@ -10,13 +10,16 @@ from zeroplay.search.tree import EDGE_BYTES, MAX_POOL, NODE_BYTES, STAT_BYTES, T
 from zeroplay.tt.node_table import TABLE_BYTES_PER_NODE
 
 EDGES_PER_NODE_SHARE = 0.5
-"""Edges the sizing rule reserves per node, as a share of the game's actions: nodes below the
-root have fewer legal moves, and the candidate radius trims more (15x15: 1M-node searches
-measured 0.2-0.9 of the actions, docs/BENCHMARKS.md). A search whose nodes need more recycles
-when the edge pool fills instead of when the node table does."""
+"""``for_memory``: edges reserved per node, as a share of the game's ``max_legal_moves``: nodes
+below the root have fewer legal moves, and the candidate radius trims more (15x15: 1M-node
+searches measured 0.2-0.9 of the actions, docs/BENCHMARKS.md). A search whose nodes need more
+recycles when the edge pool fills instead of when the node table does. ``for_playouts`` reserves
+the whole ``max_legal_moves`` (a bound, so a search of its size never runs out of edges)."""
 STATS_PER_NODE = 2
 """Statistics the sizing rule reserves per node: one per selected edge (each creates a child,
-so about one per node) plus the growth slack of doubling blocks."""
+so about one per node) plus the growth slack of doubling blocks (with ``REUSE_FACTOR`` nodes
+per playout, 4 per playout: a node's blocks of 1, 2, 4, ... statistics sum to under 4 per
+touched edge even when every block is moved)."""
 REUSE_FACTOR = 2
 """``for_playouts``: nodes per playout asked for (tree reuse keeps part of the last search)."""
 MAX_PLAYOUT_MEMORY = 2 << 30
@@ -200,22 +203,23 @@ class SearchConfig:
         return cls(noise=True, **overrides)
 
     @classmethod
-    def for_memory(cls, memory_bytes: int, num_actions: int, **overrides) -> SearchConfig:
-        """A config whose tables fit ``memory_bytes`` for a game of ``num_actions`` actions.
+    def for_memory(cls, memory_bytes: int, game, **overrides) -> SearchConfig:
+        """A config whose tables fit ``memory_bytes`` for ``game`` (its ``num_actions`` size the
+        evaluation cache's entries, its ``max_legal_moves`` the edges reserved per node).
 
         The one sizing rule of the search (``table_bytes``): the node limit N is the largest for
         which the node table (``TABLE_BYTES_PER_NODE`` per hash slot, a power of two >= N /
         max_load, plus the threat solver's per-node word when it is on), N nodes' payload,
-        ``EDGES_PER_NODE_SHARE`` x ``num_actions`` edges and ``STATS_PER_NODE`` statistics per
+        ``EDGES_PER_NODE_SHARE`` x ``max_legal_moves`` edges and ``STATS_PER_NODE`` statistics per
         node fit what is left of the budget once the evaluation cache (at most ``CACHE_SHARE``
         of it) and the threat solver's alpha-beta table are taken off. When a table fills during
         a search the search recycles (``recycle``): the budget bounds the memory, not the search.
 
         Raises:
-            ValueError: a budget too small for ``MIN_NODES`` nodes, or num_actions < 1.
+            ValueError: a budget too small for ``MIN_NODES`` nodes.
         """
-        if num_actions < 1:
-            raise ValueError(f"num_actions must be >= 1, got {num_actions}")
+        num_actions = int(game.num_actions)
+        edges = _edges_per_node(game, share=1.0)
         threat = overrides.get("threat_solver", cls.threat_solver)
         max_load = overrides.pop("max_load", cls.max_load)
         budget = int(memory_bytes) - _threat_table_bytes(overrides)
@@ -223,21 +227,22 @@ class SearchConfig:
         while cache and cache * _cache_entry_bytes(num_actions) > budget * CACHE_SHARE:
             cache //= 2
         budget -= cache * _cache_entry_bytes(num_actions)
-        if table_bytes(MIN_NODES, num_actions, threat, max_load) > budget:
-            raise ValueError(f"a search of {num_actions} actions needs at least "
-                             f"{table_bytes(MIN_NODES, num_actions, threat, max_load) + int(memory_bytes) - budget:,} "
+        if table_bytes(MIN_NODES, edges, threat, max_load) > budget:
+            raise ValueError(f"a search of {game!r} needs at least "
+                             f"{table_bytes(MIN_NODES, edges, threat, max_load) + int(memory_bytes) - budget:,} "
                              f"bytes, got {int(memory_bytes):,}")
-        low, high = MIN_NODES, max(MIN_NODES, budget // _bytes_per_node(num_actions))
+        low, high = MIN_NODES, max(MIN_NODES, budget // _bytes_per_node(edges))
         while low < high:  # the most nodes that fit
             mid = (low + high + 1) // 2
-            low, high = (mid, high) if table_bytes(mid, num_actions, threat, max_load) <= budget else (low, mid - 1)
-        return cls._sized(low, num_actions, max_load, cache, int(memory_bytes), **overrides)
+            low, high = (mid, high) if table_bytes(mid, edges, threat, max_load) <= budget else (low, mid - 1)
+        return cls._sized(low, edges, max_load, cache, int(memory_bytes), **overrides)
 
     @classmethod
-    def for_playouts(cls, playouts: int, num_actions: int, **overrides) -> SearchConfig:
-        """A config sized for ``playouts`` per search plus tree reuse: ``REUSE_FACTOR`` nodes per
-        playout (``table_bytes``), or ``for_memory(MAX_PLAYOUT_MEMORY)`` when that is less (a
-        longer search recycles).
+    def for_playouts(cls, playouts: int, game, **overrides) -> SearchConfig:
+        """A config sized for ``playouts`` per search of ``game`` plus tree reuse: ``REUSE_FACTOR``
+        nodes per playout, each with the game's ``max_legal_moves`` edges (a playout expands at
+        most one node, so a search of ``playouts`` never fills these tables and never recycles),
+        or ``for_memory(MAX_PLAYOUT_MEMORY)`` when that is less (a longer search recycles).
 
         Raises:
             ValueError: playouts < 1.
@@ -248,19 +253,20 @@ class SearchConfig:
         max_load = overrides.pop("max_load", cls.max_load)
         cache = overrides.pop("eval_cache_size", cls.eval_cache_size)
         nodes = max(MIN_NODES, REUSE_FACTOR * int(playouts))
-        total = table_bytes(nodes, num_actions, threat, max_load) + cache * _cache_entry_bytes(num_actions) \
+        edges = _edges_per_node(game, share=1.0)
+        total = table_bytes(nodes, edges, threat, max_load) + cache * _cache_entry_bytes(int(game.num_actions)) \
             + _threat_table_bytes(overrides)
         if total > MAX_PLAYOUT_MEMORY:
-            return cls.for_memory(MAX_PLAYOUT_MEMORY, num_actions, max_load=max_load, eval_cache_size=cache,
+            return cls.for_memory(MAX_PLAYOUT_MEMORY, game, max_load=max_load, eval_cache_size=cache,
                                   **overrides)
-        return cls._sized(nodes, num_actions, max_load, cache, total, **overrides)
+        return cls._sized(nodes, edges, max_load, cache, total, **overrides)
 
     @classmethod
-    def _sized(cls, nodes: int, num_actions: int, max_load: float, cache: int, memory: int,
+    def _sized(cls, nodes: int, edges_per_node: int, max_load: float, cache: int, memory: int,
                **overrides) -> SearchConfig:
         capacity = table_slots(nodes, max_load)
         return cls(node_capacity=capacity, max_load=min(max_load, max(nodes, 1) / capacity),
-                   edge_capacity=min(MAX_POOL, nodes * _edges_per_node(num_actions)),
+                   edge_capacity=min(MAX_POOL, nodes * edges_per_node),
                    stat_capacity=min(MAX_POOL, nodes * STATS_PER_NODE), eval_cache_size=cache,
                    memory_bytes=memory, **overrides)
 
@@ -274,22 +280,26 @@ def table_slots(nodes: int, max_load: float) -> int:
     return 1 << max(1, (math.ceil(nodes / max_load) - 1).bit_length())
 
 
-def _edges_per_node(num_actions: int) -> int:
-    return max(1, int(EDGES_PER_NODE_SHARE * num_actions))
+def _edges_per_node(game, *, share: float) -> int:
+    """Edges reserved per node: ``share`` of the game's most legal moves (at least 1)."""
+    most = int(game.max_legal_moves)
+    if most < 1:
+        raise ValueError(f"a game needs at least one legal move, {game!r} says {most}")
+    return max(1, math.ceil(share * most))
 
 
-def _bytes_per_node(num_actions: int) -> int:
+def _bytes_per_node(edges_per_node: int) -> int:
     """Payload, reserved edges and statistics of one node (its table slot apart)."""
     payload = NODE_BYTES - TABLE_BYTES_PER_NODE - THREAT_BYTES_PER_NODE
-    return payload + _edges_per_node(num_actions) * EDGE_BYTES + STATS_PER_NODE * STAT_BYTES
+    return payload + edges_per_node * EDGE_BYTES + STATS_PER_NODE * STAT_BYTES
 
 
-def table_bytes(nodes: int, num_actions: int, threat_solver: bool = False, max_load: float = 0.9) -> int:
-    """Bytes of the search's tables for ``nodes`` nodes of a game with ``num_actions`` actions:
-    the node table's slots (all touched at creation), the nodes' payload, their reserved edges
-    and statistics (``tree.NODE_BYTES``, ``EDGE_BYTES``, ``STAT_BYTES``: the arrays' dtypes)."""
+def table_bytes(nodes: int, edges_per_node: int, threat_solver: bool = False, max_load: float = 0.9) -> int:
+    """Bytes of the search's tables for ``nodes`` nodes with ``edges_per_node`` reserved edges
+    each: the node table's slots (all touched at creation), the nodes' payload, their reserved
+    edges and statistics (``tree.NODE_BYTES``, ``EDGE_BYTES``, ``STAT_BYTES``: the arrays' dtypes)."""
     slot = TABLE_BYTES_PER_NODE + (THREAT_BYTES_PER_NODE if threat_solver else 0)
-    return table_slots(nodes, max_load) * slot + nodes * _bytes_per_node(num_actions)
+    return table_slots(nodes, max_load) * slot + nodes * _bytes_per_node(edges_per_node)
 
 
 def _cache_entry_bytes(num_actions: int) -> int:

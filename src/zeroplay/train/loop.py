@@ -721,7 +721,7 @@ class TrainingRun:
         seed = int(np.random.SeedSequence([self.config.seed, it, 2]).generate_state(1)[0])
         model = copy.deepcopy(self.model).eval()
         # the nets play as self-play plays them (threat solver included); baselines as they are
-        cfg = search_config(playouts, num_actions=self.game.num_actions, threat_solver=self.config.selfplay.threat_solver)
+        cfg = search_config(playouts, game=self.game, threat_solver=self.config.selfplay.threat_solver)
         me = SearchPlayer(NetEvaluator(model, self.config.features), playouts, name=f"iteration {it}", seed=seed,
                           config=cfg)
         opponents = []

@@ -134,11 +134,11 @@ class SelfPlayConfig:
     def to_dict(self) -> dict:
         return asdict(self)
 
-    def search_config(self, *, noise: bool, seed: int | None, num_actions: int) -> SearchConfig:
+    def search_config(self, *, noise: bool, seed: int | None, game) -> SearchConfig:
         """The SearchConfig of one game's searcher, sized for ``playouts`` per move plus reuse
         by the search's rule (``SearchConfig.for_playouts``)."""
         return SearchConfig.for_playouts(
-            self.playouts, num_actions,
+            self.playouts, game,
             c_puct=self.c_puct, batch_size=self.batch_size, noise=noise,
             dirichlet_total_alpha=self.dirichlet_total_alpha, dirichlet_epsilon=self.dirichlet_epsilon,
             eval_cache_size=1 << 13,
@@ -250,7 +250,7 @@ class SelfPlayer:
     def _searcher(self, i: int) -> Searcher:
         while len(self._searchers) <= i:
             seed = int(self.rng.integers(1 << 62))
-            cfg = self.config.search_config(noise=True, seed=seed, num_actions=self.game.num_actions)
+            cfg = self.config.search_config(noise=True, seed=seed, game=self.game)
             s = Searcher(self.game, self.evaluator, cfg)
             s._selfplay_configs = (cfg, cfg.replace(noise=False))
             self._searchers.append(s)
