@@ -177,7 +177,6 @@ def measure(limit: int | None = None, playouts: int = 800, engine: str = "play",
 
     from zeroplay.engine.factory import make_engine
     from zeroplay.games import make
-    from zeroplay.play.terminal import table_sizes
     from zeroplay.solvers.threat_solver import ThreatSolver
 
     if playouts < 1:
@@ -188,8 +187,7 @@ def measure(limit: int | None = None, playouts: int = 800, engine: str = "play",
     targets = read_targets(path, limit, collections)
     game = make("gomoku", width=15, height=15, rule="freestyle")
     chosen = make_engine(game, use_shipped=engine == "play")
-    nodes, edges = table_sizes(game, playouts, None)
-    searcher = chosen.new_searcher(node_capacity=nodes, edge_capacity=edges, **(config or {}))
+    searcher = chosen.new_searcher(playouts=playouts, **(config or {}))  # the search's sizing rule
     checker = ThreatSolver(game)
     searcher.search(game.initial(), playouts=8)  # compile / load the kernels before any timing
 

@@ -144,16 +144,19 @@ class Analyzer:
 
     def _searcher(self, game, playouts: int):
         from zeroplay.engine.factory import make_engine
-        from zeroplay.play.terminal import table_sizes
+        from zeroplay.search import SearchConfig
 
-        nodes, edges = table_sizes(game, playouts, None, MEMORY_CAP_BYTES)
-        key = (game, nodes, edges)
+        # the search's sizing rule for the playouts, or the cap's budget when that is less
+        sized = {"playouts": playouts}
+        if (SearchConfig.for_playouts(playouts, game).memory_bytes or 0) > MEMORY_CAP_BYTES:
+            sized = {"memory_bytes": MEMORY_CAP_BYTES}
+        key = (game, *sized.items())
         if key not in self._searchers:
             try:
                 engine = make_engine(game, self.model)
             except ValueError as e:  # a --model that does not fit this setting
                 raise QueryError(str(e)) from None
-            self._searchers = {key: (engine, engine.new_searcher(node_capacity=nodes, edge_capacity=edges))}
+            self._searchers = {key: (engine, engine.new_searcher(**sized))}
         return self._searchers[key]
 
 

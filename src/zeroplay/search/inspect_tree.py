@@ -8,9 +8,8 @@ tie-breaking, FPU, priors or visit order shows up even when the best move does n
 
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from typing import Any
 
 from zeroplay.search.tree import NO_NODE, decode_priors
 
