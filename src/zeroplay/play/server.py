@@ -61,13 +61,12 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from zeroplay import __version__
 from zeroplay.engine.factory import PLAY_PLAYOUTS
 from zeroplay.games import option_names
-from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
+from zeroplay.games.gomoku import MAX_SIZE, MIN_N_IN_ROW, MIN_SIZE
 from zeroplay.play.guards import LOCAL_NAMES, MAX_BODY_BYTES, BodyLimit, HostCheck
 from zeroplay.play.webgame import (
     DEFAULT_MAX_GAMES,
     DEFAULT_MAX_MEMORY,
     MAX_WEB_PLAYOUTS,
-    MIN_N_IN_ROW,
     GameConflictError,
     GameInputError,
     GameStore,

@@ -22,10 +22,9 @@ import numpy as np
 
 from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, default_n_in_row, describe, make_engine, resolve_model
 from zeroplay.games import Game, IllegalMoveError, State, make, option_names
-from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
+from zeroplay.games.gomoku import MAX_SIZE, MIN_N_IN_ROW, MIN_SIZE
 
 GAMES = ("gomoku", "tictactoe")
-MIN_N_IN_ROW = 3
 MAX_WEB_PLAYOUTS = 20000
 """Most playouts per move a web request may ask for (the board's own bound on a request's work;
 ``zeroplay serve --playouts`` is checked against it too)."""

@@ -6,6 +6,7 @@ fast-path fields (``layout.py``). ``GAMES`` and ``KERNELS`` are what ``games/reg
 
 from zeroplay.games.gomoku.game import (
     MAX_SIZE,
+    MIN_N_IN_ROW,
     MIN_SIZE,
     RULES,
     USUAL_N_IN_ROW,
@@ -17,5 +18,5 @@ from zeroplay.games.gomoku.kernels import KERNELS
 
 GAMES = {"gomoku": Gomoku, "tictactoe": TicTacToe}
 
-__all__ = ["GAMES", "KERNELS", "MAX_SIZE", "MIN_SIZE", "RULES", "USUAL_N_IN_ROW", "Gomoku", "TicTacToe",
+__all__ = ["GAMES", "KERNELS", "MAX_SIZE", "MIN_N_IN_ROW", "MIN_SIZE", "RULES", "USUAL_N_IN_ROW", "Gomoku", "TicTacToe",
            "default_n_in_row"]

@@ -24,6 +24,8 @@ from zeroplay.hashing import last_move_keys, stone_keys
 
 RULES = {"freestyle": RULE_FREESTYLE, "standard": RULE_STANDARD}
 MIN_SIZE, MAX_SIZE = 5, 25
+MIN_N_IN_ROW = 3
+"""Fewest stones in a row a game may ask for (the web board's and server's bound too)."""
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # re.ASCII: \d must not accept other scripts' digits ("h\uff18" is malformed, not h8)
 _ALGEBRAIC = re.compile(r"^\s*([a-zA-Z])\s*(\d{1,3})\s*$", re.ASCII)
@@ -67,8 +69,8 @@ class Gomoku(Game):
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not _min_size <= v <= MAX_SIZE:
                 raise ValueError(f"{label} must be an integer in {_min_size}..{MAX_SIZE}, got {v!r}")
         if isinstance(n_in_row, bool) or not isinstance(n_in_row, (int, np.integer)) \
-                or not 3 <= n_in_row <= max(width, height):
-            raise ValueError(f"n_in_row must be in 3..{max(width, height)}, got {n_in_row!r}")
+                or not MIN_N_IN_ROW <= n_in_row <= max(width, height):
+            raise ValueError(f"n_in_row must be in {MIN_N_IN_ROW}..{max(width, height)}, got {n_in_row!r}")
         if rule not in RULES:
             raise ValueError(f"rule must be one of {sorted(RULES)}, got {rule!r}")
         self.name = _name
