@@ -30,8 +30,8 @@ def reply():
             return line
 send("START 15"); print("START ->", reply())
 t0 = time.time()
-while not any("ready in" in l for l in err) and time.time() - t0 < float(os.environ.get("WAIT", "900")):
-    time.sleep(1)  # the background warm-up (compile, or load from numba's cache)
+while not any(l.startswith("pbrain: ready in") for l in err) and time.time() - t0 < float(os.environ.get("WAIT", "900")):
+    time.sleep(1)  # the background warm-up (compile or numba's cache, then the model)
 print("warm-up:", round(time.time() - t0), "s;", [l for l in err if "ready in" in l])
 in_turns[0] = True
 for info in (f"INFO max_memory {MAX}", "INFO timeout_turn 30000", "INFO timeout_match 10000000", "INFO time_left 10000000"):

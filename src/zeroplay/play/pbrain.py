@@ -694,7 +694,10 @@ class PbrainEngine:
         if self._searcher is None or self._searcher_key != key:
             self._searcher = None  # (its tables are not counted against the new budget)
             self._debug(f"engine: {engine.name}" + (f" -- {engine.note}" if engine.note else ""))
-            budget = search_memory(self.max_memory)
+            # the stand-in search while the model (torch) loads: that memory is not in the RSS yet,
+            # so the stand-in gets the smallest tables, not what the model will need
+            stopgap = self.max_memory > 0 and engine is self._stopgaps.get(game)
+            budget = MIN_MEMORY_BYTES if stopgap else search_memory(self.max_memory)
             self._searcher = engine.new_searcher(memory_bytes=budget)
             self._debug(f"search tables: {budget / 2**20:.0f} MiB")
             self._searcher_key = key
