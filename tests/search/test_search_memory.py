@@ -159,3 +159,15 @@ def test_eval_cache_entry_bytes_match_the_sizing_rule():
 
     c = EvalCache(16, 225)
     assert (c.keys.nbytes + c.valid.nbytes + c.values.nbytes + c.priors.nbytes) // 16 == _cache_entry_bytes(225)
+
+
+@pytest.mark.parametrize("case", sorted(SMALL_SEARCHES))
+def test_max_legal_moves_bounds_every_position_of_random_games(case):
+    game = SMALL_SEARCHES[case][0]
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        state = game.initial()
+        while not state.is_terminal:
+            legal = state.legal_moves()
+            assert 1 <= len(legal) <= game.max_legal_moves
+            state = state.play(int(rng.choice(legal)))
