@@ -142,13 +142,16 @@ def add_arguments(parser) -> None:
     parser.add_argument("--collections", default=None,
                         help="comma-separated collections only (e.g. intro_3move_win,white_vcf; default: all)")
     parser.add_argument("--progress", action="store_true", help="one line per position on stderr")
+    parser.add_argument("--candidate-radius", type=int, default=None,
+                        help="SearchConfig.candidate_radius for the ablation (cells; default: the engine's own, 0 = off)")
 
 
 def run(args) -> dict:
     """Figures for ``zeroplay bench tactics`` (see ``measure``)."""
     return measure(limit=args.limit, playouts=args.playouts, engine=args.engine,
                    data=Path(args.data) if args.data else None, progress=args.progress,
-                   collections={c for c in (args.collections or "").split(",") if c} or None)
+                   collections={c for c in (args.collections or "").split(",") if c} or None,
+                   config=None if args.candidate_radius is None else {"candidate_radius": args.candidate_radius})
 
 
 def measure(limit: int | None = None, playouts: int = 800, engine: str = "play", data: Path | None = None,
