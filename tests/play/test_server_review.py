@@ -231,3 +231,26 @@ def test_records_carry_result_rule_and_analysis_and_load_them_back(client):
     junk = "(;GM[4]SZ[9]ZW[2.5]ZB[zz];B[ee]ZW[nan]ZV[x]ZP[zzzz];W[dd]ZW[0.4]ZB[e]ZV[-5]ZP[e])"
     g = load(client, junk)
     assert [w["ply"] for w in g["winrates"]] == [2] and g["stored"]["best"] is None
+
+
+# --- bad input on the new routes: 4xx, never a 500 -----------------------------------------------
+def test_fuzz_the_review_routes_and_analysis_records_never_give_a_500(client):
+    import random
+
+    from zeroplay.play.fuzz_web import random_record, random_request
+
+    rng = random.Random(5)
+    ids = [load(client, FOUR_MOVES)["id"], client.post("/api/games", json={"size": 5, "playouts": 2}).json()["id"]]
+    seen: dict[int, int] = {}
+    for i in range(1000):
+        method, path, headers, body = random_request(rng, ids)
+        if not any(k in path for k in ("goto", "mainline", "promote", "review")):
+            continue
+        r = client.request(method, path, headers=headers, content=body)
+        seen[r.status_code] = seen.get(r.status_code, 0) + 1
+        assert r.status_code < 500, (i, method, path, body[:200], r.text[:300])
+    assert sum(seen.values()) >= 80 and seen.get(200, 0) >= 5, seen
+    for _ in range(60):
+        r = client.post("/api/games/load", json={"text": random_record(rng)[:200_000], "playouts": 1})
+        assert r.status_code in (201, 400, 422), r.text[:300]
+    assert client.get("/favicon.ico").headers["content-type"].startswith("image/svg+xml")

@@ -172,6 +172,10 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
     async def index():
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon():  # the page names /static/favicon.svg; this is for clients that do not look
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/api/health")

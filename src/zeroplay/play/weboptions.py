@@ -92,7 +92,8 @@ class Options:
         sized = "size" in option_names(self.game)  # a game with the board options (Gomoku)
         if sized and not MIN_SIZE <= self.size <= MAX_SIZE:
             raise GameInputError(f"size must be {MIN_SIZE}..{MAX_SIZE}, not {self.size}")
-        if sized and not MIN_N_IN_ROW <= self.n_in_row <= self.size:
+        n_in_row = default_n_in_row(self.size) if self.n_in_row is None else self.n_in_row
+        if sized and not MIN_N_IN_ROW <= n_in_row <= self.size:
             raise GameInputError(f"n_in_row (stones in a row) must be {MIN_N_IN_ROW}..{self.size} on a "
                                  f"{self.size}x{self.size} board, not {self.n_in_row}")
         if self.rule not in ("freestyle", "standard"):

@@ -104,7 +104,8 @@ class GameStore:
 
         name, size, n_in_row, rule = game_settings(self.model_info, game, size, n_in_row, rule)
         playouts = self.playouts if playouts is None else playouts
-        if "size" in option_names(name):
+        if "size" in option_names(name):  # game_settings fills the Gomoku options for Gomoku
+            assert size is not None and rule is not None
             return Options(name, size, rule, color, playouts, n_in_row=n_in_row)
         return Options(name, color=color, playouts=playouts)
 
