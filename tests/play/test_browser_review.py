@@ -2,7 +2,7 @@
 steps through it by the move list, the keys and the slider, makes a variation and returns to
 the main line, reviews the whole game (mistakes on the move list and the graph, a click on the
 graph), shows the forced win and the winning five, toggles move numbers and "Analysis off", and
-previews a principal variation. ``zeroplay serve --playouts 20`` and 50 playouts a position keep
+previews a principal variation, and opens a shared link to a position in another tab. ``zeroplay serve --playouts 20`` and 50 playouts a position keep
 it to seconds once the search is compiled. Saves ``artifacts/web-review.png``.
 """
 
@@ -42,6 +42,17 @@ def test_review_a_game_in_chromium(server, tmp_path):
             page.wait_for_selector("rect.cell", timeout=30_000)
             assert page.locator('link[rel="icon"]').get_attribute("href") == "/static/favicon.svg"
             _review(page, record)
+            # a shareable link opens the same line at the same position in another tab
+            page.click('#moves span[data-ply="5"]')
+            wait_cursor(page, 5)
+            page.click("#btn-share")
+            url = page.input_value("#share-url")
+            assert url.startswith(server + "/#") and "moves=e5.i5.f5.a9.g5.a1.h5.b1.d5" in url and "ply=5" in url
+            other = browser.new_page()
+            other.on("pageerror", lambda e: errors.append(str(e)))
+            other.goto(url)
+            other.wait_for_function("game && game.line.length === 9 && game.cursor === 5")
+            assert other.locator("circle.stone").count() == 5
         finally:
             browser.close()
     assert not errors, errors

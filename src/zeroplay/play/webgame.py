@@ -540,13 +540,3 @@ class WebGame:
             for node, props in zip(line, node_props, strict=False):
                 if props:
                     read_analysis_props(self.tree, node, props, self.game.width, self.game.num_actions)
-
-
-def __getattr__(name: str):
-    """``GameStore`` and ``moves_from_record`` live in ``webstore`` (which imports this module);
-    reachable here too, where they used to be."""
-    if name in ("GameStore", "moves_from_record"):
-        from zeroplay.play import webstore
-
-        return getattr(webstore, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

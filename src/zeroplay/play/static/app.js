@@ -348,6 +348,60 @@ async function refresh() {
   try { setGame(await api("GET", `/api/games/${game.id}`)); } catch (e) { /* the next event retries */ }
 }
 
+// ---- shareable links: #size=9&n=5&rule=freestyle&moves=e5.d6.f5&ply=2 -----------------------------
+function shareLink() {
+  if (!game) return;
+  const o = game.options;
+  const params = new URLSearchParams();
+  if (o.game === "gomoku") {
+    params.set("size", o.size);
+    params.set("n", o.n_in_row);
+    params.set("rule", o.rule);
+  }
+  params.set("moves", game.line.map((m) => m.text).join("."));
+  params.set("ply", game.cursor);
+  const url = location.origin + location.pathname + "#" + params.toString();
+  history.replaceState(null, "", url);
+  const box = $("share-url");
+  box.hidden = false;
+  box.value = url;
+  box.select();
+  if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
+}
+
+// The game a link names, as a PSQ record the server reads (moves "h8": column letter, row from the
+// bottom); null when the link names none. Bad links are the server's to refuse, with its message.
+function linkedRecord(hash) {
+  const params = new URLSearchParams(hash.replace(/^#/, ""));
+  if (!params.has("moves")) return null;
+  const size = parseInt(params.get("size") || "15", 10);
+  const lines = [`Piskvorky ${size}x${size}, 11:11, 0`];
+  for (const text of params.get("moves").split(".").filter((m) => m)) {
+    const m = /^([a-z])(\d{1,2})$/.exec(text);
+    if (!m) return { error: `not a move: ${text.slice(0, 12)}` };
+    lines.push(`${LETTERS.indexOf(m[1]) + 1},${size - parseInt(m[2], 10) + 1},0`);
+  }
+  lines.push("-1");
+  const body = { text: lines.join("\n") + "\n", format: "psq", color: $("opt-color").value };
+  if (params.has("n")) body.n_in_row = parseInt(params.get("n"), 10);
+  if (params.has("rule")) body.rule = params.get("rule");
+  return { body, ply: params.has("ply") ? parseInt(params.get("ply"), 10) : null };
+}
+
+async function openLink() {
+  const link = linkedRecord(location.hash);
+  if (!link) return false;
+  try {
+    if (link.error) throw new Error(link.error);
+    setGame(await api("POST", "/api/games/load", link.body));
+    if (link.ply !== null && link.ply !== game.cursor) await goto({ ply: link.ply });
+  } catch (e) {
+    setStatus("Cannot open the link: " + e.message, "error");
+    return false;
+  }
+  return true;
+}
+
 async function loadRecord(file) {
   const text = await file.text();
   closeStream();
@@ -777,8 +831,10 @@ function init() {
     ev.target.value = "";
   });
   const saved = sessionStorage.getItem("zeroplay-game");
+  $("btn-share").addEventListener("click", shareLink);
   applyDefaults()
-    .then(() => (saved ? loadGame(saved) : false))
+    .then(() => openLink())
+    .then((linked) => linked || (saved ? loadGame(saved) : false))
     .then((ok) => { if (!ok) newGame(); });
 }
 
