@@ -254,3 +254,36 @@ def test_fuzz_the_review_routes_and_analysis_records_never_give_a_500(client):
         r = client.post("/api/games/load", json={"text": random_record(rng)[:200_000], "playouts": 1})
         assert r.status_code in (201, 400, 422), r.text[:300]
     assert client.get("/favicon.ico").headers["content-type"].startswith("image/svg+xml")
+
+
+def test_undo_removes_only_leaves_and_keeps_a_loaded_game_and_its_variations(client):
+    g = load(client, FOUR_MOVES)
+    gid = g["id"]
+    client.post(f"/api/games/{gid}/goto", json={"ply": 1})
+    r = client.post(f"/api/games/{gid}/undo")
+    assert r.status_code == 409 and "end of the line" in r.json()["detail"]
+    client.post(f"/api/games/{gid}/move", json={"move": "a1"})  # White's move in a variation
+    g = client.post(f"/api/games/{gid}/move", json={"move": "a2"}).json()  # and Black's
+    assert [m["text"] for m in g["line"]] == ["e5", "a1", "a2"]
+    g = client.post(f"/api/games/{gid}/undo").json()  # a2; then a1 stays (the person is to move)
+    assert [m["text"] for m in g["line"]] == ["e5", "a1"] and g["cursor"] == 2
+    g = client.post(f"/api/games/{gid}/mainline").json()
+    assert [m["text"] for m in g["line"]] == ["e5", "d6", "f5", "d4"]  # the record is whole
+
+
+def test_the_engines_move_lands_where_its_search_started(warm, monkeypatch):
+    from zeroplay.play import webgame
+
+    monkeypatch.setattr(webgame, "PROGRESS_EVERY_S", 0.0)  # a progress call after every round
+    g = WebGame("e", Options(size=9, playouts=64), (40,))  # Black (the person) played e5
+    started = threading.Event()
+
+    def stepped_away(snapshot):
+        if not started.is_set():
+            started.set()
+            g.goto(ply=0)  # the person looks at the start while the engine thinks
+
+    g.think(play=True, progress=stepped_away)
+    j = g.to_json()
+    assert started.is_set() and len(j["line"]) == 2 and j["cursor"] == 0 and j["line"][1]["node"] != 0
+    assert g.to_json()["line"][0]["text"] == "e5" and j["next"][0]["text"] == "e5"

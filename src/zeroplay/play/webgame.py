@@ -210,14 +210,18 @@ class WebGame:
         self.state = self.game.initial().play_many(tree.moves(node))
         self.touched = time.monotonic()
 
-    def _advance(self, move: int, state: State) -> None:
-        """``state`` (the cursor's position played ``move``) becomes the shown position."""
-        node = self.tree.add(self.cursor, move)
+    def _advance(self, move: int, state: State, parent: int | None = None) -> None:
+        """``state`` (position ``parent``, default the cursor, played ``move``) enters the tree; it
+        becomes the shown position when ``parent`` is shown (the engine's move lands where its
+        search started, even if the person has stepped elsewhere meanwhile)."""
+        parent = self.cursor if parent is None else parent
+        node = self.tree.add(parent, move)
         self._mark_result(node, state)
-        if node not in self.tree.path(self.line_end):
+        if parent == self.line_end or (parent == self.cursor and node not in self.tree.path(self.line_end)):
             self.line_end = self.tree.line_end(node)
-        self.cursor = node
-        self.state = state
+        if parent == self.cursor:
+            self.cursor = node
+            self.state = state
         self.touched = time.monotonic()
 
     def _mark_result(self, node: int, s: State) -> None:
@@ -313,16 +317,31 @@ class WebGame:
         return _Hold()
 
     def undo(self) -> None:
-        """Take back the person's last move before the shown position, and everything after it."""
+        """At the end of the line: take back its last move, and the one before when that leaves
+        the engine to move (so the person's move and the engine's reply go together). Only leaves
+        are removed, so no other line of the tree is ever lost.
+
+        Raises:
+            GameConflictError: not at the end of the line, no move of the person's to take back,
+                the engine thinking or a review running.
+        """
         with self._exclusive(), self._lock:
-            path = self.tree.path(self.cursor)
-            mine = [ply for ply in range(1, len(path)) if (ply - 1) % 2 == self.human]
-            if not mine:
+            tree = self.tree
+            path = tree.path(self.cursor)
+            if not any((ply - 1) % 2 == self.human for ply in range(1, len(path))):
                 raise GameConflictError("nothing to undo")
-            taken = path[mine[-1]]
-            back = int(self.tree.parent[taken])
-            self.tree.remove(taken)
-            self._show(back, line_end=self.tree.line_end(back))
+            if not self.at_end:
+                raise GameConflictError("undo takes moves back at the end of the line: go to its end "
+                                        "(stepping back needs no undo)")
+            node = self.cursor
+            for _ in range(2):
+                back = int(tree.parent[node])
+                tree.remove(node)
+                node = back
+                engine_to_move = (len(tree.path(node)) - 1) % 2 != self.human  # ply's parity: the mover
+                if node == ROOT or not engine_to_move or int(tree.first_child[node]) != NONE:
+                    break
+            self._show(node, line_end=tree.line_end(node))
             self.analysis = None
 
     # --- search -----------------------------------------------------------------------------
@@ -374,7 +393,7 @@ class WebGame:
                     self.analysis = snap
                     if play:
                         move = int(result.best_move)
-                        self._advance(move, s.play(move))
+                        self._advance(move, s.play(move), parent=node)
                         snap["move"] = {"cell": move, "text": self.fmt(move)}
             self.touched = time.monotonic()
             snap["cancelled"] = cancelled

@@ -296,6 +296,10 @@ function onKey(ev) {
 // ---- whole-game review --------------------------------------------------------------------------
 function startReview() {
   if (!game || review) return;
+  if (streamKind === "engine") {  // the engine's move holds the game; a review would be refused
+    $("review-status").textContent = "wait for the engine's move, then review";
+    return;
+  }
   closeStream();
   const playouts = parseInt($("review-playouts").value, 10);
   const es = new EventSource(`/api/games/${game.id}/review/stream?playouts=${playouts}`);
