@@ -287,3 +287,17 @@ def test_the_engines_move_lands_where_its_search_started(warm, monkeypatch):
     j = g.to_json()
     assert started.is_set() and len(j["line"]) == 2 and j["cursor"] == 0 and j["line"][1]["node"] != 0
     assert g.to_json()["line"][0]["text"] == "e5" and j["next"][0]["text"] == "e5"
+
+
+# --- the engine panel: time per move ----------------------------------------------------------
+def test_the_engine_can_think_for_a_time_per_move_instead_of_playouts(client):
+    r = client.post("/api/games", json={"size": 9, "seconds": 1.0, "playouts": 10})
+    assert r.status_code == 201 and r.json()["options"]["seconds"] == 1.0
+    gid = r.json()["id"]
+    client.post(f"/api/games/{gid}/move", json={"move": "e5"})
+    search = client.post(f"/api/games/{gid}/engine").json()["search"]
+    assert search["stopped_by"] in ("seconds", "proven", "full") and search["seconds"] < 3.0
+    assert search["playouts"] > 10 or search["stopped_by"] != "seconds"  # the time, not the playouts
+    for bad in (0, -1, 61, "1", True):
+        assert client.post("/api/games", json={"size": 9, "seconds": bad}).status_code == 422
+    assert client.post("/api/games/load", json={"text": FOUR_MOVES, "seconds": 1}).json()["options"]["seconds"] == 1

@@ -7,10 +7,11 @@ play independent games)::
     GET  /api/defaults                      what a new game gets where a request leaves options out
                                             {game, size, n_in_row, rule, playouts, model,
                                             n_in_row_by_size}
-    POST /api/games                         new game {game, size, n_in_row, rule, color, playouts}
-                                            -> 201 game
+    POST /api/games                         new game {game, size, n_in_row, rule, color, playouts,
+                                            seconds (the engine's time per move, 0..60; null:
+                                            playouts per move)} -> 201 game
     POST /api/games/load                    new game from a record {text, format: psq|sgf|auto,
-                                            n_in_row, rule, color, playouts} -> 201 game
+                                            n_in_row, rule, color, playouts, seconds} -> 201 game
     GET  /api/games/{id}                    the game
     POST /api/games/{id}/move               the person's move {move: "h8" | "7,7" | cell} -> game
     POST /api/games/{id}/engine             the engine moves (waits for the search) -> {game, search}
@@ -71,7 +72,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
 
 from zeroplay import __version__
 from zeroplay.engine.factory import PLAY_PLAYOUTS
@@ -82,6 +83,7 @@ from zeroplay.play.review import DEFAULT_REVIEW_PLAYOUTS, MAX_REVIEW_PLAYOUTS
 from zeroplay.play.weboptions import (
     DEFAULT_MAX_GAMES,
     DEFAULT_MAX_MEMORY,
+    MAX_SECONDS_PER_MOVE,
     MAX_WEB_PLAYOUTS,
     MIN_N_IN_ROW,
     GameConflictError,
@@ -105,6 +107,7 @@ class NewGameIn(BaseModel):
     rule: Literal["freestyle", "standard"] = None
     color: Literal["black", "white"] = "black"
     playouts: StrictInt = Field(None, ge=1, le=MAX_WEB_PLAYOUTS)
+    seconds: StrictFloat | StrictInt | None = Field(None, gt=0, le=MAX_SECONDS_PER_MOVE)
 
 
 class MoveIn(BaseModel):
@@ -126,6 +129,7 @@ class LoadIn(BaseModel):
     rule: Literal["freestyle", "standard"] = None
     color: Literal["black", "white"] = "black"
     playouts: StrictInt = Field(None, ge=1, le=MAX_WEB_PLAYOUTS)
+    seconds: StrictFloat | StrictInt | None = Field(None, gt=0, le=MAX_SECONDS_PER_MOVE)
 
 
 def create_app(store: GameStore | None = None, *, model: str | None = None,
@@ -190,7 +194,8 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
     @app.post("/api/games", status_code=201)
     def new_game(body: NewGameIn | None = None):
         body = body or NewGameIn()
-        options = games.options(body.game, body.size, body.n_in_row, body.rule, body.color, body.playouts)
+        options = games.options(body.game, body.size, body.n_in_row, body.rule, body.color, body.playouts,
+                                body.seconds)
         given = sorted({"size", "n_in_row", "rule"} & body.model_fields_set)
         if given and "size" not in option_names(options.game):  # as zeroplay play: no silently ignored options
             raise GameInputError(f"{', '.join(given)}: Gomoku options; {options.game} has none")
@@ -203,7 +208,7 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
         rule = body.rule
         if rule is None and rec.rule in ("freestyle", "standard"):  # the record's own, unless chosen
             rule = rec.rule
-        options = games.options("gomoku", rec.width, body.n_in_row, rule, body.color, body.playouts)
+        options = games.options("gomoku", rec.width, body.n_in_row, rule, body.color, body.playouts, body.seconds)
         g = games.new(options, tuple(rec.moves))
         g.load_analysis(rec.node_props)
         return g.to_json()

@@ -153,7 +153,7 @@ class WebGame:
             "id": self.id,
             "options": {"game": self.options.game, "size": g.width, "n_in_row": g.n_in_row,
                         "rule": self.options.rule, "color": self.options.color,
-                        "playouts": self.options.playouts},
+                        "playouts": self.options.playouts, "seconds": self.options.seconds},
             "title": describe(g),
             "width": g.width,
             "height": g.height,
@@ -383,8 +383,11 @@ class WebGame:
                     raise GameConflictError("it is your turn, not the engine's")
                 if play and not self.at_end:
                     raise GameConflictError("the engine plays on at the end of the line: go to its end")
-            result = self._search(s, int(playouts or self.options.playouts), cancel,
-                                  None if progress is None else lambda r: progress(self.snapshot(r, s, node, final=False)))
+            seconds = self.options.seconds if play and playouts is None else None
+            limit = MAX_WEB_PLAYOUTS if seconds else int(playouts or self.options.playouts)
+            result = self._search(s, limit, cancel,
+                                  None if progress is None else lambda r: progress(self.snapshot(r, s, node, final=False)),
+                                  seconds=seconds)
             snap = self.snapshot(result, s, node, final=True)
             cancelled = cancel.is_set()
             if not cancelled:
@@ -402,12 +405,14 @@ class WebGame:
             self._analysis_cancel = None
             self.busy.release()
 
-    def _search(self, s: State, playouts: int, cancel: threading.Event, progress=None):
-        """One search of ``s`` (``busy`` held) within ``playouts``; the SearchResult."""
+    def _search(self, s: State, playouts: int, cancel: threading.Event, progress=None,
+                seconds: float | None = None):
+        """One search of ``s`` (``busy`` held) within ``playouts`` (and ``seconds``, when given);
+        the SearchResult."""
         from zeroplay.search import Limits
 
         searcher = self.searcher
-        searcher.start(s, Limits(playouts=playouts))
+        searcher.start(s, Limits(playouts=playouts, seconds=seconds))
         last = time.monotonic()
         while not searcher.done and not cancel.is_set():
             if searcher.gather():

@@ -19,6 +19,8 @@ MIN_N_IN_ROW = 3
 MAX_WEB_PLAYOUTS = 20000
 """Most playouts per move a web request may ask for (the board's own bound on a request's work;
 ``zeroplay serve --playouts`` is checked against it too)."""
+MAX_SECONDS_PER_MOVE = 60.0
+"""Most seconds a web game's engine may think per move (``Options.seconds``)."""
 DEFAULT_MAX_GAMES = 100
 """``zeroplay serve --max-games``: games kept at once (the least recently used idle one goes)."""
 DEFAULT_MAX_MEMORY = 1 << 30
@@ -80,6 +82,10 @@ class Options:
     rule: str = "freestyle"
     color: str = "black"
     playouts: int = PLAY_PLAYOUTS
+    seconds: float | None = None
+    """The engine's time per move in seconds (0 < s <= MAX_SECONDS_PER_MOVE); None: ``playouts``
+    per move. With a time, the engine's move stops at the time or MAX_WEB_PLAYOUTS, whichever
+    comes first; analyses keep to playouts."""
     n_in_row: int | None = None
 
     def __post_init__(self):
@@ -102,6 +108,8 @@ class Options:
             raise GameInputError(f"color must be black or white, not {self.color!r}")
         if not 1 <= self.playouts <= MAX_WEB_PLAYOUTS:
             raise GameInputError(f"playouts must be 1..{MAX_WEB_PLAYOUTS}, not {self.playouts}")
+        if self.seconds is not None and not 0 < self.seconds <= MAX_SECONDS_PER_MOVE:
+            raise GameInputError(f"seconds per move must be in (0, {MAX_SECONDS_PER_MOVE:g}], not {self.seconds}")
         return self
 
     def make_game(self) -> Game:

@@ -97,7 +97,8 @@ class GameStore:
             return sum(g.memory_bytes for g in self._games.values())
 
     def options(self, game: str | None = None, size: int | None = None, n_in_row: int | None = None,
-                rule: str | None = None, color: str = "black", playouts: int | None = None) -> Options:
+                rule: str | None = None, color: str = "black", playouts: int | None = None,
+                seconds: float | None = None) -> Options:
         """A game's Options, those not given from the model's game, else the defaults
         (``terminal.game_settings``, as ``zeroplay play``); playouts from the store's default."""
         from zeroplay.play.terminal import game_settings
@@ -106,8 +107,8 @@ class GameStore:
         playouts = self.playouts if playouts is None else playouts
         if "size" in option_names(name):  # game_settings fills the Gomoku options for Gomoku
             assert size is not None and rule is not None
-            return Options(name, size, rule, color, playouts, n_in_row=n_in_row)
-        return Options(name, color=color, playouts=playouts)
+            return Options(name, size, rule, color, playouts, seconds, n_in_row=n_in_row)
+        return Options(name, color=color, playouts=playouts, seconds=seconds)
 
     def defaults(self) -> dict:
         """What a request that gives nothing gets, for the page's form: ``game``, ``size``,

@@ -12,6 +12,7 @@ let overlay = null;         // search snapshot drawn on the board
 let stream = null;          // the open EventSource
 let streamKind = null;      // "engine" | "analysis"
 let nInRowPicked = false;   // the person chose "In a row" (else it follows the board size)
+let rulePicked = false;     // the person chose the rule (else a loaded record's own applies)
 let review = null;          // the open review EventSource
 let preview = null;         // a principal variation drawn while the pointer is on a suggested move
 
@@ -47,6 +48,7 @@ function options() {
     color: $("opt-color").value,
     playouts: parseInt($("opt-playouts").value, 10),
   };
+  if ($("opt-seconds").value) o.seconds = parseFloat($("opt-seconds").value);
   if (serverGame !== "gomoku") return o;  // the board size, line and rule are Gomoku options
   o.size = parseInt($("opt-size").value, 10);
   o.n_in_row = parseInt($("opt-n-in-row").value, 10);
@@ -65,6 +67,19 @@ function showPlayouts(n) {
     sel.insertBefore(o, after || null);
   }
   sel.value = String(n);
+}
+
+// Show a game's time per move (null: by playouts), also one the menu does not offer.
+function showSeconds(s) {
+  const sel = $("opt-seconds");
+  const value = s ? String(s) : "";
+  if (![...sel.options].some((o) => o.value === value)) {
+    const o = document.createElement("option");
+    o.value = value;
+    o.textContent = `${s} s`;
+    sel.appendChild(o);
+  }
+  sel.value = value;
 }
 
 // The server's defaults (its --model's game, its --playouts) in the options form.
@@ -139,6 +154,7 @@ function setGame(g) {
     }
     $("opt-color").value = g.options.color;
     showPlayouts(g.options.playouts);
+    showSeconds(g.options.seconds);
   }
   $("game-title").textContent = g.title;
   $("engine-name").textContent = "engine: " + g.engine;
@@ -412,7 +428,9 @@ async function loadRecord(file) {
   try {
     const o = options();
     overlay = null;
-    const body = { text, format: "auto", rule: o.rule, color: o.color, playouts: o.playouts };
+    const body = { text, format: "auto", color: o.color, playouts: o.playouts };
+    if (rulePicked) body.rule = o.rule;  // else the record's rule (SGF RU, PSQ rule=), or the default
+    if (o.seconds) body.seconds = o.seconds;
     // the record sets the board size: without the person's choice the server picks the default
     if (nInRowPicked) body.n_in_row = o.n_in_row;
     setGame(await api("POST", "/api/games/load", body));
@@ -811,6 +829,7 @@ function init() {
     if (c !== undefined) play(parseInt(c, 10));
   });
   $("btn-new").addEventListener("click", newGame);
+  $("opt-rule").addEventListener("change", () => { rulePicked = true; });
   $("nav-first").addEventListener("click", () => gotoPly(0));
   $("nav-prev").addEventListener("click", () => game && gotoPly(game.cursor - 1));
   $("nav-next").addEventListener("click", () => game && gotoPly(game.cursor + 1));
