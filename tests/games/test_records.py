@@ -131,3 +131,7 @@ def test_result_rule_and_per_node_properties_round_trip():
     assert (plain.result, plain.rule, plain.node_props) == ("", "", [])
     with pytest.raises(ValueError, match="property name"):
         write_sgf(GameRecord(9, 9, [40], node_props=[{}, {"B": "x"}]))
+    # FF[3] lower-case property names (no upper-case letter: no name) are dropped, so that what
+    # was read can be written again
+    odd = read_sgf("(;GM[4]SZ[9]xy[1]DT[2020];B[ee]ab[2]C[hi])")
+    assert odd.node_props == [{"DT": "2020"}, {"C": "hi"}] and read_sgf(write_sgf(odd)).node_props == odd.node_props

@@ -57,7 +57,7 @@ def read_sgf(text: str) -> GameRecord:
         raise ValueError(f"SGF board size SZ[{sz}] is outside 1..{len(_LETTERS)}")
     moves: list[int] = []
     seen: set[int] = set()
-    node_props = [{k: v[0] for k, v in root.items() if k not in _READ_ROOT and k not in ("B", "W") and v}]
+    node_props = [{k: v[0] for k, v in root.items() if k and k not in _READ_ROOT and k not in ("B", "W") and v}]
     for n, node in enumerate(nodes):
         if "AB" in node or "AW" in node:
             raise ValueError("SGF set-up stones (AB/AW) are not supported")
@@ -73,7 +73,7 @@ def read_sgf(text: str) -> GameRecord:
                     raise ValueError(f"SGF node {n}: move {colour}[{value}] is played twice")
                 seen.add(cell)
                 moves.append(cell)
-                node_props.append({k: v[0] for k, v in node.items() if k not in ("B", "W") and v} if n else {})
+                node_props.append({k: v[0] for k, v in node.items() if k and k not in ("B", "W") and v} if n else {})
 
     def first(key):
         return root.get(key, [""])[0]
