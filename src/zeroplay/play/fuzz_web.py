@@ -141,6 +141,8 @@ def random_request(rng: random.Random, game_ids: list[str]) -> tuple[str, str, d
         query = rng.choice(["", "?playouts=0", "?playouts=2", "?playouts=x", "?playouts=99999999999999",
                             "?format=psq", "?format=sgf", "?format=docx", "?playouts=-1"])
         where = rng.choice(["", "/record", "/analyze/stream", "/engine/stream", "/review/stream", "/zz"])
+        if where == "/review/stream" and query in ("", "?format=psq", "?format=sgf", "?format=docx"):
+            query = "?playouts=2"  # a review's default (200 a position) would make thousands take minutes
         method, path, body = rng.choice(["GET", "GET", "DELETE", "PUT"]), f"/api/games/{gid}{where}{query}", b""
     else:
         method = rng.choice(["GET", "POST", "PATCH", "OPTIONS", "HEAD"])
