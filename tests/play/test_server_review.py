@@ -18,6 +18,7 @@ from zeroplay.play.gametree import GameTree, TreeFullError
 from zeroplay.play.review import mistake, move_drop, winning_line
 from zeroplay.play.server import create_app
 from zeroplay.play.webgame import GameConflictError, GameInputError, Options, WebGame
+from zeroplay.play.webstore import GameStore
 
 
 @pytest.fixture()
@@ -301,3 +302,23 @@ def test_the_engine_can_think_for_a_time_per_move_instead_of_playouts(client):
     for bad in (0, -1, 61, "1", True):
         assert client.post("/api/games", json={"size": 9, "seconds": bad}).status_code == 422
     assert client.post("/api/games/load", json={"text": FOUR_MOVES, "seconds": 1}).json()["options"]["seconds"] == 1
+
+
+def test_a_game_may_choose_a_shipped_model_or_the_search_alone(client):
+    g = client.post("/api/games", json={"size": 6, "model": "search", "playouts": 8}).json()
+    assert g["options"]["model"] == "search" and g["engine"].startswith("search only")
+    assert "gomoku-6x6-4-freestyle" in g["models"]
+    g = client.post("/api/games", json={"size": 6, "model": "gomoku-6x6-4-freestyle", "playouts": 8}).json()
+    assert "gomoku-6x6-4-freestyle" in g["engine"]
+    r = client.post("/api/games", json={"size": 7, "model": "gomoku-6x6-4-freestyle"})
+    assert r.status_code == 400 and "choose one of search" in r.json()["detail"]
+    for bad, status in (("../../etc/passwd", 400), ("x" * 101, 422), (5, 422)):
+        assert client.post("/api/games", json={"size": 9, "model": bad}).status_code == status
+
+
+def test_a_server_with_a_model_offers_no_model_choice(warm):
+    store = GameStore(model="gomoku-6x6-4-freestyle")
+    with TestClient(create_app(store), raise_server_exceptions=False, base_url="http://127.0.0.1") as c:
+        r = c.post("/api/games", json={"model": "search"})
+        assert r.status_code == 400 and "no model to choose" in r.json()["detail"]
+        assert c.post("/api/games", json={"playouts": 4}).json()["models"] == []

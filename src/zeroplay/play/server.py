@@ -9,9 +9,12 @@ play independent games)::
                                             n_in_row_by_size}
     POST /api/games                         new game {game, size, n_in_row, rule, color, playouts,
                                             seconds (the engine's time per move, 0..60; null:
-                                            playouts per move)} -> 201 game
+                                            playouts per move), model (null: the setting's default,
+                                            "search": no network, or a shipped model's name from
+                                            the game's "models")} -> 201 game
     POST /api/games/load                    new game from a record {text, format: psq|sgf|auto,
-                                            n_in_row, rule, color, playouts, seconds} -> 201 game
+                                            n_in_row, rule, color, playouts, seconds, model}
+                                            -> 201 game
     GET  /api/games/{id}                    the game
     POST /api/games/{id}/move               the person's move {move: "h8" | "7,7" | cell} -> game
     POST /api/games/{id}/engine             the engine moves (waits for the search) -> {game, search}
@@ -108,6 +111,7 @@ class NewGameIn(BaseModel):
     color: Literal["black", "white"] = "black"
     playouts: StrictInt = Field(None, ge=1, le=MAX_WEB_PLAYOUTS)
     seconds: StrictFloat | StrictInt | None = Field(None, gt=0, le=MAX_SECONDS_PER_MOVE)
+    model: StrictStr | None = Field(None, max_length=100)
 
 
 class MoveIn(BaseModel):
@@ -130,6 +134,7 @@ class LoadIn(BaseModel):
     color: Literal["black", "white"] = "black"
     playouts: StrictInt = Field(None, ge=1, le=MAX_WEB_PLAYOUTS)
     seconds: StrictFloat | StrictInt | None = Field(None, gt=0, le=MAX_SECONDS_PER_MOVE)
+    model: StrictStr | None = Field(None, max_length=100)
 
 
 def create_app(store: GameStore | None = None, *, model: str | None = None,
@@ -195,7 +200,7 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
     def new_game(body: NewGameIn | None = None):
         body = body or NewGameIn()
         options = games.options(body.game, body.size, body.n_in_row, body.rule, body.color, body.playouts,
-                                body.seconds)
+                                body.seconds, body.model)
         given = sorted({"size", "n_in_row", "rule"} & body.model_fields_set)
         if given and "size" not in option_names(options.game):  # as zeroplay play: no silently ignored options
             raise GameInputError(f"{', '.join(given)}: Gomoku options; {options.game} has none")
@@ -208,7 +213,8 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
         rule = body.rule
         if rule is None and rec.rule in ("freestyle", "standard"):  # the record's own, unless chosen
             rule = rec.rule
-        options = games.options("gomoku", rec.width, body.n_in_row, rule, body.color, body.playouts, body.seconds)
+        options = games.options("gomoku", rec.width, body.n_in_row, rule, body.color, body.playouts, body.seconds,
+                                body.model)
         g = games.new(options, tuple(rec.moves))
         g.load_analysis(rec.node_props)
         return g.to_json()

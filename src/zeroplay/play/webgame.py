@@ -72,6 +72,10 @@ class WebGame:
         self.options = options
         self.game = options.make_game()
         self.engine = engine_for(self.game, model)
+        from zeroplay.engine.factory import fitting_models
+
+        # the models a new game of this setting may choose (none under the server's --model)
+        self.models = [] if model is not None and model != options.model else fitting_models(self.game)
         self.searcher = self.engine.new_searcher(**SEARCH_CONFIG)
         self.tree = GameTree()
         self.memory_bytes = held_bytes(self, skip=(self.engine, self.searcher.evaluator))
@@ -153,7 +157,9 @@ class WebGame:
             "id": self.id,
             "options": {"game": self.options.game, "size": g.width, "n_in_row": g.n_in_row,
                         "rule": self.options.rule, "color": self.options.color,
-                        "playouts": self.options.playouts, "seconds": self.options.seconds},
+                        "playouts": self.options.playouts, "seconds": self.options.seconds,
+                        "model": self.options.model},
+            "models": self.models,
             "title": describe(g),
             "width": g.width,
             "height": g.height,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, default_n_in_row, make_engine
+from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, default_n_in_row, describe, make_engine
 from zeroplay.games import Game, make, option_names
 from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
 
@@ -19,6 +19,8 @@ MIN_N_IN_ROW = 3
 MAX_WEB_PLAYOUTS = 20000
 """Most playouts per move a web request may ask for (the board's own bound on a request's work;
 ``zeroplay serve --playouts`` is checked against it too)."""
+SEARCH_ONLY = "search"
+"""``Options.model`` for the search without a network (the window-count heuristic)."""
 MAX_SECONDS_PER_MOVE = 60.0
 """Most seconds a web game's engine may think per move (``Options.seconds``)."""
 DEFAULT_MAX_GAMES = 100
@@ -87,6 +89,10 @@ class Options:
     per move. With a time, the engine's move stops at the time or MAX_WEB_PLAYOUTS, whichever
     comes first; analyses keep to playouts."""
     n_in_row: int | None = None
+    model: str | None = None
+    """The engine's model: None the default for the setting (the shipped model measured there,
+    else the search alone), SEARCH_ONLY, or a shipped model's name that loads for the game
+    (``engine.fitting_models``)."""
 
     def __post_init__(self):
         if self.n_in_row is None:
@@ -110,6 +116,14 @@ class Options:
             raise GameInputError(f"playouts must be 1..{MAX_WEB_PLAYOUTS}, not {self.playouts}")
         if self.seconds is not None and not 0 < self.seconds <= MAX_SECONDS_PER_MOVE:
             raise GameInputError(f"seconds per move must be in (0, {MAX_SECONDS_PER_MOVE:g}], not {self.seconds}")
+        if self.model is not None and self.model != SEARCH_ONLY:
+            from zeroplay.engine.factory import fitting_models
+
+            game = self.make_game()
+            fits = fitting_models(game)
+            if self.model not in fits:
+                choice = ", ".join([SEARCH_ONLY, *fits])
+                raise GameInputError(f"model {self.model[:80]!r} does not play {describe(game)}: choose one of {choice}")
         return self
 
     def make_game(self) -> Game:
@@ -125,8 +139,9 @@ _ENGINES_LOCK = threading.Lock()
 def engine_for(game: Game, model: str | None = None) -> Engine:
     """One Engine (evaluator) per game kind and model, shared by all web games of that kind.
 
-    ``model`` (a path or a shipped model's name, ``zeroplay serve --model``) plays every game;
-    None: the shipped model for the game's setting, else search only (``engine.make_engine``).
+    ``model`` (a path or a shipped model's name, ``zeroplay serve --model`` or a game's choice);
+    SEARCH_ONLY: the search alone; None: the shipped model for the game's setting, else search
+    only (``engine.make_engine``).
 
     Raises:
         GameInputError: ``model`` cannot play ``game`` (another board, rule or game), or does not
@@ -136,7 +151,10 @@ def engine_for(game: Game, model: str | None = None) -> Engine:
     with _ENGINES_LOCK:
         if key not in _ENGINES:
             try:
-                _ENGINES[key] = make_engine(game, model)
+                if model == SEARCH_ONLY:
+                    _ENGINES[key] = make_engine(game, None, use_shipped=False)
+                else:
+                    _ENGINES[key] = make_engine(game, model)
             except ValueError as e:  # CheckpointError: worded by engine.check_model / load_model
                 if model is None:
                     raise  # the shipped default failed: a bug, not the client's input

@@ -98,7 +98,7 @@ class GameStore:
 
     def options(self, game: str | None = None, size: int | None = None, n_in_row: int | None = None,
                 rule: str | None = None, color: str = "black", playouts: int | None = None,
-                seconds: float | None = None) -> Options:
+                seconds: float | None = None, model: str | None = None) -> Options:
         """A game's Options, those not given from the model's game, else the defaults
         (``terminal.game_settings``, as ``zeroplay play``); playouts from the store's default."""
         from zeroplay.play.terminal import game_settings
@@ -107,8 +107,8 @@ class GameStore:
         playouts = self.playouts if playouts is None else playouts
         if "size" in option_names(name):  # game_settings fills the Gomoku options for Gomoku
             assert size is not None and rule is not None
-            return Options(name, size, rule, color, playouts, seconds, n_in_row=n_in_row)
-        return Options(name, color=color, playouts=playouts, seconds=seconds)
+            return Options(name, size, rule, color, playouts, seconds, n_in_row=n_in_row, model=model)
+        return Options(name, color=color, playouts=playouts, seconds=seconds, model=model)
 
     def defaults(self) -> dict:
         """What a request that gives nothing gets, for the page's form: ``game``, ``size``,
@@ -140,9 +140,12 @@ class GameStore:
         return engine_for(options.check().make_game(), self.model)
 
     def new(self, options: Options, moves: tuple[int, ...] = ()) -> WebGame:
+        if options.model is not None and self.model is not None:
+            raise GameInputError(f"this server plays its --model {Path(self.model).name} in every game: "
+                                 f"no model to choose")
         options.check()
         try:
-            g = WebGame(secrets.token_hex(8), options, tuple(moves), self.model)
+            g = WebGame(secrets.token_hex(8), options, tuple(moves), self.model or options.model)
         except IllegalMoveError as e:
             hint = ""
             if "n_in_row" in option_names(options.game) and "over" in str(e):

@@ -49,6 +49,7 @@ function options() {
     playouts: parseInt($("opt-playouts").value, 10),
   };
   if ($("opt-seconds").value) o.seconds = parseFloat($("opt-seconds").value);
+  if ($("opt-model").value) o.model = $("opt-model").value;
   if (serverGame !== "gomoku") return o;  // the board size, line and rule are Gomoku options
   o.size = parseInt($("opt-size").value, 10);
   o.n_in_row = parseInt($("opt-n-in-row").value, 10);
@@ -80,6 +81,20 @@ function showSeconds(s) {
     sel.appendChild(o);
   }
   sel.value = value;
+}
+
+// The models a game of this board may choose (none when the server plays its --model).
+function showModels(g) {
+  const sel = $("opt-model");
+  while (sel.options.length > 2) sel.remove(2);
+  for (const name of g.models || []) {
+    const o = document.createElement("option");
+    o.value = name;
+    o.textContent = name;
+    sel.appendChild(o);
+  }
+  sel.disabled = !(g.models && g.models.length) && g.options.model === null && g.engine.startsWith("model");
+  sel.value = g.options.model || "";
 }
 
 // The server's defaults (its --model's game, its --playouts) in the options form.
@@ -155,6 +170,7 @@ function setGame(g) {
     $("opt-color").value = g.options.color;
     showPlayouts(g.options.playouts);
     showSeconds(g.options.seconds);
+    showModels(g);
   }
   $("game-title").textContent = g.title;
   $("engine-name").textContent = "engine: " + g.engine;
