@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from zeroplay.engine.factory import describe
+from zeroplay.engine.factory import describe, fitting_models
 from zeroplay.games import IllegalMoveError, State
 from zeroplay.play.gametree import NONE, ROOT, GameTree, TreeFullError
 from zeroplay.play.review import (
@@ -72,8 +72,6 @@ class WebGame:
         self.options = options
         self.game = options.make_game()
         self.engine = engine_for(self.game, model)
-        from zeroplay.engine.factory import fitting_models
-
         # the models a new game of this setting may choose (none under the server's --model)
         self.models = [] if model is not None and model != options.model else fitting_models(self.game)
         self.searcher = self.engine.new_searcher(**SEARCH_CONFIG)
