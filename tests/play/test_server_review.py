@@ -322,3 +322,17 @@ def test_a_server_with_a_model_offers_no_model_choice(warm):
         r = c.post("/api/games", json={"model": "search"})
         assert r.status_code == 400 and "no model to choose" in r.json()["detail"]
         assert c.post("/api/games", json={"playouts": 4}).json()["models"] == []
+
+
+def test_set_up_a_position_by_placing_stones_for_both_sides(client):
+    g = client.post("/api/games", json={"size": 9, "playouts": 8}).json()
+    gid = g["id"]
+    client.post(f"/api/games/{gid}/move", json={"move": "e5"})
+    r = client.post(f"/api/games/{gid}/move", json={"move": "d4"})  # White's stone: the engine's side
+    assert r.status_code == 409 and "engine's turn" in r.json()["detail"]
+    for move in ("d4", "f5", "a1"):
+        r = client.post(f"/api/games/{gid}/move", json={"move": move, "either_side": True})
+        assert r.status_code == 200, r.text
+    g = r.json()
+    assert [m["text"] for m in g["line"]] == ["e5", "d4", "f5", "a1"] and g["your_turn"] and g["at_end"]
+    assert client.post(f"/api/games/{gid}/move", json={"move": "b1", "either_side": 1}).status_code == 422

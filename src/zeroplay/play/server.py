@@ -16,7 +16,9 @@ play independent games)::
                                             n_in_row, rule, color, playouts, seconds, model}
                                             -> 201 game
     GET  /api/games/{id}                    the game
-    POST /api/games/{id}/move               the person's move {move: "h8" | "7,7" | cell} -> game
+    POST /api/games/{id}/move               the person's move {move: "h8" | "7,7" | cell,
+                                            either_side: true to set up a position (the engine's
+                                            side too, the engine waits)} -> game
     POST /api/games/{id}/engine             the engine moves (waits for the search) -> {game, search}
     GET  /api/games/{id}/engine/stream      the same as server-sent events: "progress" events
                                             (search snapshots), then "done" {game, search}
@@ -75,7 +77,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
 from zeroplay import __version__
 from zeroplay.engine.factory import PLAY_PLAYOUTS
@@ -117,6 +119,7 @@ class NewGameIn(BaseModel):
 class MoveIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     move: StrictInt | StrictStr = Field(..., description="'h8', '7,7' (x,y from the top-left) or a cell number")
+    either_side: StrictBool = False  # set-up: also the engine's side at the end of the line
 
 
 class GotoIn(BaseModel):
@@ -226,7 +229,7 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
     @app.post("/api/games/{game_id}/move")
     def move(game_id: str, body: MoveIn):
         g = games.get(game_id)
-        g.play_human(body.move)
+        g.play_human(body.move, either_side=body.either_side)
         return g.to_json()
 
     @app.post("/api/games/{game_id}/undo")

@@ -270,9 +270,10 @@ class WebGame:
             self.tree.promote(self.line_end)
 
     # --- moves ------------------------------------------------------------------------------
-    def play_human(self, move) -> None:
+    def play_human(self, move, *, either_side: bool = False) -> None:
         """Play the person's move (text ``h8`` / ``x,y`` or a cell number) at the shown position:
-        at the end of the line on the person's turn, elsewhere for either side (a variation).
+        at the end of the line on the person's turn (or for either side with ``either_side``, to
+        set up a position while the engine waits), elsewhere for either side (a variation).
 
         Raises:
             GameInputError: a bad or illegal move, the tree full; GameConflictError: the game over
@@ -286,7 +287,7 @@ class WebGame:
             s = self.state
             if s.is_terminal:
                 raise GameConflictError("the game is over")
-            if s.to_play != self.human and self.at_end:
+            if s.to_play != self.human and self.at_end and not either_side:
                 raise GameConflictError("it is the engine's turn")
             try:
                 after = s.play(move)

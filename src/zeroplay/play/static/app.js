@@ -211,6 +211,13 @@ function next() {
     }
     return;
   }
+  if (!game.your_turn && $("opt-setup").checked) {  // setting up a position: the engine waits
+    setStatus(`Set-up: place a ${game.to_play === 0 ? "black" : "white"} stone (the engine waits).`);
+    if ($("opt-analysis").checked && !game.analysis) {
+      startStream("analysis", `/api/games/${game.id}/analyze/stream`);
+    }
+    return;
+  }
   if (!game.your_turn) {
     startStream("engine", `/api/games/${game.id}/engine/stream`);
   } else {
@@ -262,12 +269,14 @@ function closeStream() {
 }
 
 async function play(cell) {
-  if (!game || game.over || !game.your_turn || review) return;
+  const setup = $("opt-setup").checked;
+  if (!game || game.over || (!game.your_turn && !setup) || review) return;
+  if (streamKind === "engine") return;  // the engine is moving
   if (game.board[cell] !== 0) return;
   if (streamKind === "analysis") closeStream();   // the server stops the analysis for the move
   try {
     overlay = null;
-    setGame(await api("POST", `/api/games/${game.id}/move`, { move: cell }));
+    setGame(await api("POST", `/api/games/${game.id}/move`, setup ? { move: cell, either_side: true } : { move: cell }));
   } catch (e) {
     setStatus(e.message, "error");
   }
@@ -857,6 +866,7 @@ function init() {
   $("graph").addEventListener("click", graphClick);
   $("board").addEventListener("mouseleave", hidePreview);
   $("opt-numbers").addEventListener("change", render);
+  $("opt-setup").addEventListener("change", () => { render(); next(); });
   document.addEventListener("keydown", onKey);
   $("btn-undo").addEventListener("click", undo);
   $("opt-analysis").addEventListener("change", () => {
