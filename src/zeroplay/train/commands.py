@@ -64,8 +64,8 @@ def _add_train(sub) -> None:
     p.add_argument("--opp-reply-head", action="store_true",
                    help="KataGo's auxiliary opponent-reply policy head on the bNcM net (fixed when the run "
                    "starts: the stored net name gets -opp) (default off)")
-    p.add_argument("--features", choices=["basic", "alphazero-gomoku"], default=None,
-                   help="input planes (default basic)")
+    p.add_argument("--features", choices=["basic", "alphazero-gomoku", "go"], default=None,
+                   help="input planes (default: the game's own: go for Go, else basic)")
     p.add_argument("--iterations", type=int, default=None,
                    help="the run's total iterations: stop once it has this many (default: no limit)")
     p.add_argument("--hours", type=float, default=None,
