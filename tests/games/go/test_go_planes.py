@@ -36,7 +36,7 @@ def test_first_moves_have_empty_history_planes():
     g = make("go", size=5)
     p = g.initial().planes("go")
     assert p[3:10].sum() == 0 and (p[0] == 1).all() and p[1:3].sum() == 0
-    assert (p[10] == -7.5 / 15).all()  # Black to move gives the komi
+    assert p[10].sum() == 0  # Black to move gives the komi
 
 
 def test_ko_plane_under_superko_and_rule_flags():
@@ -45,7 +45,8 @@ def test_ko_plane_under_superko_and_rule_flags():
     p = s.planes("go")
     assert p[3].sum() == 1 and _at(g, p[3], "D4") == 1
     assert (p[11] == 1).all() and (p[12] == 1).all() and (p[13] == 1).all() and (p[14] == 1).all()
-    assert (p[10] == -3 / 15).all()  # White to move, komi -3: White gives 3
+    assert p[10].sum() == 0  # White to move, komi -3: White gives 3
+    assert (s.play("A1").planes("go")[10] == 1).all()  # Black receives it
 
 
 def test_batch_encoder_is_state_planes():
@@ -64,6 +65,7 @@ def test_batch_encoder_is_state_planes():
     want = np.stack([s.planes("go") for s in states])
     assert np.array_equal(planes_batch(g, boards, infos, "go"), want)
     assert np.array_equal(LeafBatch(g, boards, infos, legal).planes("go"), want)
+    assert np.isin(want, (0.0, 1.0)).all()  # replay shards store planes as bytes
 
 
 def test_undo_restores_the_history_fields():

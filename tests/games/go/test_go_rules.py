@@ -203,9 +203,9 @@ def test_planes():
         _, libs = ref._chain(ref.board, c % 9, c // 9)
         for k in (1, 2, 3):
             assert p[6 + k].flat[c] == (len(libs) == k)
-    assert (p[10] == 0.5).all() and p[11:].sum() == 0  # White receives 7.5, / 15
+    assert (p[10] == 1).all() and p[11:].sum() == 0  # White to move receives the komi
     t = s.play("pass")
-    assert (t.planes("go")[15] == 1).all() and (t.planes("go")[10] == -0.5).all()
+    assert (t.planes("go")[15] == 1).all() and (t.planes("go")[10] == 0).all()
 
 
 def test_planes_follow_the_symmetries():

@@ -2,7 +2,9 @@
 KataGo's liberty, ko and rule features; Wu 2019, "Accelerating Self-Play Learning in Go").
 
 ``GO_PLANES`` channels of float32 (C, height, width); the rule and komi inputs are constant
-planes (the nets here take planes only). Made from a position's ``board`` and ``info`` alone (the
+planes (the nets here take planes only). Every plane is 0/1, as replay shards store planes as
+bytes: the komi's size is not an input, a net is trained for its run's komi (the game options
+its checkpoint records), and the plane tells who gets it. Made from a position's ``board`` and ``info`` alone (the
 search batches leaves as those two arrays), so ``State.planes("go")`` and the batched planes the
 search sends to the net are the same function.
 
@@ -18,7 +20,7 @@ search sends to the net are the same function.
  7  stones of chains with exactly 1 liberty (either colour)
  8  ... exactly 2 liberties
  9  ... exactly 3 liberties
-10  komi from the side to move's view / 15 (positive when the side to move receives it)
+10  1 when the side to move receives the komi (White for komi > 0, Black for komi < 0)
 11  1 under a superko rule (positional or situational)
 12  1 under situational superko
 13  1 when multi-stone suicide is legal
@@ -110,8 +112,8 @@ def encode(params, board, info, out):
             for i in range(size):
                 c = queue[i]
                 out[6 + n_libs, c // w, c % w] = 1.0
-    komi = params[P_KOMI2] / 30.0
-    out[10] = komi if me == 2 else -komi
+    komi2 = params[P_KOMI2]
+    out[10] = 1.0 if (komi2 > 0 and me == 2) or (komi2 < 0 and me == 1) else 0.0
     out[11] = 1.0 if params[P_KO] != KO_SIMPLE else 0.0
     out[12] = 1.0 if params[P_KO] == KO_SITUATIONAL else 0.0
     out[13] = 1.0 if params[P_SUICIDE] == SUICIDE_MULTI else 0.0
