@@ -149,6 +149,11 @@ class Game(ABC):
     games, ``num_actions = width``), ``"cells+pass"`` (the cells, then one pass action last,
     ``num_actions = cells + 1``: Othello, Go)."""
 
+    def final_score_text(self, state: State) -> str | None:
+        """The score of a finished game in words for front-ends (Go: ``"B+4.5"``), or None for a
+        game decided without a score (the default)."""
+        return None
+
     def opening_prior(self) -> np.ndarray | None:
         """What is known of good first moves, as a prior the search may mix into its root priors
         early in a game (``SearchConfig.opening_prior``): float32 (num_actions,) summing to 1, or

@@ -230,6 +230,10 @@ class Go(Game):
         s = self.score(state)
         return "0" if s == 0 else f"{'B' if s > 0 else 'W'}+{abs(s):g}"
 
+    def final_score_text(self, state: State) -> str | None:
+        """``result_text`` of a finished game (``Game.final_score_text``), None before the end."""
+        return self.result_text(state) if state.is_terminal else None
+
     def prisoners(self, state: State) -> tuple[int, int]:
         """(stones Black has captured, stones White has captured)."""
         info = state._pos.info
