@@ -2,14 +2,14 @@
 Sabaki, GoGui (twogtp), Lizzie, KGS clients and GNU Go matches.
 
 Commands: the required set (``protocol_version name version known_command list_commands quit
-boardsize clear_board komi play genmove``), ``undo showboard time_settings time_left
-final_score final_status_list fixed_handicap place_free_handicap set_free_handicap
-kgs-genmove_cleanup loadsgf`` (GTP 2.0 section 6.3.5; answers the colour to move, as GNU Go
-does), ``printsgf`` (GNU Go's: the game so far as SGF, ``games.go.sgf``), and the analysis commands of GUIs: ``lz-analyze`` / ``analyze`` (Leela
-Zero's lines: win rate and prior in 1/100 %), ``kata-analyze`` (KataGo's: fractions, score
-fields), ``genmove_analyze`` / ``lz-genmove_analyze`` / ``kata-genmove_analyze``. An analysis
-answers ``=`` at once, then an ``info ...`` line every interval (centiseconds, default 100)
-until the next command arrives, then the empty line that ends the reply.
+boardsize clear_board komi play genmove``), ``undo showboard time_settings time_left final_score
+final_status_list fixed_handicap place_free_handicap set_free_handicap kgs-genmove_cleanup
+loadsgf`` (GTP 2.0 section 6.3.5; answers the colour to move, as GNU Go does), ``printsgf`` (GNU
+Go's: the game so far as SGF, ``games.go.sgf``), and the analysis commands of GUIs: ``lz-analyze``
+/ ``analyze`` (Leela Zero's lines: win rate and prior in 1/100 %), ``kata-analyze`` (KataGo's:
+fractions, score fields), ``genmove_analyze`` / ``lz-genmove_analyze`` / ``kata-genmove_analyze``.
+An analysis answers ``=`` at once, then an ``info ...`` line every interval (centiseconds, default
+100) until the next command arrives, then the empty line that ends the reply.
 
 Protocol (GTP 2.0 section 3): control characters other than tab and newline are dropped, tabs
 become spaces, ``#`` starts a comment, empty lines are ignored, an optional numeric id comes

@@ -299,9 +299,8 @@ def check_run_config(config: RunConfig) -> None:
     Raises:
         ValueError: what is wrong, in terms of the command-line options.
     """
-    from zeroplay.nn.arch import arch_spec
-
     from zeroplay.games.planes import check_features
+    from zeroplay.nn.arch import arch_spec
 
     game = config.make_game()
     try:

@@ -59,7 +59,7 @@ class GoRecord:
     def game(self, **rules) -> Go:
         """The ``Go`` game of this record: its size and komi, scoring from ``RU`` when it names
         one (``area`` / ``territory``), other rules (``ko``, ``suicide``, ``scoring``) from ``rules``."""
-        options = {"komi": self.komi}
+        options: dict = {"komi": self.komi}
         if self.rules in ("area", "territory"):
             options["scoring"] = self.rules
         options.update(rules)
@@ -81,6 +81,8 @@ def record_of_state(state: State, *, black: str = "", white: str = "", result: s
     """The ``GoRecord`` of a Go game played from the start; ``result`` defaults to the score of
     a finished game (``Go.result_text``), else none."""
     game = state.game
+    if not isinstance(game, Go):
+        raise ValueError(f"a Go SGF record needs a Go game, not {game.name}")
     if result is None:
         result = game.result_text(state) if state.is_terminal else ""
     return GoRecord(game.width, game.height, game.rules.komi, moves=[int(m) for m in state.moves],
