@@ -143,11 +143,12 @@ class Gomoku(Game):
                 raise IllegalMoveError(f"move {text}: {self.format_move(action)} is forbidden for Black under "
                                        f"renju ({renju.REASONS[reason]})")
 
-    def forbidden_moves(self, state: State) -> np.ndarray:
-        """int64 cells, ascending, that the side to move may not play although they are empty:
-        Black's forbidden points under renju (overline, double-four, double-three; RIF rules);
-        empty for White, in the other rules and in a finished game."""
-        if self.rule != "renju" or state.to_play != 0 or state.is_terminal:
+    def forbidden_moves(self, state: State, player: int | None = None) -> np.ndarray:
+        """int64 cells, ascending, that ``player`` (default: the side to move) may not play
+        although they are empty: Black's forbidden points under renju (overline, double-four,
+        double-three; RIF rules); empty for White, in the other rules and in a finished game."""
+        player = state.to_play if player is None else player
+        if self.rule != "renju" or player != 0 or state.is_terminal:
             return np.empty(0, dtype=np.int64)
         out = np.empty(self.cells, dtype=np.int64)
         return out[: renju.forbidden_cells(state._pos.board, self.width, self.height, out)]
