@@ -278,20 +278,27 @@ class Gomoku(Game):
         return (f"Type a move as {self.format_move(centre)} (column letter, row from the bottom) or "
                 f"{self.format_move(centre, 'gomocup')} (column, row from the top, from 0).")
 
+    FORBIDDEN_MARK = "!"
+    """How ``render`` marks an empty point Black may not play (renju, Black to move)."""
+
     def render(self, state: State) -> str:
-        """The board with coordinates: X = Black, O = White, ')' after the last move."""
+        """The board with coordinates: X = Black, O = White, ')' after the last move; under
+        renju with Black to move, ``FORBIDDEN_MARK`` on Black's forbidden points and a legend."""
         last = state.last_move
         lines = ["   " + " ".join(_LETTERS[: self.width])]
         b = state.board
+        forbidden = set(int(c) for c in self.forbidden_moves(state))
         for y in range(self.height):
             row = f"{self.height - y:2d} "
             for x in range(self.width):
                 c = y * self.width + x
-                ch = ".XO"[b[y, x]]
+                ch = self.FORBIDDEN_MARK if c in forbidden else ".XO"[b[y, x]]
                 row += ch + (")" if c == last else " ")
             # the cell's trailing separator (' ' or the last-move ')') is the gap before the label
             lines.append(row + f"{self.height - y:2d}")
         lines.append(lines[0])
+        if forbidden:
+            lines.append(f"{self.FORBIDDEN_MARK} = forbidden for Black (renju: double-three, double-four, overline)")
         if state.is_terminal:
             lines.append("draw" if state.winner is None else f"{'Black' if state.winner == 0 else 'White'} (player {state.winner}) wins")
         else:
