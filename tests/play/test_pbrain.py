@@ -192,13 +192,14 @@ def test_board_before_start_reads_its_block_to_done():
     assert e.engine.board.sum() == 1 + 2 + 1  # 7,7 and 8,8 from the BOARD, and our move
 
 
-def test_unplayed_multi_line_commands_read_their_block_and_answer_once():
+def test_multi_line_commands_read_their_block_and_answer_once():
     e = Engine(search=False)
     e.send("START 15")
     assert e.send("SWAP2BOARD", "7,7", "8,8") == []
-    assert e.send("DONE") == ["UNKNOWN command 'SWAP2BOARD'"]
+    assert e.send("DONE") == ["ERROR SWAP2BOARD expects 0, 3 or 5 stones, got 2"]
     replies = e.send("SWAP2BOARD", "7,7", "ABOUT")  # a command ends the block
-    assert replies[0] == "UNKNOWN command 'SWAP2BOARD'" and replies[1].startswith('name="zeroplay"')
+    assert replies[0].startswith("ERROR SWAP2BOARD expects x,y lines then DONE, got 'ABOUT'")
+    assert replies[1].startswith('name="zeroplay"')
     assert not e.engine.board.any()
     assert e.send("yxboard", "7,7,1", "DONE") == []  # YXBOARD is played since issue 23: a silent position
     assert e.engine.board.sum() == 1

@@ -9,7 +9,8 @@ Commands (one a line, LF or CR LF; keywords in any case)::
     TURN x,y            the opponent played x,y                  -> x,y (our move)
     BOARD               whole position, then lines x,y,f, then DONE   -> x,y
                         (f: 1 own stone, 2 opponent's, 3 marker (continuous game), ignored)
-    SWAP2BOARD, YXBOARD multi-line, not played: read up to DONE  -> UNKNOWN ..., once
+    SWAP2BOARD          the SWAP2 opening: lines x,y (0, 3 or 5 stones, Black first), DONE
+                        -> x,y x,y x,y | SWAP | x,y | x,y x,y  (``play/swap2.py``)
     TAKEBACK x,y        remove the stone at x,y                  -> OK
     INFO key value      timeout_turn, timeout_match, time_left (ms), max_memory (bytes),
                         game_type, rule (bitmask 1 exactly five, 2 continuous, 4 renju, 8 caro),
@@ -98,10 +99,10 @@ _UNSUPPORTED_RULES = {RULE_CONTINUOUS: "continuous game", RULE_CARO: "caro"}
 
 _COORD = re.compile(r"^\s*(\d{1,9})\s*,\s*(\d{1,9})\s*$", re.ASCII)
 _BOARD_LINE = re.compile(r"^\s*(\d{1,9})\s*,\s*(\d{1,9})\s*,\s*(\d{1,9})\s*$", re.ASCII)
-_UNPLAYED_BLOCKS = frozenset({"SWAP2BOARD"})
+_UNPLAYED_BLOCKS: frozenset[str] = frozenset()
 """Multi-line commands (lines, then DONE) we do not play: the block is read, then UNKNOWN once."""
 _COMMANDS = frozenset({"START", "RECTSTART", "RESTART", "BEGIN", "TURN", "BOARD", "TAKEBACK", "ABOUT",
-                       "END", "INFO", "YXBOARD", "YXNBEST", "YXSTOP", "YXSHOWFORBID"}) | _UNPLAYED_BLOCKS
+                       "END", "INFO", "YXBOARD", "YXNBEST", "YXSTOP", "YXSHOWFORBID", "SWAP2BOARD"}) | _UNPLAYED_BLOCKS
 """Command words: inside a block one of these ends the block (the manager gave up on it)."""
 _MOVE_COMMANDS = frozenset({"BEGIN", "TURN", "BOARD"})
 """The commands that ask for our move: the ones an unplayable rule answers with ERROR."""
@@ -241,7 +242,7 @@ class PbrainEngine:
         if command == "INFO":
             self._cmd_info(arg)
             return
-        if command in _UNPLAYED_BLOCKS:
+        if command in _UNPLAYED_BLOCKS or command == "SWAP2BOARD":
             self._open_block(command)
             return
         handler = {
@@ -291,10 +292,17 @@ class PbrainEngine:
             command, _, _ = self._close_block()
             if command in _UNPLAYED_BLOCKS:
                 self._say(f"UNKNOWN command {command!r}")
+            elif command == "SWAP2BOARD":
+                self._say(f"ERROR SWAP2BOARD expects x,y lines then DONE, got {_quote(stripped)!r}; opening discarded")
             else:
                 self._say(f"ERROR BOARD expects x,y,field lines then DONE, got {_quote(stripped)!r}; "
                           "board discarded")
             return False
+        if self._block == "SWAP2BOARD":
+            if _COORD.match(stripped) and len(self._board_lines) < 6:
+                self._board_lines.append(stripped)
+            elif self._board_bad is None:
+                self._board_bad = stripped
         if self._block in ("BOARD", "YXBOARD"):
             if _BOARD_LINE.match(stripped) and len(self._board_lines) < 4 * MAX_SIZE * MAX_SIZE:
                 self._board_lines.append(stripped)
@@ -307,6 +315,13 @@ class PbrainEngine:
         command, lines, bad = self._close_block()
         if command in _UNPLAYED_BLOCKS:
             self._say(f"UNKNOWN command {command!r}")
+        elif command == "SWAP2BOARD":
+            if not self._started():
+                pass  # it said why
+            elif self.rule_error or bad is not None:
+                self._say("ERROR " + (self.rule_error or f"SWAP2BOARD expects x,y lines then DONE, got {_quote(bad)!r}"))
+            else:
+                self._cmd_swap2_done(lines)
         elif self.rule_error:
             self._say(f"ERROR {self.rule_error}")
         elif not self._started():
@@ -501,6 +516,70 @@ class PbrainEngine:
         self.last_opponent = last
         if play:
             self._reply_move()
+
+    def _cmd_swap2_done(self, lines: list[str]) -> None:
+        """The SWAP2 answer (``play/swap2.py``); the board then holds the opening, our stones
+        as our colour from here on."""
+        from zeroplay.games import make
+        from zeroplay.play import swap2
+
+        game = make("gomoku", width=self.width, height=self.height, rule=self._rule_name())
+        stones = []
+        for text in lines:
+            x, y = (int(v) for v in _COORD.match(text).groups())
+            if not (x < self.width and y < self.height):
+                self._say(f"ERROR SWAP2BOARD {x},{y} is off the {self.width}x{self.height} board")
+                return
+            stones.append(y * self.width + x)
+        seconds = self.move_seconds()
+        started = time.perf_counter()
+
+        def evaluate(state, searches_left: int) -> tuple[float, int]:
+            left = None if seconds is None else (seconds - (time.perf_counter() - started)) / searches_left
+            return self._evaluate(state, left)
+
+        try:
+            answer = swap2.decide(game, stones, evaluate)
+        except ValueError as e:
+            self._say(f"ERROR {e}")
+            return
+        self._debug(f"SWAP2: White's Q {', '.join(f'{q:+.2f}' for q in answer.values)} -> {answer.text}")
+        final = game.initial().play_many(stones + list(answer.stones))
+        black, white = final.stones(0), final.stones(1)
+        self.board = np.zeros(self.width * self.height, dtype=np.int8)
+        self.board[black] = 1 if answer.we_play_black else 2
+        self.board[white] = 2 if answer.we_play_black else 1
+        self.last_opponent = None
+        self._fresh_tree = True
+        self._say(answer.text)
+
+    def _evaluate(self, state, seconds: float | None) -> tuple[float, int]:
+        """(Q for the side to move in [-1, 1], best move) of ``state`` by the search within
+        ``seconds``; without a search (none available, or no time): Q 0 and the heuristic move."""
+        if self.use_search and not self._ready.is_set():
+            if not any(t.name == "pbrain-warm-up" for t in threading.enumerate()):
+                threading.Thread(target=self._warm_up, name="pbrain-warm-up", daemon=True).start()
+            self._ready.wait(timeout=0 if seconds is None else max(seconds, 0) * 0.5)
+        if self.use_search and self._ready.is_set() and self._warm_error is None \
+                and (seconds is None or seconds >= 0.02):
+            try:
+                searcher = self._get_searcher(state.game)
+                searcher.reset()
+                if seconds is None:
+                    result = searcher.search(state, playouts=min(FAST_PLAYOUTS, self.max_playouts))
+                else:
+                    result = searcher.search(state, playouts=self.max_playouts, seconds=seconds)
+                if result.best_move is not None:
+                    return float(result.root_q), int(result.best_move)
+            except Exception:
+                self._debug("SWAP2 search failed:\n" + traceback.format_exc())
+        board = state.board.reshape(-1)
+        me = state.to_play + 1
+        cell = heuristic.quick_move(board, self.width, self.height, me, 5, self.exact_five)
+        legal = state.legal_moves()
+        if cell not in set(int(c) for c in legal):  # renju: a forbidden point of Black's
+            cell = int(legal[0])
+        return 0.0, int(cell)
 
     def _cmd_about(self, arg: str) -> None:
         self._say(f'name="zeroplay", version="{__version__}", author="zeroplay developers", '
