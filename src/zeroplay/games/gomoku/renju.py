@@ -59,18 +59,31 @@ def _black_run(board, w, h, x, y, dx, dy):
 
 
 @njit(cache=True, inline="always")
-def _near_black(board, w, h, x, y, dx, dy, reach):
-    """Black stones within ``reach`` cells of (x, y) on both sides along (dx, dy) (any gaps)."""
-    n = 0
-    for sign in (-1, 1):
-        for k in range(1, reach + 1):
-            cx = x + sign * k * dx
-            cy = y + sign * k * dy
-            if not (0 <= cx < w and 0 <= cy < h):
-                break
-            if board[cy * w + cx] == BLACK:
-                n += 1
-    return n
+def _cannot_be_forbidden(board, w, h, x, y):
+    """A cheap test that rules most cells out: a forbidden point needs four black stones within
+    five cells on one line (an overline, two fours on a line) or two black stones within four
+    cells on each of two lines (a double-four or double-three across lines)."""
+    busy = 0
+    for d in range(4):
+        near4 = 0
+        near5 = 0
+        for sign in (-1, 1):
+            dx = sign * _DX[d]
+            dy = sign * _DY[d]
+            for k in range(1, 6):
+                cx = x + k * dx
+                cy = y + k * dy
+                if not (0 <= cx < w and 0 <= cy < h):
+                    break
+                if board[cy * w + cx] == BLACK:
+                    near5 += 1
+                    if k <= 4:
+                        near4 += 1
+        if near5 >= 4:
+            return False
+        if near4 >= 2:
+            busy += 1
+    return busy < 2
 
 
 @njit(cache=True)
@@ -112,16 +125,7 @@ def _open(board, w, h, cell, four_dirs):
     in ``four_dirs[0]``."""
     x = cell % w
     y = cell // w
-    # cheap exclusion first: a forbidden point needs four black stones within five cells on one
-    # line (overline, two fours on a line) or two stones on each of two lines (double patterns)
-    busy = 0
-    crowded = False
-    for d in range(4):
-        if _near_black(board, w, h, x, y, _DX[d], _DY[d], 4) >= 2:
-            busy += 1
-        if _near_black(board, w, h, x, y, _DX[d], _DY[d], 5) >= 4:
-            crowded = True
-    if busy < 2 and not crowded:
+    if _cannot_be_forbidden(board, w, h, x, y):
         return ALLOWED
     board[cell] = BLACK
     over = False
@@ -177,6 +181,8 @@ def forbidden_reason(board, w, h, cell):
     forbidden?) runs on an explicit stack of MAX_NESTING + 1 frames, one per black stone placed
     for the test: numba's cached code and self-recursion do not mix.
     """
+    if _cannot_be_forbidden(board, w, h, cell % w, cell // w):
+        return ALLOWED  # most cells, before any allocation
     four_dirs = np.zeros(1, np.int64)
     first = _open(board, w, h, cell, four_dirs)
     if first != PENDING:
