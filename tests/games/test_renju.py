@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import renju_reference as ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import renju_reference as ref
 from zeroplay.games import IllegalMoveError, make
 from zeroplay.games.gomoku import renju
 

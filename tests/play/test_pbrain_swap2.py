@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from play_helpers import Engine
+
 from zeroplay.games import make
 from zeroplay.play import swap2
 
