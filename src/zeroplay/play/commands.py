@@ -102,6 +102,16 @@ def _cmd_play(args) -> int:
         if getattr(make(args.game), "has_hands", False):  # shogi: its own text session
             from zeroplay.play.shogi_terminal import run as run_text_game
 
+            # refused, not ignored, as for Connect Four (terminal.run): the board options were
+            # silently dropped, and --playouts without --model changed nothing
+            given = [flag for flag, value in (("--size", args.size), ("--n-in-row", args.n_in_row),
+                                              ("--rule", args.rule)) if value is not None]
+            if given:
+                raise ValueError(f"{', '.join(given)}: Gomoku options; {args.game} has none")
+            if args.playouts is not None and args.model is None:
+                raise ValueError(f"--playouts: {args.game}'s alpha-beta engine is limited by --seconds "
+                                 "(--playouts is for --model's MCTS engine)")
+
             return run_text_game(args)
     from zeroplay.play.terminal import run
 
