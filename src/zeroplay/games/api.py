@@ -247,6 +247,12 @@ class Game(ABC):
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"make({self.name!r}{', ' if opts else ''}{opts})"
 
+    def forbidden_moves(self, state: State, player: int | None = None) -> np.ndarray:
+        """int64 empty cells ``player`` (default: the side to move) may not play (renju's
+        forbidden points for Black), ascending, for boards that mark them; empty in games without
+        such points (the default)."""
+        return np.empty(0, dtype=np.int64)
+
     def describe(self) -> str:
         """The game in a few words for people, e.g. ``"connect4 7x6"`` (games with options say
         those that matter: ``"gomoku 15x15 freestyle"``)."""

@@ -36,7 +36,7 @@ def _add_game_options(p, *, taken_from: str) -> None:
     p.add_argument("--size", type=int, default=None, help=f"Gomoku board width and height ({default('15')})")
     p.add_argument("--n-in-row", type=int, default=None,
                    help=f"Gomoku line length that wins ({default('4 on 6x6, 5 on other sizes')})")
-    p.add_argument("--rule", choices=["freestyle", "standard"], default=None,
+    p.add_argument("--rule", choices=["freestyle", "standard", "renju"], default=None,
                    help=f"Gomoku rule ({default('freestyle')})")
     p.add_argument("--komi", type=float, default=None, help="Go: komi, points for White (default 7.5)")
 
