@@ -24,9 +24,10 @@ def add_play_commands(sub) -> None:
     p.add_argument("--n-in-row", type=int, default=None,
                    help="Gomoku: stones in a row that win (default: --model's, else 5, and 4 on 6x6: the shipped "
                         "6x6 model's game)")
-    p.add_argument("--rule", choices=["freestyle", "standard"], default=None,
-                   help="Gomoku: freestyle: five or more wins; standard: exactly five (default: --model's, else "
-                        "freestyle)")
+    p.add_argument("--rule", choices=["freestyle", "standard", "renju"], default=None,
+                   help="Gomoku: freestyle: five or more wins; standard: exactly five; renju: RIF rules, Black "
+                        "may not play a double-three, double-four or overline (marked !) (default: --model's, "
+                        "else freestyle)")
     p.add_argument("--color", "--colour", choices=["black", "white"], default="black",
                    help="your colour; Black moves first (Connect Four: black is X) (default black)")
     p.add_argument("--playouts", type=int, default=None,

@@ -201,7 +201,9 @@ class TerminalGame:
         s = self.state
         if not s.is_terminal:
             return
-        self.out(f"{result_text(self.game, s.winner, self.human)} Type new for another game, or quit.")
+        score = self.game.final_score_text(s)  # Go: "Score B+4.5."; games won by a line: none
+        self.out(f"{f'Score {score}. ' if score else ''}{result_text(self.game, s.winner, self.human)} "
+                 "Type new for another game, or quit.")
 
     # --- input ----------------------------------------------------------------------------------
     def handle(self, line: str) -> None:
