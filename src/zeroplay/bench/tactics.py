@@ -202,7 +202,8 @@ def measure(limit: int | None = None, playouts: int = 800, engine: str = "play",
         searcher.reset()
         t0 = time.perf_counter()
         move = int(searcher.search(state, playouts=playouts).best_move)
-        total_s += time.perf_counter() - t0
+        seconds = time.perf_counter() - t0
+        total_s += seconds
         listed = {y * game.width + x for x, y, _ in puzzle["freestyle_winning_four_moves"]}
         how = None
         if move in listed:
@@ -221,7 +222,7 @@ def measure(limit: int | None = None, playouts: int = 800, engine: str = "play",
             row["failures"].append(puzzle["id"])
         if progress:
             print(f"{i + 1}/{len(targets)} {puzzle['id']} {game.format_move(move)} {how or 'FAIL'} "
-                  f"{solved / (i + 1):.1%}", file=sys.stderr, flush=True)
+                  f"{solved / (i + 1):.1%} {seconds:.3f}s", file=sys.stderr, flush=True)
     n = max(len(targets), 1)
     return {
         "engine": chosen.name,

@@ -30,11 +30,12 @@ from zeroplay.games.layout import (
     P_WIDTH,
     PARAMS_SIZE,
 )
+from zeroplay.games.planes import THREAT_CHANNELS, THREATS_SUFFIX, check_features
 from zeroplay.games.symmetry import Symmetry
 from zeroplay.hashing import EMPTY_KEY, SIDE_KEY, zobrist_key
 
-FEATURE_SETS = ("basic", "alphazero-gomoku")
-"""Network input feature sets; see ``State.planes``."""
+FEATURE_SETS = ("basic", "alphazero-gomoku", "basic" + THREATS_SUFFIX)
+"""Network input feature sets; see ``State.planes`` (``games.planes.FEATURE_CHANNELS`` gives their sizes)."""
 
 
 class IllegalMoveError(ValueError):
@@ -122,6 +123,9 @@ class Game(ABC):
     kernels: FastKernels | None = None
     threat_space: bool = False
     """True when Gomoku's threat-space solvers (VCF/VCT: fours and threes) apply to this game."""
+    threat_planes: bool = False
+    """True when the game writes the eight threat input planes of the ``+threats`` feature sets
+    (``write_threat_planes``; Gomoku: five, open four, four, open three for each side)."""
     exact_solver: bool = False
     """True when ``zeroplay.solvers.connect4_solver`` (Pons' bitboard negamax) solves this game
     exactly, so a player may answer with it: 7 x 6 Connect Four."""
@@ -150,6 +154,16 @@ class Game(ABC):
         early in a game (``SearchConfig.opening_prior``): float32 (num_actions,) summing to 1, or
         None when the game offers none (the default)."""
         return None
+
+    def write_threat_planes(self, boards: np.ndarray, infos: np.ndarray, out: np.ndarray) -> None:
+        """Write the threat planes of a batch: boards int8 (B, cells), infos int64 (B, INFO_SIZE)
+        -> ``out`` float32 (B, 8, height, width), side to move's planes first. Games with
+        ``threat_planes`` override it.
+
+        Raises:
+            ValueError: the game has no threat planes.
+        """
+        raise ValueError(f"{self.name} has no threat planes")
 
     # --- compiled hooks, through the game's kernels -----------------------------------------
     def _apply(self, pos: FastPosition, action: int) -> None:
@@ -372,11 +386,19 @@ class State:
         ``"alphazero-gomoku"`` (C = 4): own stones, opponent stones, last move (one-hot, all
         zero when unknown), all ones when the first player is to move -- the AlphaZero Gomoku
         design (junxiaosong/AlphaZero_Gomoku), with plane indexing fixed for width != height.
+        ``"basic+threats"`` (C = 11): ``"basic"``, then the game's eight threat planes
+        (``Game.write_threat_planes``; games with ``threat_planes`` only).
 
         Raises:
-            ValueError: unknown feature set.
+            ValueError: unknown feature set, or threat planes the game does not have.
         """
         g = self.game
+        if features.endswith(THREATS_SUFFIX) and features in FEATURE_SETS:
+            check_features(g, features)
+            base = self.planes(features[: -len(THREATS_SUFFIX)])
+            threats = np.empty((1, THREAT_CHANNELS, g.height, g.width), dtype=np.float32)
+            g.write_threat_planes(self._pos.board[None, :], self._pos.info[None, :], threats)
+            return np.concatenate([base, threats[0]])
         board = self._pos.board.reshape(g.height, g.width)
         me = self.to_play + 1
         if features == "basic":

@@ -10,14 +10,42 @@ from zeroplay.games.layout import I_LAST, I_TO_PLAY, P_CELLS, P_WIDTH
 FEATURES_BASIC = 0
 FEATURES_ALPHAZERO_GOMOKU = 1
 FEATURE_IDS = {"basic": FEATURES_BASIC, "alphazero-gomoku": FEATURES_ALPHAZERO_GOMOKU}
-FEATURE_CHANNELS = {"basic": 3, "alphazero-gomoku": 4}
+
+THREATS_SUFFIX = "+threats"
+"""Appended to a feature set's name (``basic+threats``): the game's eight threat planes follow the
+set's own planes (``Game.threat_planes``; Gomoku: ``games/gomoku/threats.py``). Only ``basic``
+takes it for now: the search folds the last move into its keys for ``alphazero-gomoku`` alone
+(``search/searcher.py``), so ``alphazero-gomoku+threats`` would share evaluations across
+different last-move planes."""
+THREAT_CHANNELS = 8
+"""Threat planes a ``+threats`` feature set adds (four shapes for each side)."""
+
+FEATURE_CHANNELS = {"basic": 3, "alphazero-gomoku": 4, "basic" + THREATS_SUFFIX: 3 + THREAT_CHANNELS}
+"""Input planes of each feature set (the number a net's first layer reads)."""
+
+
+def split_features(features: str) -> tuple[str, bool]:
+    """``(base set, with threat planes)`` of a feature set name: ``"basic+threats"`` ->
+    ``("basic", True)``; raises ValueError for an unknown name."""
+    if features not in FEATURE_CHANNELS:
+        raise ValueError(f"unknown feature set {features!r}; choose one of {tuple(FEATURE_CHANNELS)}")
+    if features.endswith(THREATS_SUFFIX):
+        return features[: -len(THREATS_SUFFIX)], True
+    return features, False
+
+
+def check_features(game, features: str) -> None:
+    """Raise ValueError when ``game`` cannot encode ``features`` (an unknown set, or threat planes
+    for a game without ``threat_planes``)."""
+    _, threats = split_features(features)
+    if threats and not getattr(game, "threat_planes", False):
+        raise ValueError(f"feature set {features!r}: {game.name} has no threat planes "
+                         f"(only games with threat_planes, e.g. gomoku)")
 
 
 def feature_id(features: str) -> int:
-    """Numeric id of a feature set name; raises ValueError for an unknown one."""
-    if features not in FEATURE_IDS:
-        raise ValueError(f"unknown feature set {features!r}; choose one of {tuple(FEATURE_IDS)}")
-    return FEATURE_IDS[features]
+    """Numeric id of a feature set's base planes (``split_features``); raises ValueError for an unknown one."""
+    return FEATURE_IDS[split_features(features)[0]]
 
 
 @njit(cache=True)
@@ -55,10 +83,22 @@ def encode_batch(params, boards, infos, fid, out):
 
 
 def planes_batch(game, boards: np.ndarray, infos: np.ndarray, features: str) -> np.ndarray:
-    """float32 (B, C, H, W) planes of a batch of positions (same result as ``State.planes``)."""
-    fid = feature_id(features)
+    """float32 (B, C, H, W) planes of a batch of positions (same result as ``State.planes``).
+
+    Raises:
+        ValueError: an unknown feature set, or threat planes the game does not have.
+    """
+    base, threats = split_features(features)
+    check_features(game, features)
     out = np.empty((boards.shape[0], FEATURE_CHANNELS[features], game.height, game.width), dtype=np.float32)
-    encode_batch(game.params, boards, infos, fid, out)
+    if not threats:
+        encode_batch(game.params, boards, infos, FEATURE_IDS[base], out)
+        return out
+    split = FEATURE_CHANNELS[base]
+    own = np.empty((boards.shape[0], split, game.height, game.width), dtype=np.float32)
+    encode_batch(game.params, boards, infos, FEATURE_IDS[base], own)
+    out[:, :split] = own
+    game.write_threat_planes(boards, infos, out[:, split:])
     return out
 
 

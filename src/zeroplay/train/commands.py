@@ -66,6 +66,10 @@ def _add_train(sub) -> None:
                    "starts: the stored net name gets -opp) (default off)")
     p.add_argument("--features", choices=["basic", "alphazero-gomoku"], default=None,
                    help="input planes (default basic)")
+    p.add_argument("--threat-planes", action="store_true",
+                   help="Gomoku: eight threat input planes after the basic ones (for each side the cells that "
+                   "make five, an open four, a four, an open three; fixed when the run starts: the stored "
+                   "feature set becomes basic+threats) (default off)")
     p.add_argument("--iterations", type=int, default=None,
                    help="the run's total iterations: stop once it has this many (default: no limit)")
     p.add_argument("--hours", type=float, default=None,
@@ -245,6 +249,24 @@ def net_name(args) -> str | None:
         (OPTION_OPP if opp or OPTION_OPP in args.net else "")
 
 
+def features_name(args) -> str | None:
+    """``--features`` with ``--threat-planes`` appended (``basic+threats``); None when neither is
+    given (a resume keeps the stored feature set).
+
+    Raises:
+        ValueError: ``--threat-planes`` with ``--features alphazero-gomoku`` (not offered: the
+            search keys the last move for that set alone, ``games.planes.THREATS_SUFFIX``).
+    """
+    from zeroplay.games.planes import THREATS_SUFFIX
+
+    if not getattr(args, "threat_planes", False):
+        return args.features
+    base = args.features or "basic"
+    if base != "basic":
+        raise ValueError(f"--threat-planes goes with --features basic (the default), not {base}")
+    return base + THREATS_SUFFIX
+
+
 def _cmd_train(args) -> int:
     from zeroplay.train.loop import check_run_config, resolve_run
     from zeroplay.train.workers import default_workers
@@ -256,7 +278,7 @@ def _cmd_train(args) -> int:
         if (missing := ray_missing_message()) is not None:
             print(missing, file=sys.stderr)
             return 2
-    structural = {"game": args.game, "net": net_name(args), "features": args.features,
+    structural = {"game": args.game, "net": net_name(args), "features": features_name(args),
                   "game_options": _game_options(args)}
     overrides = _overrides(args)
     # everything is checked before the run directory is created or changed: a typo costs nothing

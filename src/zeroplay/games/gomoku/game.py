@@ -91,6 +91,7 @@ class Gomoku(Game):
         self.symmetries = board_symmetries(self.height, self.width)
 
     threat_space = True
+    threat_planes = True
     heuristic = "cells"
     play_search_options: tuple[tuple[str, object], ...] = (
         ("threat_solver", True),  # VCF proofs at play-time playouts (docs/THREATS.md)
@@ -119,6 +120,14 @@ class Gomoku(Game):
         d2 = (rows - (self.height - 1) / 2) ** 2 + (cols - (self.width - 1) / 2) ** 2
         prior = np.exp(-d2 / (2 * self.OPENING_SIGMA**2)).ravel()
         return (prior / prior.sum()).astype(np.float32)
+
+    def write_threat_planes(self, boards: np.ndarray, infos: np.ndarray, out: np.ndarray) -> None:
+        """Five, open four, four and open three cells of each side, side to move first: out
+        float32 (B, 8, height, width) from boards int8 (B, cells) and infos int64 (B, INFO_SIZE)
+        (definitions and plane order: ``games/gomoku/threats.py``)."""
+        from zeroplay.games.gomoku.threats import threat_planes_batch
+
+        threat_planes_batch(self.params, boards, infos, out)
 
     # --- compiled hooks -------------------------------------------------------------------
     def _new_position(self) -> FastPosition:
