@@ -301,10 +301,11 @@ def _heuristic(threat_solver: bool, defence: bool = True):
         if evaluator is None:
             raise ValueError(f"{prefix}:N plays n-in-a-row games and Connect Four, not {game.name}")
         # as the game's play engines search (``heuristic:N`` plays as the search-only engine does)
-        options = dict(game.play_search_options) if threat_solver else {}
-        if options and not defence:
-            options["defence"] = False
-        config = search_config(n).replace(**options)
+        search_options = dict(game.play_search_options) if threat_solver else {}
+        if search_options and not defence:
+            search_options["defence"] = False
+        config = search_config(n).replace(**search_options)
+        # the match's options (seed, opening plies), not the search's: a separate name keeps them
         return SearchPlayer(evaluator, n, name=f"{prefix}:{arg}", opening_moves=options.get("opening_moves", 2),
                             seed=options.get("seed"), config=config)
 
