@@ -11,7 +11,6 @@ import argparse
 import re
 
 import pytest
-
 from play_helpers import Engine
 
 pytest.importorskip("torch")

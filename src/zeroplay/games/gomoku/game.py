@@ -118,9 +118,10 @@ class Gomoku(Game):
         one). The first stone gains most near the centre (it lies on the most lines that can
         still become five, and its lines reach furthest in every direction before an edge);
         opening books and Gomocup engines start there (free-style 15x15 is a first-player win:
-        Allis, van den Herik and Huntjens 1993, "Go-Moku and threat-space search"). For a net whose priors and values are flat noise on an empty board
-        (docs/THREATS.md, "The centre"); the zeros keep the search's first move in the centre
-        whatever that noise favours at many playouts (``search/opening.py``)."""
+        Allis, van den Herik and Huntjens 1993, "Go-Moku and threat-space search"). For a net
+        whose priors and values are flat noise on an empty board (docs/THREATS.md, "The
+        centre"); the zeros keep the search's first move in the centre whatever that noise
+        favours at many playouts (``search/opening.py``)."""
         rows, cols = np.mgrid[0 : self.height, 0 : self.width]
         dr = np.abs(rows - (self.height - 1) / 2)
         dc = np.abs(cols - (self.width - 1) / 2)
