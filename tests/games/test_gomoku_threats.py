@@ -133,11 +133,10 @@ def reference_shapes(board, n, exact, x, y, stone):
 
 
 @pytest.mark.parametrize("size,n,rule,seed", [(9, 5, "freestyle", 1), (9, 5, "standard", 2), (8, 4, "freestyle", 3),
-                                              (11, 5, "freestyle", 4)])
+                                              (11, 5, "freestyle", 4), (9, 5, "renju", 5)])
 def test_matches_brute_force(size, n, rule, seed):
     game = make("gomoku", width=size, height=size, n_in_row=n, rule=rule)
     rng = np.random.default_rng(seed)
-    exact = rule == "standard"
     checked = 0
     for _ in range(6):
         s = game.initial()
@@ -156,6 +155,7 @@ def test_matches_brute_force(size, n, rule, seed):
                     if board[y, x] != 0:
                         assert not planes[4 * side:4 * side + 4, y, x].any()
                         continue
+                    exact = rule == "standard" or (rule == "renju" and stone == 1)  # renju: Black exactly five
                     want = reference_shapes(board, n, exact, x, y, stone)
                     got = tuple(bool(v) for v in planes[4 * side:4 * side + 4, y, x])
                     assert got == want, (s.moves, game.format_move(y * size + x), side, got, want)

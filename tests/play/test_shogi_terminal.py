@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from zeroplay.play.shogi_terminal import ShogiTerminal
 
 
@@ -30,3 +32,17 @@ def test_mate_ends_the_game():
     t.history = [t.game.from_sfen("7lk/9/8G/9/9/9/9/9/K8 b G 1")]
     t.handle("G*1b")
     assert t.state.is_terminal and "Black wins" in "\n".join(out)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--size", "9"], "--size: Gomoku options; shogi has none"),
+    (["--rule", "standard", "--n-in-row", "5"], "--n-in-row, --rule: Gomoku options; shogi has none"),
+    (["--playouts", "10"], "--playouts: shogi's alpha-beta engine is limited by --seconds"),
+])
+def test_options_shogi_does_not_take_are_refused_not_ignored(argv, words, capsys):
+    """``zeroplay play --game shogi --size 9`` (or --playouts without --model) started a game that
+    silently ignored the option; Connect Four refuses the same options."""
+    from zeroplay.cli import main
+
+    assert main(["play", "--game", "shogi", *argv]) == 2
+    assert words in capsys.readouterr().err

@@ -1,26 +1,34 @@
-"""Compiled encoders of network input planes for batches of positions (see ``State.planes``)."""
+"""Compiled encoders of network input planes for batches of positions (see ``State.planes``).
+
+Feature sets: ``"basic"`` and ``"alphazero-gomoku"`` fit every board game; ``"go"`` is Go's own
+(``games.go.planes``: liberties, ko, last three moves, komi and rules). A game names the sets it
+can encode in ``Game.feature_sets`` (the first is its default).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
+from zeroplay.games.go.planes import GO_PLANES
+from zeroplay.games.go.planes import encode as go_encode
 from zeroplay.games.layout import I_LAST, I_TO_PLAY, P_CELLS, P_WIDTH
 
 FEATURES_BASIC = 0
 FEATURES_ALPHAZERO_GOMOKU = 1
-FEATURE_IDS = {"basic": FEATURES_BASIC, "alphazero-gomoku": FEATURES_ALPHAZERO_GOMOKU}
+FEATURES_GO = 2
+FEATURE_IDS = {"basic": FEATURES_BASIC, "alphazero-gomoku": FEATURES_ALPHAZERO_GOMOKU, "go": FEATURES_GO}
 
 THREATS_SUFFIX = "+threats"
 """Appended to a feature set's name (``basic+threats``): the game's eight threat planes follow the
-set's own planes (``Game.threat_planes``; Gomoku: ``games/gomoku/threats.py``). Only ``basic``
-takes it for now: the search folds the last move into its keys for ``alphazero-gomoku`` alone
-(``search/searcher.py``), so ``alphazero-gomoku+threats`` would share evaluations across
-different last-move planes."""
+set's own planes (``Game.write_threat_planes``; Gomoku: ``games/gomoku/threats.py``), for games
+that list it in ``Game.feature_sets``. Only ``basic`` takes it for now: the search folds the last
+move into its keys for ``alphazero-gomoku`` alone (``search/searcher.py``), so
+``alphazero-gomoku+threats`` would share evaluations across different last-move planes."""
 THREAT_CHANNELS = 8
 """Threat planes a ``+threats`` feature set adds (four shapes for each side)."""
 
-FEATURE_CHANNELS = {"basic": 3, "alphazero-gomoku": 4, "basic" + THREATS_SUFFIX: 3 + THREAT_CHANNELS}
+FEATURE_CHANNELS = {"basic": 3, "alphazero-gomoku": 4, "go": GO_PLANES, "basic" + THREATS_SUFFIX: 3 + THREAT_CHANNELS}
 """Input planes of each feature set (the number a net's first layer reads)."""
 
 
@@ -34,23 +42,23 @@ def split_features(features: str) -> tuple[str, bool]:
     return features, False
 
 
-def check_features(game, features: str) -> None:
-    """Raise ValueError when ``game`` cannot encode ``features`` (an unknown set, or threat planes
-    for a game without ``threat_planes``)."""
-    _, threats = split_features(features)
-    if threats and not getattr(game, "threat_planes", False):
-        raise ValueError(f"feature set {features!r}: {game.name} has no threat planes "
-                         f"(only games with threat_planes, e.g. gomoku)")
-
-
 def feature_id(features: str) -> int:
     """Numeric id of a feature set's base planes (``split_features``); raises ValueError for an unknown one."""
     return FEATURE_IDS[split_features(features)[0]]
 
 
+def check_features(game, features: str) -> None:
+    """Raise ValueError unless ``game`` encodes the feature set ``features``."""
+    if features not in game.feature_sets:
+        raise ValueError(f"feature set {features!r} is not one of {game.name}'s: {', '.join(game.feature_sets)}")
+
+
 @njit(cache=True)
 def encode_planes(params, board, info, fid, out):
     """Write one position's planes into ``out`` float32 (C, H, W), side to move's view."""
+    if fid == FEATURES_GO:
+        go_encode(params, board, info, out)
+        return
     w = params[P_WIDTH]
     cells = params[P_CELLS]
     me = info[I_TO_PLAY] + 1
@@ -86,7 +94,7 @@ def planes_batch(game, boards: np.ndarray, infos: np.ndarray, features: str) -> 
     """float32 (B, C, H, W) planes of a batch of positions (same result as ``State.planes``).
 
     Raises:
-        ValueError: an unknown feature set, or threat planes the game does not have.
+        ValueError: an unknown feature set, or one the game does not encode (``Game.feature_sets``).
     """
     base, threats = split_features(features)
     check_features(game, features)

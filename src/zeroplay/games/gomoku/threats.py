@@ -15,7 +15,8 @@ Definitions, per line direction d (horizontal, vertical, two diagonals) through 
 the stone placed at c, following the usual threat-space terms (Allis 1994, "Searching for
 solutions in games and artificial intelligence", ch. 4): a *five cell* of c in d is an empty cell
 f on that line such that c and f with the side's stones make n in a row through c (free-style:
-n or more; ``"standard"``: exactly n, an overline does not count).
+n or more; ``"standard"``: exactly n, an overline does not count; ``"renju"``: exactly five for
+Black, five or more for White; Black's forbidden points are not marked out).
 
 - **five**: c itself completes n in a row in some direction.
 - **open four**: in some direction c has two or more five cells (a straight four ``.XXXX.``, or
@@ -38,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zeroplay.games.gomoku.layout import P_N_IN_ROW, P_RULE, RULE_STANDARD
+from zeroplay.games.gomoku.layout import P_N_IN_ROW, P_RULE, RULE_RENJU, RULE_STANDARD
 from zeroplay.games.layout import I_TO_PLAY, P_HEIGHT, P_WIDTH
 
 THREAT_PLANE_NAMES = ("mover five", "mover open four", "mover four", "mover open three",
@@ -133,7 +134,9 @@ def cell_shapes(params, board, cell, pairs):
     """Flags of the empty ``cell`` for Black and for White: ``(black_flags, white_flags)``, each the
     OR of ``_line_shape`` over the four directions (FIVE alone when a direction makes five)."""
     n = params[P_N_IN_ROW]
-    exact = params[P_RULE] == RULE_STANDARD
+    rule = params[P_RULE]
+    exact_black = rule == RULE_STANDARD or rule == RULE_RENJU  # renju: Black's five is exactly five
+    exact_white = rule == RULE_STANDARD
     width = params[P_WIDTH]
     height = params[P_HEIGHT]
     centre = 1 << n
@@ -142,10 +145,10 @@ def cell_shapes(params, board, cell, pairs):
     for d in range(4):
         black, white, off = _line_masks(board, width, height, n, cell, _DX[d], _DY[d])
         if black_flags != FIVE:
-            f = _line_shape(black | centre, white | off, n, exact, pairs)
+            f = _line_shape(black | centre, white | off, n, exact_black, pairs)
             black_flags = FIVE if f == FIVE else black_flags | f
         if white_flags != FIVE:
-            f = _line_shape(white | centre, black | off, n, exact, pairs)
+            f = _line_shape(white | centre, black | off, n, exact_white, pairs)
             white_flags = FIVE if f == FIVE else white_flags | f
     return black_flags, white_flags
 
