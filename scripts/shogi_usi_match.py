@@ -12,7 +12,8 @@ fresh ``cshogi.cli.main`` call writing one CSA record per game into DIR/csa, unt
 game with engine 1 White). Clocks: cshogi's accounting with main time 0 (``time=0``), so a move
 that takes 1 s or more of wall time (cshogi's grace under byoyomi) is a time loss (``%TIME_UP``).
 
-``summary`` reads every record in DIR/csa: W / D / L of engine 1 (by the names in the records),
+``play`` writes its arguments to DIR/match.json (the command, for the record). ``summary`` reads
+every record in DIR/csa: W / D / L of engine 1 (``--name1``, matched to the names in the records),
 split by colour, how each game ended (``%TORYO``, ``%SENNICHITE``, ``%JISHOGI`` (the move limit),
 ``%KACHI``, ``%TIME_UP``, ``%ILLEGAL_MOVE``, ``ILLEGAL_ACTION``), each engine's longest move in
 whole seconds (the records' ``T`` lines) and the moves whose score comment is missing (cshogi
@@ -63,6 +64,7 @@ def play(a) -> None:
 
     csa = Path(a.dir) / "csa"
     csa.mkdir(parents=True, exist_ok=True)
+    (Path(a.dir) / "match.json").write_text(json.dumps({k: v for k, v in vars(a).items() if k != "dir"}, indent=1))
     with tempfile.TemporaryDirectory() as tmp:
         e1, e2 = _wrapper(tmp, "engine1.sh", a.engine1), _wrapper(tmp, "engine2.sh", a.engine2)
         o1, o2 = _options(a.options1), _options(a.options2)
@@ -110,7 +112,8 @@ def summary(folder) -> dict:
     records = [_parse(p.read_text()) for p in sorted((Path(folder) / "csa").glob("*.csa"))]
     if not records:
         return {"games": 0}
-    first = records[0]["names"]["+"]
+    stored = Path(folder) / "match.json"
+    first = json.loads(stored.read_text())["name1"] if stored.exists() else records[0]["names"]["+"]
     w = d = l = 0
     by_colour = {"black": [0, 0, 0], "white": [0, 0, 0]}
     endings: dict = {}

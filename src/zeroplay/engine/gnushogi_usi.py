@@ -9,7 +9,7 @@ and prints its own move as ``N. ... MOVE``. Each ``go`` here starts GNU Shogi af
 supported (a ``position sfen`` is answered with ``info string`` and ``bestmove resign``). The time
 per move is set by GNU Shogi's time-control arguments (``--level "512 8"``: 512 moves in 8 minutes,
 about 1 s a move, every ``go`` starting a fresh clock; the shortest we found practical). ``--depth N``
-sends GNU Shogi's ``depth N`` first: the search stops after N plies (plus its own check and capture
+sends GNU Shogi's ``depth`` command with N first: the search stops after N plies (plus its own check and capture
 extensions) or at the clock, whichever comes first; ``--depth 1`` is its weakest setting, which answers in
 well under 0.1 s. A reply we cannot read as a legal move is reported as ``bestmove resign``.
 """
@@ -24,7 +24,8 @@ import subprocess
 import sys
 import threading
 
-_MOVE = re.compile(r"^\d+\.\s+\.\.\.\s+(\S+)")
+# not anchored: after ``depth`` GNU Shogi's prompt "depth = " stays on the line its first move is printed on
+_MOVE = re.compile(r"(?:^|\s)\d+\.\s+\.\.\.\s+(\S+)")
 
 
 class GnuShogi:
@@ -34,7 +35,10 @@ class GnuShogi:
         if depth is not None and not 1 <= depth <= 29:
             raise ValueError(f"GNU Shogi's depth must be 1..29, got {depth}")
         self.argv = [path, *level.split()]
-        self.setup = [] if depth is None else [f"depth {depth}"]
+        # "depth" and its number on two lines: given "depth 1" on one, GNU Shogi took the depth
+        # but then never answered ``go`` while its input stayed open; no input may be left
+        # pending during its search either (it polls input and cuts the search short when any waits)
+        self.setup = [] if depth is None else ["depth", str(depth)]
         self.log = open(os.environ["GNUSHOGI_USI_LOG"], "a") if os.environ.get("GNUSHOGI_USI_LOG") else None
 
     def best_move(self, usi_moves, timeout: float) -> str | None:
@@ -59,7 +63,7 @@ class GnuShogi:
                     return None
                 if line is None:
                     return None
-                match = _MOVE.match(line)
+                match = _MOVE.search(line)
                 if match:
                     return match.group(1)
                 if self.log is not None:
