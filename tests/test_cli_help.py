@@ -48,3 +48,14 @@ def test_training_logs_each_arena_opponent_once(tmp_path, capsys):
     assert arena[0].startswith("iteration 1 vs previous best (iteration 0): ")
     assert arena[1].startswith("iteration 1 vs uniform:8: ")
     assert "(uniform:8)" not in err
+
+
+def test_bench_help_keeps_a_percent_sign_in_a_summary(capsys):
+    """``bench tactics``'s summary says "(% solved, time)"; argparse read the ``%`` as a format
+    and printed the whole action's dict in ``zeroplay bench --help``."""
+    with pytest.raises(SystemExit) as e:
+        main(["bench", "--help"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    assert "option_strings" not in out
+    assert "(% solved, time)" in " ".join(out.split())

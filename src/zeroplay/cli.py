@@ -199,7 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench_sub = p.add_subparsers(dest="what", metavar="WHAT", required=True)
     for name in _bench_names():
         module = _bench_module(name)
-        bp = bench_sub.add_parser(name, help=module.__doc__.strip().splitlines()[0])
+        bp = bench_sub.add_parser(name, help=module.__doc__.strip().splitlines()[0].replace("%", "%%"))
         bp.add_argument("--json", action="store_true", help="print one JSON object")
         module.add_arguments(bp)
         bp.set_defaults(func=_cmd_bench)
