@@ -9,8 +9,10 @@
 ``play`` runs the games two at a time (one with each colour, engine 1 Black first), each pair a
 fresh ``cshogi.cli.main`` call writing one CSA record per game into DIR/csa, until DIR/csa holds
 ``--games`` records: a stopped match resumes (an odd count left by a kill is completed by one
-game with engine 1 White). Clocks: cshogi's accounting with main time 0 (``time=0``), so a move
-that takes 1 s or more of wall time (cshogi's grace under byoyomi) is a time loss (``%TIME_UP``).
+game with engine 1 White). Clocks: cshogi's accounting. It sends ``byoyomi`` to the engines but
+does not refill it: a move's wall time comes off the engine's main time (``--time``, default 0),
+and a main time below -1 s is a time loss (``%TIME_UP``); with main time 0 every move must take
+under 1 s.
 
 ``play`` writes its arguments to DIR/match.json (the command, for the record). ``summary`` reads
 every record in DIR/csa: W / D / L of engine 1 (``--name1``, matched to the names in the records),
@@ -70,11 +72,11 @@ def play(a) -> None:
         o1, o2 = _options(a.options1), _options(a.options2)
         while (done := len(list(csa.glob("*.csa")))) < a.games:
             if done % 2:  # a killed pair: the missing game has engine 1 as White
-                cli.main(e2, e1, o2, o1, names=[a.name2, a.name1], games=1, byoyomi=a.byoyomi[::-1], time=0,
+                cli.main(e2, e1, o2, o1, names=[a.name2, a.name1], games=1, byoyomi=a.byoyomi[::-1], time=a.time[::-1],
                          draw=a.draw, csa=str(csa), print_summary=False)
             else:
                 cli.main(e1, e2, o1, o2, names=[a.name1, a.name2], games=min(2, a.games - done), byoyomi=a.byoyomi,
-                         time=0, draw=a.draw, csa=str(csa), print_summary=False)
+                         time=a.time, draw=a.draw, csa=str(csa), print_summary=False)
             print(json.dumps(summary(a.dir)), flush=True)
 
 
@@ -114,7 +116,7 @@ def summary(folder) -> dict:
         return {"games": 0}
     stored = Path(folder) / "match.json"
     first = json.loads(stored.read_text())["name1"] if stored.exists() else records[0]["names"]["+"]
-    w = d = l = 0
+    w = d = lost = 0
     by_colour = {"black": [0, 0, 0], "white": [0, 0, 0]}
     endings: dict = {}
     longest: dict = {}
@@ -130,7 +132,7 @@ def summary(folder) -> dict:
             w += 1
             colour[0] += 1
         else:
-            l += 1
+            lost += 1
             colour[2] += 1
         endings[r["ending"]] = endings.get(r["ending"], 0) + 1
         plies.append(len(r["moves"]))
@@ -138,11 +140,11 @@ def summary(folder) -> dict:
             name = r["names"][m["side"]]
             longest[name] = max(longest.get(name, 0), m["time"] or 0)
             unscored[name] = unscored.get(name, 0) + (not m["score"])
-    e = elo_estimate(w, d, l)
+    e = elo_estimate(w, d, lost)
 
     def finite(x):
         return x if abs(x) != float("inf") else None  # JSON has no infinity: null, sign as the score's
-    return {"engine1": first, "games": len(records), "wins": w, "draws": d, "losses": l,
+    return {"engine1": first, "games": len(records), "wins": w, "draws": d, "losses": lost,
             "engine1_black": by_colour["black"], "engine1_white": by_colour["white"], "endings": endings,
             "longest_move_s": longest, "moves_without_score": unscored, "mean_plies": sum(plies) / len(plies),
             "score": e.score, "elo": finite(e.elo), "elo_low": finite(e.elo_low), "elo_high": finite(e.elo_high)}
@@ -159,6 +161,8 @@ def main(argv=None) -> int:
         pl.add_argument(f"--options{i}", default="", help="NAME:VALUE,NAME:VALUE (USI setoption)")
         pl.add_argument(f"--name{i}", required=True)
     pl.add_argument("--byoyomi", type=int, nargs=2, default=[1000, 1000], metavar=("MS1", "MS2"))
+    pl.add_argument("--time", type=int, nargs=2, default=[0, 0], metavar=("MS1", "MS2"),
+                    help="main time of each engine per game in ms (default 0 0: every move must take under 1 s)")
     pl.add_argument("--draw", type=int, default=256, help="plies before cshogi calls the game a draw (default 256)")
     su = sub.add_parser("summary")
     su.add_argument("dir")
