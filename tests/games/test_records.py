@@ -115,3 +115,23 @@ def test_a_deep_main_line_reads_to_its_end_and_variations_after_the_first_are_sk
     assert len(read_sgf(deep).moves) == 300
     with pytest.raises(ValueError, match="after a variation"):
         read_sgf("(;SZ[9](;B[aa]);W[bb])")
+
+
+def test_result_rule_and_per_node_properties_round_trip():
+    """The web board's review (issue 23) stores analysis in SGF properties zeroplay does not
+    interpret, and the result and rule in both formats: they must come back as written."""
+    rec = GameRecord(9, 9, [40, 41, 42], "a", "b", "B+", rule="standard",
+                     node_props=[{"ZW": "0.5"}, {}, {"ZW": "0.4", "C": "brackets ] and \\ kept"}, {}])
+    back = read_sgf(write_sgf(rec))
+    assert (back.result, back.rule, back.node_props) == ("B+", "standard", rec.node_props)
+    psq = read_psq(write_psq(rec))
+    assert (psq.result, psq.rule, psq.black, psq.white, psq.moves) == ("B+", "standard", "a", "b", [40, 41, 42])
+    # a record without labels reads as before
+    plain = read_psq("Piskvorky 9x9, 11:11, 0\n5,5,0\n-1\n")
+    assert (plain.result, plain.rule, plain.node_props) == ("", "", [])
+    with pytest.raises(ValueError, match="property name"):
+        write_sgf(GameRecord(9, 9, [40], node_props=[{}, {"B": "x"}]))
+    # FF[3] lower-case property names (no upper-case letter: no name) are dropped, so that what
+    # was read can be written again
+    odd = read_sgf("(;GM[4]SZ[9]xy[1]DT[2020];B[ee]ab[2]C[hi])")
+    assert odd.node_props == [{"DT": "2020"}, {"C": "hi"}] and read_sgf(write_sgf(odd)).node_props == odd.node_props

@@ -12,7 +12,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from zeroplay.play.server import create_app
-from zeroplay.play.webgame import GameStore
+from zeroplay.play.webstore import GameStore
 
 
 @pytest.fixture()

@@ -16,7 +16,8 @@ with warnings.catch_warnings():
 from zeroplay.play.fuzz_web import random_record, random_request
 from zeroplay.play.guards import BodyLimit, HostCheck, host_name
 from zeroplay.play.server import create_app
-from zeroplay.play.webgame import GameStore, Options, StoreFullError, WebGame, held_bytes
+from zeroplay.play.webgame import Options, StoreFullError, WebGame, held_bytes
+from zeroplay.play.webstore import GameStore
 
 LOCAL = "http://127.0.0.1"
 

@@ -141,10 +141,10 @@ def test_serve_refuses_a_bad_model_before_it_binds(capsys, tmp_path):
 
 
 def test_serve_refuses_a_model_of_a_game_the_board_does_not_play(capsys):
-    from zeroplay.play import webgame
+    from zeroplay.play import webstore
     from zeroplay.play.server import serve
 
-    store = webgame.GameStore(model=EIGHT)
+    store = webstore.GameStore(model=EIGHT)
     store.model_info = {"name": "connect4", "options": {}}  # a Connect Four model's header
     with pytest.raises(ValueError, match=r"is a connect4 model: the web board plays gomoku and tictactoe"):
         store.check()

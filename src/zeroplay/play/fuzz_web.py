@@ -27,9 +27,19 @@ def _legal_moves(rng: random.Random, size: int, count: int) -> list[tuple[int, i
 def _sgf(rng: random.Random) -> str:
     size = rng.choice([5, 9, 15, 19, 25, 26, 30])
     moves = _legal_moves(rng, min(size, 26), rng.randint(0, 12))
-    body = "".join(f";{'BW'[i % 2]}[{_LETTERS[x]}{_LETTERS[y]}]" for i, (x, y) in enumerate(moves))
+    body = "".join(f";{'BW'[i % 2]}[{_LETTERS[x]}{_LETTERS[y]}]{_analysis(rng)}" for i, (x, y) in enumerate(moves))
     head = rng.choice(["(;FF[4]GM[4]", "(;GM[1]", "(;", "(;FF[4]GM[4]AB[aa]", "(;GM[x]"])
     return f"{head}SZ[{rng.choice([str(size), f'{size}:{size + 1}', 'x', '', '-3', '9' * 30])}]{body})"
+
+
+def _analysis(rng: random.Random) -> str:
+    """The web board's per-position analysis properties (``play.review``), often junk."""
+    if rng.random() < 0.6:
+        return ""
+    value = rng.choice(["0.5", "1", "0", "-0.1", "2", "nan", "inf", "x", "", "0.3333333", "1e309"])
+    best = rng.choice(["hh", "aa", "zz", "a", "", "hhh", "ii"])
+    return (f"ZW[{value}]ZB[{best}]ZV[{rng.choice(['10', '-5', 'x', '9' * 30])}]"
+            f"ZP[{''.join(rng.choice(_LETTERS) for _ in range(rng.randint(0, 200)))}]")
 
 
 def _psq(rng: random.Random) -> str:
@@ -121,12 +131,18 @@ def random_request(rng: random.Random, game_ids: list[str]) -> tuple[str, str, d
         move = rng.choice([f"{_LETTERS[rng.randint(0, 25)]}{rng.randint(-1, 27)}", f"{rng.randint(-2, 30)},{rng.randint(-2, 30)}",
                            rng.randint(-5, 700), "pass", "h8"])
         method, path, body = "POST", f"/api/games/{gid}/move", _body(rng, {"move": move})
+        if rng.random() < 0.35:  # stepping through the game: a ply of the line or a node of the tree
+            fields = {"ply": rng.choice([0, 1, 3, -1, 700, 10**12]), "node": rng.choice([0, 1, 2, -1, 2048, 10**9])}
+            path, body = f"/api/games/{gid}/goto", _body(rng, fields)
     elif kind < 0.8:
-        method, path, body = "POST", f"/api/games/{gid}/{rng.choice(['undo', 'engine', 'nothing'])}", _body(rng, {})
+        where = rng.choice(["undo", "engine", "nothing", "mainline", "promote", "review/cancel"])
+        method, path, body = "POST", f"/api/games/{gid}/{where}", _body(rng, {})
     elif kind < 0.9:
         query = rng.choice(["", "?playouts=0", "?playouts=2", "?playouts=x", "?playouts=99999999999999",
                             "?format=psq", "?format=sgf", "?format=docx", "?playouts=-1"])
-        where = rng.choice(["", "/record", "/analyze/stream", "/engine/stream", "/zz"])
+        where = rng.choice(["", "/record", "/analyze/stream", "/engine/stream", "/review/stream", "/zz"])
+        if where == "/review/stream" and query in ("", "?format=psq", "?format=sgf", "?format=docx"):
+            query = "?playouts=2"  # a review's default (200 a position) would make thousands take minutes
         method, path, body = rng.choice(["GET", "GET", "DELETE", "PUT"]), f"/api/games/{gid}{where}{query}", b""
     else:
         method = rng.choice(["GET", "POST", "PATCH", "OPTIONS", "HEAD"])

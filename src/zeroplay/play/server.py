@@ -7,19 +7,40 @@ play independent games)::
     GET  /api/defaults                      what a new game gets where a request leaves options out
                                             {game, size, n_in_row, rule, playouts, model,
                                             n_in_row_by_size}
-    POST /api/games                         new game {game, size, n_in_row, rule, color, playouts}
-                                            -> 201 game
+    POST /api/games                         new game {game, size, n_in_row, rule, color, playouts,
+                                            seconds (the engine's time per move, 0..60; null:
+                                            playouts per move), model (null: the setting's default,
+                                            "search": no network, or a shipped model's name from
+                                            the game's "models")} -> 201 game
     POST /api/games/load                    new game from a record {text, format: psq|sgf|auto,
-                                            n_in_row, rule, color, playouts} -> 201 game
+                                            n_in_row, rule, color, playouts, seconds, model}
+                                            -> 201 game
     GET  /api/games/{id}                    the game
-    POST /api/games/{id}/move               the person's move {move: "h8" | "7,7" | cell} -> game
+    POST /api/games/{id}/move               the person's move {move: "h8" | "7,7" | cell,
+                                            either_side: true to set up a position (the engine's
+                                            side too, the engine waits)} -> game
     POST /api/games/{id}/engine             the engine moves (waits for the search) -> {game, search}
     GET  /api/games/{id}/engine/stream      the same as server-sent events: "progress" events
                                             (search snapshots), then "done" {game, search}
     GET  /api/games/{id}/analyze/stream     analysis of the position (nothing is played), events
                                             as above; ?playouts=N
     POST /api/games/{id}/undo               take back the person's last move and the reply -> game
+    POST /api/games/{id}/goto               show a position {ply: n} of the line or {node: id} of the
+                                            variation tree -> game (analysis follows the position)
+    POST /api/games/{id}/mainline           back to the main line (where the variation left it)
+    POST /api/games/{id}/promote            make the shown line the main line
+    GET  /api/games/{id}/review/stream      review: analyse every position of the line with
+                                            ?playouts=N each (1..5000, default 200; at most 300 s,
+                                            one review per game); events "progress" {done, total,
+                                            ply, black} per position, then "done" {game, review}
+    POST /api/games/{id}/review/cancel      stop the review (what it found is kept)
     GET  /api/games/{id}/record?format=psq|sgf   the game record as a file
+
+A move at a position before the end of the line (after ``goto``) makes a variation, for either
+side: the game keeps a small tree of positions (``gametree``, at most 2,048), each with what its
+analysis found; the game JSON gives the ``line`` (each move with its win-rate ``drop`` and
+``mistake`` class, ``play.review``), the ``cursor`` ply, ``next`` (the moves from here, main
+first), ``winning_line`` at the end, and ``stored`` (the kept analysis of the shown position).
 
 ``n_in_row`` (Gomoku: stones in a row that win, 3..size) left out means 5, or 4 on a 6x6 board,
 the game of the shipped 6x6 model; a game's JSON reports it under ``options`` and describes the
@@ -56,25 +77,26 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
 from zeroplay import __version__
 from zeroplay.engine.factory import PLAY_PLAYOUTS
 from zeroplay.games import option_names
 from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
 from zeroplay.play.guards import LOCAL_NAMES, MAX_BODY_BYTES, BodyLimit, HostCheck
-from zeroplay.play.webgame import (
+from zeroplay.play.review import DEFAULT_REVIEW_PLAYOUTS, MAX_REVIEW_PLAYOUTS
+from zeroplay.play.weboptions import (
     DEFAULT_MAX_GAMES,
     DEFAULT_MAX_MEMORY,
+    MAX_SECONDS_PER_MOVE,
     MAX_WEB_PLAYOUTS,
     MIN_N_IN_ROW,
     GameConflictError,
     GameInputError,
-    GameStore,
     StoreFullError,
     UnknownGameError,
-    moves_from_record,
 )
+from zeroplay.play.webstore import GameStore, record_from_text
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -90,11 +112,20 @@ class NewGameIn(BaseModel):
     rule: Literal["freestyle", "standard"] = None
     color: Literal["black", "white"] = "black"
     playouts: StrictInt = Field(None, ge=1, le=MAX_WEB_PLAYOUTS)
+    seconds: StrictFloat | StrictInt | None = Field(None, gt=0, le=MAX_SECONDS_PER_MOVE)
+    model: StrictStr | None = Field(None, max_length=100)
 
 
 class MoveIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     move: StrictInt | StrictStr = Field(..., description="'h8', '7,7' (x,y from the top-left) or a cell number")
+    either_side: StrictBool = False  # set-up: also the engine's side at the end of the line
+
+
+class GotoIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ply: StrictInt | None = Field(None, ge=0, le=MAX_SIZE * MAX_SIZE)
+    node: StrictInt | None = Field(None, ge=0, le=1 << 20)
 
 
 class LoadIn(BaseModel):
@@ -105,6 +136,8 @@ class LoadIn(BaseModel):
     rule: Literal["freestyle", "standard"] = None
     color: Literal["black", "white"] = "black"
     playouts: StrictInt = Field(None, ge=1, le=MAX_WEB_PLAYOUTS)
+    seconds: StrictFloat | StrictInt | None = Field(None, gt=0, le=MAX_SECONDS_PER_MOVE)
+    model: StrictStr | None = Field(None, max_length=100)
 
 
 def create_app(store: GameStore | None = None, *, model: str | None = None,
@@ -151,6 +184,10 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
     async def index():
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon():  # the page names /static/favicon.svg; this is for clients that do not look
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/api/health")
@@ -165,7 +202,8 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
     @app.post("/api/games", status_code=201)
     def new_game(body: NewGameIn | None = None):
         body = body or NewGameIn()
-        options = games.options(body.game, body.size, body.n_in_row, body.rule, body.color, body.playouts)
+        options = games.options(body.game, body.size, body.n_in_row, body.rule, body.color, body.playouts,
+                                body.seconds, body.model)
         given = sorted({"size", "n_in_row", "rule"} & body.model_fields_set)
         if given and "size" not in option_names(options.game):  # as zeroplay play: no silently ignored options
             raise GameInputError(f"{', '.join(given)}: Gomoku options; {options.game} has none")
@@ -174,9 +212,14 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
 
     @app.post("/api/games/load", status_code=201)
     def load_game(body: LoadIn):
-        width, _, moves = moves_from_record(body.text, body.format)
-        options = games.options("gomoku", width, body.n_in_row, body.rule, body.color, body.playouts)
-        g = games.new(options, tuple(moves))
+        rec = record_from_text(body.text, body.format)
+        rule = body.rule
+        if rule is None and rec.rule in ("freestyle", "standard"):  # the record's own, unless chosen
+            rule = rec.rule
+        options = games.options("gomoku", rec.width, body.n_in_row, rule, body.color, body.playouts, body.seconds,
+                                body.model)
+        g = games.new(options, tuple(rec.moves))
+        g.load_analysis(rec.node_props)
         return g.to_json()
 
     @app.get("/api/games/{game_id}")
@@ -186,7 +229,7 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
     @app.post("/api/games/{game_id}/move")
     def move(game_id: str, body: MoveIn):
         g = games.get(game_id)
-        g.play_human(body.move)
+        g.play_human(body.move, either_side=body.either_side)
         return g.to_json()
 
     @app.post("/api/games/{game_id}/undo")
@@ -194,6 +237,36 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
         g = games.get(game_id)
         g.undo()
         return g.to_json()
+
+    @app.post("/api/games/{game_id}/goto")
+    def goto(game_id: str, body: GotoIn):
+        g = games.get(game_id)
+        g.goto(ply=body.ply, node=body.node)
+        return g.to_json()
+
+    @app.post("/api/games/{game_id}/mainline")
+    def main_line(game_id: str):
+        g = games.get(game_id)
+        g.main_line()
+        return g.to_json()
+
+    @app.post("/api/games/{game_id}/promote")
+    def promote(game_id: str):
+        g = games.get(game_id)
+        g.promote()
+        return g.to_json()
+
+    @app.get("/api/games/{game_id}/review/stream")
+    async def review_stream(game_id: str, playouts: int = Query(DEFAULT_REVIEW_PLAYOUTS, ge=1, le=MAX_REVIEW_PLAYOUTS)):
+        g = games.get(game_id)
+        if g.busy.locked() and g._analysis_cancel is None:
+            raise GameConflictError("the engine is busy in this game (a move or a review)")
+        return _stream(g, play=False, playouts=playouts, review=True)
+
+    @app.post("/api/games/{game_id}/review/cancel")
+    def review_cancel(game_id: str):
+        g = games.get(game_id)
+        return {"cancelled": g.cancel_review(), "review": g.review}
 
     @app.post("/api/games/{game_id}/engine")
     def engine_move(game_id: str):
@@ -230,7 +303,7 @@ def _precheck(g, *, play: bool) -> None:
         raise GameConflictError("the game is over")
     if play and s.to_play == g.human:
         raise GameConflictError("it is your turn, not the engine's")
-    if g.busy.locked():
+    if g.busy.locked() and (play or g._analysis_cancel is None):  # an analysis gives way to a newer one
         raise GameConflictError("the engine is already thinking in this game")
 
 
@@ -238,8 +311,9 @@ def _event(name: str, data: dict) -> str:
     return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
-def _stream(g, *, play: bool, playouts: int | None) -> StreamingResponse:
-    """Run the search in a worker thread; stream its snapshots as server-sent events."""
+def _stream(g, *, play: bool, playouts: int | None, review: bool = False) -> StreamingResponse:
+    """Run the search (or with ``review`` the whole-game review) in a worker thread; stream its
+    snapshots (review: its status after each position) as server-sent events."""
     loop = asyncio.get_running_loop()
     events: asyncio.Queue = asyncio.Queue()
     cancel = threading.Event()
@@ -249,6 +323,9 @@ def _stream(g, *, play: bool, playouts: int | None) -> StreamingResponse:
 
     def work():
         try:
+            if review:
+                status = g.run_review(playouts=playouts, progress=progress, cancel=cancel)
+                return "done", {"game": g.to_json(), "review": status}
             search = g.think(play=play, playouts=playouts, progress=progress, cancel=cancel)
             return "done", {"game": g.to_json(), "search": search}
         except (GameConflictError, GameInputError) as e:

@@ -1,6 +1,7 @@
 """The web board's games: one ``WebGame`` per game id, kept by a ``GameStore``.
 
-No web framework here: ``server.py`` turns these objects into HTTP. Every method validates its
+No web framework here: ``server.py`` turns these objects into HTTP; ``webstore`` keeps them by id,
+``weboptions`` holds their settings and errors. Every method validates its
 input and raises ``GameInputError`` (-> HTTP 400), ``GameConflictError`` (-> 409: not your
 turn, engine busy, game over) or ``UnknownGameError`` (-> 404: unknown id).
 
@@ -10,26 +11,42 @@ so the graph reads one way; per-move win rates in an analysis are the side to mo
 
 from __future__ import annotations
 
-import secrets
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
-from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, default_n_in_row, describe, make_engine, resolve_model
-from zeroplay.games import Game, IllegalMoveError, State, make, option_names
-from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
+from zeroplay.engine.factory import describe, fitting_models
+from zeroplay.games import IllegalMoveError, State
+from zeroplay.play.gametree import NONE, ROOT, GameTree, TreeFullError
+from zeroplay.play.review import (
+    MAX_REVIEW_PLAYOUTS,
+    MAX_REVIEW_SECONDS,
+    analysis_props,
+    mistake,
+    move_drop,
+    read_analysis_props,
+    winning_line,
+)
+from zeroplay.play.weboptions import (  # noqa: F401  (re-exported: the names' old home)
+    DEFAULT_MAX_GAMES,
+    DEFAULT_MAX_MEMORY,
+    GAMES,
+    MAX_WEB_PLAYOUTS,
+    MIN_N_IN_ROW,
+    GameConflictError,
+    GameInputError,
+    Options,
+    StoreFullError,
+    UnknownGameError,
+    engine_for,
+    held_bytes,
+)
 
-GAMES = ("gomoku", "tictactoe")
-MIN_N_IN_ROW = 3
-MAX_WEB_PLAYOUTS = 20000
-"""Most playouts per move a web request may ask for (the board's own bound on a request's work;
-``zeroplay serve --playouts`` is checked against it too)."""
 TOP_MOVES = 10
+PV_SHOWN = 30
+"""Moves of a principal variation sent to the client (a proven line is drawn whole up to this)."""
 PROGRESS_EVERY_S = 0.15
 SEARCH_CONFIG = {"node_capacity": 1 << 15, "edge_capacity": 1 << 20, "eval_cache_size": 1 << 12}
 """Per game: ~3 MB of nodes and 20 MB of edge pool at most (pages are touched as used).
@@ -38,146 +55,47 @@ A game's whole search (node table and payload, edge pool, leaf batch, threat tab
 cache) is ``WebGame.memory_bytes``, measured from its arrays: 27.5 MB on 9x9, 30.1 MB on 15x15,
 37.4 MB on 25x25 (the cache holds one prior per action). That is the most a game can cost; pages
 never touched (a short game) cost less."""
-DEFAULT_MAX_GAMES = 100
-"""``zeroplay serve --max-games``: games kept at once (the least recently used idle one goes)."""
-DEFAULT_MAX_MEMORY = 1 << 30
-"""``zeroplay serve --max-memory``: bytes of all games' search arrays together (1 GiB: 29 to 39
-games, by board size), beside the server's own ~0.5 GB (Python, torch, compiled code, models)."""
-
-
-class GameInputError(ValueError):
-    """Bad input from the client: an illegal move, a bad option, an unreadable record."""
-
-
-class GameConflictError(RuntimeError):
-    """A valid request that cannot be done now: not your turn, the engine is busy, game over."""
-
-
-class UnknownGameError(LookupError):
-    """No game with this id (never created, or dropped from the store)."""
-
-
-class StoreFullError(RuntimeError):
-    """No room for another game: every game kept is busy searching (-> HTTP 503)."""
-
-
-def held_bytes(obj, *, skip: tuple = ()) -> int:
-    """Bytes of the numpy arrays ``obj`` holds: its own, and those of the tuples, lists, dicts and
-    zeroplay objects it refers to (each counted once; ``skip``: objects not to enter, such as a
-    shared evaluator). Array sizes, not pages touched: the most the object can cost."""
-    seen = {id(x) for x in skip}
-    todo, total = [obj], 0
-    while todo:
-        x = todo.pop()
-        if id(x) in seen:
-            continue
-        seen.add(id(x))
-        if isinstance(x, np.ndarray):
-            if isinstance(x.base, np.ndarray):  # a view: its owner, once
-                todo.append(x.base)
-            else:
-                total += x.nbytes
-        elif isinstance(x, (tuple, list)):
-            todo.extend(x)
-        elif isinstance(x, dict):
-            todo.extend(x.values())
-        elif type(x).__module__.startswith("zeroplay.") and hasattr(x, "__dict__"):
-            todo.extend(vars(x).values())
-    return total
-
-
-@dataclass
-class Options:
-    """A game's settings as the client chose them (validated by ``Options.check``).
-
-    ``n_in_row`` (Gomoku: stones in a row that win) None means the default for the board size:
-    ``engine.default_n_in_row`` (4 on 6x6, the shipped 6x6 model's game, else 5).
-    """
-
-    game: str = "gomoku"
-    size: int = 15
-    rule: str = "freestyle"
-    color: str = "black"
-    playouts: int = PLAY_PLAYOUTS
-    n_in_row: int | None = None
-
-    def __post_init__(self):
-        if self.n_in_row is None:
-            self.n_in_row = default_n_in_row(self.size)
-
-    def check(self) -> Options:
-        if self.game not in GAMES:
-            raise GameInputError(f"game must be one of {', '.join(GAMES)}, not {self.game!r}")
-        sized = "size" in option_names(self.game)  # a game with the board options (Gomoku)
-        if sized and not MIN_SIZE <= self.size <= MAX_SIZE:
-            raise GameInputError(f"size must be {MIN_SIZE}..{MAX_SIZE}, not {self.size}")
-        if sized and not MIN_N_IN_ROW <= self.n_in_row <= self.size:
-            raise GameInputError(f"n_in_row (stones in a row) must be {MIN_N_IN_ROW}..{self.size} on a "
-                                 f"{self.size}x{self.size} board, not {self.n_in_row}")
-        if self.rule not in ("freestyle", "standard"):
-            raise GameInputError(f"rule must be freestyle or standard, not {self.rule!r}")
-        if self.color not in ("black", "white"):
-            raise GameInputError(f"color must be black or white, not {self.color!r}")
-        if not 1 <= self.playouts <= MAX_WEB_PLAYOUTS:
-            raise GameInputError(f"playouts must be 1..{MAX_WEB_PLAYOUTS}, not {self.playouts}")
-        return self
-
-    def make_game(self) -> Game:
-        if self.game == "tictactoe":
-            return make("tictactoe")
-        return make("gomoku", width=self.size, height=self.size, n_in_row=self.n_in_row, rule=self.rule)
-
-
-_ENGINES: dict[tuple[Game, str | None], Engine] = {}
-_ENGINES_LOCK = threading.Lock()
-
-
-def engine_for(game: Game, model: str | None = None) -> Engine:
-    """One Engine (evaluator) per game kind and model, shared by all web games of that kind.
-
-    ``model`` (a path or a shipped model's name, ``zeroplay serve --model``) plays every game;
-    None: the shipped model for the game's setting, else search only (``engine.make_engine``).
-
-    Raises:
-        GameInputError: ``model`` cannot play ``game`` (another board, rule or game), or does not
-            load: ``make_engine``'s message, the one ``zeroplay play --model`` prints.
-    """
-    key = (game, None if model is None else str(model))
-    with _ENGINES_LOCK:
-        if key not in _ENGINES:
-            try:
-                _ENGINES[key] = make_engine(game, model)
-            except ValueError as e:  # CheckpointError: worded by engine.check_model / load_model
-                if model is None:
-                    raise  # the shipped default failed: a bug, not the client's input
-                raise GameInputError(str(e)) from None
-        return _ENGINES[key]
-
 
 class WebGame:
-    """One game of the web board: moves, the engine's tree, win rates, the last analysis."""
+    """One game of the web board: its variation tree (``gametree``), the position shown (the
+    cursor), the engine's search, and the analyses kept.
+
+    The *line* is the path from the start to ``line_end`` (a leaf): what the move list shows.
+    The cursor is a position on it. The person may play at the cursor: at the line's end only on
+    their turn (the game goes on, the engine answers), elsewhere either colour (a variation is
+    made and becomes the line, the main line stays the first child). Analyses are stored per
+    position, so stepping back shows what was found there.
+    """
 
     def __init__(self, game_id: str, options: Options, moves: tuple[int, ...] = (), model: str | None = None):
         self.id = game_id
         self.options = options
         self.game = options.make_game()
         self.engine = engine_for(self.game, model)
+        # the models a new game of this setting may choose (none under the server's --model)
+        self.models = [] if model is not None and model != options.model else fitting_models(self.game)
         self.searcher = self.engine.new_searcher(**SEARCH_CONFIG)
+        self.tree = GameTree()
         self.memory_bytes = held_bytes(self, skip=(self.engine, self.searcher.evaluator))
-        """The most this game's search can cost, in bytes (see SEARCH_CONFIG)."""
-        s = self.game.initial()
+        """The most this game's search and tree can cost, in bytes (see SEARCH_CONFIG)."""
+        s, node = self.game.initial(), ROOT
         for i, m in enumerate(moves):
             try:
                 s = s.play(m)
             except IllegalMoveError as e:  # name the move by its place in the record, not its cell
                 why = str(e).split(": ", 1)[-1]
                 raise IllegalMoveError(f"move {i + 1} ({self.game.format_move(int(m))}): {why}") from None
+            node = self.tree.add(node, int(m))
+        self._mark_result(node, s)
         self.state: State = s
+        self.cursor = self.line_end = node
         self.human = 0 if options.color == "black" else 1
-        self.winrates: dict[int, float] = {}
-        self.analysis: dict | None = None
+        self.analysis: dict | None = None  # the last search snapshot ("node": where)
+        self.review: dict | None = None  # the running or last review's progress
         self.busy = threading.Lock()
+        self._lock = threading.RLock()  # the tree, the cursor and the line
         self._analysis_cancel: threading.Event | None = None  # set: stop the running analysis
+        self._review_cancel: threading.Event | None = None  # set: stop the running review
         self.touched = time.monotonic()
         self.closed = False
 
@@ -200,17 +118,46 @@ class WebGame:
     def fmt(self, move: int) -> str:
         return self.game.format_move(int(move))
 
+    @property
+    def at_end(self) -> bool:
+        """Whether the shown position is the end of the line (no move after it)."""
+        return int(self.tree.first_child[self.cursor]) == NONE
+
     def to_json(self) -> dict:
-        s, g = self.state, self.game
+        with self._lock:
+            return self._json()
+
+    def _json(self) -> dict:
+        s, g, tree = self.state, self.game, self.tree
         if s.is_terminal:
             result = "draw" if s.winner is None else ("Black wins" if s.winner == 0 else "White wins")
         else:
             result = None
+        line = tree.path(self.line_end)
+        entries, winrates = [], []
+        for ply, node in enumerate(line):
+            w = tree.winrate(node)
+            if w is not None:
+                winrates.append({"ply": ply, "black": round(w, 4)})
+            if ply == 0:
+                continue
+            m = int(tree.move[node])
+            drop = move_drop(tree, node, ply)
+            best = int(tree.best_move[int(tree.parent[node])])
+            entries.append({"node": node, "ply": ply, "cell": m, "text": self.fmt(m),
+                            "gomocup": g.format_move(m, "gomocup"),
+                            "drop": None if drop is None else round(drop, 4), "mistake": mistake(drop),
+                            "best": None if best == NONE or best == m else self.fmt(best),
+                            "alternatives": len(tree.children(int(tree.parent[node]))) - 1})
+        after = tree.children(self.cursor)
+        analysis = self.analysis if self.analysis and self.analysis.get("node") == self.cursor else None
         return {
             "id": self.id,
             "options": {"game": self.options.game, "size": g.width, "n_in_row": g.n_in_row,
                         "rule": self.options.rule, "color": self.options.color,
-                        "playouts": self.options.playouts},
+                        "playouts": self.options.playouts, "seconds": self.options.seconds,
+                        "model": self.options.model},
+            "models": self.models,
             "title": describe(g),
             "width": g.width,
             "height": g.height,
@@ -222,34 +169,134 @@ class WebGame:
             "last_move": s.last_move,
             "to_play": s.to_play,
             "human": self.human,
-            "your_turn": (not s.is_terminal) and s.to_play == self.human,
+            "your_turn": (not s.is_terminal) and (s.to_play == self.human or not self.at_end),
             "over": s.is_terminal,
             "winner": s.winner,
             "result": result,
-            "winrates": [{"ply": p, "black": round(w, 4)} for p, w in sorted(self.winrates.items())
-                         if p <= s.ply],
-            "analysis": self.analysis if self.analysis and self.analysis.get("ply") == s.ply else None,
+            "winning_line": winning_line(s.board.reshape(-1), g.width, g.height, s.last_move,
+                                         getattr(g, "n_in_row", None)) if s.winner is not None else [],
+            "node": self.cursor,
+            "cursor": s.ply,
+            "at_end": self.at_end,
+            "line": entries,
+            "main_line": tree.on_main_line(self.line_end),
+            "branch_ply": len(tree.path(tree.main_line_branch(self.line_end))) - 1,
+            "next": [{"node": c, "text": self.fmt(int(tree.move[c])), "main": i == 0} for i, c in enumerate(after)],
+            "tree_size": tree.used - len(tree.free),
+            "winrates": winrates,
+            "stored": self._stored(self.cursor),
+            "analysis": analysis,
+            "review": self.review,
             "busy": self.busy.locked(),
         }
 
+    def _stored(self, node: int) -> dict | None:
+        """What the tree keeps about ``node``'s analysis (a review's, or a record's)."""
+        tree = self.tree
+        w = tree.winrate(node)
+        if w is None:
+            return None
+        best = int(tree.best_move[node])
+        return {"black_winrate": round(w, 4), "visits": int(tree.visits[node]),
+                "best": None if best == NONE else {"cell": best, "text": self.fmt(best)},
+                "pv": [{"cell": m, "text": self.fmt(m)} for m in tree.pv_of(node)],
+                "proven": {1: "win", -1: "loss"}.get(int(tree.proven[node]))}
+
+    # --- the line and the cursor --------------------------------------------------------------
+    def _show(self, node: int, *, line_end: int | None = None) -> None:
+        """Show ``node``; the line goes on through ``line_end`` when given, else stays if it passes
+        ``node`` and otherwise follows ``node``'s main continuation."""
+        tree = self.tree
+        if line_end is None:
+            line_end = self.line_end if node in tree.path(self.line_end) else tree.line_end(node)
+        self.line_end = line_end
+        self.cursor = node
+        self.state = self.game.initial().play_many(tree.moves(node))
+        self.touched = time.monotonic()
+
+    def _advance(self, move: int, state: State, parent: int | None = None) -> None:
+        """``state`` (position ``parent``, default the cursor, played ``move``) enters the tree; it
+        becomes the shown position when ``parent`` is shown (the engine's move lands where its
+        search started, even if the person has stepped elsewhere meanwhile)."""
+        parent = self.cursor if parent is None else parent
+        node = self.tree.add(parent, move)
+        self._mark_result(node, state)
+        if parent == self.line_end or (parent == self.cursor and node not in self.tree.path(self.line_end)):
+            self.line_end = self.tree.line_end(node)
+        if parent == self.cursor:
+            self.cursor = node
+            self.state = state
+        self.touched = time.monotonic()
+
+    def _mark_result(self, node: int, s: State) -> None:
+        """A finished position's win rate is its result (Black: 1 win, 0.5 draw, 0 loss)."""
+        if s.is_terminal:
+            self.tree.set_analysis(node, 0.5 if s.winner is None else float(s.winner == 0))
+
+    def goto(self, *, ply: int | None = None, node: int | None = None) -> None:
+        """Show the line's ``ply``-th position (0: the start), or any ``node`` of the tree (the
+        line then follows it). A running analysis of the position left is stopped; a review
+        goes on.
+
+        Raises:
+            GameInputError: neither or both given, a ply off the line, an unknown node.
+        """
+        if (ply is None) == (node is None):
+            raise GameInputError("give ply or node")
+        with self._lock:
+            tree = self.tree
+            if ply is not None:
+                line = tree.path(self.line_end)
+                if not 0 <= ply < len(line):
+                    raise GameInputError(f"ply must be 0..{len(line) - 1} on this line, not {ply}")
+                node = line[ply]
+            elif not (0 <= node < tree.used) or node in tree.free or (node != ROOT and tree.parent[node] == NONE):
+                raise GameInputError(f"no position {node} in this game")
+            if node != self.cursor and self._analysis_cancel is not None:
+                self._analysis_cancel.set()
+            self._show(int(node))
+
+    def main_line(self) -> None:
+        """Back to the main line: its end becomes the line's end, the cursor the position where the
+        shown variation left it (the cursor stays when it is on the main line)."""
+        with self._lock:
+            tree = self.tree
+            branch = tree.main_line_branch(self.cursor)
+            self._show(branch, line_end=tree.line_end(ROOT))
+
+    def promote(self) -> None:
+        """Make the shown line the main line (the other lines stay as variations)."""
+        with self._lock:
+            self.tree.promote(self.line_end)
+
     # --- moves ------------------------------------------------------------------------------
-    def play_human(self, move) -> None:
-        """Play the person's move (text ``h8`` / ``x,y`` or a cell number)."""
+    def play_human(self, move, *, either_side: bool = False) -> None:
+        """Play the person's move (text ``h8`` / ``x,y`` or a cell number) at the shown position:
+        at the end of the line on the person's turn (or for either side with ``either_side``, to
+        set up a position while the engine waits), elsewhere for either side (a variation).
+
+        Raises:
+            GameInputError: a bad or illegal move, the tree full; GameConflictError: the game over
+            here, the engine's turn at the end of the line, the engine thinking, a review running.
+        """
         if isinstance(move, bool) or not isinstance(move, (int, str)):
             raise GameInputError("move must be a cell number or text such as 'h8' or '7,7'")
         if isinstance(move, str) and len(move) > 20:
             raise GameInputError("move text too long")
-        with self._exclusive():
+        with self._exclusive(), self._lock:
             s = self.state
             if s.is_terminal:
                 raise GameConflictError("the game is over")
-            if s.to_play != self.human:
+            if s.to_play != self.human and self.at_end and not either_side:
                 raise GameConflictError("it is the engine's turn")
             try:
-                self.state = s.play(move)
+                after = s.play(move)
             except IllegalMoveError as e:
                 raise GameInputError(str(e)) from None
-            self.touched = time.monotonic()
+            try:
+                self._advance(int(after.last_move), after)
+            except TreeFullError as e:
+                raise GameInputError(str(e)) from None
 
     def _exclusive(self):
         """Hold ``busy`` for a change of the game; GameConflictError if the engine is thinking."""
@@ -265,6 +312,8 @@ class WebGame:
                     analysis.set()
                     if game.busy.acquire(timeout=5.0):
                         return
+                if game._review_cancel is not None:
+                    raise GameConflictError("the game is being reviewed: stop the review first")
                 raise GameConflictError("the engine is thinking")
 
             def __exit__(self, *exc):
@@ -273,67 +322,87 @@ class WebGame:
         return _Hold()
 
     def undo(self) -> None:
-        """Take back the person's last move and everything after it."""
-        with self._exclusive():
-            moves = list(self.state.moves)
-            mine = [i for i in range(len(moves)) if i % 2 == self.human]
-            if not mine:
+        """At the end of the line: take back its last move, and the one before when that leaves
+        the engine to move (so the person's move and the engine's reply go together). Only leaves
+        are removed, so no other line of the tree is ever lost.
+
+        Raises:
+            GameConflictError: not at the end of the line, no move of the person's to take back,
+                the engine thinking or a review running.
+        """
+        with self._exclusive(), self._lock:
+            tree = self.tree
+            path = tree.path(self.cursor)
+            if not any((ply - 1) % 2 == self.human for ply in range(1, len(path))):
                 raise GameConflictError("nothing to undo")
-            self.state = self.game.initial().play_many(moves[: mine[-1]])
-            self.winrates = {p: w for p, w in self.winrates.items() if p <= self.state.ply}
+            if not self.at_end:
+                raise GameConflictError("undo takes moves back at the end of the line: go to its end "
+                                        "(stepping back needs no undo)")
+            node = self.cursor
+            for _ in range(2):
+                back = int(tree.parent[node])
+                tree.remove(node)
+                node = back
+                engine_to_move = (len(tree.path(node)) - 1) % 2 != self.human  # ply's parity: the mover
+                if node == ROOT or not engine_to_move or int(tree.first_child[node]) != NONE:
+                    break
+            self._show(node, line_end=tree.line_end(node))
             self.analysis = None
-            self.touched = time.monotonic()
 
     # --- search -----------------------------------------------------------------------------
+    def _acquire(self, *, play: bool) -> None:
+        """Take ``busy`` for a search; an analysis gives way to a newer one (the person moved on)."""
+        self._check_open()
+        if self.busy.acquire(blocking=False):
+            return
+        previous = self._analysis_cancel
+        if not play and previous is not None:
+            previous.set()
+            if self.busy.acquire(timeout=5.0):
+                return
+        if self._review_cancel is not None:
+            raise GameConflictError("the game is being reviewed: stop the review first")
+        raise GameConflictError("the engine is already thinking in this game")
+
     def think(self, *, play: bool, playouts: int | None = None,
               progress: Callable[[dict], None] | None = None, cancel: threading.Event | None = None) -> dict:
-        """Search the current position; with ``play`` the engine then plays its move.
+        """Search the shown position; with ``play`` the engine then plays its move there (only at
+        the end of the line).
 
         ``progress(snapshot)`` is called every PROGRESS_EVERY_S seconds from this thread;
         ``cancel`` stops the search early (a closed browser tab) and plays nothing.
 
         Returns the final snapshot (see ``snapshot``) with ``"move"`` when a move was played.
         """
-        self._check_open()
-        if not self.busy.acquire(blocking=False):
-            raise GameConflictError("the engine is already thinking in this game")
         if cancel is None:
             cancel = threading.Event()
+        self._acquire(play=play)
         if not play:
             self._analysis_cancel = cancel
         try:
-            s = self.state
-            if s.is_terminal:
-                raise GameConflictError("the game is over")
-            if play and s.to_play == self.human:
-                raise GameConflictError("it is your turn, not the engine's")
-            from zeroplay.search import Limits
-
-            limit = int(playouts or self.options.playouts)
-            searcher = self.searcher
-            searcher.start(s, Limits(playouts=limit))
-            last = time.monotonic()
-            while not searcher.done and not cancel.is_set():
-                if searcher.gather():
-                    try:
-                        priors, values = searcher.evaluate_queued()
-                    except BaseException:
-                        searcher.abandon()
-                        raise
-                    searcher.finish(priors, values)
-                if progress is not None and time.monotonic() - last >= PROGRESS_EVERY_S:
-                    last = time.monotonic()
-                    progress(self.snapshot(searcher.result(), final=False))
-            result = searcher.result()
-            snap = self.snapshot(result, final=True)
+            with self._lock:
+                s, node = self.state, self.cursor
+                if s.is_terminal:
+                    raise GameConflictError("the game is over")
+                if play and s.to_play == self.human:
+                    raise GameConflictError("it is your turn, not the engine's")
+                if play and not self.at_end:
+                    raise GameConflictError("the engine plays on at the end of the line: go to its end")
+            seconds = self.options.seconds if play and playouts is None else None
+            limit = MAX_WEB_PLAYOUTS if seconds else int(playouts or self.options.playouts)
+            result = self._search(s, limit, cancel,
+                                  None if progress is None else lambda r: progress(self.snapshot(r, s, node, final=False)),
+                                  seconds=seconds)
+            snap = self.snapshot(result, s, node, final=True)
             cancelled = cancel.is_set()
             if not cancelled:
-                self.winrates[s.ply] = snap["black_winrate"]
-                self.analysis = snap
-                if play:
-                    move = int(result.best_move)
-                    self.state = s.play(move)
-                    snap["move"] = {"cell": move, "text": self.fmt(move)}
+                with self._lock:
+                    self._store(node, result, snap)
+                    self.analysis = snap
+                    if play:
+                        move = int(result.best_move)
+                        self._advance(move, s.play(move), parent=node)
+                        snap["move"] = {"cell": move, "text": self.fmt(move)}
             self.touched = time.monotonic()
             snap["cancelled"] = cancelled
             return snap
@@ -341,9 +410,39 @@ class WebGame:
             self._analysis_cancel = None
             self.busy.release()
 
-    def snapshot(self, result, *, final: bool) -> dict:
-        """Search statistics for the client (win rates: side to move's, except ``black_winrate``)."""
-        s = self.state
+    def _search(self, s: State, playouts: int, cancel: threading.Event, progress=None,
+                seconds: float | None = None):
+        """One search of ``s`` (``busy`` held) within ``playouts`` (and ``seconds``, when given);
+        the SearchResult."""
+        from zeroplay.search import Limits
+
+        searcher = self.searcher
+        searcher.start(s, Limits(playouts=playouts, seconds=seconds))
+        last = time.monotonic()
+        while not searcher.done and not cancel.is_set():
+            if searcher.gather():
+                try:
+                    priors, values = searcher.evaluate_queued()
+                except BaseException:
+                    searcher.abandon()
+                    raise
+                searcher.finish(priors, values)
+            if progress is not None and time.monotonic() - last >= PROGRESS_EVERY_S:
+                last = time.monotonic()
+                progress(searcher.result())
+        return searcher.result()
+
+    def _store(self, node: int, result, snap: dict) -> None:
+        """Keep a finished search's findings at ``node`` of the tree."""
+        proven = {"win": 1, "loss": -1}.get(result.proven or "", 0)
+        self.tree.set_analysis(node, snap["black_winrate"], visits=int(result.root_visits),
+                               best=None if result.best_move is None else int(result.best_move),
+                               pv=tuple(int(m) for m in result.pv), proven=proven)
+
+    def snapshot(self, result, s: State, node: int, *, final: bool) -> dict:
+        """Search statistics of position ``s`` (tree ``node``) for the client (win rates: side to
+        move's, except ``black_winrate``; ``proven_distance``: plies to the proven result; each top
+        move with its own principal variation ``pv``)."""
         mover = s.to_play
         wr = float(result.win_rate)
         priors = self.searcher.root_priors() if result.moves else np.zeros(self.game.num_actions, np.float32)
@@ -351,10 +450,12 @@ class WebGame:
         for m in result.moves[:TOP_MOVES]:
             if m.visits == 0:
                 break
+            line = self.searcher._principal_variation(int(m.move))[:PV_SHOWN] if final else [int(m.move)]
             top.append({"cell": int(m.move), "text": self.fmt(m.move), "visits": int(m.visits),
                         "winrate": round((m.q + 1.0) / 2.0, 4), "prior": round(float(m.prior), 4),
-                        "proven": m.proven})
+                        "proven": m.proven, "pv": [{"cell": int(c), "text": self.fmt(c)} for c in line]})
         return {
+            "node": node,
             "ply": s.ply,
             "to_play": mover,
             "final": final,
@@ -365,162 +466,106 @@ class WebGame:
             "black_winrate": round(wr if mover == 0 else 1.0 - wr, 4),
             "best": None if result.best_move is None else {"cell": int(result.best_move),
                                                            "text": self.fmt(result.best_move)},
-            "pv": [{"cell": int(m), "text": self.fmt(m)} for m in result.pv[:12]],
+            "pv": [{"cell": int(m), "text": self.fmt(m)} for m in result.pv[:PV_SHOWN]],
             "top": top,
             "policy": [round(float(p), 4) for p in priors],
             "proven": result.proven,
+            "proven_distance": result.proven_distance,
             # "full": the game's search tables filled before the playouts asked for (the search
             # plays its best move so far); the notes say so in words
             "stopped_by": result.stopped_by,
             "notes": list(result.notes),
         }
 
-    # --- records ----------------------------------------------------------------------------
-    def record(self, fmt: str) -> str:
-        from zeroplay.games.records import record_of_game, write_psq, write_sgf
+    # --- review -------------------------------------------------------------------------------
+    def run_review(self, *, playouts: int, progress: Callable[[dict], None] | None = None,
+                   cancel: threading.Event | None = None, max_seconds: float = MAX_REVIEW_SECONDS) -> dict:
+        """Analyse every position of the line (start to end) with ``playouts`` each, storing the
+        findings in the tree; positions already analysed with at least that many visits are kept.
+        One review per game at a time (it holds ``busy``: moves and engine searches wait, the
+        cursor moves freely). Stops early on ``cancel`` or after ``max_seconds``.
 
-        names = ("you", "zeroplay") if self.human == 0 else ("zeroplay", "you")
-        rec = record_of_game(self.game, self.state.moves, black=names[0], white=names[1])
-        if fmt == "psq":
-            return write_psq(rec)
-        if fmt == "sgf":
-            return write_sgf(rec)
-        raise GameInputError(f"format must be psq or sgf, not {fmt!r}")
-
-
-def moves_from_record(text: str, fmt: str = "auto") -> tuple[int, int, list[int]]:
-    """(width, height, moves) of a PSQ or SGF record; ``fmt`` "auto" looks at the text.
-
-    Raises:
-        GameInputError: unreadable, unsupported format, bad board size.
-    """
-    from zeroplay.games.records import read_psq, read_sgf
-
-    if fmt == "auto":
-        fmt = "sgf" if text.lstrip().startswith("(") else "psq"
-    if fmt not in ("psq", "sgf"):
-        raise GameInputError(f"format must be psq, sgf or auto, not {fmt!r}")
-    try:
-        rec = read_psq(text) if fmt == "psq" else read_sgf(text)
-    except (ValueError, IndexError, KeyError) as e:
-        raise GameInputError(f"cannot read the {fmt.upper()} record: {e}") from None
-    if not (MIN_SIZE <= rec.width <= MAX_SIZE and MIN_SIZE <= rec.height <= MAX_SIZE):
-        raise GameInputError(f"record board {rec.width}x{rec.height}: the web board plays {MIN_SIZE}..{MAX_SIZE}")
-    if rec.width != rec.height:
-        raise GameInputError(f"record board {rec.width}x{rec.height}: the web board plays square boards")
-    return rec.width, rec.height, list(rec.moves)
-
-
-class GameStore:
-    """Games by id, bounded by count (``max_games``) and by memory (``max_memory`` bytes, the sum
-    of the games' ``memory_bytes``); a new game first evicts the least recently used idle games
-    until it fits, and is refused (``StoreFullError``) when only busy games are left to evict.
-
-    ``model`` (``zeroplay serve --model``: a path or a shipped model's name) plays every game, and
-    the settings a request leaves out come from its game, as in ``zeroplay play --model``;
-    ``playouts`` is the engine's playouts per move where a request gives none (``zeroplay serve
-    --playouts``; default ``PLAY_PLAYOUTS``, as ``zeroplay play``).
-
-    Raises (constructor):
-        ValueError: ``max_games`` < 1 or ``max_memory`` < 1 MB.
-    """
-
-    def __init__(self, max_games: int = DEFAULT_MAX_GAMES, *, max_memory: int = DEFAULT_MAX_MEMORY,
-                 model: str | None = None, playouts: int = PLAY_PLAYOUTS):
-        from zeroplay.play.terminal import model_game
-
-        if max_games < 1:
-            raise ValueError(f"--max-games must be >= 1, got {max_games}")
-        if max_memory < 1 << 20:
-            raise ValueError(f"--max-memory must be at least 1 MiB, got {max_memory} bytes")
-        self.max_games = max_games
-        self.max_memory = max_memory
-        self.model = None if model is None else resolve_model(str(model))  # a shipped name: its file
-        self.model_info = model_game(model)  # None without a model, or one that does not read
-        self.playouts = playouts
-        self._games: OrderedDict[str, WebGame] = OrderedDict()
-        self._lock = threading.Lock()
-        self.evicted = 0
-
-    def __len__(self) -> int:
-        return len(self._games)
-
-    @property
-    def memory_bytes(self) -> int:
-        """The games' ``memory_bytes`` together (at most ``max_memory``)."""
-        with self._lock:
-            return sum(g.memory_bytes for g in self._games.values())
-
-    def options(self, game: str | None = None, size: int | None = None, n_in_row: int | None = None,
-                rule: str | None = None, color: str = "black", playouts: int | None = None) -> Options:
-        """A game's Options, those not given from the model's game, else the defaults
-        (``terminal.game_settings``, as ``zeroplay play``); playouts from the store's default."""
-        from zeroplay.play.terminal import game_settings
-
-        name, size, n_in_row, rule = game_settings(self.model_info, game, size, n_in_row, rule)
-        playouts = self.playouts if playouts is None else playouts
-        if "size" in option_names(name):
-            return Options(name, size, rule, color, playouts, n_in_row=n_in_row)
-        return Options(name, color=color, playouts=playouts)
-
-    def defaults(self) -> dict:
-        """What a request that gives nothing gets, for the page's form: ``game``, ``size``,
-        ``n_in_row``, ``rule``, ``playouts``, ``model`` (the ``--model`` file's name, or None) and
-        ``n_in_row_by_size`` (the line length when only the size is chosen, for each size where it
-        is not 5)."""
-        o = self.options()
-        by_size = {size: self.options("gomoku", size).n_in_row for size in range(MIN_SIZE, MAX_SIZE + 1)}
-        model = None if self.model is None else Path(self.model).name  # the file's name, not where it lies
-        return {"game": o.game, "size": o.size, "n_in_row": o.n_in_row, "rule": o.rule,
-                "playouts": o.playouts, "model": model,
-                "n_in_row_by_size": {str(k): v for k, v in by_size.items() if v != 5}}
-
-    def check(self) -> Engine:
-        """The engine of the default game, made now: a ``--model`` that does not load, or whose game
-        the web board does not play, is told before the server starts.
+        ``progress(status)`` after each position. Returns the final status: ``{"playouts":
+        per position, "total": positions, "done": analysed so far, "budget": playouts x
+        positions, "running", "stopped_by": "done" | "cancelled" | "seconds"}``.
 
         Raises:
-            ValueError: the model's problem in ``zeroplay play``'s words (``GameInputError``), or
-                a game the web board does not play; the playouts out of range.
+            GameInputError: playouts outside 1..MAX_REVIEW_PLAYOUTS; GameConflictError: busy.
         """
-        if not 1 <= self.playouts <= MAX_WEB_PLAYOUTS:
-            raise ValueError(f"--playouts must be 1..{MAX_WEB_PLAYOUTS} on the web board, "
-                             f"got {self.playouts}")
-        options = self.options()
-        if options.game not in GAMES:
-            raise ValueError(f"{self.model} is a {options.game} model: the web board plays "
-                             f"{' and '.join(GAMES)} (zeroplay play --model plays it in the terminal)")
-        return engine_for(options.check().make_game(), self.model)
-
-    def new(self, options: Options, moves: tuple[int, ...] = ()) -> WebGame:
-        options.check()
+        if not 1 <= playouts <= MAX_REVIEW_PLAYOUTS:
+            raise GameInputError(f"review playouts must be 1..{MAX_REVIEW_PLAYOUTS} per position, not {playouts}")
+        if cancel is None:
+            cancel = threading.Event()
+        self._acquire(play=False)  # a live analysis gives way to the review
+        self._review_cancel = cancel
+        started = time.monotonic()
         try:
-            g = WebGame(secrets.token_hex(8), options, tuple(moves), self.model)
-        except IllegalMoveError as e:
-            hint = ""
-            if "n_in_row" in option_names(options.game) and "over" in str(e):
-                hint = (f" (records do not store the line length: this game plays {options.n_in_row} "
-                        f"in a row; give n_in_row if the record's game used another)")
-            raise GameInputError(f"the record's moves cannot be replayed: {e}{hint}") from None
-        if g.memory_bytes > self.max_memory:
-            raise GameInputError(f"this game needs {g.memory_bytes / 2**20:.0f} MiB, more than the server's "
-                                 f"--max-memory {self.max_memory / 2**20:.0f} MiB")
-        with self._lock:
-            used = sum(v.memory_bytes for v in self._games.values())
-            while len(self._games) >= self.max_games or used + g.memory_bytes > self.max_memory:
-                victim = next((k for k, v in self._games.items() if v.close()), None)
-                if victim is None:
-                    raise StoreFullError("the server is full: every game it keeps is searching; try again "
-                                         "in a moment")
-                used -= self._games.pop(victim).memory_bytes
-                self.evicted += 1
-            self._games[g.id] = g
-        return g
+            with self._lock:
+                line = self.tree.path(self.line_end)
+            status = {"playouts": playouts, "total": len(line), "done": 0, "budget": playouts * len(line),
+                      "running": True, "stopped_by": None, "max_seconds": max_seconds}
+            self.review = dict(status)
+            s = self.game.initial()
+            for i, node in enumerate(line):
+                if i:
+                    s = s.play(int(self.tree.move[node]))
+                if cancel.is_set() or time.monotonic() - started > max_seconds:
+                    status["stopped_by"] = "cancelled" if cancel.is_set() else "seconds"
+                    break
+                if s.is_terminal:
+                    self._mark_result(node, s)
+                elif self.tree.winrate(node) is None or int(self.tree.visits[node]) < playouts:
+                    result = self._search(s, playouts, cancel)
+                    if cancel.is_set():
+                        continue  # an unfinished search is not stored; the loop says why it stops
+                    with self._lock:
+                        self._store(node, result, self.snapshot(result, s, node, final=False))
+                status["done"] = i + 1
+                self.review = dict(status)
+                if progress is not None:
+                    progress(dict(status, ply=i, node=node, black=self.tree.winrate(node)))
+            status["running"] = False
+            status["stopped_by"] = status["stopped_by"] or "done"
+            status["seconds"] = round(time.monotonic() - started, 2)
+            self.review = dict(status)
+            self.touched = time.monotonic()
+            return status
+        finally:
+            self._review_cancel = None
+            self.busy.release()
 
-    def get(self, game_id: str) -> WebGame:
+    def cancel_review(self) -> bool:
+        """Stop the running review (it keeps what it found); True when one was running."""
+        cancel = self._review_cancel
+        if cancel is None:
+            return False
+        cancel.set()
+        return True
+
+    # --- records ----------------------------------------------------------------------------
+    def record(self, fmt: str) -> str:
+        """The line shown as a PSQ or SGF record, with the result and rule; SGF also with each
+        analysed position's win rate and best move (``play.review``'s properties).
+
+        Raises:
+            GameInputError: a format other than psq or sgf.
+        """
+        from zeroplay.games.records import record_of_game, write_psq, write_sgf
+
+        if fmt not in ("psq", "sgf"):
+            raise GameInputError(f"format must be psq or sgf, not {fmt!r}")
+        names = ("you", "zeroplay") if self.human == 0 else ("zeroplay", "you")
         with self._lock:
-            g = self._games.get(game_id)
-            if g is None or g.closed:
-                raise UnknownGameError(game_id)
-            self._games.move_to_end(game_id)
-            return g
+            line = self.tree.path(self.line_end)
+            moves = [int(self.tree.move[n]) for n in line[1:]]
+            rec = record_of_game(self.game, moves, black=names[0], white=names[1], rule=self.options.rule)
+            rec.node_props = [analysis_props(self.tree, n, self.game.width, self.fmt) for n in line]
+        return write_psq(rec) if fmt == "psq" else write_sgf(rec)
+
+    def load_analysis(self, node_props: list[dict[str, str]]) -> None:
+        """Store a loaded record's analysis (``ZW``/``ZB``/``ZV``/``ZP`` per node) in the tree."""
+        with self._lock:
+            line = self.tree.path(self.line_end)
+            for node, props in zip(line, node_props, strict=False):
+                if props:
+                    read_analysis_props(self.tree, node, props, self.game.width, self.game.num_actions)

@@ -8,14 +8,17 @@ PSQ (the Piskvork / Gomocup manager's format)::
     Black's name                     optional player lines
     White's name
     -1                               end marker
+    result=B+                        zeroplay's labels after the end marker, when known: the
+    rule=freestyle                   result (as SGF's RE) and the rule
 
 SGF (FF[4], GM[4] = Gomoku)::
 
     (;FF[4]GM[4]CA[UTF-8]AP[zeroplay:0.1.0]SZ[15]PB[..]PW[..]RE[B+];B[hh];W[ih])
 
 with a move's letters = column then row from the top (``a`` = 0), ``SZ[w:h]`` on non-square
-boards, and ``RE`` = ``B+`` / ``W+`` (``B+R``: by resignation) / ``0`` (draw) / absent.
-Readers take the main line only (the first variation at each branch).
+boards, ``RE`` = ``B+`` / ``W+`` (``B+R``: by resignation) / ``0`` (draw) / absent, and ``RU``
+the rule. Properties zeroplay does not interpret are kept per node (``GameRecord.node_props``,
+written back as they were). Readers take the main line only (the first variation at each branch).
 """
 
 

@@ -8,10 +8,13 @@ from zeroplay.games.records.record import GameRecord
 
 _PSQ_HEADER = re.compile(r"^\s*Piskvorky\s+(\d+)\s*x\s*(\d+)\s*(.*)$", re.IGNORECASE)
 _PSQ_MOVE = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*(?:,\s*(-?\d+)\s*)?$")
+_PSQ_LABEL = re.compile(r"^\s*(result|rule)=(\S*)\s*$")
 
 
 def write_psq(record: GameRecord) -> str:
-    """PSQ text of ``record`` (coordinates from 1; names on their own lines; ``-1`` ends it)."""
+    """PSQ text of ``record`` (coordinates from 1; names on their own lines; ``-1`` ends it; then
+    ``result=B+`` and ``rule=freestyle`` lines when known, after the end marker, where readers of
+    the moves do not look)."""
     lines = [f"Piskvorky {record.width}x{record.height}, 11:11, 0"]
     for i, cell in enumerate(record.moves):
         x, y = cell % record.width + 1, cell // record.width + 1
@@ -20,6 +23,7 @@ def write_psq(record: GameRecord) -> str:
     if record.black or record.white:
         lines += [one_line(record.black), one_line(record.white)]
     lines.append("-1")
+    lines += [f"{key}={one_line(value)}" for key, value in (("result", record.result), ("rule", record.rule)) if value]
     return "\n".join(lines) + "\n"
 
 
@@ -48,9 +52,12 @@ def read_psq(text: str) -> GameRecord:
         moves.append(cell)
         times.append(int(mv.group(3) or 0))
         i += 1
-    rest = [ln.strip() for ln in lines[i:] if ln.strip() and not re.fullmatch(r"-?\d+(,.*)?", ln.strip())]
+    labels = {m.group(1): m.group(2) for ln in lines[i:] if (m := _PSQ_LABEL.match(ln))}
+    rest = [ln.strip() for ln in lines[i:] if ln.strip() and not re.fullmatch(r"-?\d+(,.*)?", ln.strip())
+            and not _PSQ_LABEL.match(ln)]
     black, white = (rest + ["", ""])[:2]
-    return GameRecord(width, height, moves, black, white, "", times)
+    return GameRecord(width, height, moves, black, white, labels.get("result", ""), times,
+                      rule=labels.get("rule", ""))
 
 
 def one_line(text: str) -> str:

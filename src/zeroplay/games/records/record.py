@@ -25,6 +25,11 @@ class GameRecord:
             (draw), ``""`` unknown.
         times_ms: milliseconds per move (PSQ keeps them), or empty.
         comment: free text (SGF ``C`` of the root node).
+        rule: the rule the game was played under ("freestyle", "standard", ...; "" unknown):
+            SGF ``RU``, PSQ ``rule=`` line after the end marker.
+        node_props: SGF properties zeroplay does not interpret, per position: index 0 the root
+            node, index i the node of move i (e.g. the web board's analysis, ``play.review``);
+            each the property's first value. Empty when none; PSQ keeps none.
     """
 
     width: int
@@ -35,6 +40,8 @@ class GameRecord:
     result: str = ""
     times_ms: list[int] = field(default_factory=list)
     comment: str = ""
+    rule: str = ""
+    node_props: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def winner(self) -> int | None:
@@ -50,7 +57,7 @@ class GameRecord:
 
 def record_of_game(game: Game, moves: Sequence[int], *, black: str = "", white: str = "",
                    winner: int | None | str = "from-board", resigned: bool = False,
-                   comment: str = "") -> GameRecord:
+                   comment: str = "", rule: str = "") -> GameRecord:
     """A ``GameRecord`` of ``moves`` on ``game``; the result comes from the final position
     unless ``winner`` (0, 1, None for draw) is given, e.g. for a resigned game."""
     if winner == "from-board":
@@ -61,7 +68,7 @@ def record_of_game(game: Game, moves: Sequence[int], *, black: str = "", white: 
     if resigned and result in ("B+", "W+"):
         result += "R"
     return GameRecord(game.width, game.height, [int(m) for m in moves], black, white, result,
-                      comment=comment)
+                      comment=comment, rule=rule)
 
 
 def save_record(path, record: GameRecord) -> None:

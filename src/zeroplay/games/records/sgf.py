@@ -6,6 +6,8 @@ from zeroplay import __version__
 from zeroplay.games.records.record import GameRecord
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_READ_ROOT = frozenset({"FF", "GM", "CA", "AP", "SZ", "PB", "PW", "RE", "C", "RU"})
+"""Root properties ``read_sgf`` interprets; others go to ``GameRecord.node_props[0]``."""
 
 
 def write_sgf(record: GameRecord) -> str:
@@ -15,13 +17,15 @@ def write_sgf(record: GameRecord) -> str:
     size = str(record.width) if record.width == record.height else f"{record.width}:{record.height}"
     root = f"(;FF[4]GM[4]CA[UTF-8]AP[zeroplay:{__version__}]SZ[{size}]"
     for key, value in (("PB", record.black), ("PW", record.white), ("RE", record.result),
-                       ("C", record.comment)):
+                       ("RU", record.rule), ("C", record.comment)):
         if value:
             root += f"{key}[{_sgf_escape(value)}]"
+    root += _props(record.node_props[0] if record.node_props else {})
     nodes = []
     for i, cell in enumerate(record.moves):
         colour = "B" if i % 2 == 0 else "W"
-        nodes.append(f";{colour}[{_LETTERS[cell % record.width]}{_LETTERS[cell // record.width]}]")
+        extra = _props(record.node_props[i + 1]) if i + 1 < len(record.node_props) else ""
+        nodes.append(f";{colour}[{_LETTERS[cell % record.width]}{_LETTERS[cell // record.width]}]{extra}")
     body = "\n".join("".join(nodes[i : i + 10]) for i in range(0, len(nodes), 10))
     return root + ("\n" + body if body else "") + ")\n"
 
@@ -53,6 +57,7 @@ def read_sgf(text: str) -> GameRecord:
         raise ValueError(f"SGF board size SZ[{sz}] is outside 1..{len(_LETTERS)}")
     moves: list[int] = []
     seen: set[int] = set()
+    node_props = [{k: v[0] for k, v in root.items() if k and k not in _READ_ROOT and k not in ("B", "W") and v}]
     for n, node in enumerate(nodes):
         if "AB" in node or "AW" in node:
             raise ValueError("SGF set-up stones (AB/AW) are not supported")
@@ -68,10 +73,25 @@ def read_sgf(text: str) -> GameRecord:
                     raise ValueError(f"SGF node {n}: move {colour}[{value}] is played twice")
                 seen.add(cell)
                 moves.append(cell)
+                node_props.append({k: v[0] for k, v in node.items() if k and k not in ("B", "W") and v} if n else {})
+
     def first(key):
         return root.get(key, [""])[0]
 
-    return GameRecord(width, height, moves, first("PB"), first("PW"), first("RE"), comment=first("C"))
+    if not any(node_props):
+        node_props = []
+    return GameRecord(width, height, moves, first("PB"), first("PW"), first("RE"), comment=first("C"),
+                      rule=first("RU"), node_props=node_props)
+
+
+def _props(props: dict[str, str]) -> str:
+    """``KEY[value]...`` of extra properties (keys: upper-case letters only, as SGF names them)."""
+    out = []
+    for key, value in props.items():
+        if not key.isalpha() or not key.isupper() or key in ("B", "W"):
+            raise ValueError(f"SGF property name {key!r}: upper-case letters, not B or W")
+        out.append(f"{key}[{_sgf_escape(value)}]")
+    return "".join(out)
 
 
 def _sgf_escape(text: str) -> str:

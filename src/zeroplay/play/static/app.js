@@ -12,6 +12,9 @@ let overlay = null;         // search snapshot drawn on the board
 let stream = null;          // the open EventSource
 let streamKind = null;      // "engine" | "analysis"
 let nInRowPicked = false;   // the person chose "In a row" (else it follows the board size)
+let rulePicked = false;     // the person chose the rule (else a loaded record's own applies)
+let review = null;          // the open review EventSource
+let preview = null;         // a principal variation drawn while the pointer is on a suggested move
 
 // Stones in a row when the person has not chosen: 4 on 6x6 (the shipped 6x6 model's game), else 5.
 // The server has the same default (engine.default_n_in_row) for requests without n_in_row; it
@@ -45,6 +48,8 @@ function options() {
     color: $("opt-color").value,
     playouts: parseInt($("opt-playouts").value, 10),
   };
+  if ($("opt-seconds").value) o.seconds = parseFloat($("opt-seconds").value);
+  if ($("opt-model").value) o.model = $("opt-model").value;
   if (serverGame !== "gomoku") return o;  // the board size, line and rule are Gomoku options
   o.size = parseInt($("opt-size").value, 10);
   o.n_in_row = parseInt($("opt-n-in-row").value, 10);
@@ -63,6 +68,33 @@ function showPlayouts(n) {
     sel.insertBefore(o, after || null);
   }
   sel.value = String(n);
+}
+
+// Show a game's time per move (null: by playouts), also one the menu does not offer.
+function showSeconds(s) {
+  const sel = $("opt-seconds");
+  const value = s ? String(s) : "";
+  if (![...sel.options].some((o) => o.value === value)) {
+    const o = document.createElement("option");
+    o.value = value;
+    o.textContent = `${s} s`;
+    sel.appendChild(o);
+  }
+  sel.value = value;
+}
+
+// The models a game of this board may choose (none when the server plays its --model).
+function showModels(g) {
+  const sel = $("opt-model");
+  while (sel.options.length > 2) sel.remove(2);
+  for (const name of g.models || []) {
+    const o = document.createElement("option");
+    o.value = name;
+    o.textContent = name;
+    sel.appendChild(o);
+  }
+  sel.disabled = !(g.models && g.models.length) && g.options.model === null && g.engine.startsWith("model");
+  sel.value = g.options.model || "";
 }
 
 // The server's defaults (its --model's game, its --playouts) in the options form.
@@ -115,7 +147,7 @@ async function loadGame(id) {
 
 function sameBoard(a, b) {
   return !!a && !!b && a.id === b.id && a.width === b.width && a.height === b.height &&
-    a.to_play === b.to_play && a.over === b.over && a.moves.length === b.moves.length &&
+    a.to_play === b.to_play && a.over === b.over && a.moves.length === b.moves.length && a.node === b.node &&
     a.moves.every((m, i) => m.cell === b.moves[i].cell);
 }
 
@@ -137,6 +169,8 @@ function setGame(g) {
     }
     $("opt-color").value = g.options.color;
     showPlayouts(g.options.playouts);
+    showSeconds(g.options.seconds);
+    showModels(g);
   }
   $("game-title").textContent = g.title;
   $("engine-name").textContent = "engine: " + g.engine;
@@ -145,8 +179,9 @@ function setGame(g) {
   note.textContent = g.note || "";
   $("export-psq").href = `/api/games/${g.id}/record?format=psq`;
   $("export-sgf").href = `/api/games/${g.id}/record?format=sgf`;
-  if (g.analysis && (!overlay || overlay.ply !== g.analysis.ply)) overlay = g.analysis;
-  if (overlay && overlay.ply !== g.moves.length) overlay = null;
+  if (g.analysis && (!overlay || overlay.node !== g.analysis.node)) overlay = g.analysis;
+  if (overlay && overlay.node !== g.node) overlay = null;
+  preview = null;
   if (redraw) {
     render();
   } else {
@@ -162,6 +197,25 @@ function next() {
   if (game.over) {
     setStatus(game.result === "draw" ? "Draw." :
       (game.winner === game.human ? "You win!" : "zeroplay wins.") + " (" + game.result + ")");
+    return;
+  }
+  if (review) {  // the review holds the engine: browse, nothing starts
+    setStatus(`Reviewing… move ${game.cursor} of ${game.line.length}.`, "thinking");
+    return;
+  }
+  if (!game.at_end) {
+    const who = game.to_play === 0 ? "Black" : "White";
+    setStatus(`Move ${game.cursor} of ${game.line.length}: ${who} to play — a move here starts a variation.`);
+    if ($("opt-analysis").checked && !game.analysis) {
+      startStream("analysis", `/api/games/${game.id}/analyze/stream`);
+    }
+    return;
+  }
+  if (!game.your_turn && $("opt-setup").checked) {  // setting up a position: the engine waits
+    setStatus(`Set-up: place a ${game.to_play === 0 ? "black" : "white"} stone (the engine waits).`);
+    if ($("opt-analysis").checked && !game.analysis) {
+      startStream("analysis", `/api/games/${game.id}/analyze/stream`);
+    }
     return;
   }
   if (!game.your_turn) {
@@ -183,7 +237,9 @@ function startStream(kind, url) {
   const es = new EventSource(url);
   stream = es;
   es.addEventListener("progress", (ev) => {
-    overlay = JSON.parse(ev.data);
+    const snap = JSON.parse(ev.data);
+    if (game && snap.node !== game.node) return;  // a search of a position no longer shown
+    overlay = snap;
     if (kind === "engine") setStatus(`zeroplay is thinking… ${overlay.playouts} playouts`, "thinking");
     renderOverlay();
     renderPanel();
@@ -213,12 +269,14 @@ function closeStream() {
 }
 
 async function play(cell) {
-  if (!game || game.over || !game.your_turn) return;
+  const setup = $("opt-setup").checked;
+  if (!game || game.over || (!game.your_turn && !setup) || review) return;
+  if (streamKind === "engine") return;  // the engine is moving
   if (game.board[cell] !== 0) return;
   if (streamKind === "analysis") closeStream();   // the server stops the analysis for the move
   try {
     overlay = null;
-    setGame(await api("POST", `/api/games/${game.id}/move`, { move: cell }));
+    setGame(await api("POST", `/api/games/${game.id}/move`, setup ? { move: cell, either_side: true } : { move: cell }));
   } catch (e) {
     setStatus(e.message, "error");
   }
@@ -236,13 +294,168 @@ async function undo() {
   }
 }
 
+// ---- stepping through the game ------------------------------------------------------------------
+async function goto(body) {
+  if (!game) return;
+  if (streamKind === "analysis") closeStream();   // the server stops it too
+  if (stream) return;                              // the engine is moving: wait for it
+  try {
+    overlay = null;
+    setGame(await api("POST", `/api/games/${game.id}/goto`, body));
+  } catch (e) {
+    setStatus(e.message, "error");
+  }
+}
+
+function gotoPly(ply) {
+  if (!game) return;
+  ply = Math.max(0, Math.min(game.line.length, ply));
+  if (ply !== game.cursor) goto({ ply });
+}
+
+async function mainLine() {
+  if (!game) return;
+  if (streamKind === "analysis") closeStream();
+  if (stream) return;
+  try {
+    overlay = null;
+    setGame(await api("POST", `/api/games/${game.id}/mainline`));
+  } catch (e) {
+    setStatus(e.message, "error");
+  }
+}
+
+function onKey(ev) {
+  const tag = ev.target && ev.target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || !game) return;
+  const to = { ArrowLeft: game.cursor - 1, ArrowRight: game.cursor + 1, Home: 0, End: game.line.length }[ev.key];
+  if (to === undefined) return;
+  ev.preventDefault();
+  gotoPly(to);
+}
+
+// ---- whole-game review --------------------------------------------------------------------------
+function startReview() {
+  if (!game || review) return;
+  if (streamKind === "engine") {  // the engine's move holds the game; a review would be refused
+    $("review-status").textContent = "wait for the engine's move, then review";
+    return;
+  }
+  closeStream();
+  const playouts = parseInt($("review-playouts").value, 10);
+  const es = new EventSource(`/api/games/${game.id}/review/stream?playouts=${playouts}`);
+  review = es;
+  $("btn-review").hidden = true;
+  $("btn-review-stop").hidden = false;
+  $("review-status").textContent = `reviewing ${game.line.length + 1} positions × ${playouts} playouts…`;
+  next();
+  es.addEventListener("progress", (ev) => {
+    const d = JSON.parse(ev.data);
+    $("review-status").textContent = `reviewed ${d.done} of ${d.total} positions (${d.playouts} playouts each)`;
+    refresh();
+  });
+  es.addEventListener("done", (ev) => {
+    const d = JSON.parse(ev.data);
+    endReview();
+    const r = d.review;
+    $("review-status").textContent = `review ${r.stopped_by === "done" ? "done" : "stopped (" + r.stopped_by + ")"}: ` +
+      `${r.done} of ${r.total} positions, ${r.playouts} playouts each, ${r.seconds} s`;
+    setGame(d.game);
+  });
+  es.addEventListener("failed", (ev) => {
+    endReview();
+    $("review-status").textContent = JSON.parse(ev.data).detail;
+    next();
+  });
+  es.onerror = () => {
+    if (review !== es) return;
+    endReview();
+    $("review-status").textContent = "the review could not start (the engine is busy in this game)";
+    next();
+  };
+}
+
+function endReview() {
+  if (review) review.close();
+  review = null;
+  $("btn-review").hidden = false;
+  $("btn-review-stop").hidden = true;
+}
+
+async function stopReview() {
+  if (!game || !review) return;
+  try { await api("POST", `/api/games/${game.id}/review/cancel`); } catch (e) { endReview(); }
+}
+
+// The game again (a review's progress): marks and graph update, the board stays.
+async function refresh() {
+  if (!game) return;
+  try { setGame(await api("GET", `/api/games/${game.id}`)); } catch (e) { /* the next event retries */ }
+}
+
+// ---- shareable links: #size=9&n=5&rule=freestyle&moves=e5.d6.f5&ply=2 -----------------------------
+function shareLink() {
+  if (!game) return;
+  const o = game.options;
+  const params = new URLSearchParams();
+  if (o.game === "gomoku") {
+    params.set("size", o.size);
+    params.set("n", o.n_in_row);
+    params.set("rule", o.rule);
+  }
+  params.set("moves", game.line.map((m) => m.text).join("."));
+  params.set("ply", game.cursor);
+  const url = location.origin + location.pathname + "#" + params.toString();
+  history.replaceState(null, "", url);
+  const box = $("share-url");
+  box.hidden = false;
+  box.value = url;
+  box.select();
+  if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
+}
+
+// The game a link names, as a PSQ record the server reads (moves "h8": column letter, row from the
+// bottom); null when the link names none. Bad links are the server's to refuse, with its message.
+function linkedRecord(hash) {
+  const params = new URLSearchParams(hash.replace(/^#/, ""));
+  if (!params.has("moves")) return null;
+  const size = parseInt(params.get("size") || "15", 10);
+  const lines = [`Piskvorky ${size}x${size}, 11:11, 0`];
+  for (const text of params.get("moves").split(".").filter((m) => m)) {
+    const m = /^([a-z])(\d{1,2})$/.exec(text);
+    if (!m) return { error: `not a move: ${text.slice(0, 12)}` };
+    lines.push(`${LETTERS.indexOf(m[1]) + 1},${size - parseInt(m[2], 10) + 1},0`);
+  }
+  lines.push("-1");
+  const body = { text: lines.join("\n") + "\n", format: "psq", color: $("opt-color").value };
+  if (params.has("n")) body.n_in_row = parseInt(params.get("n"), 10);
+  if (params.has("rule")) body.rule = params.get("rule");
+  return { body, ply: params.has("ply") ? parseInt(params.get("ply"), 10) : null };
+}
+
+async function openLink() {
+  const link = linkedRecord(location.hash);
+  if (!link) return false;
+  try {
+    if (link.error) throw new Error(link.error);
+    setGame(await api("POST", "/api/games/load", link.body));
+    if (link.ply !== null && link.ply !== game.cursor) await goto({ ply: link.ply });
+  } catch (e) {
+    setStatus("Cannot open the link: " + e.message, "error");
+    return false;
+  }
+  return true;
+}
+
 async function loadRecord(file) {
   const text = await file.text();
   closeStream();
   try {
     const o = options();
     overlay = null;
-    const body = { text, format: "auto", rule: o.rule, color: o.color, playouts: o.playouts };
+    const body = { text, format: "auto", color: o.color, playouts: o.playouts };
+    if (rulePicked) body.rule = o.rule;  // else the record's rule (SGF RU, PSQ rule=), or the default
+    if (o.seconds) body.seconds = o.seconds;
     // the record sets the board size: without the person's choice the server picks the default
     if (nInRowPicked) body.n_in_row = o.n_in_row;
     setGame(await api("POST", "/api/games/load", body));
@@ -307,15 +520,26 @@ function render() {
 
   el("g", { id: "layer-heat", "pointer-events": "none" }, svg);
 
-  // stones
+  // stones, with move numbers when asked, the last move marked and the winning line ringed
   const last = game.last_move;
+  const numbers = $("opt-numbers").checked;
+  const moveNumber = {};
+  game.moves.forEach((m, i) => { moveNumber[m.cell] = i + 1; });
+  const won = new Set(game.winning_line || []);
   game.board.forEach((v, c) => {
     if (v === 0) return;
     const x = cx(c % w), y = cy(Math.floor(c / w));
     el("circle", { cx: x + 1.5, cy: y + 2, r: UNIT * 0.45, fill: "rgba(0,0,0,0.25)" }, svg);
     el("circle", { cx: x, cy: y, r: UNIT * 0.45, fill: v === 1 ? "url(#g-black)" : "url(#g-white)",
       stroke: v === 1 ? "#000" : "#9c968a", "stroke-width": 0.8, class: v === 1 ? "stone black" : "stone white" }, svg);
-    if (c === last) el("circle", { cx: x, cy: y, r: 5.5, fill: "#e0402e", class: "last-move" }, svg);
+    if (numbers && moveNumber[c]) {
+      el("text", { x, y: y + 5, "font-size": 14, "font-weight": 600, "text-anchor": "middle", fill: v === 1 ? "#fff" : "#111",
+        "font-family": "system-ui, sans-serif", class: "move-number" + (c === last ? " last" : "") }, svg).textContent = moveNumber[c];
+      if (c === last) el("circle", { cx: x, cy: y, r: UNIT * 0.45 - 2, fill: "none", stroke: "#e0402e", "stroke-width": 2, class: "last-move" }, svg);
+    } else if (c === last) {
+      el("circle", { cx: x, cy: y, r: 5.5, fill: "#e0402e", class: "last-move" }, svg);
+    }
+    if (won.has(c)) el("circle", { cx: x, cy: y, r: UNIT * 0.49, class: "win-stone" }, svg);
   });
 
   el("g", { id: "layer-labels", "pointer-events": "none", "font-family": "system-ui, sans-serif",
@@ -330,6 +554,12 @@ function render() {
     const r = el("rect", { x: x - UNIT / 2, y: y - UNIT / 2, width: UNIT, height: UNIT, fill: "transparent",
       class: "cell", "data-cell": c, "data-move": LETTERS[c % w] + (h - Math.floor(c / w)) }, svg);
     el("circle", { cx: x, cy: y, r: UNIT * 0.45, fill: colour, class: "hover-stone" }, svg);
+    // the pointer on a suggested move shows its principal variation (the candidates lie under
+    // the click targets, so the targets listen)
+    r.addEventListener("mouseenter", () => {
+      const m = overlay && $("opt-analysis").checked && (overlay.top || []).slice(0, 8).find((t) => t.cell === c);
+      if (m) showPreview(m); else hidePreview();
+    });
   }
 
   renderPanel();
@@ -345,6 +575,10 @@ function renderOverlay() {
   const cx = (x) => MARGIN + UNIT / 2 + x * UNIT;
   const cy = (y) => MARGIN + UNIT / 2 + y * UNIT;
   const show = overlay && $("opt-analysis").checked;
+  const forced = show ? forcedLine() : null;
+  const line = preview || (forced ? forced.pv : null);
+  renderForced(forced);
+  if (line) { drawLine(labels, line, game.to_play); return; }
   if (!show) return;
   if (overlay.policy) {
     const maxP = Math.max(...overlay.policy, 1e-9);
@@ -360,10 +594,55 @@ function renderOverlay() {
     if (game.board[m.cell] !== 0) return;
     const x = cx(m.cell % w), y = cy(Math.floor(m.cell / w));
     const colour = i === 0 ? "#23a559" : (i < 3 ? "#e3a21a" : "#8f8f8f");
-    el("circle", { cx: x, cy: y, r: UNIT * 0.44, fill: colour, "fill-opacity": 0.88, stroke: "#fff", "stroke-width": 1.2, class: "candidate" }, labels);
+    el("circle", { cx: x, cy: y, r: UNIT * 0.44, fill: colour, "fill-opacity": 0.88, stroke: "#fff", "stroke-width": 1.2,
+      class: "candidate", "data-cell": m.cell }, labels);
     el("text", { x, y: y - 1, "font-size": 13, "font-weight": 700, fill: "#fff" }, labels).textContent = Math.round(100 * m.winrate);
     el("text", { x, y: y + 12, "font-size": 10, fill: "#fff" }, labels).textContent = compact(m.visits);
   });
+}
+
+// A proven result of the shown position: {pv, text, win}, or null.
+function forcedLine() {
+  if (!overlay || !overlay.proven || overlay.proven === "draw" || !overlay.pv || !overlay.pv.length) return null;
+  const plies = overlay.proven_distance || overlay.pv.length;
+  const win = overlay.proven === "win";
+  const who = (overlay.to_play === 0) === win ? "Black" : "White";
+  return { pv: overlay.pv, win, text: `${who} wins in ${Math.ceil(plies / 2)}` + (win ? "" : " (the side to move loses)") };
+}
+
+function renderForced(forced) {
+  const box = $("forced");
+  box.hidden = !forced;
+  box.className = "forced" + (forced && !forced.win ? " loss" : "");
+  box.textContent = forced ? forced.text + ": " + forced.pv.map((m) => m.text).join(" ") : "";
+}
+
+// Numbered translucent stones of a line of moves from the shown position (first: the side to move).
+function drawLine(layer, line, toPlay) {
+  const w = game.width;
+  const cx = (x) => MARGIN + UNIT / 2 + x * UNIT;
+  const cy = (y) => MARGIN + UNIT / 2 + y * UNIT;
+  const seen = new Set();
+  line.forEach((m, i) => {
+    if (seen.has(m.cell) || game.board[m.cell] !== 0) return;
+    seen.add(m.cell);
+    const black = (toPlay + i) % 2 === 0;
+    const x = cx(m.cell % w), y = cy(Math.floor(m.cell / w));
+    el("circle", { cx: x, cy: y, r: UNIT * 0.45, fill: black ? "url(#g-black)" : "url(#g-white)", stroke: black ? "#000" : "#9c968a",
+      class: "pv-stone" }, layer);
+    el("text", { x, y: y + 5, "font-size": 14, "font-weight": 700, fill: black ? "#fff" : "#111", class: "pv-number" }, layer).textContent = i + 1;
+  });
+}
+
+function showPreview(move) {
+  preview = move.pv && move.pv.length ? move.pv : [{ cell: move.cell, text: move.text }];
+  renderOverlay();
+}
+
+function hidePreview() {
+  if (!preview) return;
+  preview = null;
+  renderOverlay();
 }
 
 function compact(n) {
@@ -371,9 +650,14 @@ function compact(n) {
 }
 
 function renderPanel() {
-  // win bar: Black's win rate from the freshest search
+  // win bar: Black's win rate: the result at the end of a game, else the freshest search of the
+  // shown position, else what a review or record kept for it, else the last one known before it
   const snap = overlay;
-  const black = snap ? snap.black_winrate : (game.winrates.length ? game.winrates[game.winrates.length - 1].black : 0.5);
+  const known = game.winrates.filter((p) => p.ply <= game.cursor);
+  let black = known.length ? known[known.length - 1].black : 0.5;
+  if (game.stored) black = game.stored.black_winrate;
+  if (snap) black = snap.black_winrate;
+  if (game.over) black = game.winner === 0 ? 1 : game.winner === 1 ? 0 : 0.5;
   $("winbar-black").style.width = (100 * black).toFixed(1) + "%";
   const b = Math.round(100 * black);
   $("winbar-text").innerHTML = `<span>● Black ${b}%</span><span>○ White ${100 - b}%</span>`;
@@ -384,8 +668,12 @@ function renderPanel() {
       // e.g. the search tables filled before the playouts asked for: say so, not a silent cap
       (snap.notes && snap.notes.length ? ` · ${snap.notes.join("; ")}` : "");
     $("pv").textContent = snap.pv.length ? "best line: " + snap.pv.map((m) => m.text).join(" ") : "";
+  } else if (game.stored && game.stored.best) {
+    const st = game.stored;
+    $("search-info").textContent = `kept from the review: ${st.visits} visits` + (st.proven ? ` · proven ${st.proven}` : "");
+    $("pv").textContent = st.pv.length ? "best line: " + st.pv.map((m) => m.text).join(" ") : "best: " + st.best.text;
   } else {
-    $("search-info").textContent = "—";
+    $("search-info").textContent = game.over ? "the game is over" : "—";
     $("pv").textContent = "";
   }
   const body = $("top-moves").querySelector("tbody");
@@ -397,36 +685,124 @@ function renderPanel() {
       td.textContent = v;
       tr.appendChild(td);
     }
+    tr.addEventListener("mouseenter", () => showPreview(m));
+    tr.addEventListener("mouseleave", hidePreview);
     body.appendChild(tr);
   }
   renderGraph();
+  renderMoves();
+  renderNav();
+}
+
+// The line as a clickable move list: the shown move highlighted, moves after it greyed, mistakes
+// underlined in their colour, a move with alternatives marked with "+".
+function renderMoves() {
   const moves = $("moves");
   moves.textContent = "";
-  game.moves.forEach((m, i) => {
+  let current = null;
+  game.line.forEach((m) => {
     const s = document.createElement("span");
-    s.textContent = `${i + 1}.${m.text}`;
+    s.textContent = `${m.ply}.${m.text}` + (m.alternatives ? "+" : "");
+    s.dataset.ply = m.ply;
+    s.className = (m.mistake || "") + (m.ply === game.cursor ? " current" : m.ply > game.cursor ? " after" : "");
+    const why = [];
+    if (m.drop !== null) why.push(`win rate ${m.drop >= 0 ? "−" : "+"}${Math.abs(100 * m.drop).toFixed(1)} %`);
+    if (m.mistake) why.push(m.mistake);
+    if (m.best) why.push(`best: ${m.best}`);
+    if (m.alternatives) why.push(`${m.alternatives} other move(s) tried here`);
+    s.title = why.join(" · ");
+    s.addEventListener("click", () => gotoPly(m.ply));
+    if (m.ply === game.cursor) current = s;
     moves.appendChild(s);
   });
-  moves.scrollTop = moves.scrollHeight;
+  if (current) current.scrollIntoView({ block: "nearest" });
+  else moves.scrollTop = game.cursor === 0 ? 0 : moves.scrollHeight;
+}
+
+function renderNav() {
+  const n = game.line.length;
+  const slider = $("nav-slider");
+  slider.max = String(n);
+  slider.value = String(game.cursor);
+  $("nav-pos").textContent = `move ${game.cursor} / ${n}`;
+  $("nav-first").disabled = $("nav-prev").disabled = game.cursor === 0;
+  $("nav-next").disabled = $("nav-last").disabled = game.cursor === n;
+  $("btn-mainline").hidden = game.main_line;
+  const box = $("var-next");
+  box.textContent = "";
+  if (game.next.length > 1) {
+    box.append("next: ");
+    game.next.forEach((v) => {
+      const a = document.createElement("span");
+      a.className = "var";
+      a.textContent = v.text + (v.main ? " (main)" : "");
+      a.addEventListener("click", () => goto({ node: v.node }));
+      box.append(a, " ");
+    });
+  }
+}
+
+// Black's win rate along the line: axes (0-100 %, plies), mistakes as coloured dots, the shown
+// position as a vertical line; a click goes to the nearest move.
+const GRAPH = { W: 320, H: 130, left: 30, right: 8, top: 8, bottom: 20 };
+const MISTAKE_COLOURS = { inaccuracy: "#e6661a", mistake: "#cc0000", blunder: "#72216b" };
+
+function graphScale() {
+  const maxPly = Math.max(game.line.length, 10);
+  const g = GRAPH;
+  return {
+    maxPly,
+    X: (ply) => g.left + (g.W - g.left - g.right) * ply / maxPly,
+    Y: (b) => g.top + (g.H - g.top - g.bottom) * (1 - b),
+  };
 }
 
 function renderGraph() {
   const svg = $("graph");
   svg.textContent = "";
-  const W = 300, H = 110, pad = 6;
-  el("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, stroke: "#ccc", "stroke-dasharray": "4 3" }, svg);
+  const g = GRAPH;
+  const { maxPly, X, Y } = graphScale();
+  const axes = el("g", { class: "axes", "font-size": 9, fill: "#777", "font-family": "system-ui, sans-serif" }, svg);
+  for (const b of [0, 0.5, 1]) {
+    el("line", { x1: g.left, y1: Y(b), x2: g.W - g.right, y2: Y(b), stroke: b === 0.5 ? "#bbb" : "#e3e3e3",
+      "stroke-dasharray": b === 0.5 ? "4 3" : "" }, axes);
+    el("text", { x: g.left - 4, y: Y(b) + 3, "text-anchor": "end" }, axes).textContent = `${Math.round(100 * b)}%`;
+  }
+  const step = Math.max(5, Math.ceil(maxPly / 6 / 5) * 5);
+  for (let ply = 0; ply <= maxPly; ply += step) {
+    el("line", { x1: X(ply), y1: g.H - g.bottom, x2: X(ply), y2: g.H - g.bottom + 3, stroke: "#999" }, axes);
+    el("text", { x: X(ply), y: g.H - 5, "text-anchor": "middle" }, axes).textContent = String(ply);
+  }
+  el("line", { x1: X(game.cursor), y1: g.top, x2: X(game.cursor), y2: g.H - g.bottom, stroke: "#2e6bd9",
+    "stroke-width": 1.2, class: "graph-cursor" }, svg);
   const pts = game.winrates.slice();
   if (overlay && !pts.some((p) => p.ply === overlay.ply)) pts.push({ ply: overlay.ply, black: overlay.black_winrate });
   pts.sort((a, b) => a.ply - b.ply);
-  const maxPly = Math.max(game.moves.length, 10, ...pts.map((p) => p.ply));
-  const X = (ply) => pad + (W - 2 * pad) * ply / maxPly;
-  const Y = (b) => pad + (H - 2 * pad) * (1 - b);
   if (pts.length) {
     const d = pts.map((p, i) => `${i ? "L" : "M"}${X(p.ply).toFixed(1)},${Y(p.black).toFixed(1)}`).join(" ");
-    el("path", { d: d + ` L${X(pts[pts.length - 1].ply).toFixed(1)},${H} L${X(pts[0].ply).toFixed(1)},${H} Z`, fill: "rgba(30,30,30,0.12)" }, svg);
+    const base = Y(0);
+    el("path", { d: d + ` L${X(pts[pts.length - 1].ply).toFixed(1)},${base} L${X(pts[0].ply).toFixed(1)},${base} Z`,
+      fill: "rgba(30,30,30,0.12)" }, svg);
     el("path", { d, fill: "none", stroke: "#222", "stroke-width": 1.6, class: "winrate-line" }, svg);
-    for (const p of pts) el("circle", { cx: X(p.ply), cy: Y(p.black), r: 2.2, fill: "#222" }, svg);
+    for (const p of pts) el("circle", { cx: X(p.ply), cy: Y(p.black), r: 2, fill: "#222" }, svg);
   }
+  const at = {};
+  for (const p of pts) at[p.ply] = p.black;
+  for (const m of game.line) {
+    if (!m.mistake || at[m.ply] === undefined) continue;
+    el("circle", { cx: X(m.ply), cy: Y(at[m.ply]), r: 4, fill: MISTAKE_COLOURS[m.mistake], class: "graph-mistake " + m.mistake },
+      svg).appendChild(document.createElementNS(SVGNS, "title")).textContent = `${m.ply}. ${m.text}: ${m.mistake}`;
+  }
+}
+
+function graphClick(ev) {
+  if (!game) return;
+  const svg = $("graph");
+  const box = svg.getBoundingClientRect();
+  const x = (ev.clientX - box.left) * GRAPH.W / box.width;
+  const { maxPly, X } = graphScale();
+  const ply = Math.round((x - GRAPH.left) / (X(1) - X(0)));
+  gotoPly(Math.max(0, Math.min(maxPly, ply)));
 }
 
 // The options form after a change of board size or line length: "In a row" follows the board size
@@ -478,9 +854,24 @@ function init() {
     if (c !== undefined) play(parseInt(c, 10));
   });
   $("btn-new").addEventListener("click", newGame);
+  $("opt-rule").addEventListener("change", () => { rulePicked = true; });
+  $("nav-first").addEventListener("click", () => gotoPly(0));
+  $("nav-prev").addEventListener("click", () => game && gotoPly(game.cursor - 1));
+  $("nav-next").addEventListener("click", () => game && gotoPly(game.cursor + 1));
+  $("nav-last").addEventListener("click", () => game && gotoPly(game.line.length));
+  $("nav-slider").addEventListener("change", (ev) => gotoPly(parseInt(ev.target.value, 10)));
+  $("btn-mainline").addEventListener("click", mainLine);
+  $("btn-review").addEventListener("click", startReview);
+  $("btn-review-stop").addEventListener("click", stopReview);
+  $("graph").addEventListener("click", graphClick);
+  $("board").addEventListener("mouseleave", hidePreview);
+  $("opt-numbers").addEventListener("change", render);
+  $("opt-setup").addEventListener("change", () => { render(); next(); });
+  document.addEventListener("keydown", onKey);
   $("btn-undo").addEventListener("click", undo);
   $("opt-analysis").addEventListener("change", () => {
     if (!$("opt-analysis").checked && streamKind === "analysis") closeStream();
+    document.body.classList.toggle("analysis-off", !$("opt-analysis").checked);
     render();
     next();
   });
@@ -489,8 +880,10 @@ function init() {
     ev.target.value = "";
   });
   const saved = sessionStorage.getItem("zeroplay-game");
+  $("btn-share").addEventListener("click", shareLink);
   applyDefaults()
-    .then(() => (saved ? loadGame(saved) : false))
+    .then(() => openLink())
+    .then((linked) => linked || (saved ? loadGame(saved) : false))
     .then((ok) => { if (!ok) newGame(); });
 }
 
