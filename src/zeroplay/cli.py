@@ -111,8 +111,9 @@ def _add_solve_parsers(sub) -> None:
     sp.add_argument("--n-in-row", type=int, default=None,
                     help="stones in a row that win (default 5, and 4 on 6x6 as in zeroplay play: the "
                     "shipped 6x6 model's game)")
-    sp.add_argument("--rule", choices=["freestyle", "standard"], default="freestyle",
-                    help="freestyle: five or more wins; standard: exactly five (default freestyle)")
+    sp.add_argument("--rule", choices=["freestyle", "standard", "renju"], default="freestyle",
+                    help="freestyle: five or more wins; standard: exactly five; renju: RIF rules, Black's "
+                    "forbidden points (default freestyle)")
     sp.add_argument("--vct", action="store_true",
                     help="allow threats (threes) besides fours; implied by --method and --threats")
     sp.add_argument("--method", choices=["ab", "pns"], default=None,
@@ -190,8 +191,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("random-game", help="play one game of random legal moves and print it")
     p.add_argument("--size", type=int, default=15, help="board width and height (default 15)")
-    p.add_argument("--rule", choices=["freestyle", "standard"], default="freestyle",
-                   help="freestyle: five or more wins; standard: exactly five (default freestyle)")
+    p.add_argument("--rule", choices=["freestyle", "standard", "renju"], default="freestyle",
+                   help="freestyle: five or more wins; standard: exactly five; renju: RIF rules, Black's "
+                   "forbidden points (default freestyle)")
     p.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
     p.set_defaults(func=_cmd_random_game)
 

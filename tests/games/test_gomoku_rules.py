@@ -391,7 +391,7 @@ def test_make_validates_options():
     with pytest.raises(ValueError):
         make("gomoku", width=5, height=5, n_in_row=6)
     with pytest.raises(ValueError):
-        make("gomoku", rule="renju")
+        make("gomoku", rule="caro")
     with pytest.raises(ValueError):
         make("gomoku", bogus=1)
     with pytest.raises(ValueError):

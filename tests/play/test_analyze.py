@@ -38,7 +38,7 @@ def test_bad_queries_get_an_error_and_the_next_query_is_answered(warm):
     lines = ["not json", "[" * 50_000, json.dumps([1, 2]), json.dumps({"moves": []}),
              json.dumps({"id": "x" * 201}), json.dumps({"id": "u", "bogus": 1}),
              json.dumps({"id": "p", "playouts": 10**9}), json.dumps({"id": "s", "size": 26}),
-             json.dumps({"id": "r", "rule": "renju"}), json.dumps({"id": "o", "moves": ["h8", "h8"]}),
+             json.dumps({"id": "r", "rule": "caro"}), json.dumps({"id": "o", "moves": ["h8", "h8"]}),
              json.dumps({"id": "t", "moves": [7]}), json.dumps({"id": "n", "n_in_row": True}),
              "x" * (MAX_LINE_BYTES + 10),
              json.dumps({"id": "ok", "size": 5, "n_in_row": 4, "playouts": 10})]

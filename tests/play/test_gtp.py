@@ -207,3 +207,34 @@ def test_flat_engine_plays_and_names_itself():
     assert REPLY.match(reply) and s.state.ply == 1
     with pytest.raises(ValueError, match="engine"):
         _session(engine_kind="gnu")
+
+
+def test_printsgf_and_loadsgf_round_trip(tmp_path):
+    s, out = _session()
+    for i, v in enumerate("C4 E5 D5 E3 D3 F4 J9 D4 E4 pass".split()):
+        assert ask(s, out, f"play {'bw'[i % 2]} {v}") == "=\n\n"
+    sgf = ask(s, out, "printsgf")
+    assert REPLY.match(sgf) and "GM[1]" in sgf and "KM[7.5]" in sgf and ";W[]" in sgf
+    path = tmp_path / "game.sgf"
+    path.write_text(sgf[3:-2])
+    t, out2 = _session()
+    assert ask(t, out2, f"loadsgf {path}") == "= black\n\n"
+    assert ask(t, out2, "showboard") == ask(s, out, "showboard")
+    assert ask(t, out2, f"loadsgf {path} 9") == "= black\n\n"  # before move 9: Black to play E4
+    assert ask(t, out2, "play b E4") == "=\n\n"
+    # a file that does not load leaves the game as it was
+    board = ask(t, out2, "showboard")
+    (tmp_path / "bad.sgf").write_text("(;GM[1]SZ[9];B[aa];W[aa])")
+    for line in (f"loadsgf {tmp_path / 'bad.sgf'}", f"loadsgf {tmp_path / 'missing.sgf'}", "loadsgf",
+                 f"loadsgf {path} x"):
+        assert ask(t, out2, line).startswith("? ")
+    assert ask(t, out2, "showboard") == board
+    assert ask(t, out2, f"printsgf {tmp_path / 'x.sgf'}").startswith("? ") and not (tmp_path / "x.sgf").exists()
+
+
+def test_printsgf_keeps_a_handicap_setup():
+    s, out = _session()
+    assert ask(s, out, "fixed_handicap 2") == "= C3 G7\n\n"
+    ask(s, out, "play w E5")
+    sgf = ask(s, out, "printsgf")
+    assert "AB[" in sgf and "PL[W]" in sgf and ";W[ee]" in sgf

@@ -136,7 +136,7 @@ def test_game_over_and_full_board():
 def test_unsupported_rules_error_at_the_next_move_command():
     """START only sets the board: OK under any rule. BEGIN, TURN and BOARD (the commands that ask
     for our move) answer the rule's ERROR until a rule zeroplay plays arrives."""
-    for bits, name in ((4, "renju"), (2, "continuous"), (8, "caro"), (5, "renju")):
+    for bits, name in ((2, "continuous"), (8, "caro"), (6, "continuous"), (12, "caro")):
         e = Engine(search=False)
         assert e.send(f"INFO rule {bits}") == []
         assert e.send("INFO timeout_turn 1000") == []  # INFO never answers
@@ -157,8 +157,8 @@ USER_RULE_2 = ["INFO rule 2", "START 15", "BOARD", "7,7,1", "8,8,2", "DONE", "AB
 
 
 def check_rule_2_replies(replies: list[str]) -> None:
-    rule_error = ("ERROR rule 2 (continuous game) is not supported; zeroplay plays free-style (rule 0) and "
-                  "exactly five (rule 1)")
+    rule_error = ("ERROR rule 2 (continuous game) is not supported; zeroplay plays free-style (rule 0), "
+                  "exactly five (rule 1) and renju (rule 4)")
     assert replies[:3] == ["OK", rule_error, replies[2]] and replies[2].startswith('name="zeroplay"')
     assert replies[3] == "OK" and re.fullmatch(r"\d+,\d+", replies[4]) and replies[4] not in ("7,7", "8,8")
     assert len(replies) == 5
@@ -169,7 +169,7 @@ def test_board_under_an_unsupported_rule_reads_its_block_to_done():
     line of its block got its own reply (UNKNOWN command '7,7,1' ... UNKNOWN command 'DONE')."""
     e = Engine(search=False)
     check_rule_2_replies(e.send(*USER_RULE_2))
-    for bits in (4, 8):
+    for bits in (8, 10):
         e = Engine(search=False)
         e.send(f"INFO rule {bits}", "START 15")
         assert e.send("BOARD", "7,7,1") == []  # nothing until DONE
@@ -192,13 +192,14 @@ def test_board_before_start_reads_its_block_to_done():
     assert e.engine.board.sum() == 1 + 2 + 1  # 7,7 and 8,8 from the BOARD, and our move
 
 
-def test_unplayed_multi_line_commands_read_their_block_and_answer_once():
+def test_multi_line_commands_read_their_block_and_answer_once():
     e = Engine(search=False)
     e.send("START 15")
     assert e.send("SWAP2BOARD", "7,7", "8,8") == []
-    assert e.send("DONE") == ["UNKNOWN command 'SWAP2BOARD'"]
+    assert e.send("DONE") == ["ERROR SWAP2BOARD expects 0, 3 or 5 stones, got 2"]
     replies = e.send("SWAP2BOARD", "7,7", "ABOUT")  # a command ends the block
-    assert replies[0] == "UNKNOWN command 'SWAP2BOARD'" and replies[1].startswith('name="zeroplay"')
+    assert replies[0].startswith("ERROR SWAP2BOARD expects x,y lines then DONE, got 'ABOUT'")
+    assert replies[1].startswith('name="zeroplay"')
     assert not e.engine.board.any()
     assert e.send("yxboard", "7,7,1", "DONE") == []  # YXBOARD is played since issue 23: a silent position
     assert e.engine.board.sum() == 1

@@ -72,12 +72,41 @@ def test_yxboard_sets_the_position_without_a_move_and_yxnbest_lists_the_best_mov
     assert e.send("YXNBEST x")[0].startswith("ERROR")
 
 
-def test_yxshowforbid_has_no_forbidden_points_in_the_rules_played():
+def test_yxshowforbid_has_no_forbidden_points_outside_renju():
     e, _ = _engine(search=False)
     assert e.send("START 15", "YXSHOWFORBID") == ["OK", "FORBID ."]
     from zeroplay.play.yixin import forbid_line
 
     assert forbid_line([7 * 15 + 7, 1 * 15 + 12], 15) == "FORBID 07071201."
+
+
+# Black f8 g8 h10 h9 (ours: we are Black, the counts are equal), White fillers on row 1
+DOUBLE_THREE = ["YXBOARD", "5,7,1", "6,7,1", "7,5,1", "7,6,1", "0,14,2", "2,14,2", "4,14,2", "6,14,2", "DONE"]
+
+
+def test_yxshowforbid_lists_blacks_forbidden_points_under_renju():
+    e, _ = _engine(search=False)
+    assert e.send("INFO rule 4", "START 15") == ["OK"]
+    assert e.send(*DOUBLE_THREE) == []
+    assert e.send("YXSHOWFORBID") == ["FORBID 0707."]  # h8: x 7, y 7
+    # White (the opponent) blocks the row at e8: one three only, nothing forbidden
+    assert e.send("YXBOARD", *DOUBLE_THREE[1:-1], "4,7,2", "8,14,1", "DONE") == []
+    assert e.send("YXSHOWFORBID") == ["FORBID ."]
+    # the same stones under free-style: no forbidden points
+    assert e.send("INFO rule 0", *DOUBLE_THREE, "YXSHOWFORBID") == ["FORBID ."]
+
+
+def test_renju_moves_never_take_a_forbidden_point():
+    """White's d8..g8 (c8 is ours) threatens five at h8 only, and h8 is a double-three point for
+    us (Black: h9 h10, i9 j10): the block is forbidden, so the move is elsewhere; in free-style
+    the heuristic blocks at h8."""
+    own = ["2,7,1", "7,6,1", "7,5,1", "8,6,1", "9,5,1"]
+    opponent = ["3,7,2", "4,7,2", "5,7,2", "6,7,2", "0,14,2"]
+    for rule, blocks in (("4", False), ("0", True)):
+        e, _ = _engine(search=False)
+        assert e.send(f"INFO rule {rule}", "START 15") == ["OK"]
+        (reply,) = e.send("BOARD", *own, *opponent, "DONE")
+        assert (reply == "7,7") is blocks
 
 
 def test_about_names_the_model():

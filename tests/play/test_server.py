@@ -196,7 +196,7 @@ BAD_REQUESTS = [
     ("post", "/api/games", {"size": "15"}, 422),
     ("post", "/api/games", {"size": 15.5}, 422),
     ("post", "/api/games", {"size": None}, 422),
-    ("post", "/api/games", {"rule": "renju"}, 422),
+    ("post", "/api/games", {"rule": "caro"}, 422),
     ("post", "/api/games", {"color": "red"}, 422),
     ("post", "/api/games", {"playouts": 0}, 422),
     ("post", "/api/games", {"playouts": 10**9}, 422),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from zeroplay.play.shogi_terminal import ShogiTerminal
 
 
@@ -44,3 +46,17 @@ def test_zeroplay_play_game_shogi_with_scripted_input(monkeypatch, capsys):
     assert out.count("Engine plays") == 2  # after 7g7f and, once undone, after 2g2f
     assert "move '7g7f': illegal in this position" in out and "move 'x9': not a USI move" in out
     assert "Hint: " in out and out.count("move 1: Black to move") == 2  # the start, and after undo
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--size", "9"], "--size: Gomoku options; shogi has none"),
+    (["--rule", "standard", "--n-in-row", "5"], "--n-in-row, --rule: Gomoku options; shogi has none"),
+    (["--playouts", "10"], "--playouts: shogi's alpha-beta engine is limited by --seconds"),
+])
+def test_options_shogi_does_not_take_are_refused_not_ignored(argv, words, capsys):
+    """``zeroplay play --game shogi --size 9`` (or --playouts without --model) started a game that
+    silently ignored the option; Connect Four refuses the same options."""
+    from zeroplay.cli import main
+
+    assert main(["play", "--game", "shogi", *argv]) == 2
+    assert words in capsys.readouterr().err

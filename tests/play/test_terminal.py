@@ -533,3 +533,17 @@ def test_play_and_the_web_board_default_to_the_same_playouts(warm):
     add_play_commands(parser.add_subparsers(dest="command"))
     assert parser.parse_args(["serve"]).playouts == PLAY_PLAYOUTS
     assert Options().playouts == PLAY_PLAYOUTS
+
+
+def test_go_shows_prisoners_takes_passes_and_scores_the_end():
+    game = make("go", size=5, komi=0.5)
+    s = Session(game, human=0, playouts=20)
+    s.t.start()
+    assert "prisoners: Black 0, White 0" in s.text()
+    # Black has walled off the left, White the right; White has just passed
+    s.t.state = game.initial().play_many("C1 D1 C2 D2 C3 D3 C4 D4 C5 D5 A1 pass".split())
+    s.t.handle("pass")
+    assert s.t.state.is_terminal
+    text = s.text()
+    # area: 11 - 10 - 0.5 (issue 22's hand case)
+    assert "Score B+4.5. Black (player 0, you) wins. Type new for another game, or quit." in text

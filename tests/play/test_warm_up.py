@@ -10,3 +10,40 @@ def test_warm_up_reports_each_stage_for_the_set_up_progress(warm):
     assert warm_up(lines.append, solvers=True) >= 0
     assert lines[0] == "compiling 1/4: rules (first run only, cached after) ..."
     assert len(lines) == 8 and lines[-1].startswith("compiling 4/4: VCT solver (proof-number) done in ")
+
+
+def test_the_terminal_warms_up_the_engine_it_will_play():
+    """``zeroplay play --game othello``'s first move compiled Othello's search kernels silently
+    (over 4 minutes on a loaded machine, printed as the move's search time): the warm-up, which
+    says "Loading the search", must cover the engine that plays, not only Gomoku's kernels."""
+    from zeroplay.play.terminal import warm_up_with_note
+
+    class Spy:
+        warmed = 0
+
+        def warm_up(self):
+            self.warmed += 1
+
+    spy = Spy()
+    warm_up_with_note(lambda line: None, spy)
+    assert spy.warmed == 1
+
+
+def test_engine_warm_up_searches_its_own_game_with_its_own_evaluator(warm):
+    from zeroplay.engine.factory import make_engine
+    from zeroplay.games import make
+
+    engine = make_engine(make("connect4"))
+    searchers = []
+    made = engine.new_searcher
+
+    def spy(**config):
+        searchers.append(made(**config))
+        return searchers[-1]
+
+    engine.new_searcher = spy
+    engine.warm_up(playouts=8)
+    assert len(searchers) == 1
+    searcher = searchers[0]
+    assert searcher.game is engine.game and searcher.evaluator is engine.evaluator
+    assert searcher.result().playouts >= 1

@@ -7,7 +7,7 @@ import time
 import numpy as np
 
 from zeroplay.games import make
-from zeroplay.games.go.playout import random_game
+from zeroplay.games.go.playout import light_random_game, random_game
 from zeroplay.games.gomoku.kernels import random_playouts
 
 
@@ -36,6 +36,20 @@ def _compiled(game, seconds: float, seed: int) -> tuple[float, float]:
     return moves / (time.process_time() - t0), moves / games
 
 
+def _light(game, seconds: float, seed: int) -> float:
+    start = game.initial()
+    pos = start.fast()
+    light_random_game(game.params, pos.board, pos.info, seed)  # compile / warm up
+    moves = games = 0
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
+        for _ in range(50):
+            pos = start.fast()
+            moves += light_random_game(game.params, pos.board, pos.info, seed + games)
+            games += 1
+    return moves / (time.process_time() - t0)
+
+
 def measure(size: int = 9, seconds: float = 2.0, seed: int = 0) -> dict:
     """Moves per CPU-second of random games (no own-eye filling, pass when nothing else; to two
     passes or the ply cap), one core, area scoring, komi 7.5, all in this one run:
@@ -43,6 +57,8 @@ def measure(size: int = 9, seconds: float = 2.0, seed: int = 0) -> dict:
     ``simple_ko_moves_per_s``: the compiled path (``games.go.playout.random_game``: legality,
     captures, Zobrist key, history row per move) under simple ko; ``positional_superko_moves_per_s``
     and ``situational_superko_moves_per_s``: the same with the exact superko check of every move;
+    ``rollout_moves_per_s``: the search's rollouts (``light_random_game``: the same games under
+    simple ko without key, history row and stack per move) and ``ratio_rollout_vs_simple_ko``;
     ``state_api_moves_per_s``: ``State.play`` of uniformly random legal moves from Python;
     ``ratio_compiled_vs_api``; ``gomoku_15x15_moves_per_s``: Gomoku's compiled random games
     (``zeroplay bench rules``' first figure), a yardstick of the machine's speed during this run.
@@ -58,6 +74,9 @@ def measure(size: int = 9, seconds: float = 2.0, seed: int = 0) -> dict:
         out[f"{key}_mean_game_length"] = round(length, 1)
         if ko == "simple":
             simple_rate = rate
+            light = _light(make("go", size=size), seconds / 4, seed)
+            out["rollout_moves_per_s"] = round(light)
+            out["ratio_rollout_vs_simple_ko"] = round(light / rate, 2)
     game = make("go", size=size)
     rng = np.random.default_rng(seed)
     t0 = time.process_time()

@@ -63,6 +63,22 @@ class Engine:
 
         return Searcher(self.game, self.evaluator, SearchConfig(**{**self.config_overrides, **config}))
 
+    def warm_up(self, playouts: int = 16) -> None:
+        """Compile (or load from numba's disk cache) the kernels this engine's searches use.
+
+        ``warm_up()`` compiles the search for Gomoku with the heuristic evaluator; a search over
+        another game's rules (Othello, Connect Four, Go) or with a network's priors specialises
+        other kernels, which the first move would otherwise compile silently (Othello's first
+        move took over 4 minutes on a loaded 2-core machine, reported as its search time). Two
+        tiny searches -- the opening position, then after the best move (tree reuse) -- on
+        small tables; the engine's own searchers are untouched.
+        """
+        searcher = self.new_searcher(node_capacity=1 << 10, edge_capacity=max(1 << 14, 4 * playouts * self.game.num_actions))
+        state = self.game.initial()
+        result = searcher.search(state, playouts=playouts)
+        if result.best_move is not None and not state.play(int(result.best_move)).is_terminal:
+            searcher.search(state.play(int(result.best_move)), playouts=max(1, playouts // 2))
+
 
 DEFAULT_MODELS = {
     ("gomoku", 6, 6, 4, "freestyle"): "gomoku-6x6-4-freestyle.safetensors",

@@ -13,13 +13,12 @@ a legal move raises ``GtpIllegalMoveError``. An engine that answers ``resign`` r
 from __future__ import annotations
 
 import atexit
-import os
 import queue
 import re
-import shlex
-import shutil
 import subprocess
 import threading
+
+from zeroplay.engine.programs import find_command, split_command  # noqa: F401 (find_command: re-exported)
 
 MAX_REPLY_LINES = 10_000
 """Lines one reply may have before it counts as a protocol error (bounds a runaway engine)."""
@@ -45,15 +44,6 @@ class Resignation(Exception):
     """The player to move resigns; the arena books the game to the opponent."""
 
 
-def find_command(argv: list[str]) -> list[str]:
-    """``argv`` with its program found on PATH or in /usr/games (where Debian puts ``gnugo``)."""
-    if argv and os.sep not in argv[0] and shutil.which(argv[0]) is None:
-        alt = shutil.which(argv[0], path="/usr/games")
-        if alt:
-            return [alt] + argv[1:]
-    return argv
-
-
 class GtpClient:
     """A GTP engine in a subprocess.
 
@@ -64,10 +54,8 @@ class GtpClient:
     """
 
     def __init__(self, command, *, timeout_s: float = 60.0, stderr=subprocess.DEVNULL):
-        argv = shlex.split(command) if isinstance(command, str) else list(command)
-        if not argv:
-            raise ValueError("gtp: empty command")
-        self.argv = find_command(argv)
+        self.argv = split_command(command, "gtp")  # a missing program: ProgramNotFoundError (ValueError)
+        argv = self.argv
         self.timeout_s = float(timeout_s)
         self._lines: queue.Queue = queue.Queue()
         try:
@@ -160,7 +148,7 @@ class GtpPlayer:
     """
 
     def __init__(self, command, *, timeout_s: float = 120.0, name: str | None = None, stderr=subprocess.DEVNULL):
-        self.command = command
+        self.command = split_command(command, "gtp")  # checked now, not when the first game starts
         self.name = name or f"gtp:{command if isinstance(command, str) else ' '.join(command)}"
         self.timeout_s = timeout_s
         self.stderr = stderr

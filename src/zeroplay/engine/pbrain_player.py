@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import atexit
 import queue
-import shlex
 import subprocess
 import threading
 import time
 
+from zeroplay.engine.programs import split_command
 from zeroplay.games import Game, State
 
 
@@ -45,9 +45,7 @@ class PbrainPlayer:
     def __init__(self, command, *, timeout_turn_ms: int = 1000, timeout_match_ms: int = 0,
                  reply_grace_s: float = 5.0, startup_grace_s: float = 60.0, name: str | None = None,
                  stderr=subprocess.DEVNULL):
-        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
-        if not self.argv:
-            raise ValueError("pbrain: empty command")
+        self.argv = split_command(command, "pbrain")  # a missing program: ProgramNotFoundError (ValueError)
         self.name = name or (command if isinstance(command, str) else " ".join(command))
         self.timeout_turn_ms = int(timeout_turn_ms)
         self.timeout_match_ms = int(timeout_match_ms)

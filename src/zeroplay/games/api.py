@@ -34,7 +34,8 @@ from zeroplay.games.symmetry import Symmetry
 from zeroplay.hashing import EMPTY_KEY, SIDE_KEY, zobrist_key
 
 FEATURE_SETS = ("basic", "alphazero-gomoku")
-"""Network input feature sets; see ``State.planes``."""
+"""Network input feature sets every board game encodes; see ``State.planes`` (a game may add its
+own: ``Game.feature_sets``)."""
 
 
 class IllegalMoveError(ValueError):
@@ -139,11 +140,19 @@ class Game(ABC):
     """What the two players are called, player 0 first (Connect Four: the marks ``X``, ``O``)."""
     max_plies: int
     aux_shape: tuple[int, int]
+    feature_sets: tuple[str, ...] = FEATURE_SETS
+    """The network input feature sets this game encodes (``games.planes``), its default first
+    (what ``zeroplay train`` uses when ``--features`` is not given)."""
     policy_layout: str = "cells"
     """How actions map onto the board, for a fully convolutional policy head (``nn/arch.py``):
     ``"cells"`` (action = cell, ``num_actions = cells``), ``"columns"`` (action = column, gravity
     games, ``num_actions = width``), ``"cells+pass"`` (the cells, then one pass action last,
     ``num_actions = cells + 1``: Othello, Go)."""
+
+    def final_score_text(self, state: State) -> str | None:
+        """The score of a finished game in words for front-ends (Go: ``"B+4.5"``), or None for a
+        game decided without a score (the default)."""
+        return None
 
     def opening_prior(self) -> np.ndarray | None:
         """What is known of good first moves, as a prior the search may mix into its root priors
@@ -237,6 +246,12 @@ class Game(ABC):
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"make({self.name!r}{', ' if opts else ''}{opts})"
+
+    def forbidden_moves(self, state: State, player: int | None = None) -> np.ndarray:
+        """int64 empty cells ``player`` (default: the side to move) may not play (renju's
+        forbidden points for Black), ascending, for boards that mark them; empty in games without
+        such points (the default)."""
+        return np.empty(0, dtype=np.int64)
 
     def describe(self) -> str:
         """The game in a few words for people, e.g. ``"connect4 7x6"`` (games with options say
@@ -372,11 +387,18 @@ class State:
         ``"alphazero-gomoku"`` (C = 4): own stones, opponent stones, last move (one-hot, all
         zero when unknown), all ones when the first player is to move -- the AlphaZero Gomoku
         design (junxiaosong/AlphaZero_Gomoku), with plane indexing fixed for width != height.
+        A game's own sets (``Game.feature_sets``, e.g. Go's ``"go"``) come from its compiled
+        encoder in ``games.planes``.
 
         Raises:
-            ValueError: unknown feature set.
+            ValueError: unknown feature set, or one the game does not encode.
         """
         g = self.game
+        if features not in FEATURE_SETS:
+            from zeroplay.games.planes import planes_batch
+
+            p = self._pos
+            return planes_batch(g, p.board[None], p.info[None], features)[0]
         board = self._pos.board.reshape(g.height, g.width)
         me = self.to_play + 1
         if features == "basic":

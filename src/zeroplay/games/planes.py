@@ -1,16 +1,24 @@
-"""Compiled encoders of network input planes for batches of positions (see ``State.planes``)."""
+"""Compiled encoders of network input planes for batches of positions (see ``State.planes``).
+
+Feature sets: ``"basic"`` and ``"alphazero-gomoku"`` fit every board game; ``"go"`` is Go's own
+(``games.go.planes``: liberties, ko, last three moves, komi and rules). A game names the sets it
+can encode in ``Game.feature_sets`` (the first is its default).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
+from zeroplay.games.go.planes import GO_PLANES
+from zeroplay.games.go.planes import encode as go_encode
 from zeroplay.games.layout import I_LAST, I_TO_PLAY, P_CELLS, P_WIDTH
 
 FEATURES_BASIC = 0
 FEATURES_ALPHAZERO_GOMOKU = 1
-FEATURE_IDS = {"basic": FEATURES_BASIC, "alphazero-gomoku": FEATURES_ALPHAZERO_GOMOKU}
-FEATURE_CHANNELS = {"basic": 3, "alphazero-gomoku": 4}
+FEATURES_GO = 2
+FEATURE_IDS = {"basic": FEATURES_BASIC, "alphazero-gomoku": FEATURES_ALPHAZERO_GOMOKU, "go": FEATURES_GO}
+FEATURE_CHANNELS = {"basic": 3, "alphazero-gomoku": 4, "go": GO_PLANES}
 
 
 def feature_id(features: str) -> int:
@@ -20,9 +28,18 @@ def feature_id(features: str) -> int:
     return FEATURE_IDS[features]
 
 
+def check_features(game, features: str) -> None:
+    """Raise ValueError unless ``game`` encodes the feature set ``features``."""
+    if features not in game.feature_sets:
+        raise ValueError(f"feature set {features!r} is not one of {game.name}'s: {', '.join(game.feature_sets)}")
+
+
 @njit(cache=True)
 def encode_planes(params, board, info, fid, out):
     """Write one position's planes into ``out`` float32 (C, H, W), side to move's view."""
+    if fid == FEATURES_GO:
+        go_encode(params, board, info, out)
+        return
     w = params[P_WIDTH]
     cells = params[P_CELLS]
     me = info[I_TO_PLAY] + 1
@@ -55,8 +72,13 @@ def encode_batch(params, boards, infos, fid, out):
 
 
 def planes_batch(game, boards: np.ndarray, infos: np.ndarray, features: str) -> np.ndarray:
-    """float32 (B, C, H, W) planes of a batch of positions (same result as ``State.planes``)."""
+    """float32 (B, C, H, W) planes of a batch of positions (same result as ``State.planes``).
+
+    Raises:
+        ValueError: an unknown feature set, or one the game does not encode (``Game.feature_sets``).
+    """
     fid = feature_id(features)
+    check_features(game, features)
     out = np.empty((boards.shape[0], FEATURE_CHANNELS[features], game.height, game.width), dtype=np.float32)
     encode_batch(game.params, boards, infos, fid, out)
     return out

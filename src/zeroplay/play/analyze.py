@@ -9,7 +9,8 @@ the order the queries came. Query fields (all but ``id`` optional)::
                (Gomocup: column, row from the top); at most size * size moves
     size       board width and height, 5..25 (default 15)
     n_in_row   stones in a row that win, 3..size (default 5)
-    rule       "freestyle" (five or more wins) or "standard" (exactly five) (default freestyle)
+    rule       "freestyle" (five or more wins), "standard" (exactly five) or "renju" (RIF rules:
+               Black's forbidden points are never suggested; n_in_row 5) (default freestyle)
     playouts   playouts of the search, 1..--max-playouts (default 800)
     top        moves reported, 1..50 (default 10)
 
@@ -110,8 +111,10 @@ class Analyzer:
         playouts = _int(query, "playouts", DEFAULT_PLAYOUTS, 1, self.max_playouts)
         top = _int(query, "top", 10, 1, MAX_TOP)
         rule = query.get("rule", "freestyle")
-        if rule not in ("freestyle", "standard"):
-            raise QueryError(f"rule must be freestyle or standard, got {json.dumps(rule)[:40]}")
+        if rule not in ("freestyle", "standard", "renju"):
+            raise QueryError(f"rule must be freestyle, standard or renju, got {json.dumps(rule)[:40]}")
+        if rule == "renju" and n_in_row != 5:
+            raise QueryError(f"renju is played five in a row, got n_in_row {n_in_row}")
         moves = query.get("moves", [])
         if not isinstance(moves, list) or len(moves) > size * size or not all(isinstance(m, str) for m in moves):
             raise QueryError(f"moves must be a list of at most {size * size} strings such as \"h8\" or \"7,7\"")

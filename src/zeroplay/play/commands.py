@@ -24,9 +24,10 @@ def add_play_commands(sub) -> None:
     p.add_argument("--n-in-row", type=int, default=None,
                    help="Gomoku: stones in a row that win (default: --model's, else 5, and 4 on 6x6: the shipped "
                         "6x6 model's game)")
-    p.add_argument("--rule", choices=["freestyle", "standard"], default=None,
-                   help="Gomoku: freestyle: five or more wins; standard: exactly five (default: --model's, else "
-                        "freestyle)")
+    p.add_argument("--rule", choices=["freestyle", "standard", "renju"], default=None,
+                   help="Gomoku: freestyle: five or more wins; standard: exactly five; renju: RIF rules, Black "
+                        "may not play a double-three, double-four or overline (marked !) (default: --model's, "
+                        "else freestyle)")
     p.add_argument("--color", "--colour", choices=["black", "white"], default="black",
                    help="your colour; Black moves first (Connect Four: black is X) (default black)")
     p.add_argument("--playouts", type=int, default=None,
@@ -100,6 +101,16 @@ def _cmd_play(args) -> int:
 
         if getattr(make(args.game), "has_hands", False):  # shogi: its own text session
             from zeroplay.play.shogi_terminal import run as run_text_game
+
+            # refused, not ignored, as for Connect Four (terminal.run): the board options were
+            # silently dropped, and --playouts without --model changed nothing
+            given = [flag for flag, value in (("--size", args.size), ("--n-in-row", args.n_in_row),
+                                              ("--rule", args.rule)) if value is not None]
+            if given:
+                raise ValueError(f"{', '.join(given)}: Gomoku options; {args.game} has none")
+            if args.playouts is not None and args.model is None:
+                raise ValueError(f"--playouts: {args.game}'s alpha-beta engine is limited by --seconds "
+                                 "(--playouts is for --model's MCTS engine)")
 
             return run_text_game(args)
     from zeroplay.play.terminal import run

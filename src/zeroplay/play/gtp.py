@@ -2,13 +2,14 @@
 Sabaki, GoGui (twogtp), Lizzie, KGS clients and GNU Go matches.
 
 Commands: the required set (``protocol_version name version known_command list_commands quit
-boardsize clear_board komi play genmove``), ``undo showboard time_settings time_left
-final_score final_status_list fixed_handicap place_free_handicap set_free_handicap
-kgs-genmove_cleanup``, and the analysis commands of GUIs: ``lz-analyze`` / ``analyze`` (Leela
-Zero's lines: win rate and prior in 1/100 %), ``kata-analyze`` (KataGo's: fractions, score
-fields), ``genmove_analyze`` / ``lz-genmove_analyze`` / ``kata-genmove_analyze``. An analysis
-answers ``=`` at once, then an ``info ...`` line every interval (centiseconds, default 100)
-until the next command arrives, then the empty line that ends the reply.
+boardsize clear_board komi play genmove``), ``undo showboard time_settings time_left final_score
+final_status_list fixed_handicap place_free_handicap set_free_handicap kgs-genmove_cleanup
+loadsgf`` (GTP 2.0 section 6.3.5; answers the colour to move, as GNU Go does), ``printsgf`` (GNU
+Go's: the game so far as SGF, ``games.go.sgf``), and the analysis commands of GUIs: ``lz-analyze``
+/ ``analyze`` (Leela Zero's lines: win rate and prior in 1/100 %), ``kata-analyze`` (KataGo's:
+fractions, score fields), ``genmove_analyze`` / ``lz-genmove_analyze`` / ``kata-genmove_analyze``.
+An analysis answers ``=`` at once, then an ``info ...`` line every interval (centiseconds, default
+100) until the next command arrives, then the empty line that ends the reply.
 
 Protocol (GTP 2.0 section 3): control characters other than tab and newline are dropped, tabs
 become spaces, ``#`` starts a comment, empty lines are ignored, an optional numeric id comes
@@ -43,6 +44,8 @@ MAX_LINE = 65536
 REQUIRED = ("protocol_version", "name", "version", "known_command", "list_commands", "quit", "boardsize",
             "clear_board", "komi", "play", "genmove")
 COLORS = {"b": 0, "black": 0, "w": 1, "white": 1}
+MAX_SGF_BYTES = 1 << 20
+"""Largest SGF file ``loadsgf`` reads (1 MiB: a 19x19 game is a few KB)."""
 
 
 class GtpFailure(Exception):
@@ -435,6 +438,56 @@ class GtpSession:
     def cmd_set_free_handicap(self, args, ident):
         self._place_handicap(args)
         return ""
+
+    # --- SGF --------------------------------------------------------------------------------
+    def cmd_loadsgf(self, args, ident):
+        """``loadsgf FILE [N]``: the record's set-up and moves (before move N, counted from 1);
+        square boards only. A file that does not load leaves the game as it was."""
+        from zeroplay.games.go.sgf import read_go_sgf
+
+        if not 1 <= len(args) <= 2 or (len(args) == 2 and not args[1].isdigit()):
+            raise GtpFailure("syntax error")
+        try:
+            with open(args[0], "rb") as f:
+                data = f.read(MAX_SGF_BYTES + 1)
+        except OSError:
+            raise GtpFailure("cannot load file") from None
+        if len(data) > MAX_SGF_BYTES:
+            raise GtpFailure("cannot load file")
+        try:
+            record = read_go_sgf(data.decode("utf-8", errors="replace"))
+        except ValueError:
+            raise GtpFailure("cannot load file") from None
+        if record.width != record.height:
+            raise GtpFailure("cannot load file")
+        moves = record.moves[: max(int(args[1]) - 1, 0)] if len(args) == 2 else record.moves
+        saved = self.game, self.events, self.states
+        try:
+            self._new_game(record.width, record.komi)
+            if record.black_setup or record.white_setup or record.to_play:
+                self._push(("setup", record.black_setup, record.white_setup, record.to_play))
+            for m in moves:
+                self._push(("move", m))
+        except ValueError:
+            self.game, self.events, self.states = saved
+            raise GtpFailure("cannot load file") from None
+        return "white" if self.state.to_play else "black"
+
+    def cmd_printsgf(self, args, ident):
+        """The game so far as SGF (GNU Go's ``printsgf`` without a file: the text is the reply)."""
+        from zeroplay.games.go.sgf import GoRecord, write_go_sgf
+
+        if args:
+            raise GtpFailure("printsgf writes no files here: give no argument")
+        start = max((i for i, e in enumerate(self.events) if e[0] == "setup"), default=-1)
+        g = self.game
+        record = GoRecord(g.width, g.height, g.rules.komi, rules=g.rules.scoring,
+                          moves=[e[1] for e in self.events[start + 1:]])
+        if start >= 0:
+            _, record.black_setup, record.white_setup, record.to_play = self.events[start]
+        if self.state.is_terminal:
+            record.result = g.result_text(self.state)
+        return "\n" + write_go_sgf(record).rstrip("\n")
 
     # --- analysis ---------------------------------------------------------------------------
     @staticmethod

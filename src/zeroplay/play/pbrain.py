@@ -9,7 +9,8 @@ Commands (one a line, LF or CR LF; keywords in any case)::
     TURN x,y            the opponent played x,y                  -> x,y (our move)
     BOARD               whole position, then lines x,y,f, then DONE   -> x,y
                         (f: 1 own stone, 2 opponent's, 3 marker (continuous game), ignored)
-    SWAP2BOARD, YXBOARD multi-line, not played: read up to DONE  -> UNKNOWN ..., once
+    SWAP2BOARD          the SWAP2 opening: lines x,y (0, 3 or 5 stones, Black first), DONE
+                        -> x,y x,y x,y | SWAP | x,y | x,y x,y  (``play/swap2.py``)
     TAKEBACK x,y        remove the stone at x,y                  -> OK
     INFO key value      timeout_turn, timeout_match, time_left (ms), max_memory (bytes),
                         game_type, rule (bitmask 1 exactly five, 2 continuous, 4 renju, 8 caro),
@@ -30,8 +31,9 @@ first`` (before any START: ``ERROR no game: send START first``).
 Rules: START and RECTSTART only set the board, so they answer OK to any size zeroplay plays
 whatever ``INFO rule`` said (RESTART and TAKEBACK likewise only edit the board). The rule applies
 to the commands that ask for our move: BEGIN, TURN and BOARD answer ``ERROR rule ...`` while a rule
-we do not play (continuous, renju, caro) is set, until a supported rule (0 or 1) arrives; so do
-they while the ``--model`` given cannot play the rule (a free-style net and ``INFO rule 1``). A
+we do not play (continuous, caro) is set, until a supported rule (0, 1 or 4: renju, RIF rules,
+Black's forbidden points never played) arrives; so do they while the ``--model`` given cannot
+play the rule (a free-style net and ``INFO rule 1``). A
 board size the model cannot play is refused at START. Without ``--model`` a rule no shipped model
 plays gets the search-only engine (``engine.make_engine``). A ``--model`` that can play no board,
 or whose weights are damaged, stops the engine at start-up (stderr, exit status 2).
@@ -93,14 +95,14 @@ DEFAULT_TURN_MS = 5000
 """Turn time assumed until the manager sends ``INFO timeout_turn``."""
 
 RULE_EXACT5, RULE_CONTINUOUS, RULE_RENJU, RULE_CARO = 1, 2, 4, 8
-_UNSUPPORTED_RULES = {RULE_CONTINUOUS: "continuous game", RULE_RENJU: "renju", RULE_CARO: "caro"}
+_UNSUPPORTED_RULES = {RULE_CONTINUOUS: "continuous game", RULE_CARO: "caro"}
 
 _COORD = re.compile(r"^\s*(\d{1,9})\s*,\s*(\d{1,9})\s*$", re.ASCII)
 _BOARD_LINE = re.compile(r"^\s*(\d{1,9})\s*,\s*(\d{1,9})\s*,\s*(\d{1,9})\s*$", re.ASCII)
-_UNPLAYED_BLOCKS = frozenset({"SWAP2BOARD"})
+_UNPLAYED_BLOCKS: frozenset[str] = frozenset()
 """Multi-line commands (lines, then DONE) we do not play: the block is read, then UNKNOWN once."""
 _COMMANDS = frozenset({"START", "RECTSTART", "RESTART", "BEGIN", "TURN", "BOARD", "TAKEBACK", "ABOUT",
-                       "END", "INFO", "YXBOARD", "YXNBEST", "YXSTOP", "YXSHOWFORBID"}) | _UNPLAYED_BLOCKS
+                       "END", "INFO", "YXBOARD", "YXNBEST", "YXSTOP", "YXSHOWFORBID", "SWAP2BOARD"}) | _UNPLAYED_BLOCKS
 """Command words: inside a block one of these ends the block (the manager gave up on it)."""
 _MOVE_COMMANDS = frozenset({"BEGIN", "TURN", "BOARD"})
 """The commands that ask for our move: the ones an unplayable rule answers with ERROR."""
@@ -240,7 +242,7 @@ class PbrainEngine:
         if command == "INFO":
             self._cmd_info(arg)
             return
-        if command in _UNPLAYED_BLOCKS:
+        if command in _UNPLAYED_BLOCKS or command == "SWAP2BOARD":
             self._open_block(command)
             return
         handler = {
@@ -290,10 +292,17 @@ class PbrainEngine:
             command, _, _ = self._close_block()
             if command in _UNPLAYED_BLOCKS:
                 self._say(f"UNKNOWN command {command!r}")
+            elif command == "SWAP2BOARD":
+                self._say(f"ERROR SWAP2BOARD expects x,y lines then DONE, got {_quote(stripped)!r}; opening discarded")
             else:
                 self._say(f"ERROR BOARD expects x,y,field lines then DONE, got {_quote(stripped)!r}; "
                           "board discarded")
             return False
+        if self._block == "SWAP2BOARD":
+            if _COORD.match(stripped) and len(self._board_lines) < 6:
+                self._board_lines.append(stripped)
+            elif self._board_bad is None:
+                self._board_bad = stripped
         if self._block in ("BOARD", "YXBOARD"):
             if _BOARD_LINE.match(stripped) and len(self._board_lines) < 4 * MAX_SIZE * MAX_SIZE:
                 self._board_lines.append(stripped)
@@ -306,6 +315,13 @@ class PbrainEngine:
         command, lines, bad = self._close_block()
         if command in _UNPLAYED_BLOCKS:
             self._say(f"UNKNOWN command {command!r}")
+        elif command == "SWAP2BOARD":
+            if not self._started():
+                pass  # it said why
+            elif self.rule_error or bad is not None:
+                self._say("ERROR " + (self.rule_error or f"SWAP2BOARD expects x,y lines then DONE, got {_quote(bad)!r}"))
+            else:
+                self._cmd_swap2_done(lines)
         elif self.rule_error:
             self._say(f"ERROR {self.rule_error}")
         elif not self._started():
@@ -342,7 +358,7 @@ class PbrainEngine:
             unsupported.append(f"bits {bits}")
         if unsupported:
             self.rule_error = (f"rule {bits} ({', '.join(unsupported)}) is not supported; "
-                               "zeroplay plays free-style (rule 0) and exactly five (rule 1)")
+                               "zeroplay plays free-style (rule 0), exactly five (rule 1) and renju (rule 4)")
             return
         self.rule_error = None
         if bits != self.rule:
@@ -355,7 +371,10 @@ class PbrainEngine:
             self.rule_error = model_error(self.model, rule=self._rule_name())
 
     def _rule_name(self) -> str:
-        """The Game API's rule for ``INFO rule``: ``"standard"`` (exactly five) or ``"freestyle"``."""
+        """The Game API's rule for ``INFO rule``: ``"renju"`` (bit 4), ``"standard"`` (exactly
+        five) or ``"freestyle"``."""
+        if self.rule & RULE_RENJU:
+            return "renju"
         return "standard" if self.exact_five else "freestyle"
 
     def _model_misfit(self, width: int, height: int) -> str | None:
@@ -498,6 +517,70 @@ class PbrainEngine:
         if play:
             self._reply_move()
 
+    def _cmd_swap2_done(self, lines: list[str]) -> None:
+        """The SWAP2 answer (``play/swap2.py``); the board then holds the opening, our stones
+        as our colour from here on."""
+        from zeroplay.games import make
+        from zeroplay.play import swap2
+
+        game = make("gomoku", width=self.width, height=self.height, rule=self._rule_name())
+        stones = []
+        for text in lines:
+            x, y = (int(v) for v in _COORD.match(text).groups())
+            if not (x < self.width and y < self.height):
+                self._say(f"ERROR SWAP2BOARD {x},{y} is off the {self.width}x{self.height} board")
+                return
+            stones.append(y * self.width + x)
+        seconds = self.move_seconds()
+        started = time.perf_counter()
+
+        def evaluate(state, searches_left: int) -> tuple[float, int]:
+            left = None if seconds is None else (seconds - (time.perf_counter() - started)) / searches_left
+            return self._evaluate(state, left)
+
+        try:
+            answer = swap2.decide(game, stones, evaluate)
+        except ValueError as e:
+            self._say(f"ERROR {e}")
+            return
+        self._debug(f"SWAP2: White's Q {', '.join(f'{q:+.2f}' for q in answer.values)} -> {answer.text}")
+        final = game.initial().play_many(stones + list(answer.stones))
+        black, white = final.stones(0), final.stones(1)
+        self.board = np.zeros(self.width * self.height, dtype=np.int8)
+        self.board[black] = 1 if answer.we_play_black else 2
+        self.board[white] = 2 if answer.we_play_black else 1
+        self.last_opponent = None
+        self._fresh_tree = True
+        self._say(answer.text)
+
+    def _evaluate(self, state, seconds: float | None) -> tuple[float, int]:
+        """(Q for the side to move in [-1, 1], best move) of ``state`` by the search within
+        ``seconds``; without a search (none available, or no time): Q 0 and the heuristic move."""
+        if self.use_search and not self._ready.is_set():
+            if not any(t.name == "pbrain-warm-up" for t in threading.enumerate()):
+                threading.Thread(target=self._warm_up, name="pbrain-warm-up", daemon=True).start()
+            self._ready.wait(timeout=0 if seconds is None else max(seconds, 0) * 0.5)
+        if self.use_search and self._ready.is_set() and self._warm_error is None \
+                and (seconds is None or seconds >= 0.02):
+            try:
+                searcher = self._get_searcher(state.game)
+                searcher.reset()
+                if seconds is None:
+                    result = searcher.search(state, playouts=min(FAST_PLAYOUTS, self.max_playouts))
+                else:
+                    result = searcher.search(state, playouts=self.max_playouts, seconds=seconds)
+                if result.best_move is not None:
+                    return float(result.root_q), int(result.best_move)
+            except Exception:
+                self._debug("SWAP2 search failed:\n" + traceback.format_exc())
+        board = state.board.reshape(-1)
+        me = state.to_play + 1
+        cell = heuristic.quick_move(board, self.width, self.height, me, 5, self.exact_five)
+        legal = state.legal_moves()
+        if cell not in set(int(c) for c in legal):  # renju: a forbidden point of Black's
+            cell = int(legal[0])
+        return 0.0, int(cell)
+
     def _cmd_about(self, arg: str) -> None:
         self._say(f'name="zeroplay", version="{__version__}", author="zeroplay developers", '
                   f'country="", www="", email="", model="{self._model_name()}"')
@@ -525,8 +608,16 @@ class PbrainEngine:
         self.stop_requested.clear()  # the search it stopped is over; nothing to answer
 
     def _cmd_showforbid(self, arg: str) -> None:
-        if self._started():
-            self._say(yixin.forbid_line([], self.width))
+        if not self._started():
+            return
+        cells: list[int] = []
+        if self.rule & RULE_RENJU:
+            try:
+                state = self._state()
+                cells = [int(c) for c in state.game.forbidden_moves(state, 0)]
+            except ValueError as e:  # a position no game reaches (both sides with a five)
+                self._debug(f"YXSHOWFORBID: {e}")
+        self._say(yixin.forbid_line(cells, self.width))
 
     def _cmd_nbest(self, arg: str) -> None:
         if not self._started():
@@ -544,7 +635,7 @@ class PbrainEngine:
         finally:
             self._analysing = False
         if cell is None:
-            cell = heuristic.quick_move(self.board, self.width, self.height, 1, 5, self.exact_five)
+            cell = self._quick_move()
             self._debug("YXNBEST: quick heuristic move (no search available now)")
         elif self._last_result is not None:
             for line in yixin.nbest_lines(self._last_result, self.width, int(arg)):
@@ -559,10 +650,18 @@ class PbrainEngine:
     def exact_five(self) -> bool:
         return bool(self.rule & RULE_EXACT5)
 
+    def _black_stone(self) -> int:
+        """Board code (1 own, 2 the opponent's) of Black's stones: the first mover's, from the
+        counts as in ``_state``."""
+        return 2 if (self.board == 2).sum() == (self.board == 1).sum() + 1 else 1
+
     def _game_over(self) -> str | None:
         """Why no move can be asked for here, or None."""
-        n, exact = 5, self.exact_five
+        n = 5
+        renju = bool(self.rule & RULE_RENJU)
         for stone, who in ((2, "the opponent has"), (1, "we have")):
+            # renju: Black's five is exactly five, White's five or more
+            exact = self.exact_five if not renju else stone == self._black_stone()
             for cell in np.flatnonzero(self.board == stone):
                 board = self.board.copy()
                 board[cell] = 0
@@ -571,6 +670,22 @@ class PbrainEngine:
         if not (self.board == 0).any():
             return "the board is full"
         return None
+
+    def _quick_move(self) -> int:
+        """``heuristic.quick_move`` for us; under renju as Black, never a forbidden point (the
+        legal cell nearest to the heuristic's choice instead)."""
+        renju = bool(self.rule & RULE_RENJU)
+        exact = self.exact_five or (renju and self._black_stone() == 1)
+        cell = heuristic.quick_move(self.board, self.width, self.height, 1, 5, exact)
+        if renju and self._black_stone() == 1:
+            state = self._state()
+            if cell in set(int(c) for c in state.game.forbidden_moves(state)):
+                legal = state.legal_moves()
+                if len(legal):
+                    dist = np.maximum(abs(legal % self.width - cell % self.width),
+                                      abs(legal // self.width - cell // self.width))
+                    cell = int(legal[int(np.argmin(dist))])
+        return int(cell)
 
     def move_seconds(self) -> float | None:
         """Seconds the search may take for this move; None = answer at once (timeout_turn 0).
@@ -598,7 +713,7 @@ class PbrainEngine:
             return
         cell = self._searched_move()
         if cell is None:
-            cell = heuristic.quick_move(self.board, self.width, self.height, 1, 5, self.exact_five)
+            cell = self._quick_move()
         self.board[cell] = 1
         self._say(f"{cell % self.width},{cell // self.width}")
 
@@ -726,7 +841,7 @@ def model_error(model: str, width: int | None = None, height: int | None = None,
     ``width`` x ``height`` board, in ``zeroplay play``'s words (``engine.check_model``); None: it can.
 
     The protocol's game is Gomoku, five in a row. ``rule`` is the one ``INFO rule`` asked for
-    (``"freestyle"`` or ``"standard"``); None takes the model's own, as at START (``INFO rule`` may
+    (``"freestyle"``, ``"standard"`` or ``"renju"``); None takes the model's own, as at START (``INFO rule`` may
     come after it). Without a size (the start-up check, before any START, and a rule change) the
     board is the model's own where the protocol has it, so only the game and its options are
     checked then. ``load`` also loads the weights (torch; their checksum), as ``zeroplay play``
@@ -745,7 +860,7 @@ def model_error(model: str, width: int | None = None, height: int | None = None,
             playable = len(own) == 2 and all(isinstance(v, int) and MIN_SIZE <= v <= MAX_SIZE for v in own)
             width, height = own if playable else (15, 15)
         if rule is None:
-            rule = options.get("rule") if options.get("rule") in ("freestyle", "standard") else "freestyle"
+            rule = options.get("rule") if options.get("rule") in ("freestyle", "standard", "renju") else "freestyle"
         game = make("gomoku", width=width, height=height, n_in_row=5, rule=rule)
         check_model(path, game)
         if load:
@@ -756,7 +871,8 @@ def model_error(model: str, width: int | None = None, height: int | None = None,
         if any(d.startswith(("game:", "game option n_in_row")) for d in e.differences):
             who.append("the Gomocup protocol plays five in a row")
         if any(d.startswith("game option rule") for d in e.differences):
-            who.append("INFO rule " + ("1 asks for exactly five" if rule == "standard" else "0 asks for free-style"))
+            asked = {"standard": "1 asks for exactly five", "renju": "4 asks for renju"}
+            who.append("INFO rule " + asked.get(rule, "0 asks for free-style"))
         return f"{e} ({'; '.join(who)})" if who else str(e)
     except CheckpointError as e:
         return str(e)

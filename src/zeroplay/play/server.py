@@ -109,7 +109,7 @@ class NewGameIn(BaseModel):
     game: Literal["gomoku", "tictactoe"] = None
     size: StrictInt = Field(None, ge=MIN_SIZE, le=MAX_SIZE)
     n_in_row: StrictInt | None = Field(None, ge=MIN_N_IN_ROW, le=MAX_SIZE)
-    rule: Literal["freestyle", "standard"] = None
+    rule: Literal["freestyle", "standard", "renju"] = None
     color: Literal["black", "white"] = "black"
     playouts: StrictInt = Field(None, ge=1, le=MAX_WEB_PLAYOUTS)
     seconds: StrictFloat | StrictInt | None = Field(None, gt=0, le=MAX_SECONDS_PER_MOVE)
@@ -133,7 +133,7 @@ class LoadIn(BaseModel):
     text: StrictStr = Field(..., max_length=200_000)
     format: Literal["psq", "sgf", "auto"] = "auto"
     n_in_row: StrictInt | None = Field(None, ge=MIN_N_IN_ROW, le=MAX_SIZE)
-    rule: Literal["freestyle", "standard"] = None
+    rule: Literal["freestyle", "standard", "renju"] = None
     color: Literal["black", "white"] = "black"
     playouts: StrictInt = Field(None, ge=1, le=MAX_WEB_PLAYOUTS)
     seconds: StrictFloat | StrictInt | None = Field(None, gt=0, le=MAX_SECONDS_PER_MOVE)

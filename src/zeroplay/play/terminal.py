@@ -236,7 +236,9 @@ class TerminalGame:
         s = self.state
         if not s.is_terminal:
             return
-        self.out(f"{result_text(self.game, s.winner, self.human)} Type new for another game, or quit.")
+        score = self.game.final_score_text(s)  # Go: "Score B+4.5."; games won by a line: none
+        self.out(f"{f'Score {score}. ' if score else ''}{result_text(self.game, s.winner, self.human)} "
+                 "Type new for another game, or quit.")
 
     # --- input ----------------------------------------------------------------------------------
     def handle(self, line: str) -> None:
@@ -333,8 +335,11 @@ class TerminalGame:
             self.engine_move()
 
 
-def warm_up_with_note(out: Callable[[str], None]) -> None:
-    """Compile the search (in a thread, so Ctrl-C still works); say why when it takes a while."""
+def warm_up_with_note(out: Callable[[str], None], engine: Engine | None = None) -> None:
+    """Compile the search (in a thread, so Ctrl-C still works); say why when it takes a while.
+
+    With ``engine``, also the kernels its own game and evaluator specialise (``Engine.warm_up``),
+    so that the first move's search time is the search's, not a silent compile's."""
     from zeroplay.engine.factory import warm_up
 
     errors: list[BaseException] = []
@@ -342,6 +347,8 @@ def warm_up_with_note(out: Callable[[str], None]) -> None:
     def work():
         try:
             warm_up()
+            if engine is not None:
+                engine.warm_up()
         except BaseException as e:  # reported below in the main thread
             errors.append(e)
 
@@ -432,7 +439,7 @@ def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = pr
             out(f"Note: {engine.note} Pass --model PATH to use a checkpoint"
                 + (f", or --model {fits[0]} to play a shipped one." if fits else "."))
         out(help_text(game))
-        warm_up_with_note(out)
+        warm_up_with_note(out, engine)
         session = TerminalGame(game, engine, human, playouts=args.playouts, seconds=args.seconds, out=out)
         session.start()
         while not session.quit:

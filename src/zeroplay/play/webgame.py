@@ -167,6 +167,8 @@ class WebGame:
             "moves": [{"cell": int(m), "text": self.fmt(m), "gomocup": g.format_move(int(m), "gomocup")}
                       for m in s.moves],
             "last_move": s.last_move,
+            # renju: the empty cells the side to move may not play (Black's forbidden points)
+            "forbidden": [int(c) for c in g.forbidden_moves(s)],
             "to_play": s.to_play,
             "human": self.human,
             "your_turn": (not s.is_terminal) and (s.to_play == self.human or not self.at_end),

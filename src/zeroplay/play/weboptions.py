@@ -108,8 +108,10 @@ class Options:
         if sized and not MIN_N_IN_ROW <= n_in_row <= self.size:
             raise GameInputError(f"n_in_row (stones in a row) must be {MIN_N_IN_ROW}..{self.size} on a "
                                  f"{self.size}x{self.size} board, not {self.n_in_row}")
-        if self.rule not in ("freestyle", "standard"):
-            raise GameInputError(f"rule must be freestyle or standard, not {self.rule!r}")
+        if self.rule not in ("freestyle", "standard", "renju"):
+            raise GameInputError(f"rule must be freestyle, standard or renju, not {self.rule!r}")
+        if sized and self.rule == "renju" and n_in_row != 5:
+            raise GameInputError(f"renju is played five in a row, not {n_in_row}")
         if self.color not in ("black", "white"):
             raise GameInputError(f"color must be black or white, not {self.color!r}")
         if not 1 <= self.playouts <= MAX_WEB_PLAYOUTS:

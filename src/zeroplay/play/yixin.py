@@ -11,8 +11,10 @@ What ``pbrain-zeroplay`` answers (coordinates are Gomocup ``x,y``: column, row f
                                        stone is not placed (an analysis)
     YXSTOP                             stop the search now running; it answers as if its time had
                                        run out (the reader thread sees it while the search runs)
-    YXSHOWFORBID                       ``FORBID .``: free-style and exactly-five have no forbidden
-                                       points (renju, which has them, is not played yet)
+    YXSHOWFORBID                       ``FORBID xxyy...xxyy.``: Black's forbidden points under
+                                       renju (``INFO rule 4``), whoever is to move; ``FORBID .``
+                                       when none, and always under free-style and exactly five
+    SWAP2BOARD / x,y lines / DONE      the SWAP2 opening (``play/swap2.py``)
     ABOUT                              name, version and the model that plays
 
 During every search, once a second and at its end, a ``MESSAGE`` line in the spirit of Rapfi's

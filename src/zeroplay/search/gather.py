@@ -144,6 +144,25 @@ def _alloc_edges(tree, count):
 
 
 @njit(cache=True, inline="always")
+def _legal_blocks(params, board, info, wmask, moves, mark):
+    """The opponent's winning cells that the side to move may legally play, into ``moves``;
+    returns their count. A winning cell of the opponent is not always a legal block (renju: a
+    forbidden point for Black). ``mark``: bool (num_actions,) scratch, all False on entry and
+    on return."""
+    k = fast.legal_moves(params, board, info, wmask, moves)
+    for i in range(k):
+        mark[moves[i]] = True
+    count = fast.winning_moves(params, board, info, wmask, 1 - info[I_TO_PLAY], moves)
+    kept = 0
+    for i in range(count):
+        if mark[moves[i]]:
+            moves[kept] = moves[i]
+            kept += 1
+    mark[:] = False
+    return kept
+
+
+@njit(cache=True, inline="always")
 def _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot, n):
     """A NEW node reached: prove it in one ply, or queue it for evaluation."""
     p = info[I_TO_PLAY]
@@ -200,7 +219,19 @@ def _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot
     legal = batch.leaf_legal[slot]
     legal[:] = False
     if num_blocks >= 1:
-        k = fast.winning_moves(params, board, info, wmask, 1 - p, batch.moves)
+        k = _legal_blocks(params, board, info, wmask, batch.moves, legal)
+        if k == 0:
+            if n != tree.meta[M_ROOT]:
+                # the only block is illegal for the mover (renju: a forbidden point for Black):
+                # the opponent's five comes next
+                tree.node_u[n] = -1.0
+                tree.node_q[n] = -1.0
+                tree.node_n[n] = 1
+                tree.node_state[n] = EXPANDED
+                tree.node_proof[n] = LOSS
+                tree.node_dist[n] = 2
+                return DONE
+            k = fast.legal_moves(params, board, info, wmask, batch.moves)  # moves to report
     else:
         k = fast.legal_moves(params, board, info, wmask, batch.moves)
         # the opponent's VCF after a pass leaves only the moves that break it (search/defence.py)

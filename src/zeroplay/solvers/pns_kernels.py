@@ -69,6 +69,7 @@ from zeroplay.solvers.vcf_kernels import (
     NOT_FOUND,
     all_replies,
     first_win_cell,
+    illegal_for,
     scan_windows,
     threat_defences,
     vcf_search,
@@ -294,6 +295,10 @@ def _expand(params, zkeys, board, info, stack, wmask, work, vw, tt, tree, n, a):
             _settle(tree, n, False)
             _tt_store(tree, key, n)
             return True
+        if nd == 1 and illegal_for(params, board, a, first_win_cell(params, wmask, d)):
+            _settle(tree, n, False)  # renju: Black cannot block on a forbidden point
+            _tt_store(tree, key, n)
+            return True
         if nd == 1:
             first = _new_children(tree, n, 1)
             if first < 0:
@@ -307,7 +312,7 @@ def _expand(params, zkeys, board, info, stack, wmask, work, vw, tt, tree, n, a):
             k = 0
             for c in range(params[P_CELLS]):
                 sc = work.score[c]
-                if sc > 0 and board[c] == 0:
+                if sc > 0 and board[c] == 0 and not illegal_for(params, board, a, c):
                     j = k
                     while j > 0 and work.score[cand[j - 1]] < sc:
                         cand[j] = cand[j - 1]
@@ -338,6 +343,11 @@ def _expand(params, zkeys, board, info, stack, wmask, work, vw, tt, tree, n, a):
         _settle(tree, n, True)
         tree.flags[n] |= F_DOUBLE
         _tt_store(tree, key, n)
+        return True
+    if na == 1 and illegal_for(params, board, d, first_win_cell(params, wmask, a)):
+        # renju: Black's block is a forbidden point. White wins there, but a proof would need a
+        # Black move in its line: the node is given up (a disproof proves nothing)
+        _settle(tree, n, False)
         return True
     if na == 1:
         first = _new_children(tree, n, 1)

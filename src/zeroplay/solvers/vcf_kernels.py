@@ -7,6 +7,10 @@ sequence A four, D block, A four, D block, ..., A five in which every D move is 
 
 The tree (an OR-tree: D's replies are forced, so only A's nodes branch). At an A node, in order:
 
+Renju: Black's forbidden points (``games/gomoku/renju.py``) are never played -- neither as A's
+fours nor as D's blocks (a four whose block is forbidden for Black is left unused: White does win
+there, but the line would need a Black move).
+
 1. A has a winning cell: A plays it, won (a "five" -- under ``standard`` a five that is exactly
    n long, which is what the wmask encodes; an overline cell is never a winning cell).
 2. D has two or more winning cells: A cannot block both and has no five: no VCF here.
@@ -57,7 +61,8 @@ from zeroplay.games.gomoku.kernels import (
     apply_move_tracked,
     undo_move_tracked,
 )
-from zeroplay.games.gomoku.layout import I_NWIN0, P_N_IN_ROW
+from zeroplay.games.gomoku.layout import I_NWIN0, P_N_IN_ROW, P_RULE, RULE_RENJU
+from zeroplay.games.gomoku.renju import ALLOWED, forbidden_reason
 from zeroplay.games.layout import I_KEY, I_PLY, I_TERMINAL, I_TO_PLAY, P_CELLS, P_HEIGHT, P_SIDE_KEY, P_WIDTH
 from zeroplay.tt.ab_table import (
     BOUND_LOWER,
@@ -272,6 +277,14 @@ def win_cells_near(params, wmask, player, move, out):
 
 
 @njit(cache=True)
+def illegal_for(params, board, player, cell):
+    """True if ``player`` may not play the empty ``cell``: a forbidden point of Black under renju
+    (``games/gomoku/renju.py``). ``board`` is the writable working board (restored)."""
+    return (player == 0 and params[P_RULE] == RULE_RENJU
+            and forbidden_reason(board, params[P_WIDTH], params[P_HEIGHT], cell) != ALLOWED)
+
+
+@njit(cache=True)
 def first_win_cell(params, wmask, player):
     """The lowest cell where ``player`` wins at once, -1 when none."""
     for c in range(params[P_CELLS]):
@@ -361,6 +374,8 @@ def vcf_search(params, zkeys, board, info, stack, wmask, work, tt, max_plies, bu
             while work.cand_i[level] < work.cand_n[level]:
                 m = cand[work.cand_i[level]]
                 work.cand_i[level] += 1
+                if illegal_for(params, board, a, m):
+                    continue  # renju: a forbidden point of Black's
                 apply_move_tracked(params, zkeys, board, info, stack, wmask, m)
                 if info[I_NWIN0 + a] == 0 or info[I_TERMINAL] != 0 or info[I_NWIN0 + 1 - a] != 0:
                     # not a four (an overline five under standard, or a blocked line); or D
@@ -388,6 +403,11 @@ def vcf_search(params, zkeys, board, info, stack, wmask, work, tt, max_plies, bu
                     break
                 if k == 0:
                     near[0] = first_win_cell(params, wmask, a)
+                if illegal_for(params, board, 1 - a, near[0]):
+                    # renju: Black cannot block on a forbidden point. White then wins with the
+                    # five, but the line format needs D's move; the candidate is left unused
+                    undo_move_tracked(params, zkeys, board, info, stack, wmask)
+                    continue
                 apply_move_tracked(params, zkeys, board, info, stack, wmask, near[0])  # D's forced block
                 level += 1
                 entering = True
@@ -515,9 +535,14 @@ def threat_defences(params, zkeys, board, info, stack, wmask, work, vw, level, l
         j += 2
     for _ in range(played):
         undo_move_tracked(params, zkeys, board, info, stack, wmask)
+    kept = 0
     for i in range(nd):
-        vw.mark[vw.defs[level, i]] = 0
-    return nd
+        c = vw.defs[level, i]
+        vw.mark[c] = 0
+        if not illegal_for(params, board, d, c):  # renju: Black's forbidden points are no replies
+            vw.defs[level, kept] = c
+            kept += 1
+    return kept
 
 
 @njit(cache=True)
@@ -534,7 +559,7 @@ def all_replies(params, board, dfd, work, vw, level):
     out = vw.defs[level]
     k = 0
     for c in range(cells):
-        if board[c] != 0:
+        if board[c] != 0 or illegal_for(params, board, dfd, c):
             continue
         s = vw.tmp[c] + work.score[c]
         vw.tmp[c] = s
@@ -619,6 +644,8 @@ def vct_node(params, zkeys, board, info, stack, wmask, work, vw, tt, level, thre
     aborted = False
     for ci in range(nc):
         t = cands[ci]
+        if illegal_for(params, board, a, t):
+            continue  # renju: a forbidden point of Black's
         apply_move_tracked(params, zkeys, board, info, stack, wmask, t)
         if info[I_TERMINAL] != 0 or info[I_NWIN0 + dfd] != 0:
             undo_move_tracked(params, zkeys, board, info, stack, wmask)
@@ -628,9 +655,11 @@ def vct_node(params, zkeys, board, info, stack, wmask, work, vw, tt, level, thre
             k = win_cells_near(params, wmask, a, t, near)
             if k == 0:
                 near[0] = first_win_cell(params, wmask, a)
-            if info[I_NWIN0 + a] >= 2:
+            if info[I_NWIN0 + a] >= 2 or illegal_for(params, board, dfd, near[0]):
+                # an open or double four: the VCF above found it (budget allowing); or Black's
+                # block is a forbidden point (renju): the line format needs a D move, unused
                 undo_move_tracked(params, zkeys, board, info, stack, wmask)
-                continue  # an open or double four: the VCF above found it (budget allowing)
+                continue
             apply_move_tracked(params, zkeys, board, info, stack, wmask, near[0])
             res = vct_node(params, zkeys, board, info, stack, wmask, work, vw, tt, level + 1, threats)
             undo_move_tracked(params, zkeys, board, info, stack, wmask)

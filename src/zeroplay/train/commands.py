@@ -36,7 +36,7 @@ def _add_game_options(p, *, taken_from: str) -> None:
     p.add_argument("--size", type=int, default=None, help=f"Gomoku board width and height ({default('15')})")
     p.add_argument("--n-in-row", type=int, default=None,
                    help=f"Gomoku line length that wins ({default('4 on 6x6, 5 on other sizes')})")
-    p.add_argument("--rule", choices=["freestyle", "standard"], default=None,
+    p.add_argument("--rule", choices=["freestyle", "standard", "renju"], default=None,
                    help=f"Gomoku rule ({default('freestyle')})")
     p.add_argument("--komi", type=float, default=None, help="Go: komi, points for White (default 7.5)")
 
@@ -64,8 +64,8 @@ def _add_train(sub) -> None:
     p.add_argument("--opp-reply-head", action="store_true",
                    help="KataGo's auxiliary opponent-reply policy head on the bNcM net (fixed when the run "
                    "starts: the stored net name gets -opp) (default off)")
-    p.add_argument("--features", choices=["basic", "alphazero-gomoku"], default=None,
-                   help="input planes (default basic)")
+    p.add_argument("--features", choices=["basic", "alphazero-gomoku", "go"], default=None,
+                   help="input planes (default: the game's own: go for Go, else basic)")
     p.add_argument("--iterations", type=int, default=None,
                    help="the run's total iterations: stop once it has this many (default: no limit)")
     p.add_argument("--hours", type=float, default=None,

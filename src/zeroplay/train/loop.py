@@ -251,6 +251,8 @@ def resolve_run(run_dir: str | os.PathLike, structural: dict, overrides: dict) -
     given_options = dict(structural.get("game_options") or {})
     if stored is None:
         base = RunConfig(**{k: v for k, v in structural.items() if v is not None and k != "game_options"})
+        if structural.get("features") is None:  # the game's own default (Go: its "go" planes)
+            base = replace(base, features=make(base.game).feature_sets[0])
         if "n_in_row" in option_names(base.game) and "size" in given_options and "n_in_row" not in given_options:
             from zeroplay.games.gomoku import default_n_in_row
 
@@ -297,10 +299,12 @@ def check_run_config(config: RunConfig) -> None:
     Raises:
         ValueError: what is wrong, in terms of the command-line options.
     """
+    from zeroplay.games.planes import check_features
     from zeroplay.nn.arch import arch_spec
 
     game = config.make_game()
     try:
+        check_features(game, config.features)
         arch_spec(config.net, game, config.features)
     except ValueError as e:
         raise ValueError(f"--net/--features: {e}") from None

@@ -190,7 +190,7 @@ def test_random_playout_ends_with_a_score():
 def test_planes():
     g = make("go", size=9, komi=7.5)
     s = g.initial().play_many("C4 E5 D5 E3 D3 F4 J9 D4 E4".split())  # White to move, ko at D4
-    p = g.input_planes(s)
+    p = s.planes("go")
     assert p.shape == (16, 9, 9) and p.dtype == np.float32
     b = s.board
     assert (p[1] == (b == 2)).all() and (p[2] == (b == 1)).all() and (p[0] == 1).all()
@@ -203,9 +203,9 @@ def test_planes():
         _, libs = ref._chain(ref.board, c % 9, c // 9)
         for k in (1, 2, 3):
             assert p[6 + k].flat[c] == (len(libs) == k)
-    assert (p[10] == 0.5).all() and p[11:].sum() == 0  # White receives 7.5, / 15
+    assert (p[10] == 1).all() and p[11:].sum() == 0  # White to move receives the komi
     t = s.play("pass")
-    assert (g.input_planes(t)[15] == 1).all() and (g.input_planes(t)[10] == -0.5).all()
+    assert (t.planes("go")[15] == 1).all() and (t.planes("go")[10] == 0).all()
 
 
 def test_planes_follow_the_symmetries():
@@ -219,7 +219,7 @@ def test_planes_follow_the_symmetries():
     for sym in g.symmetries:
         moved = g.from_stones([sym.cell(c) for c in s.stones(0)], [sym.cell(c) for c in s.stones(1)],
                               to_play=s.to_play)
-        assert np.array_equal(g.input_planes(moved), sym.planes(g.input_planes(base)))
+        assert np.array_equal(moved.planes("go"), sym.planes(base.planes("go")))
 
 
 def test_superko_ban_is_in_the_key_and_the_legal_moves():
@@ -232,4 +232,4 @@ def test_superko_ban_is_in_the_key_and_the_legal_moves():
     assert d4 not in s.legal_moves() and d4 in u.legal_moves()
     with pytest.raises(IllegalMoveError, match="superko"):
         s.play("D4")
-    assert s.key != u.key and g.ko_point(s) is None
+    assert s.key != u.key and g.ko_point(s) == d4 and g.ko_point(u) is None

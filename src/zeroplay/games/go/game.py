@@ -25,6 +25,8 @@ from zeroplay.games.go.layout import (
     I_KO,
     I_LAST,
     I_PASSES,
+    I_PREV1,
+    I_PREV2,
     I_SCORE2,
     I_STONES0,
     I_TERMINAL,
@@ -102,6 +104,7 @@ class Go(Game):
     """
 
     policy_layout = "cells+pass"
+    feature_sets = ("go", "basic", "alphazero-gomoku")
 
     def __init__(self, width: int = 9, height: int = 9, komi: float = 7.5, ko: str = "simple",
                  suicide: str = "off", scoring: str = "area"):
@@ -147,6 +150,8 @@ class Go(Game):
         info[I_WINNER] = -1
         info[I_LAST] = -1
         info[I_KO] = -1
+        info[I_PREV1] = -1
+        info[I_PREV2] = -1
         info[I_STONES0] = int(np.count_nonzero(board == 1))
         info[I_STONES0 + 1] = int(np.count_nonzero(board == 2))
         aux = np.zeros(self.aux_shape, dtype=np.uint8)
@@ -167,7 +172,8 @@ class Go(Game):
         if pos.board[action] != 0:
             raise IllegalMoveError(f"move {text}: {self.format_move(action)} is occupied")
         if action == pos.info[I_KO]:
-            raise IllegalMoveError(f"move {text}: retakes the ko at once")
+            rule = "" if self.rules.ko == "simple" else f": repeats an earlier position ({self.rules.ko} superko)"
+            raise IllegalMoveError(f"move {text}: retakes the ko at once{rule}")
         queue = np.empty(self.cells, np.int32)
         mark = np.zeros(self.cells, np.uint8)
         if K.basic_legality(self.params, pos.board, pos.info, action, queue, mark) == K.NOT_LEGAL:
@@ -208,13 +214,6 @@ class Go(Game):
                 raise ValueError(f"the chain at {self.format_move(int(c))} has no liberty")
         return State(self, self._blank(board, to_play), ())
 
-    def input_planes(self, state: State) -> np.ndarray:
-        """float32 (16, height, width) network input from the side to move's view: board, stones,
-        ko bans, last 3 moves, liberties 1/2/3, komi and rule flags (``games.go.planes``)."""
-        from zeroplay.games.go.planes import go_planes
-
-        return go_planes(state)
-
     # --- results --------------------------------------------------------------------------
     def score(self, state: State) -> float:
         """Black's score minus White's under the game's scoring, komi included, of the board as
@@ -231,6 +230,10 @@ class Go(Game):
         s = self.score(state)
         return "0" if s == 0 else f"{'B' if s > 0 else 'W'}+{abs(s):g}"
 
+    def final_score_text(self, state: State) -> str | None:
+        """``result_text`` of a finished game (``Game.final_score_text``), None before the end."""
+        return self.result_text(state) if state.is_terminal else None
+
     def prisoners(self, state: State) -> tuple[int, int]:
         """(stones Black has captured, stones White has captured)."""
         info = state._pos.info
@@ -241,7 +244,8 @@ class Go(Game):
         return int(state._pos.info[I_PASSES])
 
     def ko_point(self, state: State) -> int | None:
-        """The point simple ko bans for the side to move, None if none."""
+        """The immediate single-stone recapture point banned for the side to move (under every ko
+        rule; superko may ban more points), None if none."""
         k = int(state._pos.info[I_KO])
         return None if k < 0 else k
 

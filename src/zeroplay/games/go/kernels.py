@@ -9,7 +9,8 @@ suicide is never legal; a multi-stone one only under ``SUICIDE_MULTI`` (it remov
 chain, the opponent gets the prisoners).
 
 Ko: ``KO_SIMPLE`` bans the immediate recapture of a single stone (``info[I_KO]``);
-``KO_POSITIONAL`` / ``KO_SITUATIONAL`` ban any move whose resulting board occurred earlier
+``KO_POSITIONAL`` / ``KO_SITUATIONAL`` also ban it (it recreates the board of two plies ago, with
+the same side to move), and besides it any move whose resulting board occurred earlier
 (situational: with the same side to move), checked exactly against the board history in
 ``aux``: stone counts pick the few candidate rows, then whole boards are compared. Passes are
 always legal; two passes in a row end the game, as does the ply cap ``params[P_MAX_PLIES]``
@@ -32,6 +33,8 @@ from zeroplay.games.go.layout import (
     I_LAST,
     I_PASSES,
     I_PLY,
+    I_PREV1,
+    I_PREV2,
     I_SCORE2,
     I_STONES0,
     I_TERMINAL,
@@ -281,13 +284,14 @@ def superko_banned(params, board, info, aux, banned, queue, mark):
 @njit(cache=True)
 def ban_xor(params, zkeys, board, info, aux, queue, mark):
     """XOR of the ``Z_BAN`` keys of the points ko bans for the side to move."""
+    x = zkeys[Z_BAN, info[I_KO]] if info[I_KO] >= 0 else np.int64(0)
     if params[P_KO] == KO_SIMPLE:
-        return zkeys[Z_BAN, info[I_KO]] if info[I_KO] >= 0 else np.int64(0)
+        return x
     cells = board.shape[0]
     banned = np.empty(cells, np.uint8)
+    # superko_banned skips the I_KO point (basic_legality refuses it), so it is not folded twice
     if superko_banned(params, board, info, aux, banned, queue, mark) == 0:
-        return np.int64(0)
-    x = np.int64(0)
+        return x
     for c in range(cells):
         if banned[c]:
             x ^= zkeys[Z_BAN, c]
@@ -374,7 +378,7 @@ def play(params, zkeys, board, info, stack, aux, action, queue, mark, removed):
             info[I_STONES0 + p] += 1
         info[I_STONES0 + loser] -= 0 if suicide else count
         info[I_CAPS0 + 1 - loser] += count
-        if count == 1 and not suicide and params[P_KO] == KO_SIMPLE:
+        if count == 1 and not suicide:
             # the capturing stone is alone with one liberty, the point just emptied: a ko
             alone = True
             liberties = 0
@@ -386,6 +390,8 @@ def play(params, zkeys, board, info, stack, aux, action, queue, mark, removed):
                         liberties += 1
             if alone and liberties == 1:
                 ko = last_captured
+    info[I_PREV2] = info[I_PREV1]
+    info[I_PREV1] = stack[ply - 1] if ply >= 1 else -1
     stack[ply] = action
     ply += 1
     info[I_PLY] = ply
@@ -473,8 +479,10 @@ def undo(params, zkeys, board, info, stack, aux):
     info[I_PASSES] = passes
     prev = stack[ply - 2] if ply >= 2 else -1
     info[I_LAST] = prev if 0 <= prev < cells else -1
+    info[I_PREV1] = stack[ply - 3] if ply >= 3 else -1
+    info[I_PREV2] = stack[ply - 4] if ply >= 4 else -1
     info[I_KO] = -1
-    if params[P_KO] == KO_SIMPLE and 0 <= prev < cells and board[prev] != 0:
+    if 0 <= prev < cells and board[prev] != 0:
         # was the move before it a single-stone capture making a ko? (same test as ``play``)
         emptied = -1
         n_emptied = 0

@@ -5,8 +5,8 @@ One position is four arrays:
 * ``board`` int8 (cells,): 0 empty, 1 Black (player 0), 2 White (player 1); cell = row * width +
   col, row 0 at the top.
 * ``info`` int64 (INFO_SIZE,): the ``I_*`` fields below. Common fields 0..5 as for every game;
-  6 and 7 stay 0 (the winning-move counts of the five-in-row games: Go has no one-move wins);
-  Go's own from 8 up.
+  Go's own from 6 up (6 and 7: the two actions before the last, so that the network planes of
+  ``planes.py`` can be made from ``board`` and ``info`` alone, as the search batches leaves).
 * ``stack`` int32 (max_plies + 1,): the action played at each ply (pass = cells), -1 unknown.
 * ``aux`` uint8 (max_plies + 1, cells + 4): the position history for superko and undo. Row k is
   the board after k actions (row 0: the start or set-up position) in bytes 0..cells-1, then the
@@ -62,8 +62,11 @@ SUICIDE_MULTI = 1  # a move that leaves its own group of two or more stones with
 SCORING_AREA = 0  # Tromp-Taylor: stones + empty regions reaching only one colour
 SCORING_TERRITORY = 1  # empty regions reaching only one colour + prisoners
 
-# info: Go's own fields (6 and 7 unused)
-I_KO = 8  # point banned by simple ko, -1 none (always -1 under superko: bans come from history)
+# info: Go's own fields
+I_PREV1 = 6  # the action before the last (a cell, pass = cells), -1 none or unknown
+I_PREV2 = 7  # the action before that, -1 none or unknown
+I_KO = 8  # the immediate single-stone recapture point, -1 none: banned under every ko rule
+# (under superko it is one of the bans; the others come from the history in aux)
 I_PASSES = 9  # consecutive passes just played
 I_CAPS0 = 10  # prisoners Black holds (White stones removed, by capture or White's suicide)
 I_CAPS1 = 11  # prisoners White holds

@@ -2,7 +2,9 @@
 
 Rules: ``freestyle`` -- n or more in a row wins; ``standard`` -- exactly n wins, an overline does
 not (for both colours), and a move that makes an overline in one line and exactly n in another
-wins. A full board without a win is a draw.
+wins; ``renju`` (RIF rules, five in a row only) -- Black wins with exactly five and may not play a
+forbidden point (overline, double-four, double-three; ``renju.py`` has the definitions), White
+wins with five or more. A full board without a win is a draw.
 
 Notation: ``h8`` -- column letter from the left (a = 0; the letter i is used, unlike Go), row
 number from the bottom (1 = bottom row); Gomocup ``x,y`` -- x = column, y = row from the top,
@@ -17,12 +19,13 @@ import numpy as np
 
 from zeroplay.games.api import FastPosition, Game, IllegalMoveError, State, new_info, setup_info
 from zeroplay.games.gomoku import kernels as K
-from zeroplay.games.gomoku.layout import P_N_IN_ROW, P_RULE, RULE_FREESTYLE, RULE_STANDARD
-from zeroplay.games.layout import I_KEY, I_LAST, I_TERMINAL, I_WINNER, P_EMPTY_KEY
+from zeroplay.games.gomoku import renju
+from zeroplay.games.gomoku.layout import P_N_IN_ROW, P_RULE, RULE_FREESTYLE, RULE_RENJU, RULE_STANDARD
+from zeroplay.games.layout import I_KEY, I_LAST, I_TERMINAL, I_TO_PLAY, I_WINNER, P_EMPTY_KEY
 from zeroplay.games.symmetry import board_symmetries
 from zeroplay.hashing import last_move_keys, stone_keys
 
-RULES = {"freestyle": RULE_FREESTYLE, "standard": RULE_STANDARD}
+RULES = {"freestyle": RULE_FREESTYLE, "standard": RULE_STANDARD, "renju": RULE_RENJU}
 MIN_SIZE, MAX_SIZE = 5, 25
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # re.ASCII: \d must not accept other scripts' digits ("h\uff18" is malformed, not h8)
@@ -51,10 +54,10 @@ class Gomoku(Game):
     Args:
         width, height: 5..25 each (default 15 x 15).
         n_in_row: line length that wins, 3..max(width, height) (default 5).
-        rule: ``"freestyle"`` (default) or ``"standard"``.
+        rule: ``"freestyle"`` (default), ``"standard"`` or ``"renju"`` (needs ``n_in_row`` 5).
 
     Raises:
-        ValueError: an option out of range.
+        ValueError: an option out of range, or renju with another line length than five.
     """
 
     def __init__(self, width: int = 15, height: int = 15, n_in_row: int = 5, rule: str = "freestyle",
@@ -67,6 +70,8 @@ class Gomoku(Game):
             raise ValueError(f"n_in_row must be in 3..{max(width, height)}, got {n_in_row!r}")
         if rule not in RULES:
             raise ValueError(f"rule must be one of {sorted(RULES)}, got {rule!r}")
+        if rule == "renju" and n_in_row != 5:
+            raise ValueError(f"renju is played five in a row; n_in_row must be 5, got {n_in_row!r}")
         self.name = _name
         self.width, self.height, self.n_in_row, self.rule = int(width), int(height), int(n_in_row), rule
         self.options = (
@@ -132,6 +137,28 @@ class Gomoku(Game):
     def _check_action(self, pos, action, text):
         if pos.board[action] != 0:
             raise IllegalMoveError(f"move {text}: cell {self.format_move(action)} is occupied")
+        if self.rule == "renju" and pos.info[I_TO_PLAY] == 0:
+            reason = renju.forbidden_reason(pos.board.copy(), self.width, self.height, int(action))
+            if reason != renju.ALLOWED:
+                raise IllegalMoveError(f"move {text}: {self.format_move(action)} is forbidden for Black under "
+                                       f"renju ({renju.REASONS[reason]})")
+
+    def forbidden_moves(self, state: State, player: int | None = None) -> np.ndarray:
+        """int64 cells, ascending, that ``player`` (default: the side to move) may not play
+        although they are empty: Black's forbidden points under renju (overline, double-four,
+        double-three; RIF rules); empty for White, in the other rules and in a finished game."""
+        player = state.to_play if player is None else player
+        if self.rule != "renju" or player != 0 or state.is_terminal:
+            return np.empty(0, dtype=np.int64)
+        out = np.empty(self.cells, dtype=np.int64)
+        return out[: renju.forbidden_cells(state._pos.board, self.width, self.height, out)]
+
+    def forbidden_reason(self, state: State, cell: int) -> str:
+        """``"allowed"``, ``"overline"``, ``"double-four"`` or ``"double-three"`` for an empty
+        ``cell`` and Black under renju (``"allowed"`` in the other rules and for White)."""
+        if self.rule != "renju" or state.to_play != 0 or state._pos.board[cell] != 0:
+            return renju.REASONS[renju.ALLOWED]
+        return renju.REASONS[renju.forbidden_reason(state._pos.board.copy(), self.width, self.height, int(cell))]
 
     # --- set-up ---------------------------------------------------------------------------
     def from_stones(self, black, white, to_play: int | None = None, last_move: int | str | None = None) -> State:
@@ -251,20 +278,27 @@ class Gomoku(Game):
         return (f"Type a move as {self.format_move(centre)} (column letter, row from the bottom) or "
                 f"{self.format_move(centre, 'gomocup')} (column, row from the top, from 0).")
 
+    FORBIDDEN_MARK = "!"
+    """How ``render`` marks an empty point Black may not play (renju, Black to move)."""
+
     def render(self, state: State) -> str:
-        """The board with coordinates: X = Black, O = White, ')' after the last move."""
+        """The board with coordinates: X = Black, O = White, ')' after the last move; under
+        renju with Black to move, ``FORBIDDEN_MARK`` on Black's forbidden points and a legend."""
         last = state.last_move
         lines = ["   " + " ".join(_LETTERS[: self.width])]
         b = state.board
+        forbidden = set(int(c) for c in self.forbidden_moves(state))
         for y in range(self.height):
             row = f"{self.height - y:2d} "
             for x in range(self.width):
                 c = y * self.width + x
-                ch = ".XO"[b[y, x]]
+                ch = self.FORBIDDEN_MARK if c in forbidden else ".XO"[b[y, x]]
                 row += ch + (")" if c == last else " ")
             # the cell's trailing separator (' ' or the last-move ')') is the gap before the label
             lines.append(row + f"{self.height - y:2d}")
         lines.append(lines[0])
+        if forbidden:
+            lines.append(f"{self.FORBIDDEN_MARK} = forbidden for Black (renju: double-three, double-four, overline)")
         if state.is_terminal:
             lines.append("draw" if state.winner is None else f"{'Black' if state.winner == 0 else 'White'} (player {state.winner}) wins")
         else:

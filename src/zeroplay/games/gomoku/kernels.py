@@ -8,7 +8,9 @@ x = column from the left and y = row from the top, cell = y * width + x.
 
 Rules: ``RULE_FREESTYLE`` -- a line of n or more of one colour through the move wins;
 ``RULE_STANDARD`` -- a line of exactly n wins, an overline (n + 1 or more) does not, for both
-colours; a move that makes an overline in one direction and exactly n in another wins.
+colours; a move that makes an overline in one direction and exactly n in another wins;
+``RULE_RENJU`` -- Black wins with exactly five (an overline does not win) and may not play a
+forbidden point (``renju.py``); White wins with five or more.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import numpy as np
 from numba import njit
 
 from zeroplay.games.api import FastKernels
-from zeroplay.games.gomoku.layout import I_NWIN0, P_N_IN_ROW, P_RULE, RULE_STANDARD
+from zeroplay.games.gomoku.layout import I_NWIN0, P_N_IN_ROW, P_RULE, RULE_RENJU, RULE_STANDARD
+from zeroplay.games.gomoku.renju import ALLOWED, forbidden_reason
 from zeroplay.games.layout import (
     I_KEY,
     I_LAST,
@@ -59,7 +62,7 @@ def line_wins_xy(board, w, h, n, rule, x, y, stone, d):
     dy = DIR_DY[d]
     # n per side is enough to tell exactly-n from an overline
     total = 1 + _run(board, w, h, x, y, dx, dy, stone, n) + _run(board, w, h, x, y, -dx, -dy, stone, n)
-    if rule == RULE_STANDARD:
+    if rule == RULE_STANDARD or (rule == RULE_RENJU and stone == 1):
         return total == n
     return total >= n
 
@@ -100,7 +103,8 @@ def wins_at(params, board, cell, stone):
     w = params[P_WIDTH]
     h = params[P_HEIGHT]
     n = params[P_N_IN_ROW]
-    standard = params[P_RULE] == RULE_STANDARD
+    rule = params[P_RULE]
+    standard = rule == RULE_STANDARD or (rule == RULE_RENJU and stone == 1)
     x = cell % w
     y = cell // w
     left = x
@@ -286,8 +290,37 @@ def winning_moves(params, info, wmask, player, out):
 
 
 @njit(cache=True)
+def renju_black(params, info):
+    """True when the side to move is Black under renju (it has forbidden points)."""
+    return params[P_RULE] == RULE_RENJU and info[I_TO_PLAY] == 0
+
+
+@njit(cache=True)
 def legal_moves(params, board, info, out):
-    """Write the legal moves (empty cells, row-major) into ``out``; returns their count."""
+    """Write the legal moves (empty cells, row-major) into ``out``; returns their count. Under
+    renju, Black's forbidden points (``renju.py``) are not legal."""
+    if info[I_TERMINAL] != 0:
+        return 0
+    k = 0
+    if renju_black(params, info):
+        w = params[P_WIDTH]
+        h = params[P_HEIGHT]
+        scratch = board.copy()
+        for c in range(params[P_CELLS]):
+            if board[c] == 0 and forbidden_reason(scratch, w, h, c) == ALLOWED:
+                out[k] = c
+                k += 1
+        return k
+    for c in range(params[P_CELLS]):
+        if board[c] == 0:
+            out[k] = c
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _empty_cells(params, board, info, out):
+    """The empty cells into ``out`` (none when the game is over); returns their count."""
     if info[I_TERMINAL] != 0:
         return 0
     k = 0
@@ -296,6 +329,23 @@ def legal_moves(params, board, info, out):
             out[k] = c
             k += 1
     return k
+
+
+@njit(cache=True)
+def _legal_draw(params, board, empties, first, count, j, p):
+    """``j`` if ``empties[j]`` is legal for player ``p``, else the next legal one cyclically among
+    ``empties[first:count]`` (renju: Black's forbidden points are skipped, not removed -- a later
+    white stone can free them); -1 when none is legal. ``board`` must be writable (a scratch)."""
+    if params[P_RULE] != RULE_RENJU or p != 0:
+        return j
+    w = params[P_WIDTH]
+    h = params[P_HEIGHT]
+    left = count - first
+    for t in range(left):
+        jj = first + (j - first + t) % left
+        if forbidden_reason(board, w, h, empties[jj]) == ALLOWED:
+            return jj
+    return -1
 
 
 @njit(cache=True)
@@ -311,7 +361,7 @@ def random_playouts(params, zkeys, start_board, start_info, games, seed):
     info = start_info.copy()
     stack = np.full(cells + 1, -1, dtype=np.int32)
     empties = np.empty(cells, dtype=np.int64)
-    n_empty = legal_moves(params, start_board, start_info, empties)
+    n_empty = _empty_cells(params, start_board, start_info, empties)
     total = 0
     black_wins = 0
     for _ in range(games):
@@ -319,7 +369,9 @@ def random_playouts(params, zkeys, start_board, start_info, games, seed):
         info[:] = start_info
         for i in range(n_empty):
             # lazy Fisher-Yates: shuffle only as far as the game goes
-            j = np.random.randint(i, n_empty)
+            j = _legal_draw(params, board, empties, i, n_empty, np.random.randint(i, n_empty), info[I_TO_PLAY])
+            if j < 0:
+                break  # renju: Black has only forbidden points left; counted as a draw
             t = empties[i]
             empties[i] = empties[j]
             empties[j] = t
@@ -361,7 +413,7 @@ def rollout(params, board, info, rng):
     n = params[P_N_IN_ROW]
     rule = params[P_RULE]
     empties = np.empty(params[P_CELLS], dtype=np.int64)
-    count = legal_moves(params, board, info, empties)
+    count = _empty_cells(params, board, info, empties)
     p = info[I_TO_PLAY]
     x64 = rng[0]
     for k in range(count):
@@ -369,7 +421,9 @@ def rollout(params, board, info, rng):
         x64 ^= x64 << np.uint64(25)
         x64 ^= x64 >> np.uint64(27)
         r = (x64 * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
-        j = k + np.int64((r * np.uint64(count - k)) >> np.uint64(32))
+        j = _legal_draw(params, board, empties, k, count, k + np.int64((r * np.uint64(count - k)) >> np.uint64(32)), p)
+        if j < 0:
+            break  # renju: Black has only forbidden points left: a draw
         c = empties[j]
         empties[j] = empties[k]
         empties[k] = c

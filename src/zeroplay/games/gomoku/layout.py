@@ -14,6 +14,8 @@ P_RULE = P_GAME0 + 1  # RULE_* below
 
 RULE_FREESTYLE = 0  # n or more in a row wins
 RULE_STANDARD = 1  # exactly n in a row wins; an overline does not
+RULE_RENJU = 2  # Black: exactly five, no overline / double-four / double-three (games/gomoku/renju.py);
+# White: five or more
 
 I_NWIN0 = I_GAME0  # empty cells where player 0 would win at once (count of wmask[0] != 0)
 I_NWIN1 = I_GAME0 + 1  # same for player 1

@@ -542,6 +542,14 @@ function render() {
     if (won.has(c)) el("circle", { cx: x, cy: y, r: UNIT * 0.49, class: "win-stone" }, svg);
   });
 
+  // renju: a red cross on each point Black may not play (the API's "forbidden" field)
+  for (const c of game.forbidden || []) {
+    const x = cx(c % w), y = cy(Math.floor(c / w)), d = UNIT * 0.2;
+    const mark = el("g", { stroke: "#c0281c", "stroke-width": 3, class: "forbidden", "data-cell": c }, svg);
+    el("line", { x1: x - d, y1: y - d, x2: x + d, y2: y + d }, mark);
+    el("line", { x1: x - d, y1: y + d, x2: x + d, y2: y - d }, mark);
+  }
+
   el("g", { id: "layer-labels", "pointer-events": "none", "font-family": "system-ui, sans-serif",
     "text-anchor": "middle" }, svg);
   renderOverlay();

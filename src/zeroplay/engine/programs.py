@@ -1,0 +1,71 @@
+"""The program of an engine's command line (the arena's ``gtp:COMMAND`` and ``pbrain:COMMAND``
+players), found before the match starts.
+
+A command's program is looked up as a shell would (a name on ``PATH``, or a path), then in
+``/usr/games`` (where Debian puts ``gnugo``, which root's ``PATH`` lacks), then -- for zeroplay's
+own console scripts (``zeroplay``, ``gtp-zeroplay``, ``pbrain-zeroplay``, ``usi-zeroplay``) --
+as ``python -m zeroplay ...`` with this interpreter: the README's ``gtp:zeroplay gtp`` then runs
+although ``.venv/bin`` is not on ``PATH`` (``make play`` does not activate the environment).
+A program found nowhere is a ``ProgramNotFoundError`` (a ValueError: the CLI prints it as a
+usage error) when the player is made, instead of a traceback from ``subprocess`` when the first
+game starts.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+
+USR_GAMES = "/usr/games"
+"""Debian's folder for game programs (``gnugo``, ``gnushogi``); not on root's ``PATH``."""
+
+ZEROPLAY_SCRIPTS = {"zeroplay": (), "gtp-zeroplay": ("gtp",), "pbrain-zeroplay": ("pbrain",),
+                    "usi-zeroplay": ("usi",)}
+"""zeroplay's console scripts (``[project.scripts]`` of pyproject.toml) -> the ``zeroplay``
+subcommand each one is."""
+
+
+class ProgramNotFoundError(ValueError):
+    """An engine command whose program is neither on ``PATH``, nor a runnable file, nor in
+    ``/usr/games``."""
+
+
+def find_command(argv: list[str]) -> list[str]:
+    """``argv`` with its program found (see the module docstring); unchanged when it is not
+    found anywhere (``split_command`` says so) or names a path."""
+    if not argv or os.sep in argv[0] or shutil.which(argv[0]) is not None:
+        return argv
+    alt = shutil.which(argv[0], path=USR_GAMES)
+    if alt:
+        return [alt] + argv[1:]
+    if argv[0] in ZEROPLAY_SCRIPTS:
+        return [sys.executable, "-m", "zeroplay", *ZEROPLAY_SCRIPTS[argv[0]], *argv[1:]]
+    return argv
+
+
+def split_command(command: str | list[str], kind: str) -> list[str]:
+    """The argv of ``command`` (a string split as a shell would, or an argv list) with its
+    program found (``find_command``).
+
+    Raises:
+        ValueError: an empty command or unbalanced quotes.
+        ProgramNotFoundError: the program is not on ``PATH``, not a runnable file, not in
+            ``/usr/games``; the message says ``kind`` (``gtp``, ``pbrain``) and what to give.
+    """
+    try:
+        argv = shlex.split(command) if isinstance(command, str) else list(command)
+    except ValueError as e:  # "No closing quotation"
+        raise ValueError(f"{kind}: cannot split the command {command!r}: {e}") from None
+    if not argv:
+        raise ValueError(f"{kind}: empty command")
+    found = find_command(argv)
+    program = found[0]
+    if os.sep in program:
+        if not (os.path.isfile(program) and os.access(program, os.X_OK)):
+            raise ProgramNotFoundError(f"{kind}: {program} is not a runnable file")
+    elif shutil.which(program) is None:
+        raise ProgramNotFoundError(f"{kind}: program {program!r} not found on PATH (nor in {USR_GAMES}): "
+                                   "give its full path, or install it")
+    return found
