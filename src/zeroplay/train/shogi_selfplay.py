@@ -171,6 +171,7 @@ def train_command(args) -> int:
     import re
 
     from zeroplay.games import make
+    from zeroplay.games.shogi.game import Shogi
     from zeroplay.train.runlock import RunLock
 
     unused = [flag for flag, attr in (("--workers", "workers"), ("--address", "address"), ("--features", "features"),
@@ -187,10 +188,13 @@ def train_command(args) -> int:
     if m is None:
         raise ValueError(f"--net for shogi: tiny or bNcM (e.g. b4c64), got {net!r}")
     game = make("shogi") if args.max_moves is None else make("shogi", max_moves=args.max_moves)
+    if not isinstance(game, Shogi):
+        raise TypeError(f"make('shogi') gave {type(game).__name__}")
+    max_moves = game.max_moves
     with RunLock(run_dir):
         figures = run(run_dir, iterations=2 if args.iterations is None and args.hours is None else args.iterations,
                       hours=args.hours, games=args.games_per_iteration or 2, playouts=args.playouts or 16,
-                      max_moves=game.max_moves, steps=args.steps or 20, batch_size=args.batch_size or 64,
+                      max_moves=max_moves, steps=args.steps or 20, batch_size=args.batch_size or 64,
                       blocks=int(m.group(1)), channels=int(m.group(2)), seed=args.seed or 0, lr=args.lr or 1e-3)
     print(f"run {run_dir}: shogi (Python loop), net {net}, last checkpoint {figures.get('checkpoint', '(none new)')}")
     return 0
