@@ -21,7 +21,7 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
     gtp:COMMAND     a GTP engine for Go run as a subprocess (``engine/gtp_player.py``): GNU Go,
                     ``zeroplay gtp``; an engine's ``resign`` loses the game
     usi:COMMAND     a USI shogi engine run as a subprocess, 1 s byoyomi (``usi:COMMAND@MS``);
-                    shogi also has ``alphabeta:NODES``, ``shogimcts:PLAYOUTS`` and, for any
+                    shogi also has ``alphabeta:NODES``, ``shogimcts:PLAYOUTS[@MODEL]`` and, for any
                     game, ``random:SEED`` (``engine/shogi_players.py``)
 
 A spec is known by its canonical form (``canonical_spec``): ``uniform:08``, ``uniform: 8`` and

@@ -87,6 +87,8 @@ def _add_train(sub) -> None:
     p.add_argument("--threads", type=int, default=None,
                    help="torch threads for training and the arena (default: half the cores; not stored)")
     p.add_argument("--seed", type=int, default=None, help="run seed (default 0)")
+    p.add_argument("--max-moves", type=int, default=None,
+                   help="shogi (the Python loop): moves after which a self-play game is a draw (default 512)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     g = p.add_argument_group("self-play")
     g.add_argument("--playouts", type=int, default=None, help="playouts per move (default 400)")
@@ -272,6 +274,10 @@ def _cmd_train(args) -> int:
     from zeroplay.train.workers import default_workers
 
     check_train_args(args)
+    if _python_loop(args):
+        from zeroplay.train.shogi_selfplay import train_command
+
+        return train_command(args)
     if args.backend == "ray":
         from zeroplay.train.ray_backend import ray_missing_message
 
@@ -296,6 +302,18 @@ def _cmd_train(args) -> int:
             import ray
 
             ray.shutdown()
+
+
+def _python_loop(args) -> bool:
+    """True for a game whose rules have no compiled kernels (``game.kernels is None``: shogi on
+    cshogi), which the compiled self-play pipeline cannot drive, or a run directory such a game
+    started: those train with the Python loop (``zeroplay.train.shogi_selfplay``)."""
+    from zeroplay.games import make
+    from zeroplay.train.shogi_selfplay import is_python_loop_run
+
+    if args.game is None:
+        return is_python_loop_run(args.run_dir)
+    return getattr(make(args.game, **(_game_options(args) or {})), "kernels", ()) is None
 
 
 def _join_cluster(args) -> bool:
