@@ -49,6 +49,13 @@ def test_the_search_only_engine_solves_both(data):
     assert out["mean_seconds"] > 0
 
 
+def test_skip_and_limit_split_a_run(data):
+    second = measure(data=data, playouts=16, engine="search-only", skip=1)
+    assert second["positions"] == 1 and second["collections"]["intro_1move_vcf"]["positions"] == 1
+    assert measure(data=data, playouts=16, engine="search-only", skip=1, limit=5)["positions"] == 1
+    assert measure(data=data, playouts=16, engine="search-only", skip=2)["positions"] == 0
+
+
 def test_our_solver_proves_a_winning_four_and_rejects_a_wrong_move():
     game = make("gomoku", width=15, height=15)
     state = puzzle_state(game, PUZZLES[0])
@@ -63,6 +70,8 @@ def test_missing_data_and_bad_options_are_told(tmp_path, data):
         measure(data=tmp_path / "nope.jsonl")
     with pytest.raises(ValueError, match="--playouts"):
         measure(data=data, playouts=0)
+    with pytest.raises(ValueError, match="--skip"):
+        measure(data=data, skip=-1)
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{not json\n")
     with pytest.raises(ValueError, match="not JSON"):

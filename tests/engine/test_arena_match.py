@@ -224,3 +224,15 @@ def test_heuristic_player_refuses_other_games_and_bad_counts():
 
     with pytest.raises(ValueError, match="heuristic:N needs N >= 1"):
         make_player("heuristic:0", make("gomoku", size=6, n_in_row=4))
+
+
+@pytest.mark.parametrize("spec", ["heuristic:30", "heuristic-nodefence:30", "heuristic-plain:30"])
+def test_heuristic_players_keep_the_match_seed_and_opening_plies(spec):
+    """Regression: the heuristic kinds read seed and opening plies from the game's search options
+    (which hold neither), so ``arena --seed`` and ``--opening-moves`` did not reach them."""
+    from zeroplay.engine.arena import make_player
+
+    a = make_player(spec, FOUR, seed=11, opening_moves=0)
+    b = make_player(spec, FOUR, seed=11, opening_moves=0)
+    assert a.opening_moves == 0 and a.seed == b.seed
+    assert make_player(spec, FOUR, seed=12).seed != a.seed

@@ -88,3 +88,23 @@ def test_hand_dominance_keeps_the_results(engine):
                         ("lnsgkgsnl/7b1/ppppppppp/9/2r6/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1", 3)]:
         a, b = engine.search(g.from_sfen(sfen), depth=depth), on.search(g.from_sfen(sfen), depth=depth)
         assert (a.best_move, a.mate) == (b.best_move, b.mate)
+
+
+# found by `zeroplay arena alphabeta:1000 alphabeta:300 --game shogi`: White in check (S*3e) got
+# R*1i, a "mate in one" from cshogi's mate_move_in_1ply, which is only valid out of check
+_IN_CHECK = ("startpos moves 5g5f 4c4d 1g1f 1c1d 2g2f 2c2d 3g3f 3c3d 4g4f 5c5d 6g6f 6c6d 7g7f 7c7d 8g8f 8c8d 9g9f "
+             "9c9d 2f2e 2d2e 2h2e P*2d 2e2d 1d1e 2d2c+ 1e1f P*1b 1f1g+ 1b1a+ 2b1a 2c2a 1a2b 1i1g 2b3c N*4c 5a4b "
+             "4c3a+ 4a3a L*4c 4b4c 2a3a N*4g 5i4h 4g3i+ 4h3i L*5a 1g1a+ 3c1e P*1b P*1h P*2b 1h1i+ 2b2a+ 1i2i 3i2i "
+             "1e3g+ 3a3d 4c3d S*3e")
+
+
+def test_in_check_the_root_plays_an_evasion_not_a_false_mate(engine):
+    s = make("shogi").from_usi(_IN_CHECK)
+    assert s.in_check and not s.is_terminal
+    legal = {s.move_text(int(m)) for m in s.legal_moves()}
+    assert legal == {"3d2e", "3d3c", "3d2c", "3d4c"}
+    for limits in ({"depth": 1}, {"nodes": 300}):
+        engine.new_game()
+        result = engine.search(s, **limits)
+        assert result.best_move in legal and result.pv[0] in legal
+        assert result.mate is None or result.mate < 0  # nobody mates in one out of a check here

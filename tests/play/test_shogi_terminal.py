@@ -34,6 +34,20 @@ def test_mate_ends_the_game():
     assert t.state.is_terminal and "Black wins" in "\n".join(out)
 
 
+def test_zeroplay_play_game_shogi_with_scripted_input(monkeypatch, capsys):
+    # the whole command as a user runs it, input from a script (stdin), through zeroplay.cli
+    import io
+
+    from zeroplay.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("7g7f\n7g7f\nx9\nhint\nundo\n2g2f\nquit\n"))
+    assert main(["play", "--game", "shogi", "--seconds", "0.05"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Engine plays") == 2  # after 7g7f and, once undone, after 2g2f
+    assert "move '7g7f': illegal in this position" in out and "move 'x9': not a USI move" in out
+    assert "Hint: " in out and out.count("move 1: Black to move") == 2  # the start, and after undo
+
+
 @pytest.mark.parametrize("argv, words", [
     (["--size", "9"], "--size: Gomoku options; shogi has none"),
     (["--rule", "standard", "--n-in-row", "5"], "--n-in-row, --rule: Gomoku options; shogi has none"),

@@ -22,3 +22,35 @@ def test_smoke_run_writes_a_checkpoint_that_plays(tmp_path):
     assert engine.search(s).best_move in {s.move_text(int(m)) for m in s.legal_moves()}
     assert (tmp_path / "last.json").exists() and not list(tmp_path.glob("*.tmp*"))
     assert np.isfinite(figures["loss_last"])
+
+
+def test_zeroplay_train_game_shogi_runs_two_iterations_and_resumes(tmp_path, capsys):
+    # the compiled pipeline needs game kernels, which shogi (rules in cshogi) has not: the command
+    # failed with "'Shogi' object has no attribute 'max_plies'"; it now runs the Python loop
+    from zeroplay.cli import main
+    from zeroplay.nn.shogi_net import load_shogi_net
+
+    run_dir = tmp_path / "run"
+    args = ["train", "--game", "shogi", "--run-dir", str(run_dir), "--games-per-iteration", "1", "--playouts", "2",
+            "--steps", "2", "--batch-size", "8", "--max-moves", "6"]
+    assert main([*args, "--iterations", "2"]) == 0
+    assert sorted(p.name for p in run_dir.glob("net-*")) == ["net-0001.safetensors", "net-0002.safetensors"]
+    net, facts = load_shogi_net(run_dir / "net-0002.safetensors")
+    assert (net.blocks_count, net.channels) == (1, 16) and facts["iteration"] == 2  # --net tiny
+    # a rerun on the directory, even without --game, continues from its newest checkpoint
+    assert main(["train", "--run-dir", str(run_dir), "--iterations", "3", "--games-per-iteration", "1",
+                 "--playouts", "2", "--steps", "1", "--max-moves", "6"]) == 0
+    assert "resumed_from" in capsys.readouterr().out
+    assert load_shogi_net(run_dir / "net-0003.safetensors")[1]["iteration"] == 3
+    assert not list(run_dir.glob("*.tmp*"))
+
+
+def test_zeroplay_train_shogi_refuses_what_the_python_loop_cannot_do(tmp_path, capsys):
+    from zeroplay.cli import main
+
+    base = ["train", "--game", "shogi", "--run-dir", str(tmp_path / "r"), "--iterations", "1"]
+    assert main([*base, "--net", "tiny-ish"]) != 0
+    assert "--net for shogi" in capsys.readouterr().err
+    assert main([*base, "--workers", "2"]) != 0
+    assert "does not take --workers" in capsys.readouterr().err
+    assert not list((tmp_path / "r").glob("net-*"))

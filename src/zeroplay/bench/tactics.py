@@ -134,6 +134,9 @@ def proves_win_after(state, move: int, solver) -> bool:
 
 def add_arguments(parser) -> None:
     parser.add_argument("--limit", type=int, default=None, help="the first N targets only (default: all 1,811)")
+    parser.add_argument("--skip", type=int, default=0,
+                        help="skip the first N targets (after --collections; to split a run over processes) "
+                        "(default 0)")
     parser.add_argument("--playouts", type=int, default=800, help="playouts per move (default 800)")
     parser.add_argument("--engine", choices=["play", "search-only"], default="play",
                         help="play: the engine of `zeroplay play` on 15x15 (shipped model, threat solver; "
@@ -148,14 +151,15 @@ def add_arguments(parser) -> None:
 
 def run(args) -> dict:
     """Figures for ``zeroplay bench tactics`` (see ``measure``)."""
-    return measure(limit=args.limit, playouts=args.playouts, engine=args.engine,
+    return measure(limit=args.limit, skip=args.skip, playouts=args.playouts, engine=args.engine,
                    data=Path(args.data) if args.data else None, progress=args.progress,
                    collections={c for c in (args.collections or "").split(",") if c} or None,
                    config=None if args.candidate_radius is None else {"candidate_radius": args.candidate_radius})
 
 
 def measure(limit: int | None = None, playouts: int = 800, engine: str = "play", data: Path | None = None,
-            progress: bool = False, config: dict | None = None, collections: set[str] | None = None) -> dict:
+            progress: bool = False, config: dict | None = None, collections: set[str] | None = None,
+            skip: int = 0) -> dict:
     """Play one move on each target and score it.
 
     Args:
@@ -166,6 +170,8 @@ def measure(limit: int | None = None, playouts: int = 800, engine: str = "play",
         progress: print one line per position on stderr.
         config: extra ``SearchConfig`` fields (ablations: ``{"defence": False}``).
         collections: only the targets of these collections (None: all).
+        skip: leave out the first ``skip`` targets (of those ``collections`` selects); ``limit``
+            counts after them.
 
     Returns:
         ``{"engine", "playouts", "positions", "solved", "percent", "target_percent",
@@ -174,7 +180,8 @@ def measure(limit: int | None = None, playouts: int = 800, engine: str = "play",
         search (seconds), "by" counts which rule made a move correct.
 
     Raises:
-        ValueError: the data file is missing or damaged, ``playouts`` < 1, an unknown engine.
+        ValueError: the data file is missing or damaged, ``playouts`` < 1, ``skip`` < 0, an
+            unknown engine.
     """
     import sys
 
@@ -184,10 +191,12 @@ def measure(limit: int | None = None, playouts: int = 800, engine: str = "play",
 
     if playouts < 1:
         raise ValueError(f"--playouts must be >= 1, got {playouts}")
+    if skip < 0:
+        raise ValueError(f"--skip must be >= 0, got {skip}")
     if engine not in ("play", "search-only"):
         raise ValueError(f"engine must be 'play' or 'search-only', got {engine!r}")
     path = data if data is not None else default_data_file()
-    targets = read_targets(path, limit, collections)
+    targets = read_targets(path, None if limit is None else skip + limit, collections)[skip:]
     game = make("gomoku", width=15, height=15, rule="freestyle")
     chosen = make_engine(game, use_shipped=engine == "play")
     searcher = chosen.new_searcher(playouts=playouts, **(config or {}))  # the search's sizing rule
@@ -203,7 +212,8 @@ def measure(limit: int | None = None, playouts: int = 800, engine: str = "play",
         searcher.reset()
         t0 = time.perf_counter()
         move = int(searcher.search(state, playouts=playouts).best_move)
-        total_s += time.perf_counter() - t0
+        seconds = time.perf_counter() - t0
+        total_s += seconds
         listed = {y * game.width + x for x, y, _ in puzzle["freestyle_winning_four_moves"]}
         how = None
         if move in listed:
@@ -222,7 +232,7 @@ def measure(limit: int | None = None, playouts: int = 800, engine: str = "play",
             row["failures"].append(puzzle["id"])
         if progress:
             print(f"{i + 1}/{len(targets)} {puzzle['id']} {game.format_move(move)} {how or 'FAIL'} "
-                  f"{solved / (i + 1):.1%}", file=sys.stderr, flush=True)
+                  f"{solved / (i + 1):.1%} {seconds:.3f}s", file=sys.stderr, flush=True)
     n = max(len(targets), 1)
     return {
         "engine": chosen.name,

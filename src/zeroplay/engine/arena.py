@@ -21,7 +21,7 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
     gtp:COMMAND     a GTP engine for Go run as a subprocess (``engine/gtp_player.py``): GNU Go,
                     ``zeroplay gtp``; an engine's ``resign`` loses the game
     usi:COMMAND     a USI shogi engine run as a subprocess, 1 s byoyomi (``usi:COMMAND@MS``);
-                    shogi also has ``alphabeta:NODES``, ``shogimcts:PLAYOUTS`` and, for any
+                    shogi also has ``alphabeta:NODES``, ``shogimcts:PLAYOUTS[@MODEL]`` and, for any
                     game, ``random:SEED`` (``engine/shogi_players.py``)
 
 A spec is known by its canonical form (``canonical_spec``): ``uniform:08``, ``uniform: 8`` and
@@ -305,10 +305,11 @@ def _heuristic(threat_solver: bool, defence: bool = True):
         if evaluator is None:
             raise ValueError(f"{prefix}:N plays n-in-a-row games and Connect Four, not {game.name}")
         # as the game's play engines search (``heuristic:N`` plays as the search-only engine does)
-        overrides = dict(game.play_search_options) if threat_solver else {}
-        if overrides and not defence:
-            overrides["defence"] = False
-        config = search_config(n, game=game, **overrides)
+        search_options = dict(game.play_search_options) if threat_solver else {}
+        if search_options and not defence:
+            search_options["defence"] = False
+        config = search_config(n, game=game, **search_options)
+        # the match's options (seed, opening plies), not the search's: a separate name keeps them
         return SearchPlayer(evaluator, n, name=f"{prefix}:{arg}", opening_moves=options.get("opening_moves", 2),
                             seed=options.get("seed"), config=config)
 

@@ -8,8 +8,10 @@ and prints its own move as ``N. ... MOVE``. Each ``go`` here starts GNU Shogi af
 (``force``, the moves, ``force``, ``go``); only ``position startpos [moves ...]`` is
 supported (a ``position sfen`` is answered with ``info string`` and ``bestmove resign``). The time
 per move is set by GNU Shogi's time-control arguments (``--level "512 8"``: 512 moves in 8 minutes,
-about 1 s a move, every ``go`` starting a fresh clock; the shortest we found practical). A reply we cannot read as a legal move is
-reported as ``bestmove resign``.
+about 1 s a move, every ``go`` starting a fresh clock; the shortest we found practical). ``--depth N``
+sends GNU Shogi's ``depth`` command with N first: the search stops after N plies (plus its own check and capture
+extensions) or at the clock, whichever comes first; ``--depth 1`` is its weakest setting, which answers in
+well under 0.1 s. A reply we cannot read as a legal move is reported as ``bestmove resign``.
 """
 
 from __future__ import annotations
@@ -22,14 +24,21 @@ import subprocess
 import sys
 import threading
 
-_MOVE = re.compile(r"^\d+\.\s+\.\.\.\s+(\S+)")
+# not anchored: after ``depth`` GNU Shogi's prompt "depth = " stays on the line its first move is printed on
+_MOVE = re.compile(r"(?:^|\s)\d+\.\s+\.\.\.\s+(\S+)")
 
 
 class GnuShogi:
     """GNU Shogi, one fresh process per move (its clock then starts full at every ``go``)."""
 
-    def __init__(self, path: str, level: str):
+    def __init__(self, path: str, level: str, depth: int | None = None):
+        if depth is not None and not 1 <= depth <= 29:
+            raise ValueError(f"GNU Shogi's depth must be 1..29, got {depth}")
         self.argv = [path, *level.split()]
+        # "depth" and its number on two lines: given "depth 1" on one, GNU Shogi took the depth
+        # but then never answered ``go`` while its input stayed open; no input may be left
+        # pending during its search either (it polls input and cuts the search short when any waits)
+        self.setup = [] if depth is None else ["depth", str(depth)]
         self.log = open(os.environ["GNUSHOGI_USI_LOG"], "a") if os.environ.get("GNUSHOGI_USI_LOG") else None
 
     def best_move(self, usi_moves, timeout: float) -> str | None:
@@ -45,7 +54,7 @@ class GnuShogi:
 
         threading.Thread(target=read, daemon=True).start()
         try:
-            proc.stdin.write("\n".join(["force", *usi_moves, "force", "go"]) + "\n")
+            proc.stdin.write("\n".join([*self.setup, "force", *usi_moves, "force", "go"]) + "\n")
             proc.stdin.flush()
             while True:
                 try:
@@ -54,7 +63,7 @@ class GnuShogi:
                     return None
                 if line is None:
                     return None
-                match = _MOVE.match(line)
+                match = _MOVE.search(line)
                 if match:
                     return match.group(1)
                 if self.log is not None:
@@ -72,7 +81,7 @@ class GnuShogi:
                 proc.wait()
 
 
-def serve(stdin, write, *, path: str, level: str, timeout: float = 30.0) -> int:
+def serve(stdin, write, *, path: str, level: str, depth: int | None = None, timeout: float = 30.0) -> int:
     from zeroplay.games.shogi import Shogi
 
     game = Shogi(max_moves=100_000)
@@ -89,7 +98,7 @@ def serve(stdin, write, *, path: str, level: str, timeout: float = 30.0) -> int:
             write("usiok")
         elif command == "isready":
             if engine is None:
-                engine = GnuShogi(path, level)
+                engine = GnuShogi(path, level, depth)
             write("readyok")
         elif command == "position":
             try:
@@ -101,7 +110,7 @@ def serve(stdin, write, *, path: str, level: str, timeout: float = 30.0) -> int:
                 state = None
         elif command == "go":
             if engine is None:
-                engine = GnuShogi(path, level)
+                engine = GnuShogi(path, level, depth)
             move = engine.best_move(state.usi_moves, timeout=timeout) if state is not None else None
             try:
                 if move is None:
@@ -121,6 +130,8 @@ def main(argv=None) -> int:
     p.add_argument("--level", default="512 8",
                    help="GNU Shogi's time control arguments: MOVES MINUTES (default '512 8': about 1 s a move, "
                         "each move searched as the start of a new game's clock)")
+    p.add_argument("--depth", type=int, default=None,
+                   help="GNU Shogi's search depth limit in plies, 1..29 (default: none, the clock decides); 1 is its weakest")
     p.add_argument("--gnushogi", default="/usr/games/gnushogi", help="the gnushogi program (default /usr/games/gnushogi)")
     a = p.parse_args(argv)
 
@@ -128,7 +139,7 @@ def main(argv=None) -> int:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
-    return serve(iter(sys.stdin.readline, ""), write, path=a.gnushogi, level=a.level)
+    return serve(iter(sys.stdin.readline, ""), write, path=a.gnushogi, level=a.level, depth=a.depth)
 
 
 if __name__ == "__main__":

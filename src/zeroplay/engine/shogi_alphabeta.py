@@ -151,7 +151,9 @@ class AlphaBetaEngine:
         self._setup(state.cshogi_board(), nodes, seconds, stop, started)
         ab_new_search(self.table)
         max_depth = min(depth or self.config.max_depth, self.config.max_depth)
-        mate = self.board.mate_move_in_1ply()
+        # cshogi's mate_move_in_1ply assumes the mover is not in check: in check it named a drop
+        # that left the king in check (R*1i in the test's position, an illegal move in play)
+        mate = 0 if self.board.is_check() else self.board.mate_move_in_1ply()
         if mate:
             return self._result(cshogi.move_to_usi(mate), WIN_VALUE - 1, [cshogi.move_to_usi(mate)], 1, started)
         moves = list(self.board.legal_moves)

@@ -10,7 +10,7 @@ and play ``ShogiState``s. Specs (registered by ``zeroplay.engine.arena``):
   ``resignations`` and a random legal move is played for it (the arena plays games to their
   rules' end); ``bestmove win`` cannot happen, since such a position is already over by our rules.
 * ``alphabeta:NODES`` -- the alpha-beta engine with a node budget per move.
-* ``shogimcts:PLAYOUTS`` -- the MCTS engine (material stand-in without a model).
+* ``shogimcts:PLAYOUTS[@MODEL]`` -- the MCTS engine (material stand-in without a model).
 * ``random:SEED`` -- uniformly random legal moves.
 """
 
@@ -186,12 +186,19 @@ def alphabeta_player(arg: str, game, options: dict) -> EnginePlayer:
 
 
 def shogi_mcts_player(arg: str, game, options: dict) -> EnginePlayer:
-    """``shogimcts:PLAYOUTS``."""
+    """``shogimcts:PLAYOUTS`` (material stand-in) or ``shogimcts:PLAYOUTS@MODEL`` (a
+    ``zeroplay.nn.shogi_net`` checkpoint; one torch thread)."""
     _require_shogi("shogimcts", game)
     from zeroplay.engine.shogi_mcts import MctsEngine
 
-    n = _count("shogimcts", arg)
-    return EnginePlayer(MctsEngine(playouts=n), name=f"shogimcts:{arg}", nodes=n)
+    count, at, model = arg.partition("@")
+    if at and not model:
+        raise ValueError("shogimcts:PLAYOUTS@MODEL needs a checkpoint path after @")
+    n = _count("shogimcts", count)
+    engine = MctsEngine(playouts=n, model=model or None)
+    if model:
+        engine.evaluator.threads = 1
+    return EnginePlayer(engine, name=f"shogimcts:{arg}", nodes=n)
 
 
 def random_player(arg: str, game, options: dict) -> RandomPlayer:

@@ -123,6 +123,9 @@ class Game(ABC):
     kernels: FastKernels | None = None
     threat_space: bool = False
     """True when Gomoku's threat-space solvers (VCF/VCT: fours and threes) apply to this game."""
+    threat_planes: bool = False
+    """True when the game writes the eight threat input planes of the ``+threats`` feature sets
+    (``write_threat_planes``; Gomoku: five, open four, four, open three for each side)."""
     exact_solver: bool = False
     """True when ``zeroplay.solvers.connect4_solver`` (Pons' bitboard negamax) solves this game
     exactly, so a player may answer with it: 7 x 6 Connect Four."""
@@ -168,6 +171,16 @@ class Game(ABC):
         early in a game (``SearchConfig.opening_prior``): float32 (num_actions,) summing to 1, or
         None when the game offers none (the default)."""
         return None
+
+    def write_threat_planes(self, boards: np.ndarray, infos: np.ndarray, out: np.ndarray) -> None:
+        """Write the threat planes of a batch: boards int8 (B, cells), infos int64 (B, INFO_SIZE)
+        -> ``out`` float32 (B, 8, height, width), side to move's planes first. Games with
+        ``threat_planes`` override it.
+
+        Raises:
+            ValueError: the game has no threat planes.
+        """
+        raise ValueError(f"{self.name} has no threat planes")
 
     # --- compiled hooks, through the game's kernels -----------------------------------------
     def _apply(self, pos: FastPosition, action: int) -> None:

@@ -18,14 +18,33 @@ FEATURES_BASIC = 0
 FEATURES_ALPHAZERO_GOMOKU = 1
 FEATURES_GO = 2
 FEATURE_IDS = {"basic": FEATURES_BASIC, "alphazero-gomoku": FEATURES_ALPHAZERO_GOMOKU, "go": FEATURES_GO}
-FEATURE_CHANNELS = {"basic": 3, "alphazero-gomoku": 4, "go": GO_PLANES}
+
+THREATS_SUFFIX = "+threats"
+"""Appended to a feature set's name (``basic+threats``): the game's eight threat planes follow the
+set's own planes (``Game.write_threat_planes``; Gomoku: ``games/gomoku/threats.py``), for games
+that list it in ``Game.feature_sets``. Only ``basic`` takes it for now: the search folds the last
+move into its keys for ``alphazero-gomoku`` alone (``search/searcher.py``), so
+``alphazero-gomoku+threats`` would share evaluations across different last-move planes."""
+THREAT_CHANNELS = 8
+"""Threat planes a ``+threats`` feature set adds (four shapes for each side)."""
+
+FEATURE_CHANNELS = {"basic": 3, "alphazero-gomoku": 4, "go": GO_PLANES, "basic" + THREATS_SUFFIX: 3 + THREAT_CHANNELS}
+"""Input planes of each feature set (the number a net's first layer reads)."""
+
+
+def split_features(features: str) -> tuple[str, bool]:
+    """``(base set, with threat planes)`` of a feature set name: ``"basic+threats"`` ->
+    ``("basic", True)``; raises ValueError for an unknown name."""
+    if features not in FEATURE_CHANNELS:
+        raise ValueError(f"unknown feature set {features!r}; choose one of {tuple(FEATURE_CHANNELS)}")
+    if features.endswith(THREATS_SUFFIX):
+        return features[: -len(THREATS_SUFFIX)], True
+    return features, False
 
 
 def feature_id(features: str) -> int:
-    """Numeric id of a feature set name; raises ValueError for an unknown one."""
-    if features not in FEATURE_IDS:
-        raise ValueError(f"unknown feature set {features!r}; choose one of {tuple(FEATURE_IDS)}")
-    return FEATURE_IDS[features]
+    """Numeric id of a feature set's base planes (``split_features``); raises ValueError for an unknown one."""
+    return FEATURE_IDS[split_features(features)[0]]
 
 
 def check_features(game, features: str) -> None:
@@ -77,10 +96,17 @@ def planes_batch(game, boards: np.ndarray, infos: np.ndarray, features: str) -> 
     Raises:
         ValueError: an unknown feature set, or one the game does not encode (``Game.feature_sets``).
     """
-    fid = feature_id(features)
+    base, threats = split_features(features)
     check_features(game, features)
     out = np.empty((boards.shape[0], FEATURE_CHANNELS[features], game.height, game.width), dtype=np.float32)
-    encode_batch(game.params, boards, infos, fid, out)
+    if not threats:
+        encode_batch(game.params, boards, infos, FEATURE_IDS[base], out)
+        return out
+    split = FEATURE_CHANNELS[base]
+    own = np.empty((boards.shape[0], split, game.height, game.width), dtype=np.float32)
+    encode_batch(game.params, boards, infos, FEATURE_IDS[base], own)
+    out[:, :split] = own
+    game.write_threat_planes(boards, infos, out[:, split:])
     return out
 
 

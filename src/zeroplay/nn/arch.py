@@ -10,7 +10,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from zeroplay.games import Game
-from zeroplay.games.planes import FEATURE_CHANNELS
+from zeroplay.games.planes import FEATURE_CHANNELS, check_features
 
 PRESETS = ("tiny", "b6c64", "b10c128")
 """Named presets; any ``bNcM`` (N residual blocks of M channels) is accepted as well, with the
@@ -37,7 +37,8 @@ class ArchSpec:
     Attributes:
         name: ``"tiny"`` or ``"bNcM"``.
         kind: ``"tiny"`` (size-specific dense heads) or ``"tower"`` (fully convolutional).
-        in_channels: input planes, from the feature set (``"basic"`` 3, ``"alphazero-gomoku"`` 4).
+        in_channels: input planes, from the feature set (``"basic"`` 3, ``"alphazero-gomoku"`` 4,
+            ``"basic+threats"`` 11: ``games.planes.FEATURE_CHANNELS``).
         blocks, channels: residual blocks and their width (towers; 0 for ``tiny``).
         head: how cell logits become action logits: ``"cells"`` (action = cell, Gomoku) or
             ``"columns"`` (action = column, gravity games such as Connect Four; the column's
@@ -110,10 +111,10 @@ def arch_spec(name: str, game: Game, features: str) -> ArchSpec:
     """The spec of preset ``name`` for ``game`` with input feature set ``features``.
 
     Raises:
-        ValueError: unknown name or feature set, or a game the head cannot serve.
+        ValueError: unknown name or feature set, threat planes (``basic+threats``) for a game
+            without them, or a game the head cannot serve.
     """
-    if features not in FEATURE_CHANNELS:
-        raise ValueError(f"unknown feature set {features!r}; choose one of {tuple(FEATURE_CHANNELS)}")
+    check_features(game, features)
     in_channels = FEATURE_CHANNELS[features]
     if name == "tiny":
         return ArchSpec("tiny", "tiny", in_channels, height=game.height, width=game.width,

@@ -1,4 +1,5 @@
-"""Random and mutated USI lines for fuzzing ``zeroplay.play.usi`` (tests; ``scripts/fuzz_usi.py``).
+"""Random and mutated USI lines for fuzzing ``zeroplay.play.usi`` (``tests/play/test_usi.py``: 500
+lines by default, 10,000 with ``-m slow``).
 
 Valid-looking commands with out-of-range numbers, illegal and malformed moves, SFENs with
 broken fields, unknown options and words, binary junk, and mutations (cut, doubled, case

@@ -66,6 +66,10 @@ def _add_train(sub) -> None:
                    "starts: the stored net name gets -opp) (default off)")
     p.add_argument("--features", choices=["basic", "alphazero-gomoku", "go"], default=None,
                    help="input planes (default: the game's own: go for Go, else basic)")
+    p.add_argument("--threat-planes", action="store_true",
+                   help="Gomoku: eight threat input planes after the basic ones (for each side the cells that "
+                   "make five, an open four, a four, an open three; fixed when the run starts: the stored "
+                   "feature set becomes basic+threats) (default off)")
     p.add_argument("--iterations", type=int, default=None,
                    help="the run's total iterations: stop once it has this many (default: no limit)")
     p.add_argument("--hours", type=float, default=None,
@@ -83,6 +87,8 @@ def _add_train(sub) -> None:
     p.add_argument("--threads", type=int, default=None,
                    help="torch threads for training and the arena (default: half the cores; not stored)")
     p.add_argument("--seed", type=int, default=None, help="run seed (default 0)")
+    p.add_argument("--max-moves", type=int, default=None,
+                   help="shogi (the Python loop): moves after which a self-play game is a draw (default 512)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     g = p.add_argument_group("self-play")
     g.add_argument("--playouts", type=int, default=None, help="playouts per move (default 400)")
@@ -245,18 +251,40 @@ def net_name(args) -> str | None:
         (OPTION_OPP if opp or OPTION_OPP in args.net else "")
 
 
+def features_name(args) -> str | None:
+    """``--features`` with ``--threat-planes`` appended (``basic+threats``); None when neither is
+    given (a resume keeps the stored feature set).
+
+    Raises:
+        ValueError: ``--threat-planes`` with ``--features alphazero-gomoku`` (not offered: the
+            search keys the last move for that set alone, ``games.planes.THREATS_SUFFIX``).
+    """
+    from zeroplay.games.planes import THREATS_SUFFIX
+
+    if not getattr(args, "threat_planes", False):
+        return args.features
+    base = args.features or "basic"
+    if base != "basic":
+        raise ValueError(f"--threat-planes goes with --features basic (the default), not {base}")
+    return base + THREATS_SUFFIX
+
+
 def _cmd_train(args) -> int:
     from zeroplay.train.loop import check_run_config, resolve_run
     from zeroplay.train.workers import default_workers
 
     check_train_args(args)
+    if _python_loop(args):
+        from zeroplay.train.shogi_selfplay import train_command
+
+        return train_command(args)
     if args.backend == "ray":
         from zeroplay.train.ray_backend import ray_missing_message
 
         if (missing := ray_missing_message()) is not None:
             print(missing, file=sys.stderr)
             return 2
-    structural = {"game": args.game, "net": net_name(args), "features": args.features,
+    structural = {"game": args.game, "net": net_name(args), "features": features_name(args),
                   "game_options": _game_options(args)}
     overrides = _overrides(args)
     # everything is checked before the run directory is created or changed: a typo costs nothing
@@ -274,6 +302,18 @@ def _cmd_train(args) -> int:
             import ray
 
             ray.shutdown()
+
+
+def _python_loop(args) -> bool:
+    """True for a game whose rules have no compiled kernels (``game.kernels is None``: shogi on
+    cshogi), which the compiled self-play pipeline cannot drive, or a run directory such a game
+    started: those train with the Python loop (``zeroplay.train.shogi_selfplay``)."""
+    from zeroplay.games import make
+    from zeroplay.train.shogi_selfplay import is_python_loop_run
+
+    if args.game is None:
+        return is_python_loop_run(args.run_dir)
+    return getattr(make(args.game, **(_game_options(args) or {})), "kernels", ()) is None
 
 
 def _join_cluster(args) -> bool:

@@ -81,26 +81,55 @@ def train_steps(net, optimizer, data, *, steps: int, batch_size: int, rng) -> li
     return losses
 
 
+MARKER = "python-loop.json"
+"""Written in a run directory of this loop (game, net shape): ``zeroplay train`` resumes such a run
+here even without ``--game``."""
+
+
+def _latest_checkpoint(run_dir: Path):
+    found = sorted(run_dir.glob("net-[0-9][0-9][0-9][0-9].safetensors"))
+    return (int(found[-1].stem.split("-")[1]), found[-1]) if found else (0, None)
+
+
 def run(run_dir, *, iterations=1, games=2, playouts=16, max_moves=40, steps=20, batch_size=64, blocks=2,
-        channels=32, sample_moves=30, seed=0, log=print) -> dict:
-    """The loop (see the module docstring); returns the last iteration's figures."""
+        channels=32, sample_moves=30, seed=0, lr=1e-3, hours=None, log=print) -> dict:
+    """The loop (see the module docstring) up to ``iterations`` checkpoints in ``run_dir`` in all
+    (None: no limit; ``hours`` then bounds it); returns the last iteration's figures.
+
+    A run directory that holds checkpoints resumes from the newest (its net; the optimizer's
+    moments start afresh, as they are not stored); ``blocks`` and ``channels`` must then match it.
+
+    Raises:
+        ValueError: a checkpoint of another net shape in ``run_dir``, or one that cannot be read.
+    """
     import torch
 
     from zeroplay.files.atomic import atomic_write_text
     from zeroplay.games.shogi import Shogi
-    from zeroplay.nn.shogi_net import ShogiNet, ShogiNetEvaluator, save_shogi_net
+    from zeroplay.nn.shogi_net import ShogiNet, ShogiNetEvaluator, load_shogi_net, save_shogi_net
     from zeroplay.search.python_puct import PythonPuct, PythonPuctConfig
 
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
+    done, latest = _latest_checkpoint(run_dir)
+    torch.manual_seed(seed + done)
+    rng = np.random.default_rng([seed, done])
     game = Shogi(max_moves=max_moves)
-    net = ShogiNet(blocks, channels)
-    optimizer = torch.optim.Adam(net.parameters(), lr=1e-3, weight_decay=1e-4)
+    if latest is not None:
+        net, _ = load_shogi_net(latest)
+        if (net.blocks_count, net.channels) != (blocks, channels):
+            raise ValueError(f"{latest}: a b{net.blocks_count}c{net.channels} net; this run asks for b{blocks}c{channels}")
+        log(json.dumps({"resumed_from": str(latest)}))
+    else:
+        net = ShogiNet(blocks, channels)
+    atomic_write_text(run_dir / MARKER, json.dumps({"game": "shogi", "blocks": blocks, "channels": channels}))
+    optimizer = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=1e-4)
     puct = PythonPuct(ShogiNetEvaluator(net), PythonPuctConfig(capacity=1 << 14, edge_capacity=1 << 19))
     figures = {}
-    for iteration in range(1, iterations + 1):
+    started = time.monotonic()
+    iteration = done
+    while (iterations is None or iteration < iterations) and (hours is None or time.monotonic() - started < hours * 3600):
+        iteration += 1
         t0 = time.perf_counter()
         parts, results = [], []
         for _ in range(games):
@@ -119,6 +148,56 @@ def run(run_dir, *, iterations=1, games=2, playouts=16, max_moves=40, steps=20, 
         atomic_write_text(run_dir / "last.json", json.dumps(figures, indent=1))
         log(json.dumps(figures))
     return figures
+
+
+def is_python_loop_run(run_dir) -> bool:
+    """True when ``run_dir`` was started by this loop."""
+    return (Path(run_dir) / MARKER).is_file()
+
+
+def train_command(args) -> int:
+    """``zeroplay train`` for shogi (whose rules have no compiled kernels, so the compiled
+    self-play pipeline cannot drive them): this loop, with ``--net`` (tiny = b1c16, or bNcM),
+    ``--iterations`` (total, default 2), ``--hours``, ``--games-per-iteration`` (default 2),
+    ``--playouts`` (default 16), ``--steps`` (default 20), ``--batch-size`` (default 64), ``--lr``
+    (default 1e-3), ``--seed``, ``--max-moves`` (default 512: games end by the rules or there, a
+    draw). A rerun on the same directory continues from its newest checkpoint. Other train options
+    do not apply here; a few that would change the run (workers, Ray, features, arena, window, root
+    policy) are refused when given.
+
+    Raises:
+        ValueError: such an option, a bad ``--net`` or ``--max-moves``, a checkpoint of another shape.
+    """
+    import re
+
+    from zeroplay.games import make
+    from zeroplay.games.shogi.game import Shogi
+    from zeroplay.train.runlock import RunLock
+
+    unused = [flag for flag, attr in (("--workers", "workers"), ("--address", "address"), ("--features", "features"),
+                                      ("--eval-games", "eval_games"), ("--window", "window"),
+                                      ("--root-policy", "root_policy")) if getattr(args, attr, None) is not None]
+    if getattr(args, "backend", "local") != "local":
+        unused.append("--backend " + args.backend)
+    if unused:
+        raise ValueError(f"shogi training (the Python loop) does not take {', '.join(unused)}")
+    run_dir = Path(args.run_dir)
+    stored = json.loads((run_dir / MARKER).read_text()) if is_python_loop_run(run_dir) else None
+    net = args.net or ("b{blocks}c{channels}".format(**stored) if stored else "tiny")
+    m = re.fullmatch(r"b(\d{1,2})c(\d{1,3})", "b1c16" if net == "tiny" else net)
+    if m is None:
+        raise ValueError(f"--net for shogi: tiny or bNcM (e.g. b4c64), got {net!r}")
+    game = make("shogi") if args.max_moves is None else make("shogi", max_moves=args.max_moves)
+    if not isinstance(game, Shogi):
+        raise TypeError(f"make('shogi') gave {type(game).__name__}")
+    max_moves = game.max_moves
+    with RunLock(run_dir):
+        figures = run(run_dir, iterations=2 if args.iterations is None and args.hours is None else args.iterations,
+                      hours=args.hours, games=args.games_per_iteration or 2, playouts=args.playouts or 16,
+                      max_moves=max_moves, steps=args.steps or 20, batch_size=args.batch_size or 64,
+                      blocks=int(m.group(1)), channels=int(m.group(2)), seed=args.seed or 0, lr=args.lr or 1e-3)
+    print(f"run {run_dir}: shogi (Python loop), net {net}, last checkpoint {figures.get('checkpoint', '(none new)')}")
+    return 0
 
 
 def main(argv=None) -> int:

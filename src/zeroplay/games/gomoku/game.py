@@ -102,6 +102,8 @@ class Gomoku(Game):
         self.symmetries = board_symmetries(self.height, self.width)
 
     threat_space = True
+    threat_planes = True
+    feature_sets = ("basic", "alphazero-gomoku", "basic+threats")  # + the threat planes (games.planes)
     heuristic = "cells"
     play_search_options: tuple[tuple[str, object], ...] = (
         ("threat_solver", True),  # VCF proofs at play-time playouts (docs/THREATS.md)
@@ -119,17 +121,34 @@ class Gomoku(Game):
 
     OPENING_SIGMA = 1.0
     """Spread (cells) of ``opening_prior``'s Gaussian around the centre."""
+    OPENING_RADIUS = 1
+    """``opening_prior`` is 0 beyond this many cells (king moves) from the centre cell(s)."""
 
     def opening_prior(self) -> np.ndarray:
         """float32 (cells,) summing to 1: a Gaussian of ``OPENING_SIGMA`` cells around the board's
-        centre. The first stone gains most near the centre (it lies on the most lines that can
+        centre, 0 beyond ``OPENING_RADIUS`` (the 3 x 3 centre of an odd board, 4 x 4 of an even
+        one). The first stone gains most near the centre (it lies on the most lines that can
         still become five, and its lines reach furthest in every direction before an edge);
-        opening books and Gomocup engines start there. For a net whose priors are flat on an
-        empty board (docs/THREATS.md, "The centre")."""
+        opening books and Gomocup engines start there (free-style 15x15 is a first-player win:
+        Allis, van den Herik and Huntjens 1993, "Go-Moku and threat-space search"). For a net
+        whose priors and values are flat noise on an empty board (docs/THREATS.md, "The
+        centre"); the zeros keep the search's first move in the centre whatever that noise
+        favours at many playouts (``search/opening.py``)."""
         rows, cols = np.mgrid[0 : self.height, 0 : self.width]
-        d2 = (rows - (self.height - 1) / 2) ** 2 + (cols - (self.width - 1) / 2) ** 2
-        prior = np.exp(-d2 / (2 * self.OPENING_SIGMA**2)).ravel()
+        dr = np.abs(rows - (self.height - 1) / 2)
+        dc = np.abs(cols - (self.width - 1) / 2)
+        prior = np.exp(-(dr**2 + dc**2) / (2 * self.OPENING_SIGMA**2))
+        prior[np.maximum(dr, dc) > self.OPENING_RADIUS + 0.5] = 0.0
+        prior = prior.ravel()
         return (prior / prior.sum()).astype(np.float32)
+
+    def write_threat_planes(self, boards: np.ndarray, infos: np.ndarray, out: np.ndarray) -> None:
+        """Five, open four, four and open three cells of each side, side to move first: out
+        float32 (B, 8, height, width) from boards int8 (B, cells) and infos int64 (B, INFO_SIZE)
+        (definitions and plane order: ``games/gomoku/threats.py``)."""
+        from zeroplay.games.gomoku.threats import threat_planes_batch
+
+        threat_planes_batch(self.params, boards, infos, out)
 
     # --- compiled hooks -------------------------------------------------------------------
     def _new_position(self) -> FastPosition:
