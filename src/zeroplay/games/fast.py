@@ -8,14 +8,18 @@ constants, so numba calls them directly (and may inline them): no function point
 loop over a tuple of functions, which numba types as first-class functions and which cost the
 search 25-30 % (measured, docs/BENCHMARKS.md). Adding a game edits nothing here.
 
-numba caches compiled code per source file and does not see the registry change, so this module
-records the registry's fingerprint beside its cache and drops zeroplay's numba cache when the
-fingerprint differs (a new game registered): stale code would otherwise lack the new game. A
-family missing from the compiled code anyway raises ``ValueError`` instead of doing nothing.
+numba caches compiled code per source file and checks only that file's own stamp: it sees neither
+the registry change nor an edit of a kernel in another module that a cached function calls (a
+``git pull`` that changed the renju legal-move kernel left the search calling the old one from
+its cache). So this module records a fingerprint beside the cache -- the registry's games and the
+stamp (path, size, mtime) of every zeroplay source file that compiles with numba -- and drops
+zeroplay's whole numba cache when it differs. A family missing from the compiled code anyway
+raises ``ValueError`` instead of doing nothing.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -39,10 +43,26 @@ def _cache_dirs() -> list[Path]:
     return dirs
 
 
+def kernel_sources_stamp(root: Path) -> str:
+    """A hex digest of (relative path, size in bytes, mtime in ns) of every ``.py`` file under
+    ``root`` whose text mentions ``njit``: it changes when any compiled source changes. About
+    10 ms for the package (the files are read to find the compiled ones)."""
+    h = hashlib.sha1()
+    for path in sorted(root.rglob("*.py")):
+        try:
+            if b"njit" not in path.read_bytes():
+                continue
+            st = path.stat()
+        except OSError:
+            continue
+        h.update(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
 def _drop_stale_caches() -> None:
     stamp_dir = Path(__file__).resolve().parent / "__pycache__"
     stamp = stamp_dir / _STAMP
-    now = fingerprint()
+    now = fingerprint() + "|" + kernel_sources_stamp(_PACKAGE_ROOT)
     try:
         if stamp.read_text() == now:
             return
