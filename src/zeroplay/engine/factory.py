@@ -80,9 +80,9 @@ class Engine:
         other kernels, which the first move would otherwise compile silently (Othello's first
         move took over 4 minutes on a loaded 2-core machine, reported as its search time). Two
         tiny searches -- the opening position, then after the best move (tree reuse) -- on
-        small tables; the engine's own searchers are untouched.
+        tables sized for them by the search's rule; the engine's own searchers are untouched.
         """
-        searcher = self.new_searcher(node_capacity=1 << 10, edge_capacity=max(1 << 14, 4 * playouts * self.game.num_actions))
+        searcher = self.new_searcher(playouts=playouts)
         state = self.game.initial()
         result = searcher.search(state, playouts=playouts)
         if result.best_move is not None and not state.play(int(result.best_move)).is_terminal:
