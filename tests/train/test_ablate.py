@@ -68,3 +68,25 @@ def test_tiny_real_ablation(tmp_path):
     assert out.returncode == 0, out.stderr
     result = json.loads((tmp_path / "result.json").read_text())
     assert result["arena"]["games"] == 4 and (tmp_path / "arena.jsonl").exists()
+
+
+def test_parallel_trains_both_sides_each_round_with_the_same_accounting(tmp_path):
+    calls = []
+    train_chunk, arena = _fakes(calls, {"a": 10.0, "b": 20.0})
+    result = run_ablation(tmp_path, "--size 9", "--root-policy puct", "--root-policy gumbel", cpu_hours=60 / 3600,
+                          games=200, playouts=100, seed=0, log=lambda m: None, train_chunk=train_chunk,
+                          arena=arena, parallel=True)
+    chunks = [c[0] for c in calls if c[0] != "arena"]
+    # both sides every round until b reaches the budget (3 rounds), then a alone up to 60 s
+    assert chunks.count("a") == 6 and chunks.count("b") == 3
+    assert result["spent"]["a"]["cpu_s"] == 60.0 and result["spent"]["b"]["cpu_s"] == 60.0
+
+
+def test_chunk_cpu_time_is_that_process_trees_own(tmp_path, monkeypatch):
+    # wait4 accounting: a child that burns CPU is measured, a concurrent sibling is not mixed in
+    import zeroplay.train.ablate as ablate
+
+    burn = "import time\nt=time.process_time()\nwhile time.process_time()-t<0.3: pass\n"
+    monkeypatch.setattr(ablate, "_zeroplay", lambda: [sys.executable, "-c", burn])
+    row = ablate._train_chunk(tmp_path, "a", "", 1)
+    assert 0.25 <= row["cpu_s"] <= 1.5 and row["side"] == "a"

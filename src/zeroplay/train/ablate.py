@@ -12,16 +12,19 @@ Layout of OUT (resumable: rerun the same command to continue where it stopped)::
 
 Equal CPU time: one iteration at a time, the side with less CPU so far trains next, until both
 have spent the budget; the last chunk of each may overshoot by up to one iteration (both figures
-are written). Colours alternate in the arena.
+are written). With ``--parallel`` both sides train their next iteration at the same time (two
+cores); each chunk's CPU time is still its own process tree's (``wait4``), so the accounting is
+the same. Colours alternate in the arena.
 """
 
 from __future__ import annotations
 
 import json
-import resource
+import os
 import shlex
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from zeroplay.files.atomic import atomic_write_text
@@ -50,6 +53,9 @@ def add_parser(sub) -> None:
     p.add_argument("--games", type=int, default=200, help="arena games between the final nets (default 200)")
     p.add_argument("--playouts", type=int, default=200, help="arena playouts per move (default 200)")
     p.add_argument("--seed", type=int, default=0, help="arena seed (default 0)")
+    p.add_argument("--parallel", action="store_true",
+                   help="train both sides' next iteration at the same time (uses two cores; CPU time is "
+                   "still counted per side)")
     p.set_defaults(func=_cmd_ablate)
 
 
@@ -60,7 +66,8 @@ def _cmd_ablate(args) -> int:
         if any(flag in shlex.split(opts) for opts in (args.common, args.a, args.b)):
             raise ValueError(f"{flag} is set by zeroplay ablate; drop it from --common/--a/--b")
     result = run_ablation(Path(args.out), args.common, args.a, args.b, cpu_hours=args.cpu_hours,
-                          games=args.games, playouts=args.playouts, seed=args.seed, argv=sys.argv[1:])
+                          games=args.games, playouts=args.playouts, seed=args.seed, argv=sys.argv[1:],
+                          parallel=args.parallel)
     print((Path(args.out) / RESULT).read_text(encoding="utf-8"), end="")
     return 0 if result else 1
 
@@ -86,18 +93,27 @@ def _spent(out: Path) -> dict[str, dict]:
 
 
 def _train_chunk(out: Path, side: str, options: str, iterations: int) -> dict:
-    """One ``zeroplay train`` call up to ``iterations`` iterations; its CPU and wall seconds."""
+    """One ``zeroplay train`` call up to ``iterations`` iterations; its CPU and wall seconds.
+
+    CPU time comes from ``wait4`` on that process alone (user + sys, including the workers it
+    reaped), so chunks of the two sides may run at the same time.
+    """
     import time
 
     cmd = _zeroplay() + ["train", "--run-dir", str(out / side), "--iterations", str(iterations),
                          "--no-progress", *shlex.split(options)]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
-    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    try:
+        _, status, usage = os.wait4(proc.pid, 0)
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+    proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         raise RuntimeError(f"side {side}: zeroplay {shlex.join(cmd[3:])} failed (exit {proc.returncode})")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    cpu = usage.ru_utime + usage.ru_stime
     return {"side": side, "iterations": iterations, "cpu_s": round(cpu, 2),
             "wall_s": round(time.monotonic() - started, 2)}
 
@@ -120,11 +136,13 @@ def _arena(out: Path, nets: dict, games: int, playouts: int, seed: int) -> tuple
 
 
 def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, games: int, playouts: int,
-                 seed: int, argv: list[str] | None = None, log=None, train_chunk=None, arena=None) -> dict:
+                 seed: int, argv: list[str] | None = None, log=None, train_chunk=None, arena=None,
+                 parallel: bool = False) -> dict:
     """Train both sides to ``cpu_hours`` each, play the arena, write OUT/RESULT.md; returns the result.
 
     ``train_chunk(out, side, options, iterations) -> row`` and ``arena(out, nets, games, playouts,
     seed) -> (match, args)`` default to the real ``zeroplay train`` / ``zeroplay arena`` calls.
+    ``parallel``: every side still short of the budget trains its next iteration at once.
 
     Raises:
         RuntimeError: a training chunk or the arena failed (its command is named).
@@ -139,12 +157,24 @@ def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, ga
         todo = [s for s in SIDES if spent[s]["cpu_s"] < budget]
         if not todo:
             break
-        side = min(todo, key=lambda s: spent[s]["cpu_s"])
-        row = train_chunk(out, side, options[side], spent[side]["iterations"] + 1)
+        sides = todo if parallel else [min(todo, key=lambda s: spent[s]["cpu_s"])]
+        with ThreadPoolExecutor(max_workers=len(sides)) as pool:
+            futures = {s: pool.submit(train_chunk, out, s, options[s], spent[s]["iterations"] + 1) for s in sides}
+            rows = {}
+            for s, fut in futures.items():
+                try:
+                    rows[s] = fut.result()
+                except Exception as exc:  # keep the other side's finished chunk before failing
+                    rows[s] = exc
         with open(out / CPU_LOG, "a", encoding="utf-8") as f:
-            f.write(json.dumps(row) + "\n")
-        log(f"side {side}: iteration {row['iterations']}, {spent[side]['cpu_s'] + row['cpu_s']:.0f} of "
-            f"{budget:.0f} CPU-seconds")
+            for row in rows.values():
+                if isinstance(row, dict):
+                    f.write(json.dumps(row) + "\n")
+        for s, row in rows.items():
+            if isinstance(row, Exception):
+                raise row
+            log(f"side {s}: iteration {row['iterations']}, {spent[s]['cpu_s'] + row['cpu_s']:.0f} of "
+                f"{budget:.0f} CPU-seconds")
     spent = _spent(out)
     nets = {s: _final_checkpoint(out / s) for s in SIDES}
     match, arena_args = arena(out, nets, games, playouts, seed)
