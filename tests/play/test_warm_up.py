@@ -85,3 +85,26 @@ def test_a_quick_warm_up_prints_nothing(monkeypatch):
     printed: list[str] = []
     warm_up_with_note(printed.append, None, grace_seconds=5.0)
     assert printed == []
+
+
+def test_set_up_warm_up_can_cover_the_default_engine_of_zeroplay_play(warm, monkeypatch):
+    """After ``make venv`` had compiled its four stages, ``make play`` still waited 4 minutes in
+    silence: the shipped model's search specialises kernels the stages did not cover."""
+    import zeroplay.engine.factory as factory
+
+    played = []
+
+    class Engine:
+        def warm_up(self):
+            played.append(True)
+
+    def spy(game, *args, **kwargs):
+        assert (game.name, game.width, game.height) == ("gomoku", 15, 15)
+        return Engine()
+
+    monkeypatch.setattr(factory, "make_engine", spy)
+    lines: list[str] = []
+    factory.warm_up(lines.append, default_engine=True)
+    assert played == [True]
+    assert lines[-2] == "compiling 3/3: the default engine of zeroplay play (first run only, cached after) ..."
+    assert lines[-1].startswith("compiling 3/3: the default engine of zeroplay play done in ")

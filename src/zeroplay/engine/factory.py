@@ -300,20 +300,25 @@ def describe(game: Game) -> str:
     return game.describe()
 
 
-def warm_up(progress: Callable[[str], None] | None = None, *, solvers: bool = False) -> float:
+def warm_up(progress: Callable[[str], None] | None = None, *, solvers: bool = False,
+            default_engine: bool = False) -> float:
     """Compile (or load from the on-disk cache) the rules and search kernels; returns seconds.
 
-    About 20 s the first time in a new environment on a 2-core machine, well under 2 s after.
-    ``progress`` gets one line per stage as it starts and ends (``make`` runs this at set-up with
-    ``print``, so the first ``make play`` shows what it compiles instead of a silent minute);
-    ``solvers`` also compiles the threat solvers' VCT kernels of ``zeroplay solve gomoku --vct``
-    (alpha-beta and proof-number: about 50 s more the first time).
+    The first time in a new environment this is minutes of CPU (``make venv`` on a fresh clone:
+    225 CPU-s for the rules, the search and the alpha-beta VCT solver, 30 min of wall time beside
+    other jobs on a busy 2-core machine); well under 2 s after. ``progress`` gets one line per
+    stage as it starts and ends (``make`` runs this at set-up with ``print``, so the set-up shows
+    what it compiles instead of a silent wait); ``solvers`` also compiles the threat solvers' VCT
+    kernels of ``zeroplay solve gomoku --vct`` (alpha-beta and proof-number); ``default_engine``
+    also the engine ``zeroplay play`` starts with (15x15 free-style: the shipped model's search,
+    whose network evaluator specialises other kernels: ``make play`` waited 4 minutes for them).
     """
     import time
 
     say = progress or (lambda line: None)
     t0 = time.perf_counter()
     stages = ["rules", "search"] + (["VCT solver (alpha-beta)", "VCT solver (proof-number)"] if solvers else [])
+    stages += ["the default engine of zeroplay play"] if default_engine else []
 
     def stage(i: int, name: str, work) -> None:
         started = time.perf_counter()
@@ -348,6 +353,10 @@ def warm_up(progress: Callable[[str], None] | None = None, *, solvers: bool = Fa
             ThreatSolver(game).vct(position["state"], nodes=1, method=method)
         return work
 
-    for i, (name, work) in enumerate(zip(stages, (rules, search, vct("ab"), vct("pns"))), start=1):
+    def engine():
+        make_engine(make("gomoku")).warm_up()
+
+    works = [rules, search] + ([vct("ab"), vct("pns")] if solvers else []) + ([engine] if default_engine else [])
+    for i, (name, work) in enumerate(zip(stages, works), start=1):
         stage(i, name, work)
     return time.perf_counter() - t0
