@@ -274,9 +274,11 @@ def _main(argv: list[str] | None) -> int:
               "(--playouts, --parallel-games, --batch-size; a resumed run takes the new values)", file=sys.stderr)
         return 2
     except Exception as e:
+        from zeroplay.engine.gtp_player import GtpError
         from zeroplay.engine.pbrain_player import PbrainError
+        from zeroplay.engine.shogi_players import UsiError
 
-        if not isinstance(e, (ValueError, PbrainError)):
+        if not isinstance(e, (ValueError, PbrainError, GtpError, UsiError)):  # an engine's fault, not ours
             raise  # a bug: keep its traceback
         from zeroplay.engine.options import option_words
 

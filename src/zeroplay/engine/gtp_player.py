@@ -13,6 +13,7 @@ a legal move raises ``GtpIllegalMoveError``. An engine that answers ``resign`` r
 from __future__ import annotations
 
 import atexit
+import contextlib
 import queue
 import re
 import subprocess
@@ -157,6 +158,21 @@ class GtpPlayer:
         self._known: tuple[int, ...] = ()
 
     def new_game(self, game) -> None:
+        with self._named_errors():
+            self._new_game(game)
+
+    @contextlib.contextmanager
+    def _named_errors(self):
+        """Name this player in its engine's errors: a match has two, and "no reply within 120 s"
+        alone does not say whose."""
+        try:
+            yield
+        except GtpError as e:
+            if str(e).startswith(f"{self.name}: "):
+                raise
+            raise type(e)(f"{self.name}: {e}") from None
+
+    def _new_game(self, game) -> None:
         if not hasattr(game, "rules") or not hasattr(game, "pass_action"):
             raise ValueError(f"gtp: players play Go; {game.name} is not")
         if self.client is None:
@@ -183,9 +199,19 @@ class GtpPlayer:
         self._known = moves
 
     def play(self, state) -> int:
-        """The engine's move in ``state`` (a position reached from ``game.initial()``)."""
+        """The engine's move in ``state`` (a position reached from ``game.initial()``).
+
+        Raises:
+            Resignation: the engine resigned.
+            GtpError: the engine broke the protocol, answered ``?`` or an illegal move; the
+                message starts with this player's name.
+        """
+        with self._named_errors():
+            return self._play(state)
+
+    def _play(self, state) -> int:
         if self._game != state.game:
-            self.new_game(state.game)
+            self._new_game(state.game)
         if state.ply != len(state.moves):
             raise ValueError("gtp: the player needs positions played from the start")
         self._sync(state)
