@@ -145,13 +145,20 @@ class GtpPlayer:
     Args:
         command: the engine's command line, e.g. ``"gnugo --mode gtp --level 1 --chinese-rules"``.
         timeout_s: seconds per reply.
+        first_genmove_timeout_s: seconds the first ``genmove`` of each engine process may take
+            (at least ``timeout_s``): an engine may load or compile then -- ``zeroplay gtp`` on a
+            cold numba cache took over 120 s on a busy 2-core machine, and each match that timed
+            it out killed the compile before numba could cache it, so the next one timed out too.
         name: shown in results (default ``gtp:COMMAND``).
     """
 
-    def __init__(self, command, *, timeout_s: float = 120.0, name: str | None = None, stderr=subprocess.DEVNULL):
+    def __init__(self, command, *, timeout_s: float = 120.0, first_genmove_timeout_s: float = 900.0,
+                 name: str | None = None, stderr=subprocess.DEVNULL):
         self.command = split_command(command, "gtp")  # checked now, not when the first game starts
         self.name = name or f"gtp:{command if isinstance(command, str) else ' '.join(command)}"
         self.timeout_s = timeout_s
+        self.first_genmove_timeout_s = max(first_genmove_timeout_s, timeout_s)
+        self._genmoved = False  # whether this engine process has answered a genmove yet
         self.stderr = stderr
         self.client: GtpClient | None = None
         self._game = None
@@ -177,6 +184,7 @@ class GtpPlayer:
             raise ValueError(f"gtp: players play Go; {game.name} is not")
         if self.client is None:
             self.client = GtpClient(self.command, timeout_s=self.timeout_s, stderr=self.stderr)
+            self._genmoved = False
         if game.width != game.height:
             raise ValueError("gtp: GTP boards are square")
         client = self.client
@@ -217,7 +225,9 @@ class GtpPlayer:
         self._sync(state)
         color = "b" if state.to_play == 0 else "w"
         assert self.client is not None
-        reply = self.client.send(f"genmove {color}").strip()
+        reply = self.client.send(f"genmove {color}",
+                                 None if self._genmoved else self.first_genmove_timeout_s).strip()
+        self._genmoved = True
         if reply.lower() == "resign":
             raise Resignation(self.name)
         try:
