@@ -323,7 +323,7 @@ def _precheck(g, *, play: bool, either_side: bool = False) -> None:
         raise GameConflictError("the game is over")
     if play and s.to_play == g.human and not either_side:
         raise GameConflictError("it is your turn, not the engine's")
-    if g.busy.locked() and (play or g._analysis_cancel is None):  # an analysis gives way to a newer one
+    if g.busy.locked() and g._analysis_cancel is None:  # an analysis gives way to a newer search
         raise GameConflictError("the engine is already thinking in this game")
 
 

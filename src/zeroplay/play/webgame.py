@@ -390,12 +390,13 @@ class WebGame:
 
     # --- search -----------------------------------------------------------------------------
     def _acquire(self, *, play: bool) -> None:
-        """Take ``busy`` for a search; an analysis gives way to a newer one (the person moved on)."""
+        """Take ``busy`` for a search; an analysis gives way to a newer search (the person moved
+        on, or the engine is asked to move)."""
         self._check_open()
         if self.busy.acquire(blocking=False):
             return
         previous = self._analysis_cancel
-        if not play and previous is not None:
+        if previous is not None:
             previous.set()
             if self.busy.acquire(timeout=5.0):
                 return

@@ -259,6 +259,7 @@ function startStream(kind, url) {
   es.addEventListener("done", (ev) => {
     const d = JSON.parse(ev.data);
     closeStream();
+    if (kind === "engine") autoplayRetries = 0;
     overlay = d.search.cancelled ? null : d.search;
     setGame(d.game);
   });
@@ -270,7 +271,9 @@ function startStream(kind, url) {
     // the server refused the stream (e.g. 409) or the connection dropped: reload the game once
     if (stream !== es) return;
     closeStream();
-    if (autoplay) { autoplay = false; showAutoplay(); }  // no retry loop on a refused stream
+    // engine against engine retries a refused move a few times (the game was busy a moment),
+    // then stops rather than loop
+    if (autoplay && ++autoplayRetries > 3) { autoplay = false; showAutoplay(); }
     if (kind === "engine") setTimeout(() => game && loadGame(game.id), 500);
   };
 }

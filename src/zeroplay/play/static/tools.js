@@ -7,6 +7,7 @@
 // While on, next() asks the engine for every move (?either_side=true); each search streams and is
 // stored like any other, so the graph and the move list fill in as the game goes.
 let autoplay = false;
+let autoplayRetries = 0;    // refused engine streams in a row (app.js startStream)
 
 function startAutoplay() {
   if (!game || game.over || review || editing) return;
@@ -16,6 +17,7 @@ function startAutoplay() {
   }
   if (streamKind === "analysis") closeStream();
   autoplay = true;
+  autoplayRetries = 0;
   showAutoplay();
   next();
 }
