@@ -612,7 +612,7 @@ class WebGame:
         """
         from zeroplay import __version__
         from zeroplay.games.records import record_of_game, write_psq
-        from zeroplay.play.webrecord import BoardRecord, write_board_sgf
+        from zeroplay.play.webrecord import record_of_tree, write_board_sgf
 
         if fmt not in ("psq", "sgf"):
             raise GameInputError(f"format must be psq or sgf, not {fmt!r}")
@@ -628,17 +628,8 @@ class WebGame:
                 return write_psq(rec)
             end = self.start.play_many(tree.moves(tree.line_end(ROOT)))  # the main line's result
             result = "" if not end.is_terminal else {0: "B+", 1: "W+", None: "0"}[end.winner]
-            out = BoardRecord(self.game.width, self.game.height, self.options.rule,
-                              [int(c) for c in self.start.stones(0)], [int(c) for c in self.start.stones(1)],
-                              self.start.to_play if self.set_up else None)
-            out.props[0] = analysis_props(tree, ROOT, self.game.width, self.fmt)
-            index = {ROOT: 0}
-            todo = list(reversed(tree.children(ROOT)))  # pre-order, first children first
-            while todo:
-                n = todo.pop()
-                index[n] = out.add(index[int(tree.parent[n])], int(tree.move[n]),
-                                   analysis_props(tree, n, self.game.width, self.fmt))
-                todo.extend(reversed(tree.children(n)))
+            out = record_of_tree(tree, self.start, self.set_up, self.options.rule,
+                                 lambda n: analysis_props(tree, n, self.game.width, self.fmt))
         return write_board_sgf(out, app=f"zeroplay:{__version__}", black_name=names[0], white_name=names[1],
                                result=result)
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from zeroplay.games.records import GameRecord
 from zeroplay.games.records.sgftree import SgfNode, read_sgf_tree, write_sgf_tree
-from zeroplay.play.gametree import MAX_TREE_NODES
+from zeroplay.play.gametree import MAX_TREE_NODES, ROOT, GameTree
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _ROOT_KEYS = frozenset({"FF", "GM", "CA", "AP", "SZ", "PB", "PW", "RE", "RU", "AB", "AW", "PL"})
@@ -83,6 +83,22 @@ def from_game_record(rec: GameRecord) -> BoardRecord:
     node = 0
     for i, cell in enumerate(rec.moves):
         node = out.add(node, int(cell), props[i + 1] if i + 1 < len(props) else None)
+    return out
+
+
+def record_of_tree(tree: GameTree, start, set_up: bool, rule: str, props_of) -> BoardRecord:
+    """A game's whole variation tree as a ``BoardRecord``: ``start`` the root's State (its stones
+    are the set-up when ``set_up``), ``props_of(node)`` each position's properties."""
+    width, height = start.game.width, start.game.height
+    out = BoardRecord(width, height, rule, [int(c) for c in start.stones(0)], [int(c) for c in start.stones(1)],
+                      start.to_play if set_up else None)
+    out.props[0] = props_of(ROOT)
+    index = {ROOT: 0}
+    todo = list(reversed(tree.children(ROOT)))  # pre-order, first children first
+    while todo:
+        n = todo.pop()
+        index[n] = out.add(index[int(tree.parent[n])], int(tree.move[n]), props_of(n))
+        todo.extend(reversed(tree.children(n)))
     return out
 
 

@@ -11,7 +11,6 @@ from pathlib import Path
 from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, resolve_model
 from zeroplay.games import IllegalMoveError, option_names
 from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
-from zeroplay.play.webrecord import BoardRecord, from_game_record, read_board_sgf
 from zeroplay.play.webgame import WebGame
 from zeroplay.play.weboptions import (
     DEFAULT_MAX_GAMES,
@@ -24,6 +23,7 @@ from zeroplay.play.weboptions import (
     UnknownGameError,
     engine_for,
 )
+from zeroplay.play.webrecord import BoardRecord, from_game_record, read_board_sgf
 
 
 def record_from_text(text: str, fmt: str = "auto") -> BoardRecord:
