@@ -127,6 +127,8 @@ function setStatus(text, cls) {
 
 // ---- game flow ----------------------------------------------------------------------------------
 async function newGame() {
+  if (editing) endEdit();
+  if (autoplay) { autoplay = false; showAutoplay(); }
   closeStream();
   overlay = null;
   try {
@@ -312,7 +314,7 @@ async function undo() {
 
 // ---- stepping through the game ------------------------------------------------------------------
 async function goto(body) {
-  if (!game) return;
+  if (!game || editing) return;
   if (streamKind === "analysis") closeStream();   // the server stops it too
   if (stream) return;                              // the engine is moving: wait for it
   try {
@@ -330,7 +332,7 @@ function gotoPly(ply) {
 }
 
 async function mainLine() {
-  if (!game) return;
+  if (!game || editing) return;
   if (streamKind === "analysis") closeStream();
   if (stream) return;
   try {
@@ -343,7 +345,7 @@ async function mainLine() {
 
 function onKey(ev) {
   const tag = ev.target && ev.target.tagName;
-  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || !game) return;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || !game || editing) return;
   const to = { ArrowLeft: game.cursor - 1, ArrowRight: game.cursor + 1, Home: 0, End: game.line.length }[ev.key];
   if (to === undefined) return;
   ev.preventDefault();
@@ -352,7 +354,7 @@ function onKey(ev) {
 
 // ---- whole-game review --------------------------------------------------------------------------
 function startReview() {
-  if (!game || review) return;
+  if (!game || review || editing || autoplay) return;
   if (streamKind === "engine") {  // the engine's move holds the game; a review would be refused
     $("review-status").textContent = "wait for the engine's move, then review";
     return;
@@ -411,6 +413,8 @@ async function refresh() {
 
 async function loadRecord(file) {
   const text = await file.text();
+  if (editing) endEdit();
+  if (autoplay) { autoplay = false; showAutoplay(); }
   closeStream();
   try {
     const o = options();
