@@ -31,7 +31,7 @@ def _sgf(rng: random.Random) -> str:
     head = rng.choice(["(;FF[4]GM[4]", "(;GM[1]", "(;", "(;FF[4]GM[4]AB[aa]", "(;GM[x]", "(;AB[aa][bb]AW[cc]PL[W]",
                        "(;PL[x]", "(;AW[aa]AW[aa]"])
     if rng.random() < 0.3:  # variations (the web board reads them all)
-        body += "".join(f"(;{rng.choice('BW')}[{_LETTERS[rng.randint(0, 26)]}{_LETTERS[rng.randint(0, 26)]}])"
+        body += "".join(f"(;{rng.choice('BW')}[{rng.choice(_LETTERS)}{rng.choice(_LETTERS)}])"
                         for _ in range(rng.randint(1, 5)))
     return f"{head}SZ[{rng.choice([str(size), f'{size}:{size + 1}', 'x', '', '-3', '9' * 30])}]{body})"
 
