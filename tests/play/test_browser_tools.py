@@ -130,5 +130,8 @@ def _heat_map(page, tmp_path) -> None:
     has_policy = page.evaluate("!!overlay.policy")
     assert (page.locator("rect.heat").count() > 0) == has_policy
     assert page.locator("#heat-note").text_content().startswith("heat map: " if has_policy else "uniform")
+    if has_policy and page.evaluate("overlay.policy_source") != "model":  # no model: greyed, and said so
+        assert page.locator("rect.heat.heuristic").count() == page.locator("rect.heat").count()
+        assert "greyed (no model)" in page.locator("#heat-note").text_content()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "web-tools.png"), full_page=True)

@@ -559,13 +559,16 @@ function renderOverlay() {
   if (line) { drawLine(labels, line, game.to_play); return; }
   if (!show) return;
   if (overlay.policy) {
+    // a network's policy in blue; the search-only engine's heuristic prior greyed (no model)
+    const model = overlay.policy_source === "model";
+    const rgb = model ? "46,107,217" : "110,110,110";
     const maxP = Math.max(...overlay.policy, 1e-9);
     overlay.policy.forEach((p, c) => {
       if (p <= 0 || game.board[c] !== 0) return;
       const a = Math.pow(p / maxP, 0.75) * 0.6;
       if (a < 0.06) return;
       el("rect", { x: cx(c % w) - UNIT / 2 + 2, y: cy(Math.floor(c / w)) - UNIT / 2 + 2, width: UNIT - 4, height: UNIT - 4,
-        rx: 6, fill: `rgba(46,107,217,${a.toFixed(3)})`, class: "heat" }, heat);
+        rx: 6, fill: `rgba(${rgb},${a.toFixed(3)})`, class: model ? "heat" : "heat heuristic" }, heat);
     });
   }
   (overlay.top || []).slice(0, 8).forEach((m, i) => {
@@ -647,7 +650,8 @@ function renderPanel() {
       (snap.notes && snap.notes.length ? ` · ${snap.notes.join("; ")}` : "");
     $("pv").textContent = snap.pv.length ? "best line: " + snap.pv.map((m) => m.text).join(" ") : "";
     // the heat map only where the priors say something (the server leaves them out otherwise)
-    $("heat-note").textContent = snap.policy ? `heat map: ${snap.policy_source === "model" ? "the model's policy" : "the heuristic prior"}`
+    $("heat-note").textContent = snap.policy ? `heat map: ${snap.policy_source === "model" ? "the model's policy"
+      : "the heuristic prior, greyed (no model)"}`
       : (snap.policy_note || "");
   } else if (game.stored && game.stored.best) {
     const st = game.stored;
