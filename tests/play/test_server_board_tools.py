@@ -204,3 +204,25 @@ def test_a_solved_position_streams_no_heat_map(client):
     with client.stream("GET", f"/api/games/{g['id']}/analyze/stream?playouts=16") as r:
         search = events(r)[-1][1]["search"]
     assert search["proven"] is None and (search["policy"] is None) == (search["policy_note"] is not None)
+
+
+def test_mistakes_after_a_set_up_start_are_charged_to_the_side_that_moved(client):
+    from zeroplay.play.gametree import GameTree
+    from zeroplay.play.review import move_drop
+
+    t = GameTree(capacity=4)
+    a = t.add(0, 10)
+    t.set_analysis(0, 0.5)
+    t.set_analysis(a, 0.8)  # Black's win rate rose by 0.3 with the first move
+    assert move_drop(t, a, 1) == pytest.approx(-0.3)  # Black moved first: a good move
+    assert move_drop(t, a, 1, first_mover=1) == pytest.approx(0.3)  # White moved first: a blunder
+    g = new(client, setup={"black": [cell("e5"), cell("f5")], "white": [cell("a1")], "to_play": "white"})
+    gid = g["id"]
+    client.post(f"/api/games/{gid}/engine")  # White (the engine)
+    client.post(f"/api/games/{gid}/move", json={"move": "a9"})  # Black (the person) wastes a move
+    with client.stream("GET", f"/api/games/{gid}/review/stream?playouts=16") as r:
+        assert events(r)[-1][0] == "done"
+    g = client.get(f"/api/games/{gid}").json()
+    assert [w["ply"] for w in g["winrates"]] == [0, 1, 2] and all(m["drop"] is not None for m in g["line"])
+    first = g["line"][0]  # White's move: its drop is White's loss of win rate (Black's rise)
+    assert first["drop"] == pytest.approx(g["winrates"][1]["black"] - g["winrates"][0]["black"], abs=1e-3)
