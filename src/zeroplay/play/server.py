@@ -16,7 +16,7 @@ play independent games)::
                                             -> 201 game
     POST /api/games/load                    new game from a record {text, format: psq|sgf|auto,
                                             n_in_row, rule, color, playouts, seconds, model}
-                                            -> 201 game
+                                            -> 201 game (SGF: every variation, a set-up start)
     GET  /api/games/{id}                    the game
     POST /api/games/{id}/move               the person's move {move: "h8" | "7,7" | cell,
                                             either_side: true to set up a position (the engine's
