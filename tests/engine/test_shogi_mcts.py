@@ -84,3 +84,11 @@ def test_tree_proofs_alone_convert_a_win_in_three(sfen):
     assert not s.winning_moves().size
     r = MctsEngine(playouts=64, mate_plies=0).search(s)
     assert r.q == 1.0 and r.nodes < 64 and _wins_within_three(s, r.best_move)
+
+
+def test_root_mate_search_is_skipped_in_check():
+    # cshogi's mate searches assume the mover is not in check; in check the search plays an evasion
+    s = make("shogi").from_sfen("4k4/4G4/9/9/9/9/9/9/4K4 w - 1")
+    assert s.in_check
+    r = MctsEngine(playouts=16).search(s)
+    assert r.best_move in {s.move_text(int(m)) for m in s.legal_moves()}

@@ -107,7 +107,9 @@ class MctsEngine:
         if len(mates):
             move = state.move_text(int(mates[0]))
             return MctsResult(move, score=30_000 - 1, mate=1, pv=[move], depth=1, seconds=time.perf_counter() - started)
-        if self.mate_plies >= 3:
+        # cshogi's mate searches assume the mover is not in check (in check its mate in one named
+        # an illegal drop: engine/shogi_alphabeta.py)
+        if self.mate_plies >= 3 and not state.in_check:
             board = state.cshogi_board()
             for plies in range(3, self.mate_plies + 1, 2):
                 move = board.mate_move(plies)
