@@ -164,18 +164,33 @@ def check_model(model: str | os.PathLike, game: Game | None = None) -> str:
     return path
 
 
-def load_model(path: str | os.PathLike, game: Game | None = None):
-    """``load_checkpoint(path, game=game)`` (a ``Checkpoint``; imports torch), the weights' hash
-    checked, with an unreadable file worded as ``check_model`` words it.
+INFERENCE_BACKENDS = ("torch", "numpy")
+"""How a model's net runs in play: ``"torch"`` (``nn.NetEvaluator``: torch's convolutions, the
+faster on batches of 8 and more, and what ``--device`` and training use) or ``"numpy"``
+(``nn.numpy_net``: no torch import, about 190 MiB less resident memory and seconds less start-up;
+docs/BENCHMARKS.md, "Torch-free inference")."""
+
+
+def load_model(path: str | os.PathLike, game: Game | None = None, *, inference: str = "torch"):
+    """``load_checkpoint(path, game=game)`` (a ``Checkpoint``; imports torch), or with
+    ``inference="numpy"`` ``load_numpy_net(path, game=game)`` (a ``NumpyNet``; no torch), the
+    weights' hash checked, with an unreadable file worded as ``check_model`` words it.
 
     Raises:
         zeroplay.nn.CheckpointError: as ``load_checkpoint``: a file that does not fit ``game``, or
             whose weights are damaged (``... is corrupt: tensor data does not match its checksum``);
             or one that cannot be read.
+        ValueError: an ``inference`` not in ``INFERENCE_BACKENDS``.
     """
-    from zeroplay.nn import load_checkpoint
-
+    if inference not in INFERENCE_BACKENDS:
+        raise ValueError(f"unknown inference backend {inference!r}; one of {INFERENCE_BACKENDS}")
     try:
+        if inference == "numpy":
+            from zeroplay.nn.numpy_net import load_numpy_net
+
+            return load_numpy_net(path, game=game)
+        from zeroplay.nn import load_checkpoint
+
         return load_checkpoint(path, game=game)
     except OSError as e:
         raise unreadable(path, e) from None
@@ -218,9 +233,11 @@ def search_only_evaluator(game: Game):
     return UniformEvaluator(), "search only (uniform priors, one-ply proofs)"
 
 
-def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipped: bool = True) -> Engine:
+def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipped: bool = True,
+                inference: str = "torch") -> Engine:
     """The engine for ``game``: ``model`` (a path or a shipped model's name) when given, else the
-    default shipped model (``find_model``), else search only.
+    default shipped model (``find_model``), else search only. ``inference`` is how the model's
+    net runs (``INFERENCE_BACKENDS``: ``"numpy"`` never imports torch).
 
     Raises:
         zeroplay.nn.CheckpointError: ``model`` was given and does not load for ``game`` (worded
@@ -237,17 +254,12 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         model = check_model(model, game)  # before torch is imported: a bad --model is told at once
         # a shipped file chosen by name is as shipped as the default one
         shipped = shipped or Path(model).resolve().parent == MODELS_DIR.resolve()
-        from zeroplay.nn import NetEvaluator
-        from zeroplay.nn.evaluator import limit_inference_threads
-
-        threads = limit_inference_threads()
-        ckpt = load_model(model, game)
-        evaluator = NetEvaluator(ckpt.model, ckpt.features, threads=threads)  # held in the searching thread too
+        evaluator, meta = _net_evaluator(model, game, inference)
         path = Path(model)
         note = None
         if shipped and DEFAULT_MODELS.get(_key(game)) != path.name:
             note = f"{_why_not_default(path.stem, game)} (docs/STRENGTH.md)."
-        return Engine(game, evaluator, f"model {path.name}" + _status_note(ckpt.meta, shipped=shipped),
+        return Engine(game, evaluator, f"model {path.name}" + _status_note(meta, shipped=shipped),
                       note, path, overrides)
     evaluator, name = search_only_evaluator(game)
     if overrides.get("threat_solver"):
@@ -261,6 +273,23 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
     else:
         note = f"no trained model for {describe(game)} yet: playing with the {name}."
     return Engine(game, evaluator, name, note, None, overrides)
+
+
+def _net_evaluator(path: str, game: Game, inference: str):
+    """``(evaluator, the checkpoint's record)`` of the model at ``path``, its net run by ``inference``,
+    at the play-time thread limit (``nn.numpy_net.inference_threads``)."""
+    from zeroplay.nn.numpy_net import inference_threads
+
+    threads = inference_threads()
+    net = load_model(path, game, inference=inference)
+    if inference == "numpy":
+        from zeroplay.nn.numpy_net import NumpyNetEvaluator
+
+        return NumpyNetEvaluator(net, net.meta["features"], threads=threads), net.meta
+    from zeroplay.nn import NetEvaluator
+
+    # the limit is held in the searching thread too (NetEvaluator re-applies it there)
+    return NetEvaluator(net.model, net.features, threads=threads), net.meta
 
 
 def _why_not_default(name: str, game: Game) -> str:
