@@ -7,6 +7,7 @@ stopped, the engine that searched; then the peak RSS during the turns and over t
 (VmHWM). Run from the repository root (docs/BENCHMARKS.md, "Gomocup turn"):
 
     PYTHONPATH=src python scripts/pbrain_memory.py [--inference numpy|torch] [--turns 3] [--turn-ms 30000]
+        [--rule 1]
 """
 import argparse
 import os
@@ -20,6 +21,8 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--inference", default=None, help="passed to pbrain (absent: pbrain's default)")
 ap.add_argument("--turns", type=int, default=3)
 ap.add_argument("--turn-ms", type=int, default=30000)
+ap.add_argument("--rule", type=int, default=None, help="INFO rule before the turns (1: exactly five, no shipped "
+                "model: the search-only engine's fast playouts fill the tables)")
 ap.add_argument("--wait", type=float, default=900, help="most seconds to wait for the warm-up")
 args = ap.parse_args()
 
@@ -83,7 +86,7 @@ def mib(n):
 send("START 15")
 t_start = time.perf_counter()
 print("START ->", reply(), f"({t_start - t_spawn:.2f} s after spawn)")
-while not any("ready in" in e[1] for e in err) and time.perf_counter() - t_start < args.wait:
+while not any(e[1].startswith("pbrain: ready in") for e in err) and time.perf_counter() - t_start < args.wait:
     time.sleep(0.05)
 for t, line, rss in err:
     print(f"  {t:7.2f} s after spawn, {t - (t_start - t_spawn):7.2f} s after START, VmRSS {mib(rss)}: {line}")
@@ -94,8 +97,8 @@ except OSError:
     pass
 print("VmRSS before the turns:", mib(status("VmRSS")), "; VmHWM so far:", mib(status("VmHWM")))
 in_turns[0] = True
-for info in (f"INFO max_memory {MAX}", f"INFO timeout_turn {args.turn_ms}", "INFO timeout_match 10000000",
-             "INFO time_left 10000000"):
+for info in ([f"INFO rule {args.rule}"] if args.rule is not None else []) + [f"INFO max_memory {MAX}", f"INFO timeout_turn {args.turn_ms}", "INFO timeout_match 10000000",
+             "INFO time_left 10000000"]:
     send(info)
 moves = ["BEGIN", "TURN 8,7", "TURN 6,8", "TURN 9,9", "TURN 5,5", "TURN 10,4"]
 for move in moves[: args.turns]:

@@ -6,7 +6,8 @@ at the play-time thread limit (``limit_inference_threads``) and numpy with its B
 number of threads, the two timed in alternation (``--repeats`` rounds, best loop of each kept), so
 that a change of machine load hits both. Memory: two fresh child processes each load the model and
 evaluate one batch, one with numpy (no torch import), one with torch, and report their peak RSS
-(``VmHWM``) after importing numpy, after the import of the inference library and after the model.
+(``VmHWM``, MiB) after importing numpy, the inference library (torch, or safetensors' numpy API),
+zeroplay's game and engine modules, and after loading the model and evaluating a batch of 16.
 """
 
 from __future__ import annotations
@@ -26,23 +27,23 @@ out = {"python": hwm()}
 import numpy as np
 out["numpy"] = hwm()
 t0 = time.perf_counter()
+if sys.argv[1] == "torch":
+    import torch
+else:
+    import safetensors.numpy
+out["library"] = hwm()
 from zeroplay.games import make
-from zeroplay.engine.factory import find_model
+from zeroplay.engine.factory import find_model, load_model
 game = make("gomoku", size=15, n_in_row=5, rule="freestyle")
 path = find_model(game)
 planes = np.zeros((16, 3, 15, 15), dtype=np.float32)
+out["zeroplay"] = hwm()
+net = load_model(path, game, inference=sys.argv[1])
 if sys.argv[1] == "torch":
-    import torch
-    out["library"] = hwm()
-    from zeroplay.nn import load_checkpoint
-    model = load_checkpoint(path, game=game).model
     with torch.inference_mode():
-        model(torch.from_numpy(planes))
+        net.model(torch.from_numpy(planes))
 else:
-    import safetensors.numpy
-    out["library"] = hwm()
-    from zeroplay.nn.numpy_net import load_numpy_net
-    load_numpy_net(path, game=game).forward(planes)
+    net.forward(planes)
 out["model"] = hwm()
 out["seconds"] = time.perf_counter() - t0
 out["torch_imported"] = "torch" in sys.modules
@@ -114,5 +115,5 @@ def measure_rss(kind: str) -> dict:
     if out.returncode != 0:
         raise RuntimeError(f"the {kind} child failed: {out.stderr.strip()[-500:]}")
     raw = json.loads(out.stdout.strip().splitlines()[-1])
-    figures = {k: round(v / 2**20, 1) for k, v in raw.items() if k in ("python", "numpy", "library", "model")}
+    figures = {k: round(v / 2**20, 1) for k, v in raw.items() if k in ("python", "numpy", "library", "zeroplay", "model")}
     return figures | {"load_seconds": round(raw["seconds"], 2), "torch_imported": raw["torch_imported"]}

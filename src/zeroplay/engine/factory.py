@@ -329,28 +329,34 @@ def describe(game: Game) -> str:
     return game.describe()
 
 
-def warm_up(progress: Callable[[str], None] | None = None, *, solvers: bool = False) -> float:
+def warm_up(progress: Callable[[str], None] | None = None, *, solvers: bool = False, model: bool = False) -> float:
     """Compile (or load from the on-disk cache) the rules and search kernels; returns seconds.
 
     About 20 s the first time in a new environment on a 2-core machine, well under 2 s after.
     ``progress`` gets one line per stage as it starts and ends (``make`` runs this at set-up with
     ``print``, so the first ``make play`` shows what it compiles instead of a silent minute);
     ``solvers`` also compiles the threat solvers' VCT kernels of ``zeroplay solve gomoku --vct``
-    (alpha-beta and proof-number: about 50 s more the first time).
+    (alpha-beta and proof-number: about 50 s more the first time). ``model`` also searches with
+    the shipped 15x15 model (its net in numpy), whose priors specialise kernels of their own
+    (189 s to compile on a loaded 2-core machine), so that the Gomocup engine's first search with
+    it loads them from the cache; skipped when that model is not shipped.
     """
     import time
 
     say = progress or (lambda line: None)
     t0 = time.perf_counter()
+    from zeroplay.games import make
+
+    game15 = make("gomoku", width=15, height=15, rule="freestyle")
+    with_model = model and find_model(game15) is not None
     stages = ["rules", "search"] + (["VCT solver (alpha-beta)", "VCT solver (proof-number)"] if solvers else [])
+    stages += ["search with the 15x15 model"] if with_model else []
 
     def stage(i: int, name: str, work) -> None:
         started = time.perf_counter()
         say(f"compiling {i}/{len(stages)}: {name} (first run only, cached after) ...")
         work()
         say(f"compiling {i}/{len(stages)}: {name} done in {time.perf_counter() - started:.1f} s")
-
-    from zeroplay.games import make
 
     game = make("gomoku", width=7, height=7, rule="standard")
     position = {}
@@ -377,6 +383,10 @@ def warm_up(progress: Callable[[str], None] | None = None, *, solvers: bool = Fa
             ThreatSolver(game).vct(position["state"], nodes=1, method=method)
         return work
 
-    for i, (name, work) in enumerate(zip(stages, (rules, search, vct("ab"), vct("pns"))), start=1):
+    def model_search():
+        make_engine(game15, inference="numpy").warm_up()
+
+    works = [rules, search] + ([vct("ab"), vct("pns")] if solvers else []) + ([model_search] if with_model else [])
+    for i, (name, work) in enumerate(zip(stages, works), start=1):
         stage(i, name, work)
     return time.perf_counter() - t0
