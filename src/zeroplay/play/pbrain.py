@@ -897,9 +897,11 @@ def model_error(model: str, width: int | None = None, height: int | None = None,
 
 DEFAULT_MEMORY_BYTES = 256 << 20
 """Budget of the search's tables when the manager sends no ``INFO max_memory`` (256 MiB)."""
-MEMORY_MARGIN_BYTES = 48 << 20
+MEMORY_MARGIN_BYTES = 64 << 20
 """Part of ``max_memory`` kept free beyond what the process holds when its searcher is made:
-leaf batches, the network's activations, Python's own growth (48 MiB)."""
+leaf batches, the network's activations, compiled code loaded by the first searches, Python's own
+growth (64 MiB). Measured: the process grew 34 MiB beyond its tables over its first three turns
+(numpy net, 15x15; ``scripts/pbrain_memory_full.py``, docs/BENCHMARKS.md)."""
 MIN_MEMORY_BYTES = 4 << 20
 """Smallest budget the search gets, however little ``max_memory`` leaves (4 MiB)."""
 
