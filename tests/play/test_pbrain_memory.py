@@ -56,3 +56,14 @@ def test_search_memory_leaves_the_process_its_resident_memory():
     assert search_memory(350 * mib, rss=150 * mib) == 350 * mib - 150 * mib - MEMORY_MARGIN_BYTES
     assert search_memory(350 * mib, rss=340 * mib) == MIN_MEMORY_BYTES
     assert search_memory(0, rss=10**12) > MIN_MEMORY_BYTES  # no limit sent: the default budget
+
+
+def test_make_engine_runs_the_net_as_asked():
+    from zeroplay.engine.factory import load_model, make_engine
+    from zeroplay.nn.numpy_net import NumpyNetEvaluator
+
+    game = make("gomoku", size=8, n_in_row=5)
+    engine = make_engine(game, "gomoku-8x8-5-freestyle", inference="numpy")
+    assert isinstance(engine.evaluator, NumpyNetEvaluator) and "gomoku-8x8-5-freestyle" in engine.name
+    with pytest.raises(ValueError, match="unknown inference backend 'onnx'"):
+        load_model(engine.model_path, game, inference="onnx")
