@@ -121,7 +121,9 @@ class _Conv:
     """A convolution (k = 1 or 3, stride 1, zero padding k // 2) with its batch norm folded in.
 
     Attributes:
-        weight: float32 (k*k*C_in, C_out), rows ordered (dy, dx, c_in) as ``_im2col`` lays them.
+        weight: float32 (k*k*C_in, C_out), rows ordered (dy, dx, c_in) as ``_im2col`` lays them;
+            3x3: one more row, the bias, which ``_im2col``'s column of ones multiplies (the bias
+            added inside the matrix product, not in a pass of its own).
         bias: float32 (C_out,).
     """
 
@@ -135,15 +137,20 @@ class _Conv:
             w = w * scale[:, None, None, None]
             bias = (bias - t[f"{bn}.running_mean"]) * scale + t[f"{bn}.bias"]
         self.k = w.shape[2]
-        self.weight = np.ascontiguousarray(w.transpose(2, 3, 1, 0).reshape(-1, w.shape[0]), dtype=np.float32)
+        weight = w.transpose(2, 3, 1, 0).reshape(-1, w.shape[0])
+        if self.k == 3:
+            weight = np.concatenate([weight, bias[None, :]], axis=0)
+        self.weight = np.ascontiguousarray(weight, dtype=np.float32)
         self.bias = bias.astype(np.float32)
 
     def __call__(self, x: np.ndarray, relu: bool = False) -> np.ndarray:
         """x float32 (B, H, W, C_in) -> float32 (B, H, W, C_out)."""
         b, h, w, c = x.shape
-        cols = x.reshape(-1, c) if self.k == 1 else _im2col(x)
-        y = cols @ self.weight
-        y += self.bias
+        if self.k == 1:
+            y = x.reshape(-1, c) @ self.weight
+            y += self.bias
+        else:
+            y = _im2col(x) @ self.weight
         if relu:
             np.maximum(y, 0.0, out=y)
         return y.reshape(b, h, w, -1)
@@ -153,8 +160,8 @@ _buffers = threading.local()  # per thread: two threads may evaluate at once (pb
 
 
 def _im2col(x: np.ndarray) -> np.ndarray:
-    """x float32 (B, H, W, C) -> float32 (B*H*W, 9*C): each cell's 3x3 neighbourhood (zero
-    outside the board), ordered (dy, dx, c).
+    """x float32 (B, H, W, C) -> float32 (B*H*W, 9*C + 1): each cell's 3x3 neighbourhood (zero
+    outside the board), ordered (dy, dx, c), then a 1 (the bias's column).
 
     The buffer is kept per thread and shape: the parts outside the board stay zero from its
     allocation, so a call writes each neighbour once (no padded copy); the result is
@@ -168,13 +175,15 @@ def _im2col(x: np.ndarray) -> np.ndarray:
     if cols is None:
         if len(cache) >= 8:  # a few batch sizes and widths in use at once; bound the memory
             cache.clear()
-        cols = cache[x.shape] = np.zeros((b, h, w, 9, c), dtype=np.float32)
+        cols = cache[x.shape] = np.zeros((b, h, w, 9 * c + 1), dtype=np.float32)
+        cols[..., -1] = 1.0
     for dy in (-1, 0, 1):
         rows_out, rows_in = slice(max(0, -dy), h - max(0, dy)), slice(max(0, dy), h - max(0, -dy))
         for dx in (-1, 0, 1):
             cols_out, cols_in = slice(max(0, -dx), w - max(0, dx)), slice(max(0, dx), w - max(0, -dx))
-            cols[:, rows_out, cols_out, 3 * (dy + 1) + dx + 1, :] = x[:, rows_in, cols_in, :]
-    return cols.reshape(b * h * w, 9 * c)
+            first = (3 * (dy + 1) + dx + 1) * c
+            cols[:, rows_out, cols_out, first:first + c] = x[:, rows_in, cols_in, :]
+    return cols.reshape(b * h * w, 9 * c + 1)
 
 
 class _Dense:
