@@ -969,8 +969,8 @@ def add_pbrain_arguments(parser) -> None:
                              "shipped model, else search only)")
     parser.add_argument("--inference", choices=("numpy", "torch"), default="numpy",
                         help="how the model's net runs: numpy (default) never imports torch, which costs "
-                             "about 190 MiB of INFO max_memory; torch evaluates the search's batches of 16 "
-                             "about 1.4x faster where memory allows (docs/BENCHMARKS.md)")
+                             "about 190 MiB of INFO max_memory; torch searches about 1.3x the playouts a turn "
+                             "where memory allows (docs/BENCHMARKS.md)")
 
 
 def run_from_args(args) -> int:
