@@ -10,7 +10,6 @@ stopped, the engine that searched; then the peak RSS during the turns and over t
         [--rule 1]
 """
 import argparse
-import os
 import subprocess
 import sys
 import threading
@@ -53,7 +52,6 @@ def read_err():
 threading.Thread(target=read_err, daemon=True).start()
 turn_peak = [0]
 in_turns = [False]
-maps_torch = [False]
 
 
 def watch():
@@ -97,8 +95,10 @@ except OSError:
     pass
 print("VmRSS before the turns:", mib(status("VmRSS")), "; VmHWM so far:", mib(status("VmHWM")))
 in_turns[0] = True
-for info in ([f"INFO rule {args.rule}"] if args.rule is not None else []) + [f"INFO max_memory {MAX}", f"INFO timeout_turn {args.turn_ms}", "INFO timeout_match 10000000",
-             "INFO time_left 10000000"]:
+infos = [f"INFO rule {args.rule}"] if args.rule is not None else []
+infos += [f"INFO max_memory {MAX}", f"INFO timeout_turn {args.turn_ms}", "INFO timeout_match 10000000",
+          "INFO time_left 10000000"]
+for info in infos:
     send(info)
 moves = ["BEGIN", "TURN 8,7", "TURN 6,8", "TURN 9,9", "TURN 5,5", "TURN 10,4"]
 for move in moves[: args.turns]:

@@ -68,7 +68,7 @@ def expected_shapes(spec: ArchSpec) -> dict[str, tuple[int, ...]]:
     """
     if spec.kind == "tiny":
         (c1, c2, c3), h, w = TINY_CONVS, spec.height, spec.width
-        shapes = {}
+        shapes: dict[str, tuple[int, ...]] = {}
         for name, cin, cout, k in (("conv1", spec.in_channels, c1, 3), ("conv2", c1, c2, 3), ("conv3", c2, c3, 3),
                                    ("policy_conv", c3, TINY_POLICY_FILTERS, 1),
                                    ("value_conv", c3, TINY_VALUE_FILTERS, 1)):
