@@ -165,8 +165,8 @@ def check_model(model: str | os.PathLike, game: Game | None = None) -> str:
 
 
 INFERENCE_BACKENDS = ("torch", "numpy")
-"""How a model's net runs in play: ``"torch"`` (``nn.NetEvaluator``: torch's convolutions, the
-faster on batches of 8 and more, and what ``--device`` and training use) or ``"numpy"``
+"""How a model's net runs in play: ``"torch"`` (``nn.NetEvaluator``: torch's convolutions, about
+1.3x the playouts of a loaded-machine pbrain turn, and what training uses) or ``"numpy"``
 (``nn.numpy_net``: no torch import, about 190 MiB less resident memory and seconds less start-up;
 docs/BENCHMARKS.md, "Torch-free inference")."""
 
