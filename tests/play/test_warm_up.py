@@ -87,24 +87,16 @@ def test_a_quick_warm_up_prints_nothing(monkeypatch):
     assert printed == []
 
 
-def test_set_up_warm_up_can_cover_the_default_engine_of_zeroplay_play(warm, monkeypatch):
-    """After ``make venv`` had compiled its four stages, ``make play`` still waited 4 minutes in
-    silence: the shipped model's search specialises kernels the stages did not cover."""
-    import zeroplay.engine.factory as factory
+def test_set_up_warm_up_searches_with_the_shipped_15x15_model(warm):
+    """``make venv`` caches the kernels a network's priors specialise (189 s to compile on a
+    loaded machine), so that pbrain's first model-backed search loads them instead."""
+    import pytest
 
-    played = []
+    from zeroplay.engine.factory import find_model, warm_up
+    from zeroplay.games import make
 
-    class Engine:
-        def warm_up(self):
-            played.append(True)
-
-    def spy(game, *args, **kwargs):
-        assert (game.name, game.width, game.height) == ("gomoku", 15, 15)
-        return Engine()
-
-    monkeypatch.setattr(factory, "make_engine", spy)
+    if find_model(make("gomoku", size=15)) is None:
+        pytest.skip("the 15x15 model is not shipped")
     lines: list[str] = []
-    factory.warm_up(lines.append, default_engine=True)
-    assert played == [True]
-    assert lines[-2] == "compiling 3/3: the default engine of zeroplay play (first run only, cached after) ..."
-    assert lines[-1].startswith("compiling 3/3: the default engine of zeroplay play done in ")
+    warm_up(lines.append, model=True)
+    assert lines[-1].startswith("compiling 3/3: search with the 15x15 model done in ")
