@@ -159,6 +159,18 @@ def _alloc_stats(tree, count):
     return top
 
 
+@njit(cache=True, inline="always")
+def _keep_marked(moves, k, mark):
+    """Keep, in order, the first ``k`` entries of ``moves`` whose cell is set in ``mark`` (any
+    array indexed by move: bool or uint8); returns how many were kept."""
+    kept = 0
+    for i in range(k):
+        if mark[moves[i]]:
+            moves[kept] = moves[i]
+            kept += 1
+    return kept
+
+
 @njit(cache=True)
 def near_stones(params, board, moves, k, radius, near):
     """Keep, of the first ``k`` cells in ``moves``, those within ``radius`` (Chebyshev distance)
@@ -178,11 +190,7 @@ def near_stones(params, board, moves, k, radius, near):
                     near[r * width + q] = 1
     if stones == 0:
         return k
-    kept = 0
-    for i in range(k):
-        if near[moves[i]]:
-            moves[kept] = moves[i]
-            kept += 1
+    kept = _keep_marked(moves, k, near)
     return kept if kept > 0 else k  # (every cell near a stone taken: the far ones stay moves)
 
 
@@ -196,11 +204,7 @@ def _legal_blocks(params, board, info, wmask, moves, mark):
     for i in range(k):
         mark[moves[i]] = True
     count = fast.winning_moves(params, board, info, wmask, 1 - info[I_TO_PLAY], moves)
-    kept = 0
-    for i in range(count):
-        if mark[moves[i]]:
-            moves[kept] = moves[i]
-            kept += 1
+    kept = _keep_marked(moves, count, mark)
     mark[:] = False
     return kept
 
