@@ -53,3 +53,17 @@ def test_bad_queries_get_an_error_and_the_next_query_is_answered(warm):
 def test_the_playouts_cap_is_an_option(warm):
     (a,) = _answers(json.dumps({"id": "c", "size": 5, "playouts": 11}), max_playouts=10)
     assert a["error"] == "playouts must be a whole number 1..10, got 11"
+
+
+def test_the_command_keeps_stdout_for_answers_and_says_ready_on_stderr(warm):
+    # a new user's first query went unanswered for minutes with no word on either stream
+    import subprocess
+    import sys
+
+    query = json.dumps({"id": "r", "size": 5, "playouts": 4}) + "\n"
+    proc = subprocess.run([sys.executable, "-m", "zeroplay", "analyze"], input=query, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "ready" in proc.stderr
+    (line,) = proc.stdout.splitlines()
+    assert json.loads(line)["id"] == "r"

@@ -193,9 +193,21 @@ def run(stdin: TextIO, write: Callable[[str], None], **options) -> int:
 
 
 def main(args) -> int:
-    """``zeroplay analyze``: the protocol on stdin/stdout."""
+    """``zeroplay analyze``: the protocol on stdin/stdout.
+
+    Before the first query is read, the search is compiled (a cold numba cache costs minutes
+    of CPU); as KataGo's analysis engine does, start-up notes go to stderr (each compile stage
+    once it takes over 2 s, then a ready line), so stdout carries only answers."""
+    from zeroplay.play.terminal import warm_up_with_note
+
     def write(text: str) -> None:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
 
+    def note(text: str) -> None:
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+
+    warm_up_with_note(note)
+    note("zeroplay analyze: ready, one JSON query a line on stdin")
     return run(sys.stdin, write, model=args.model, max_playouts=args.max_playouts)
