@@ -85,7 +85,7 @@ def _playout_arrays(params, board):
     return queue, mark, removed, banned, empties, where, n_empty
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: a call per move cost the rollouts speed
 def _draw_move(params, board, info, empties, where, n_empty, superko, banned, queue, mark):
     """A uniformly random legal point of ``empties[:n_empty]`` for the side to move that fills
     none of its own eyes (and, when ``superko``, is not ``banned``); ``cells`` (a pass) when
@@ -110,7 +110,7 @@ def _draw_move(params, board, info, empties, where, n_empty, superko, banned, qu
     return cells
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: a call per move cost the rollouts speed
 def _update_empties(empties, where, n_empty, action, removed, count):
     """The empty-point list after a stone on ``action`` captured ``removed[:count]`` (a suicide's
     own stones included); returns the new ``n_empty``."""
