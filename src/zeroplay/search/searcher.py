@@ -56,6 +56,7 @@ from zeroplay.search.tree import (
 )
 from zeroplay.tt.node_table import C_COUNT, C_LIMIT, new_node_table, node_clear, node_count, node_find, node_find_or_add
 
+
 class Searcher:
     """PUCT Monte-Carlo graph search over one game, keeping its tree between searches.
 
