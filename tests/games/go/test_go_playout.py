@@ -9,19 +9,9 @@ import numpy as np
 import pytest
 
 from zeroplay.games import make
-from zeroplay.games.go.layout import (
-    I_CAPS0,
-    I_KO,
-    I_LAST,
-    I_PASSES,
-    I_PLY,
-    I_SCORE2,
-    I_STONES0,
-    I_TERMINAL,
-    I_TO_PLAY,
-    I_WINNER,
-)
+from zeroplay.games.go.layout import I_CAPS0, I_KO, I_PASSES, I_SCORE2, I_STONES0
 from zeroplay.games.go.playout import light_random_game, random_game, rollout
+from zeroplay.games.layout import I_LAST, I_PLY, I_TERMINAL, I_TO_PLAY, I_WINNER
 
 FIELDS = (I_TO_PLAY, I_PLY, I_WINNER, I_TERMINAL, I_LAST, I_KO, I_PASSES, I_CAPS0, I_CAPS0 + 1, I_SCORE2,
           I_STONES0, I_STONES0 + 1)

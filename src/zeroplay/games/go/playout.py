@@ -20,23 +20,8 @@ from zeroplay.games.go.kernels import (
     score2,
     superko_banned,
 )
-from zeroplay.games.go.layout import (
-    I_CAPS0,
-    I_KO,
-    I_LAST,
-    I_PASSES,
-    I_PLY,
-    I_SCORE2,
-    I_STONES0,
-    I_TERMINAL,
-    I_TO_PLAY,
-    I_WINNER,
-    KO_SIMPLE,
-    P_CELLS,
-    P_KO,
-    P_MAX_PLIES,
-    P_WIDTH,
-)
+from zeroplay.games.go.layout import I_CAPS0, I_KO, I_PASSES, I_SCORE2, I_STONES0, KO_SIMPLE, P_KO, P_MAX_PLIES
+from zeroplay.games.layout import I_LAST, I_PLY, I_TERMINAL, I_TO_PLAY, I_WINNER, P_CELLS, P_WIDTH
 
 
 @njit(cache=True)
