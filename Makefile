@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.zeroplay-installed
 
-.PHONY: play test lint bench venv clean
+.PHONY: play test test-slow lint bench venv clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/python -m pytest
+
+# the long tests `make test` leaves out (CI's slow job: `.ci/run slow`)
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -m slow -rs
 
 bench: $(STAMP)
 	$(BIN)/zeroplay bench rules

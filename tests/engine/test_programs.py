@@ -1,4 +1,4 @@
-"""Engine command lines of the arena's ``gtp:`` / ``pbrain:`` players: a program that is not
+"""Engine command lines of the arena's ``gtp:`` / ``pbrain:`` / ``usi:`` players: a program that is not
 installed is a clear error when the player is made (it was a traceback from ``subprocess`` when
 the first game started), and zeroplay's own scripts run without ``.venv/bin`` on ``PATH``."""
 
@@ -19,6 +19,14 @@ def test_a_missing_program_is_named_when_the_player_is_made():
         make_player("gtp:no-such-engine-zp --mode gtp", make("go", size=9))
     with pytest.raises(ProgramNotFoundError, match="pbrain: program 'no-such-engine-zp' not found"):
         make_player("pbrain:no-such-engine-zp", make("gomoku", width=9, height=9))
+
+
+def test_a_missing_usi_program_is_named_when_the_player_is_made():
+    pytest.importorskip("cshogi", reason="shogi (usi:) needs cshogi")
+    with pytest.raises(ProgramNotFoundError, match="usi: program 'no-such-engine-zp' not found"):
+        make_player("usi:no-such-engine-zp@100", make("shogi"))
+    with pytest.raises(ValueError, match="usi: empty command"):
+        split_command([], "usi")
 
 
 def test_a_path_that_is_not_runnable_and_unbalanced_quotes_are_refused(tmp_path):

@@ -20,10 +20,31 @@ import numpy as np
 from numba import njit
 
 from zeroplay.games.go.kernels import neighbors, play
-from zeroplay.games.go.layout import I_PLY, I_SCORE2, I_TO_PLAY, P_CELLS, P_WIDTH
+from zeroplay.games.go.layout import I_SCORE2
 from zeroplay.games.go.playout import is_own_eye, random_game
+from zeroplay.games.layout import I_PLY, I_TO_PLAY, P_CELLS, P_WIDTH
 
 ENGINE_NAME = "zeroplay flat Monte-Carlo (random playouts, no network, no tree)"
+
+
+@njit(cache=True)
+def _scratch(board, info, stack, aux):
+    """Uninitialised arrays shaped as the position's (``board``, ``info``, ``stack``, ``aux``) for
+    the playouts to run on, and the rules kernels' work space ``queue`` int32, ``mark`` uint8
+    (cells,) with ``mark`` zeroed."""
+    cells = board.shape[0]
+    return (np.empty_like(board), np.empty_like(info), np.empty_like(stack), np.empty_like(aux),
+            np.empty(cells, np.int32), np.zeros(cells, np.uint8))
+
+
+@njit(cache=True, inline="always")
+def _reset(board, info, stack, aux, w_board, w_info, w_stack, w_aux):
+    """Copy the position into the scratch arrays (``aux``: only the rows of the plies played)."""
+    rows = info[I_PLY] + 1
+    w_board[:] = board
+    w_info[:] = info
+    w_stack[:] = stack
+    w_aux[:rows] = aux[:rows]
 
 
 @njit(cache=True)
@@ -37,13 +58,7 @@ def run_playouts(params, zkeys, board, info, stack, aux, arms, stats, count, c_u
     wins = stats[1]
     cells = params[P_CELLS]
     mover = info[I_TO_PLAY]
-    rows = info[I_PLY] + 1
-    w_board = np.empty_like(board)
-    w_info = np.empty_like(info)
-    w_stack = np.empty_like(stack)
-    w_aux = np.empty_like(aux)
-    queue = np.empty(cells, np.int32)
-    mark = np.zeros(cells, np.uint8)
+    w_board, w_info, w_stack, w_aux, queue, mark = _scratch(board, info, stack, aux)
     removed = np.empty(cells, np.int32)
     n_arms = arms.shape[0]
     moves = 0
@@ -62,10 +77,7 @@ def run_playouts(params, zkeys, board, info, stack, aux, arms, stats, count, c_u
             if value > best_value:
                 best_value = value
                 best = i
-        w_board[:] = board
-        w_info[:] = info
-        w_stack[:] = stack
-        w_aux[:rows] = aux[:rows]
+        _reset(board, info, stack, aux, w_board, w_info, w_stack, w_aux)
         play(params, zkeys, w_board, w_info, w_stack, w_aux, arms[best], queue, mark, removed)
         moves += 1 + random_game(params, zkeys, w_board, w_info, w_stack, w_aux, seed * 1_000_003 + k)
         score = w_info[I_SCORE2] if mover == 0 else -w_info[I_SCORE2]
@@ -189,18 +201,9 @@ def run_ownership(params, zkeys, board, info, stack, aux, count, seed, owner):
     games from the position."""
     cells = params[P_CELLS]
     w = params[P_WIDTH]
-    rows = info[I_PLY] + 1
-    w_board = np.empty_like(board)
-    w_info = np.empty_like(info)
-    w_stack = np.empty_like(stack)
-    w_aux = np.empty_like(aux)
-    queue = np.empty(cells, np.int32)
-    mark = np.zeros(cells, np.uint8)
+    w_board, w_info, w_stack, w_aux, queue, mark = _scratch(board, info, stack, aux)
     for k in range(count):
-        w_board[:] = board
-        w_info[:] = info
-        w_stack[:] = stack
-        w_aux[:rows] = aux[:rows]
+        _reset(board, info, stack, aux, w_board, w_info, w_stack, w_aux)
         random_game(params, zkeys, w_board, w_info, w_stack, w_aux, seed * 1_000_003 + k)
         mark[:] = 0
         for start in range(cells):

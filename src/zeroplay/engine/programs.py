@@ -1,5 +1,5 @@
-"""The program of an engine's command line (the arena's ``gtp:COMMAND`` and ``pbrain:COMMAND``
-players), found before the match starts.
+"""The program of an engine's command line (the arena's ``gtp:COMMAND``, ``pbrain:COMMAND`` and
+``usi:COMMAND`` players), found before the match starts.
 
 A command's program is looked up as a shell would (a name on ``PATH``, or a path), then in
 ``/usr/games`` (where Debian puts ``gnugo``, which root's ``PATH`` lacks), then -- for zeroplay's
@@ -52,7 +52,7 @@ def split_command(command: str | list[str], kind: str) -> list[str]:
     Raises:
         ValueError: an empty command or unbalanced quotes.
         ProgramNotFoundError: the program is not on ``PATH``, not a runnable file, not in
-            ``/usr/games``; the message says ``kind`` (``gtp``, ``pbrain``) and what to give.
+            ``/usr/games``; the message says ``kind`` (``gtp``, ``pbrain``, ``usi``) and what to give.
     """
     try:
         argv = shlex.split(command) if isinstance(command, str) else list(command)

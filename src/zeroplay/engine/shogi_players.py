@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import atexit
 import queue
-import shlex
 import subprocess
 import threading
 import time
 
 import numpy as np
+
+from zeroplay.engine.programs import split_command
 
 
 class UsiError(RuntimeError):
@@ -35,9 +36,7 @@ class UsiPlayer:
 
     def __init__(self, command, *, byoyomi_ms: int = 1000, name: str | None = None, options: dict | None = None,
                  startup_s: float = 120.0, grace_s: float = 30.0):
-        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
-        if not self.argv:
-            raise ValueError("usi: empty command")
+        self.argv = split_command(command, "usi")  # a missing program: ProgramNotFoundError (ValueError)
         if not 1 <= byoyomi_ms <= 3_600_000:
             raise ValueError(f"usi: byoyomi must be 1..3600000 ms, got {byoyomi_ms}")
         self.name = name or " ".join(self.argv)

@@ -22,14 +22,24 @@ FEATURE_IDS = {"basic": FEATURES_BASIC, "alphazero-gomoku": FEATURES_ALPHAZERO_G
 THREATS_SUFFIX = "+threats"
 """Appended to a feature set's name (``basic+threats``): the game's eight threat planes follow the
 set's own planes (``Game.write_threat_planes``; Gomoku: ``games/gomoku/threats.py``), for games
-that list it in ``Game.feature_sets``. Only ``basic`` takes it for now: the search folds the last
-move into its keys for ``alphazero-gomoku`` alone (``search/searcher.py``), so
-``alphazero-gomoku+threats`` would share evaluations across different last-move planes."""
+that list it in ``Game.feature_sets``. Only ``basic`` takes it for now."""
 THREAT_CHANNELS = 8
 """Threat planes a ``+threats`` feature set adds (four shapes for each side)."""
 
 FEATURE_CHANNELS = {"basic": 3, "alphazero-gomoku": 4, "go": GO_PLANES, "basic" + THREATS_SUFFIX: 3 + THREAT_CHANNELS}
 """Input planes of each feature set (the number a net's first layer reads)."""
+
+
+_LAST_MOVE_BASES = frozenset({"alphazero-gomoku"})
+
+
+def shows_last_move(features: str | None) -> bool:
+    """True when the feature set ``features`` (with or without ``+threats``) has a plane marking the
+    last move: two positions with the same stones but another last move then get other evaluations,
+    so a search must fold the last move into its node keys (``SearchParams.key_last_move``).
+    ``None`` (an evaluator that reads no planes, e.g. random rollouts) or a set of another game's
+    encoder -> False."""
+    return features is not None and features.removesuffix(THREATS_SUFFIX) in _LAST_MOVE_BASES
 
 
 def split_features(features: str) -> tuple[str, bool]:

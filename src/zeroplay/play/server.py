@@ -242,39 +242,35 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
         g.load_record(rec)  # the variations and the analysis
         return g.to_json()
 
+    def _changed(game_id: str, change) -> dict:
+        """The game `game_id` after `change(game)`; unknown id -> 404, a refused change -> its own status."""
+        g = games.get(game_id)
+        change(g)
+        return g.to_json()
+
     @app.get("/api/games/{game_id}")
     def get_game(game_id: str):
         return games.get(game_id).to_json()
 
     @app.post("/api/games/{game_id}/move")
     def move(game_id: str, body: MoveIn):
-        g = games.get(game_id)
-        g.play_human(body.move, either_side=body.either_side)
-        return g.to_json()
+        return _changed(game_id, lambda g: g.play_human(body.move, either_side=body.either_side))
 
     @app.post("/api/games/{game_id}/undo")
     def undo(game_id: str):
-        g = games.get(game_id)
-        g.undo()
-        return g.to_json()
+        return _changed(game_id, lambda g: g.undo())
 
     @app.post("/api/games/{game_id}/goto")
     def goto(game_id: str, body: GotoIn):
-        g = games.get(game_id)
-        g.goto(ply=body.ply, node=body.node)
-        return g.to_json()
+        return _changed(game_id, lambda g: g.goto(ply=body.ply, node=body.node))
 
     @app.post("/api/games/{game_id}/mainline")
     def main_line(game_id: str):
-        g = games.get(game_id)
-        g.main_line()
-        return g.to_json()
+        return _changed(game_id, lambda g: g.main_line())
 
     @app.post("/api/games/{game_id}/promote")
     def promote(game_id: str):
-        g = games.get(game_id)
-        g.promote()
-        return g.to_json()
+        return _changed(game_id, lambda g: g.promote())
 
     @app.get("/api/games/{game_id}/review/stream")
     async def review_stream(game_id: str, playouts: int = Query(DEFAULT_REVIEW_PLAYOUTS, ge=1, le=MAX_REVIEW_PLAYOUTS)):

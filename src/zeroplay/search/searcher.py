@@ -12,6 +12,7 @@ import numpy as np
 
 from zeroplay.games import Game, State
 from zeroplay.games.layout import I_TO_PLAY
+from zeroplay.games.planes import shows_last_move
 from zeroplay.search import gumbel
 from zeroplay.search.backup import init_node
 from zeroplay.search.cache import EvalCache
@@ -55,8 +56,6 @@ from zeroplay.search.tree import (
 )
 from zeroplay.tt.node_table import C_COUNT, C_LIMIT, new_node_table, node_clear, node_count, node_find, node_find_or_add
 
-_LAST_MOVE_FEATURES = ("alphazero-gomoku",)
-
 
 class Searcher:
     """PUCT Monte-Carlo graph search over one game, keeping its tree between searches.
@@ -98,7 +97,7 @@ class Searcher:
             fpu_reduction_root=float(config.fpu_reduction_root),
             virtual_loss=int(config.virtual_loss),
             one_ply_proofs=bool(config.one_ply_proofs),
-            key_last_move=features in _LAST_MOVE_FEATURES,
+            key_last_move=shows_last_move(features),
             # noise or the opening prior reorder the root's priors: the root then scans every edge
             # (Gumbel noise is not in the priors)
             root_noise=(bool(config.noise) or config.opening_prior > 0) and not self._gumbel,
@@ -143,7 +142,7 @@ class Searcher:
             self.cache.clear()
         if getattr(evaluator, "features", None) != old_features:
             self.params = self.params._replace(
-                key_last_move=getattr(evaluator, "features", None) in _LAST_MOVE_FEATURES)
+                key_last_move=shows_last_move(getattr(evaluator, "features", None)))
             self.reset()
         self._inline = getattr(evaluator, "inline_rule", None)
 

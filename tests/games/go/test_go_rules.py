@@ -11,8 +11,8 @@ from go_reference import RefGo
 
 from zeroplay.games import IllegalMoveError, make
 from zeroplay.games.go import kernels as K
-from zeroplay.games.go.layout import I_KEY
 from zeroplay.games.go.playout import perft, random_game
+from zeroplay.games.layout import I_KEY
 
 PERFT = {
     3: [9, 72, 504, 2976, 14720, 56176, 168144, 343008, 700096],

@@ -23,16 +23,11 @@ from zeroplay.games.go.contract import KERNELS
 from zeroplay.games.go.layout import (
     I_CAPS0,
     I_KO,
-    I_LAST,
     I_PASSES,
     I_PREV1,
     I_PREV2,
     I_SCORE2,
     I_STONES0,
-    I_TERMINAL,
-    I_TO_PLAY,
-    I_WINNER,
-    INFO_SIZE,
     KO_POSITIONAL,
     KO_SIMPLE,
     KO_SITUATIONAL,
@@ -50,6 +45,7 @@ from zeroplay.games.go.layout import (
     Z_MISC,
     ZKEY_ROWS,
 )
+from zeroplay.games.layout import I_LAST, I_TERMINAL, I_TO_PLAY, I_WINNER, INFO_SIZE
 from zeroplay.games.symmetry import Symmetry, board_symmetries
 from zeroplay.hashing import stone_keys
 from zeroplay.hashing.zobrist import ZOBRIST_SEED, splitmix64_stream

@@ -28,34 +28,25 @@ from numba import njit
 from zeroplay.games.go.layout import (
     I_BAN_XOR,
     I_CAPS0,
-    I_KEY,
     I_KO,
-    I_LAST,
     I_PASSES,
-    I_PLY,
     I_PREV1,
     I_PREV2,
     I_SCORE2,
     I_STONES0,
-    I_TERMINAL,
-    I_TO_PLAY,
-    I_WINNER,
     KO_SIMPLE,
     KO_SITUATIONAL,
-    P_CELLS,
-    P_EMPTY_KEY,
     P_KO,
     P_KOMI2,
     P_MAX_PLIES,
     P_SCORING,
-    P_SIDE_KEY,
     P_SUICIDE,
-    P_WIDTH,
     SCORING_AREA,
     SUICIDE_MULTI,
     Z_BAN,
     Z_MISC,
 )
+from zeroplay.games.layout import I_KEY, I_LAST, I_PLY, I_TERMINAL, I_TO_PLAY, I_WINNER, P_CELLS, P_EMPTY_KEY, P_SIDE_KEY, P_WIDTH
 
 NOT_LEGAL = 0
 LEGAL = 1

@@ -23,33 +23,16 @@ the ``Z_BAN`` key of every point the side to move may not play because of ko. So
 which keys nodes by (key, side to move, ply), never merges positions whose legal moves differ.
 """
 
-from zeroplay.games.layout import (  # noqa: F401  (the common fields, re-exported)
-    I_GAME0,
-    I_KEY,
-    I_LAST,
-    I_PLY,
-    I_TERMINAL,
-    I_TO_PLAY,
-    I_WINNER,
-    INFO_SIZE,
-    P_ACTIONS,
-    P_CELLS,
-    P_EMPTY_KEY,
-    P_FAMILY,
-    P_GAME0,
-    P_HEIGHT,
-    P_SIDE_KEY,
-    P_WIDTH,
-    PARAMS_SIZE,
-)
+# the common fields (I_TO_PLAY, P_CELLS, ...) have one owner: import them from games.layout
+from zeroplay.games.layout import I_GAME0, P_GAME0
 
-# params: Go's own fields, from P_GAME0 = 7 on
-P_KO = 7  # KO_* below
-P_SUICIDE = 8  # SUICIDE_* below
-P_SCORING = 9  # SCORING_* below
-P_KOMI2 = 10  # komi times 2 (komi is a multiple of 0.5)
-P_MAX_PLIES = 11  # actions after which the game ends and is scored (repetition cap)
-P_PASS = 12  # the pass action (= cells)
+# params: Go's own fields, from P_GAME0 on
+P_KO = P_GAME0  # KO_* below
+P_SUICIDE = P_GAME0 + 1  # SUICIDE_* below
+P_SCORING = P_GAME0 + 2  # SCORING_* below
+P_KOMI2 = P_GAME0 + 3  # komi times 2 (komi is a multiple of 0.5)
+P_MAX_PLIES = P_GAME0 + 4  # actions after which the game ends and is scored (repetition cap)
+P_PASS = P_GAME0 + 5  # the pass action (= cells)
 
 KO_SIMPLE = 0  # only the immediate recapture of a single stone is banned
 KO_POSITIONAL = 1  # no move may repeat an earlier board
@@ -63,17 +46,17 @@ SCORING_AREA = 0  # Tromp-Taylor: stones + empty regions reaching only one colou
 SCORING_TERRITORY = 1  # empty regions reaching only one colour + prisoners
 
 # info: Go's own fields
-I_PREV1 = 6  # the action before the last (a cell, pass = cells), -1 none or unknown
-I_PREV2 = 7  # the action before that, -1 none or unknown
-I_KO = 8  # the immediate single-stone recapture point, -1 none: banned under every ko rule
+I_PREV1 = I_GAME0  # the action before the last (a cell, pass = cells), -1 none or unknown
+I_PREV2 = I_GAME0 + 1  # the action before that, -1 none or unknown
+I_KO = I_GAME0 + 2  # the immediate single-stone recapture point, -1 none: banned under every ko rule
 # (under superko it is one of the bans; the others come from the history in aux)
-I_PASSES = 9  # consecutive passes just played
-I_CAPS0 = 10  # prisoners Black holds (White stones removed, by capture or White's suicide)
-I_CAPS1 = 11  # prisoners White holds
-I_BAN_XOR = 12  # XOR of the Z_BAN keys folded into I_KEY
-I_SCORE2 = 13  # when terminal: 2 * (Black's score - White's score), komi included
-I_STONES0 = 14  # Black stones on the board
-I_STONES1 = 15  # White stones on the board
+I_PASSES = I_GAME0 + 3  # consecutive passes just played
+I_CAPS0 = I_GAME0 + 4  # prisoners Black holds (White stones removed, by capture or White's suicide)
+I_CAPS1 = I_GAME0 + 5  # prisoners White holds
+I_BAN_XOR = I_GAME0 + 6  # XOR of the Z_BAN keys folded into I_KEY
+I_SCORE2 = I_GAME0 + 7  # when terminal: 2 * (Black's score - White's score), komi included
+I_STONES0 = I_GAME0 + 8  # Black stones on the board
+I_STONES1 = I_GAME0 + 9  # White stones on the board
 
 # zkeys rows
 Z_BLACK = 0

@@ -37,20 +37,17 @@ from numba import njit
 from zeroplay.games.go.kernels import KO_SIMPLE, neighbors
 from zeroplay.games.go.layout import (
     I_KO,
-    I_LAST,
     I_PASSES,
     I_PREV1,
-    I_TO_PLAY,
     KO_SITUATIONAL,
-    P_CELLS,
     P_KO,
     P_KOMI2,
     P_SCORING,
     P_SUICIDE,
-    P_WIDTH,
     SCORING_TERRITORY,
     SUICIDE_MULTI,
 )
+from zeroplay.games.layout import I_LAST, I_TO_PLAY, P_CELLS, P_WIDTH
 
 GO_PLANES = 16
 """Channels of ``encode``."""

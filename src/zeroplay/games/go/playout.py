@@ -20,23 +20,8 @@ from zeroplay.games.go.kernels import (
     score2,
     superko_banned,
 )
-from zeroplay.games.go.layout import (
-    I_CAPS0,
-    I_KO,
-    I_LAST,
-    I_PASSES,
-    I_PLY,
-    I_SCORE2,
-    I_STONES0,
-    I_TERMINAL,
-    I_TO_PLAY,
-    I_WINNER,
-    KO_SIMPLE,
-    P_CELLS,
-    P_KO,
-    P_MAX_PLIES,
-    P_WIDTH,
-)
+from zeroplay.games.go.layout import I_CAPS0, I_KO, I_PASSES, I_SCORE2, I_STONES0, KO_SIMPLE, P_KO, P_MAX_PLIES
+from zeroplay.games.layout import I_LAST, I_PLY, I_TERMINAL, I_TO_PLAY, I_WINNER, P_CELLS, P_WIDTH
 
 
 @njit(cache=True)
@@ -63,6 +48,72 @@ def is_own_eye(board, w, c, me):
 
 
 @njit(cache=True)
+def _playout_arrays(params, board):
+    """Scratch arrays of a random playout: ``(queue, mark, removed, banned, empties, where,
+    n_empty)``; ``empties[:n_empty]`` int64 lists the empty points of ``board`` in no order and
+    ``where`` int64 (cells,) gives each one's index there (-1: not empty). ``queue``, ``mark``
+    and ``removed`` are the rules kernels' work space; ``banned`` uint8 (cells,) holds superko
+    bans (all zero: nothing banned)."""
+    cells = params[P_CELLS]
+    queue = np.empty(cells, np.int32)
+    mark = np.zeros(cells, np.uint8)
+    removed = np.empty(cells, np.int32)
+    banned = np.zeros(cells, np.uint8)
+    empties = np.empty(cells, np.int64)
+    where = np.full(cells, -1, np.int64)
+    n_empty = 0
+    for c in range(cells):
+        if board[c] == 0:
+            where[c] = n_empty
+            empties[n_empty] = c
+            n_empty += 1
+    return queue, mark, removed, banned, empties, where, n_empty
+
+
+@njit(cache=True, inline="always")  # inlined: a call per move cost the rollouts speed
+def _draw_move(params, board, info, empties, where, n_empty, superko, banned, queue, mark):
+    """A uniformly random legal point of ``empties[:n_empty]`` for the side to move that fills
+    none of its own eyes (and, when ``superko``, is not ``banned``); ``cells`` (a pass) when
+    there is none. Draws without replacement: the tried points rotate to the end of the list."""
+    cells = params[P_CELLS]
+    w = params[P_WIDTH]
+    me = info[I_TO_PLAY] + 1
+    untried = n_empty
+    while untried > 0:
+        i = np.random.randint(untried)
+        c = empties[i]
+        untried -= 1
+        other = empties[untried]
+        empties[i] = other
+        where[other] = i
+        empties[untried] = c
+        where[c] = untried
+        if (superko and banned[c] != 0) or is_own_eye(board, w, c, me):
+            continue
+        if basic_legality(params, board, info, c, queue, mark) != NOT_LEGAL:
+            return c
+    return cells
+
+
+@njit(cache=True, inline="always")  # inlined: a call per move cost the rollouts speed
+def _update_empties(empties, where, n_empty, action, removed, count):
+    """The empty-point list after a stone on ``action`` captured ``removed[:count]`` (a suicide's
+    own stones included); returns the new ``n_empty``."""
+    i = where[action]
+    n_empty -= 1
+    last = empties[n_empty]
+    empties[i] = last
+    where[last] = i
+    where[action] = -1
+    for k in range(count):
+        c = removed[k]
+        where[c] = n_empty
+        empties[n_empty] = c
+        n_empty += 1
+    return n_empty
+
+
+@njit(cache=True)
 def random_game(params, zkeys, board, info, stack, aux, seed):
     """Play random moves (no own-eye filling, pass when none is left) to the end of the game, in
     place; returns the number of actions played. Superko rules are checked exactly through the
@@ -72,64 +123,24 @@ def random_game(params, zkeys, board, info, stack, aux, seed):
     stones join it), so a move costs no scan of the board."""
     np.random.seed(seed)
     cells = params[P_CELLS]
-    w = params[P_WIDTH]
-    queue = np.empty(cells, np.int32)
-    mark = np.zeros(cells, np.uint8)
-    removed = np.empty(cells, np.int32)
-    empties = np.empty(cells, np.int64)  # empty points, in no order
-    where = np.full(cells, -1, np.int64)  # index of an empty point in ``empties``
-    banned = np.zeros(cells, np.uint8)
+    queue, mark, removed, banned, empties, where, n_empty = _playout_arrays(params, board)
     superko = params[P_KO] != KO_SIMPLE
-    n_empty = 0
-    for c in range(cells):
-        if board[c] == 0:
-            where[c] = n_empty
-            empties[n_empty] = c
-            n_empty += 1
     played = 0
     while info[I_TERMINAL] == 0:
         p = info[I_TO_PLAY]
-        me = p + 1
         if superko:
             superko_banned(params, board, info, aux, banned, queue, mark)
-        action = cells
-        # draw without replacement: the tried points rotate to the end of the list
-        untried = n_empty
-        while untried > 0:
-            i = np.random.randint(untried)
-            c = empties[i]
-            untried -= 1
-            other = empties[untried]
-            empties[i] = other
-            where[other] = i
-            empties[untried] = c
-            where[c] = untried
-            if banned[c] != 0 or is_own_eye(board, w, c, me):
-                continue
-            if basic_legality(params, board, info, c, queue, mark) != NOT_LEGAL:
-                action = c
-                break
+        action = _draw_move(params, board, info, empties, where, n_empty, superko, banned, queue, mark)
         mine = info[I_STONES0 + p]
         theirs = info[I_STONES0 + 1 - p]
         play(params, zkeys, board, info, stack, aux, action, queue, mark, removed)
         played += 1
         if action == cells:
             continue
-        # the placed stone leaves the list
-        i = where[action]
-        n_empty -= 1
-        last = empties[n_empty]
-        empties[i] = last
-        where[last] = i
-        where[action] = -1
         count = theirs - info[I_STONES0 + 1 - p]
         if count == 0:
             count = mine + 1 - info[I_STONES0 + p]  # a suicide: the stone placed is among them
-        for k in range(count):
-            c = removed[k]
-            where[c] = n_empty
-            empties[n_empty] = c
-            n_empty += 1
+        n_empty = _update_empties(empties, where, n_empty, action, removed, count)
     return played
 
 
@@ -145,39 +156,14 @@ def light_random_game(params, board, info, seed):
     np.random.seed(seed)
     cells = params[P_CELLS]
     w = params[P_WIDTH]
-    queue = np.empty(cells, np.int32)
-    mark = np.zeros(cells, np.uint8)
-    removed = np.empty(cells, np.int32)
-    empties = np.empty(cells, np.int64)  # empty points, in no order
-    where = np.full(cells, -1, np.int64)  # index of an empty point in ``empties``
-    n_empty = 0
-    for c in range(cells):
-        if board[c] == 0:
-            where[c] = n_empty
-            empties[n_empty] = c
-            n_empty += 1
+    queue, mark, removed, banned, empties, where, n_empty = _playout_arrays(params, board)
     played = 0
     if info[I_TERMINAL] != 0:
         return 0
     while True:
         p = info[I_TO_PLAY]
         me = p + 1
-        action = cells
-        untried = n_empty
-        while untried > 0:  # as random_game: draw without replacement
-            i = np.random.randint(untried)
-            c = empties[i]
-            untried -= 1
-            other = empties[untried]
-            empties[i] = other
-            where[other] = i
-            empties[untried] = c
-            where[c] = untried
-            if is_own_eye(board, w, c, me):
-                continue
-            if basic_legality(params, board, info, c, queue, mark) != NOT_LEGAL:
-                action = c
-                break
+        action = _draw_move(params, board, info, empties, where, n_empty, False, banned, queue, mark)
         played += 1
         info[I_PLY] += 1
         info[I_TO_PLAY] = 1 - p
@@ -207,17 +193,7 @@ def light_random_game(params, board, info, seed):
                             liberties += 1
                 if alone and liberties == 1:
                     info[I_KO] = last_captured
-            i = where[action]
-            n_empty -= 1
-            last = empties[n_empty]
-            empties[i] = last
-            where[last] = i
-            where[action] = -1
-            for k in range(count):
-                c = removed[k]
-                where[c] = n_empty
-                empties[n_empty] = c
-                n_empty += 1
+            n_empty = _update_empties(empties, where, n_empty, action, removed, count)
         if info[I_PASSES] >= 2 or info[I_PLY] >= params[P_MAX_PLIES]:
             s2 = score2(params, board, info, mark, queue)
             info[I_TERMINAL] = 1
