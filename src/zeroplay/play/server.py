@@ -85,6 +85,7 @@ from zeroplay.games import option_names
 from zeroplay.games.gomoku import MAX_SIZE, MIN_N_IN_ROW, MIN_SIZE
 from zeroplay.play.guards import LOCAL_NAMES, MAX_BODY_BYTES, BodyLimit, HostCheck
 from zeroplay.play.review import DEFAULT_REVIEW_PLAYOUTS, MAX_REVIEW_PLAYOUTS
+from zeroplay.play.webgo import read_go_record, sgf_game_number
 from zeroplay.play.weboptions import (
     DEFAULT_MAX_GAMES,
     DEFAULT_MAX_MEMORY,
@@ -95,7 +96,6 @@ from zeroplay.play.weboptions import (
     StoreFullError,
     UnknownGameError,
 )
-from zeroplay.play.webgo import read_go_record, sgf_game_number
 from zeroplay.play.webstore import GameStore, record_from_text
 
 STATIC = Path(__file__).resolve().parent / "static"
