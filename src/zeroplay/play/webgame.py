@@ -304,7 +304,7 @@ class WebGame:
             except IllegalMoveError as e:
                 raise GameInputError(str(e)) from None
             try:
-                self._advance(int(after.last_move), after)
+                self._advance(int(after.moves[-1]), after)  # not last_move: None after a pass (Go)
             except TreeFullError as e:
                 raise GameInputError(str(e)) from None
 
