@@ -35,7 +35,9 @@ def test_go_capture_pass_and_count_in_chromium(server):
             assert page.input_value("#opt-size") == "9" and page.is_visible("#opt-komi")
             assert not page.is_visible("#opt-n-in-row")
             page.click("#btn-new")
-            page.wait_for_function("document.getElementById('game-title').textContent === 'go 9x9'")
+            # the server's first Go game loads Go's compiled search (minutes on a loaded 2-core machine)
+            page.wait_for_function("document.getElementById('game-title').textContent === 'go 9x9'",
+                                   timeout=300_000)
             page.wait_for_selector("#btn-pass:not([hidden])")
             assert page.locator("#go-score .go-rules").text_content() == "area scoring · komi 7.5 · simple ko"
             labels = page.locator("#board text").all_text_contents()
