@@ -121,10 +121,19 @@ def test_sgf_export_and_import_round_trip(client):
     assert [m["text"] for m in h["line"]] == ["D4", "C3", "pass", "E5"]
 
 
+def test_a_set_up_go_record_loads_and_exports_its_stones(client):
+    r = client.post("/api/games/load", json={"text": "(;GM[1]SZ[9]KM[0.5]AB[cc][gg];W[ee];B[ce])", "playouts": 8})
+    assert r.status_code == 201, r.text
+    g = r.json()
+    assert [m["text"] for m in g["line"]] == ["E5", "C5"] and g["score"]["komi"] == 0.5
+    text = client.get(f"/api/games/{g['id']}/record", params={"format": "sgf"}).text
+    rec = read_go_sgf(text)
+    assert rec.black_setup == [20, 60] and rec.to_play == 1 and len(rec.moves) == 2
+
+
 @pytest.mark.parametrize("text, words", [
     ("(;GM[1]SZ[21];B[aa])", "outside 2..19"),
     ("(;GM[1]SZ[3];B[aa])", "5..19"),
-    ("(;GM[1]SZ[9]AB[cc];W[dd])", "sets up stones"),
     ("(;GM[1]SZ[9];B[cc];B[dd])", "out of turn"),
     ("(;GM[1]SZ[9];B[cc];W[cc])", "cannot be replayed"),
 ])

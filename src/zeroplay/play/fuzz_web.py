@@ -28,7 +28,11 @@ def _sgf(rng: random.Random) -> str:
     size = rng.choice([5, 9, 15, 19, 25, 26, 30])
     moves = _legal_moves(rng, min(size, 26), rng.randint(0, 12))
     body = "".join(f";{'BW'[i % 2]}[{_LETTERS[x]}{_LETTERS[y]}]{_analysis(rng)}" for i, (x, y) in enumerate(moves))
-    head = rng.choice(["(;FF[4]GM[4]", "(;GM[1]", "(;", "(;FF[4]GM[4]AB[aa]", "(;GM[x]"])
+    head = rng.choice(["(;FF[4]GM[4]", "(;GM[1]", "(;", "(;FF[4]GM[4]AB[aa]", "(;GM[x]", "(;AB[aa][bb]AW[cc]PL[W]",
+                       "(;PL[x]", "(;AW[aa]AW[aa]"])
+    if rng.random() < 0.3:  # variations (the web board reads them all)
+        body += "".join(f"(;{rng.choice('BW')}[{rng.choice(_LETTERS)}{rng.choice(_LETTERS)}])"
+                        for _ in range(rng.randint(1, 5)))
     return f"{head}SZ[{rng.choice([str(size), f'{size}:{size + 1}', 'x', '', '-3', '9' * 30])}]{body})"
 
 
@@ -122,6 +126,10 @@ def random_request(rng: random.Random, game_ids: list[str]) -> tuple[str, str, d
     if kind < 0.25:
         fields = {"game": "gomoku", "size": rng.randint(3, 27), "n_in_row": rng.randint(2, 27),
                   "rule": "freestyle", "color": "white", "playouts": rng.randint(0, 3)}
+        if rng.random() < 0.3:  # a set-up start position
+            fields["setup"] = {"black": [rng.randint(-2, 700) for _ in range(rng.randint(0, 6))],
+                               "white": [rng.randint(-2, 700) for _ in range(rng.randint(0, 6))],
+                               "to_play": rng.choice(["black", "white", None, "red", 1])}
         method, path, body = "POST", "/api/games", _body(rng, fields)
     elif kind < 0.5:
         fields = {"text": random_record(rng), "format": rng.choice(["auto", "psq", "sgf", "xml"]),
@@ -141,6 +149,8 @@ def random_request(rng: random.Random, game_ids: list[str]) -> tuple[str, str, d
         query = rng.choice(["", "?playouts=0", "?playouts=2", "?playouts=x", "?playouts=99999999999999",
                             "?format=psq", "?format=sgf", "?format=docx", "?playouts=-1"])
         where = rng.choice(["", "/record", "/analyze/stream", "/engine/stream", "/review/stream", "/zz"])
+        if where == "/engine/stream" and rng.random() < 0.5:
+            query = rng.choice(["?either_side=true", "?either_side=x", "?either_side=1"])  # engine vs engine
         if where == "/review/stream" and query in ("", "?format=psq", "?format=sgf", "?format=docx"):
             query = "?playouts=2"  # a review's default (200 a position) would make thousands take minutes
         method, path, body = rng.choice(["GET", "GET", "DELETE", "PUT"]), f"/api/games/{gid}{where}{query}", b""

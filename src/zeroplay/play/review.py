@@ -39,15 +39,16 @@ MAX_REVIEW_SECONDS = 300.0
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
-def move_drop(tree: GameTree, node: int, ply: int) -> float | None:
+def move_drop(tree: GameTree, node: int, ply: int, first_mover: int = 0) -> float | None:
     """How much the move into ``node`` (the ``ply``-th move, from 1) lowered its mover's win rate,
-    in [-1, 1] (negative: it raised it); None when either position was never analysed."""
+    in [-1, 1] (negative: it raised it); None when either position was never analysed.
+    ``first_mover``: the side to move at the start (0 Black; 1 White after a set-up)."""
     if node == ROOT:
         return None
     before, after = tree.winrate(int(tree.parent[node])), tree.winrate(node)
     if before is None or after is None:
         return None
-    mover_is_black = ply % 2 == 1
+    mover_is_black = (first_mover + ply - 1) % 2 == 0
     return (before - after) if mover_is_black else (after - before)
 
 

@@ -11,17 +11,22 @@ play independent games)::
                                             seconds (the engine's time per move, 0..60; null:
                                             playouts per move), model (null: the setting's default,
                                             "search": no network, or a shipped model's name from
-                                            the game's "models")} -> 201 game
+                                            the game's "models"), setup (a set-up start: {black:
+                                            [cells], white: [cells], to_play: black|white|null})}
+                                            -> 201 game
     POST /api/games/load                    new game from a record {text, format: psq|sgf|auto,
                                             n_in_row, rule, color, playouts, seconds, model}
-                                            -> 201 game
+                                            -> 201 game (SGF: every variation, a set-up start)
     GET  /api/games/{id}                    the game
     POST /api/games/{id}/move               the person's move {move: "h8" | "7,7" | cell,
                                             either_side: true to set up a position (the engine's
                                             side too, the engine waits)} -> game
-    POST /api/games/{id}/engine             the engine moves (waits for the search) -> {game, search}
+    POST /api/games/{id}/engine             the engine moves (waits for the search) -> {game, search};
+                                            ?either_side=true: also on the person's turn (engine
+                                            against engine: the board asks for each move)
     GET  /api/games/{id}/engine/stream      the same as server-sent events: "progress" events
-                                            (search snapshots), then "done" {game, search}
+                                            (search snapshots), then "done" {game, search};
+                                            closing the stream stops the search, nothing is played
     GET  /api/games/{id}/analyze/stream     analysis of the position (nothing is played), events
                                             as above; ?playouts=N
     POST /api/games/{id}/undo               take back the person's last move and the reply -> game
@@ -34,7 +39,9 @@ play independent games)::
                                             one review per game); events "progress" {done, total,
                                             ply, black} per position, then "done" {game, review}
     POST /api/games/{id}/review/cancel      stop the review (what it found is kept)
-    GET  /api/games/{id}/record?format=psq|sgf   the game record as a file
+    GET  /api/games/{id}/record?format=psq|sgf   the game record as a file: PSQ the line shown;
+                                            SGF the whole variation tree and a set-up start
+                                            (``play.webrecord``; loads back with its variations)
 
 A move at a position before the end of the line (after ``goto``) makes a variation, for either
 side: the game keeps a small tree of positions (``gametree``, at most 2,048), each with what its
@@ -104,6 +111,14 @@ STATIC = Path(__file__).resolve().parent / "static"
 # options left out (None) are the store's defaults (GameStore.options: the --model's game, else
 # gomoku 15x15 free-style, 5 in a row, 4 on 6x6; the server's --playouts); an explicit null is
 # refused as before
+class SetupIn(BaseModel):
+    """A set-up start position: the stones of each side (cells) and the side to move."""
+    model_config = ConfigDict(extra="forbid")
+    black: list[StrictInt] = Field(default_factory=list, max_length=MAX_SIZE * MAX_SIZE)
+    white: list[StrictInt] = Field(default_factory=list, max_length=MAX_SIZE * MAX_SIZE)
+    to_play: Literal["black", "white"] | None = None  # None: White when Black has one stone more
+
+
 class NewGameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: Literal["gomoku", "tictactoe", "go"] = None
@@ -116,6 +131,7 @@ class NewGameIn(BaseModel):
     playouts: StrictInt = Field(None, ge=1, le=MAX_WEB_PLAYOUTS)
     seconds: StrictFloat | StrictInt | None = Field(None, gt=0, le=MAX_SECONDS_PER_MOVE)
     model: StrictStr | None = Field(None, max_length=100)
+    setup: SetupIn | None = None
 
 
 class MoveIn(BaseModel):
@@ -213,7 +229,11 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
         given = sorted(k for k in {"komi", "scoring"} & body.model_fields_set if k not in takes)
         if given:
             raise GameInputError(f"{', '.join(given)}: Go options; {options.game} has none")
-        g = games.new(options)
+        setup = None
+        if body.setup is not None:
+            to_play = None if body.setup.to_play is None else int(body.setup.to_play == "white")
+            setup = (body.setup.black, body.setup.white, to_play)
+        g = games.new(options, setup=setup)
         return g.to_json()
 
     @app.post("/api/games/load", status_code=201)
@@ -223,15 +243,17 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
             options = games.options("go", rec.width, color=body.color, playouts=body.playouts, seconds=body.seconds,
                                     model=body.model, komi=rec.komi,
                                     scoring=rec.rules if rec.rules in ("area", "territory") else None)
-            return games.new(options, tuple(rec.moves)).to_json()
+            setup = (rec.black_setup, rec.white_setup, rec.to_play) if rec.black_setup or rec.white_setup else None
+            return games.new(options, tuple(rec.moves), setup).to_json()
         rec = record_from_text(body.text, body.format)
         rule = body.rule
         if rule is None and rec.rule in ("freestyle", "standard"):  # the record's own, unless chosen
             rule = rec.rule
         options = games.options("gomoku", rec.width, body.n_in_row, rule, body.color, body.playouts, body.seconds,
                                 body.model)
-        g = games.new(options, tuple(rec.moves))
-        g.load_analysis(rec.node_props)
+        setup = (rec.black, rec.white, rec.to_play) if rec.set_up else None
+        g = games.new(options, tuple(rec.main_line()), setup)
+        g.load_record(rec)  # the variations and the analysis
         return g.to_json()
 
     @app.get("/api/games/{game_id}")
@@ -281,16 +303,16 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
         return {"cancelled": g.cancel_review(), "review": g.review}
 
     @app.post("/api/games/{game_id}/engine")
-    def engine_move(game_id: str):
+    def engine_move(game_id: str, either_side: bool = False):
         g = games.get(game_id)
-        search = g.think(play=True)
+        search = g.think(play=True, either_side=either_side)
         return {"game": g.to_json(), "search": search}
 
     @app.get("/api/games/{game_id}/engine/stream")
-    async def engine_stream(game_id: str):
+    async def engine_stream(game_id: str, either_side: bool = False):
         g = games.get(game_id)
-        _precheck(g, play=True)
-        return _stream(g, play=True, playouts=None)
+        _precheck(g, play=True, either_side=either_side)
+        return _stream(g, play=True, playouts=None, either_side=either_side)
 
     @app.get("/api/games/{game_id}/analyze/stream")
     async def analyze_stream(game_id: str, playouts: int | None = Query(None, ge=1, le=MAX_WEB_PLAYOUTS)):
@@ -308,14 +330,14 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
     return app
 
 
-def _precheck(g, *, play: bool) -> None:
+def _precheck(g, *, play: bool, either_side: bool = False) -> None:
     """Refuse a stream with a status code before any event is sent."""
     s = g.state
     if s.is_terminal:
         raise GameConflictError("the game is over")
-    if play and s.to_play == g.human:
+    if play and s.to_play == g.human and not either_side:
         raise GameConflictError("it is your turn, not the engine's")
-    if g.busy.locked() and (play or g._analysis_cancel is None):  # an analysis gives way to a newer one
+    if g.busy.locked() and g._analysis_cancel is None:  # an analysis gives way to a newer search
         raise GameConflictError("the engine is already thinking in this game")
 
 
@@ -323,7 +345,8 @@ def _event(name: str, data: dict) -> str:
     return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
-def _stream(g, *, play: bool, playouts: int | None, review: bool = False) -> StreamingResponse:
+def _stream(g, *, play: bool, playouts: int | None, review: bool = False,
+            either_side: bool = False) -> StreamingResponse:
     """Run the search (or with ``review`` the whole-game review) in a worker thread; stream its
     snapshots (review: its status after each position) as server-sent events."""
     loop = asyncio.get_running_loop()
@@ -338,7 +361,8 @@ def _stream(g, *, play: bool, playouts: int | None, review: bool = False) -> Str
             if review:
                 status = g.run_review(playouts=playouts, progress=progress, cancel=cancel)
                 return "done", {"game": g.to_json(), "review": status}
-            search = g.think(play=play, playouts=playouts, progress=progress, cancel=cancel)
+            search = g.think(play=play, playouts=playouts, progress=progress, cancel=cancel,
+                             either_side=either_side)
             return "done", {"game": g.to_json(), "search": search}
         except (GameConflictError, GameInputError) as e:
             return "failed", {"detail": str(e)}

@@ -72,10 +72,16 @@ class WebGame:
     position, so stepping back shows what was found there.
     """
 
-    def __init__(self, game_id: str, options: Options, moves: tuple[int, ...] = (), model: str | None = None):
+    def __init__(self, game_id: str, options: Options, moves: tuple[int, ...] = (), model: str | None = None,
+                 setup: tuple | None = None):
+        """``setup``: (black cells, white cells, side to move or None for the counts' default) of a
+        set-up start position (None: the empty board). Raises GameInputError for a set-up the game
+        cannot start from (a cell off the board or listed twice, both sides holding a win, a
+        game without set-up); IllegalMoveError for a move of ``moves`` that is illegal."""
         self.id = game_id
         self.options = options
         self.game = options.make_game()
+        start = None if setup is None else self._set_up(*setup)
         self.engine = engine_for(self.game, model)
         # the models a new game of this setting may choose (none under the server's --model)
         self.models = [] if model is not None and model != options.model else fitting_models(self.game)
@@ -83,7 +89,10 @@ class WebGame:
         self.tree = GameTree()
         self.memory_bytes = held_bytes(self, skip=(self.engine, self.searcher.evaluator))
         """The most this game's search and tree can cost, in bytes (see SEARCH_CONFIG)."""
-        s, node = self.game.initial(), ROOT
+        self.start: State = self.game.initial() if start is None else start
+        """The start position (the tree's root): the empty board, or a set-up position."""
+        self.set_up = start is not None
+        s, node = self.start, ROOT
         for i, m in enumerate(moves):
             try:
                 s = s.play(m)
@@ -104,6 +113,19 @@ class WebGame:
         self.touched = time.monotonic()
         self.closed = False
 
+    def _set_up(self, black, white, to_play: int | None) -> State:
+        from_stones = getattr(self.game, "from_stones", None)
+        if from_stones is None:
+            raise GameInputError(f"{describe(self.game)} has no position set-up")
+        cells = self.game.num_actions
+        for c in (*black, *white):
+            if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < cells:
+                raise GameInputError(f"set-up stone {c!r}: a cell 0..{cells - 1}")
+        try:
+            return from_stones(list(black), list(white), to_play=to_play)
+        except ValueError as e:  # IllegalMoveError too: a cell listed twice
+            raise GameInputError(f"cannot set up that position: {e}") from None
+
     def close(self) -> bool:
         """Free the search arrays now (an evicted game), unless the game is busy; True when done.
 
@@ -122,6 +144,14 @@ class WebGame:
     # --- views ------------------------------------------------------------------------------
     def fmt(self, move: int) -> str:
         return self.game.format_move(int(move))
+
+    def depth(self, node: int) -> int:
+        """Moves from the start to ``node`` (the ply of the line; a set-up start is 0)."""
+        return len(self.tree.path(node)) - 1
+
+    def mover(self, depth: int) -> int:
+        """The side to move after ``depth`` moves from the start (0 Black, 1 White)."""
+        return (self.start.to_play + depth) % 2
 
     @property
     def at_end(self) -> bool:
@@ -149,7 +179,7 @@ class WebGame:
             if ply == 0:
                 continue
             m = int(tree.move[node])
-            drop = move_drop(tree, node, ply)
+            drop = move_drop(tree, node, ply, self.start.to_play)
             best = int(tree.best_move[int(tree.parent[node])])
             entries.append({"node": node, "ply": ply, "cell": m, "text": self.fmt(m),
                             "gomocup": g.format_move(m, "gomocup"),
@@ -185,7 +215,10 @@ class WebGame:
             "winning_line": winning_line(s.board.reshape(-1), g.width, g.height, s.last_move,
                                          getattr(g, "n_in_row", None)) if s.winner is not None else [],
             "node": self.cursor,
-            "cursor": s.ply,
+            "cursor": self.depth(self.cursor),
+            # a set-up start: its stones and side to move (None: the empty board, Black first)
+            "setup": {"black": [int(c) for c in self.start.stones(0)], "white": [int(c) for c in self.start.stones(1)],
+                      "to_play": self.start.to_play} if self.set_up else None,
             "at_end": self.at_end,
             "line": entries,
             "main_line": tree.on_main_line(self.line_end),
@@ -221,7 +254,7 @@ class WebGame:
             line_end = self.line_end if node in tree.path(self.line_end) else tree.line_end(node)
         self.line_end = line_end
         self.cursor = node
-        self.state = self.game.initial().play_many(tree.moves(node))
+        self.state = self.start.play_many(tree.moves(node))
         self.touched = time.monotonic()
 
     def _advance(self, move: int, state: State, parent: int | None = None) -> None:
@@ -343,7 +376,7 @@ class WebGame:
         with self._exclusive(), self._lock:
             tree = self.tree
             path = tree.path(self.cursor)
-            if not any((ply - 1) % 2 == self.human for ply in range(1, len(path))):
+            if not any(self.mover(ply - 1) == self.human for ply in range(1, len(path))):
                 raise GameConflictError("nothing to undo")
             if not self.at_end:
                 raise GameConflictError("undo takes moves back at the end of the line: go to its end "
@@ -353,7 +386,7 @@ class WebGame:
                 back = int(tree.parent[node])
                 tree.remove(node)
                 node = back
-                engine_to_move = (len(tree.path(node)) - 1) % 2 != self.human  # ply's parity: the mover
+                engine_to_move = self.mover(self.depth(node)) != self.human
                 if node == ROOT or not engine_to_move or int(tree.first_child[node]) != NONE:
                     break
             self._show(node, line_end=tree.line_end(node))
@@ -361,12 +394,13 @@ class WebGame:
 
     # --- search -----------------------------------------------------------------------------
     def _acquire(self, *, play: bool) -> None:
-        """Take ``busy`` for a search; an analysis gives way to a newer one (the person moved on)."""
+        """Take ``busy`` for a search; an analysis gives way to a newer search (the person moved
+        on, or the engine is asked to move)."""
         self._check_open()
         if self.busy.acquire(blocking=False):
             return
         previous = self._analysis_cancel
-        if not play and previous is not None:
+        if previous is not None:
             previous.set()
             if self.busy.acquire(timeout=5.0):
                 return
@@ -375,9 +409,10 @@ class WebGame:
         raise GameConflictError("the engine is already thinking in this game")
 
     def think(self, *, play: bool, playouts: int | None = None,
-              progress: Callable[[dict], None] | None = None, cancel: threading.Event | None = None) -> dict:
+              progress: Callable[[dict], None] | None = None, cancel: threading.Event | None = None,
+              either_side: bool = False) -> dict:
         """Search the shown position; with ``play`` the engine then plays its move there (only at
-        the end of the line).
+        the end of the line; on the person's turn too with ``either_side``: engine against engine).
 
         ``progress(snapshot)`` is called every PROGRESS_EVERY_S seconds from this thread;
         ``cancel`` stops the search early (a closed browser tab) and plays nothing.
@@ -394,7 +429,7 @@ class WebGame:
                 s, node = self.state, self.cursor
                 if s.is_terminal:
                     raise GameConflictError("the game is over")
-                if play and s.to_play == self.human:
+                if play and s.to_play == self.human and not either_side:
                     raise GameConflictError("it is your turn, not the engine's")
                 if play and not self.at_end:
                     raise GameConflictError("the engine plays on at the end of the line: go to its end")
@@ -466,7 +501,7 @@ class WebGame:
                         "proven": m.proven, "pv": [{"cell": int(c), "text": self.fmt(c)} for c in line]})
         return {
             "node": node,
-            "ply": s.ply,
+            "ply": self.depth(node),
             "to_play": mover,
             "final": final,
             "playouts": int(result.playouts),
@@ -478,7 +513,7 @@ class WebGame:
                                                            "text": self.fmt(result.best_move)},
             "pv": [{"cell": int(m), "text": self.fmt(m)} for m in result.pv[:PV_SHOWN]],
             "top": top,
-            "policy": [round(float(p), 4) for p in priors],
+            **self._policy(priors, s, result.proven),
             "proven": result.proven,
             "proven_distance": result.proven_distance,
             # "full": the game's search tables filled before the playouts asked for (the search
@@ -486,6 +521,24 @@ class WebGame:
             "stopped_by": result.stopped_by,
             "notes": list(result.notes),
         }
+
+    def _policy(self, priors: np.ndarray, s: State, proven: str | None) -> dict:
+        """The prior P of each cell for the heat map, only where it says something: ``policy``
+        (num_actions,) in [0, 1], or None with ``policy_note`` saying why it is left out: the
+        position is solved (the proven line is what matters), or the priors are uniform over the
+        legal moves (no model and no heuristic prior: a heat map would be noise-free and empty of
+        meaning). ``policy_source``: "model" (a network's policy head) or "heuristic"."""
+        source = "model" if self.engine.model_path is not None else "heuristic"
+        legal = s.legal_moves()
+        p = priors[legal] if len(legal) else priors[:0]
+        if proven is not None:
+            return {"policy": None, "policy_source": source, "policy_note": f"solved ({proven}): no heat map"}
+        if not len(p) or float(p.max()) <= 0.0:
+            return {"policy": None, "policy_source": source, "policy_note": "no priors yet"}
+        if float(p.max() - p.min()) <= 1e-3 * float(p.max()):
+            return {"policy": None, "policy_source": source,
+                    "policy_note": "uniform priors (no model): no heat map"}
+        return {"policy": [round(float(x), 4) for x in priors], "policy_source": source, "policy_note": None}
 
     # --- review -------------------------------------------------------------------------------
     def run_review(self, *, playouts: int, progress: Callable[[dict], None] | None = None,
@@ -515,7 +568,7 @@ class WebGame:
             status = {"playouts": playouts, "total": len(line), "done": 0, "budget": playouts * len(line),
                       "running": True, "stopped_by": None, "max_seconds": max_seconds}
             self.review = dict(status)
-            s = self.game.initial()
+            s = self.start
             for i, node in enumerate(line):
                 if i:
                     s = s.play(int(self.tree.move[node]))
@@ -554,34 +607,68 @@ class WebGame:
 
     # --- records ----------------------------------------------------------------------------
     def record(self, fmt: str) -> str:
-        """The line shown as a PSQ or SGF record, with the result and rule; SGF also with each
-        analysed position's win rate and best move (``play.review``'s properties).
+        """The game as a record with its result and rule: PSQ the line shown (no set-up start:
+        PSQ has no set-up stones); SGF the whole variation tree, the set-up start (``AB``/``AW``/
+        ``PL``) and each analysed position's win rate and best move (``play.webrecord``).
 
         Raises:
-            GameInputError: a format other than psq or sgf.
+            GameInputError: a format other than psq or sgf; PSQ of a set-up position.
         """
-        from zeroplay.games.records import record_of_game, write_psq, write_sgf
+        from zeroplay import __version__
+        from zeroplay.games.records import record_of_game, write_psq
+        from zeroplay.play.webrecord import record_of_tree, write_board_sgf
 
         if fmt not in ("psq", "sgf"):
             raise GameInputError(f"format must be psq or sgf, not {fmt!r}")
+        if fmt == "psq" and self.set_up:
+            raise GameInputError("a game from a set-up position exports as SGF only (PSQ has no set-up stones)")
         names = ("you", "zeroplay") if self.human == 0 else ("zeroplay", "you")
         if self.game.sgf_game is not None:  # a game with its own SGF (Go, GM[1]): play/webgo.py
             if fmt != "sgf":
                 raise GameInputError(f"{self.game.name} records are SGF, not {fmt.upper()}")
             with self._lock:
                 moves = [int(self.tree.move[n]) for n in self.tree.path(self.line_end)[1:]]
-            return write_go_record(self.game, moves, black=names[0], white=names[1])
+            return write_go_record(self.start, self.set_up, moves, black=names[0], white=names[1])
         with self._lock:
-            line = self.tree.path(self.line_end)
-            moves = [int(self.tree.move[n]) for n in line[1:]]
-            rec = record_of_game(self.game, moves, black=names[0], white=names[1], rule=self.options.rule)
-            rec.node_props = [analysis_props(self.tree, n, self.game.width, self.fmt) for n in line]
-        return write_psq(rec) if fmt == "psq" else write_sgf(rec)
+            tree = self.tree
+            if fmt == "psq":
+                line = tree.path(self.line_end)
+                rec = record_of_game(self.game, [int(tree.move[n]) for n in line[1:]], black=names[0],
+                                     white=names[1], rule=self.options.rule)
+                return write_psq(rec)
+            end = self.start.play_many(tree.moves(tree.line_end(ROOT)))  # the main line's result
+            result = "" if not end.is_terminal else {0: "B+", 1: "W+", None: "0"}[end.winner]
+            out = record_of_tree(tree, self.start, self.set_up, self.options.rule,
+                                 lambda n: analysis_props(tree, n, self.game.width, self.fmt))
+        return write_board_sgf(out, app=f"zeroplay:{__version__}", black_name=names[0], white_name=names[1],
+                               result=result)
 
-    def load_analysis(self, node_props: list[dict[str, str]]) -> None:
-        """Store a loaded record's analysis (``ZW``/``ZB``/``ZV``/``ZP`` per node) in the tree."""
+    def load_record(self, rec) -> None:
+        """Add every position of a ``webrecord.BoardRecord`` (its start must be this game's) to
+        the tree, each move checked, with the analysis it carries (``ZW``/``ZB``/``ZV``/``ZP``);
+        the main line's end is shown.
+
+        Raises:
+            GameInputError: an illegal move (named by its position in the record), the tree full.
+        """
         with self._lock:
-            line = self.tree.path(self.line_end)
-            for node, props in zip(line, node_props, strict=False):
+            tree = self.tree
+            nodes = [ROOT]
+            states = [self.start]
+            for k in range(1, len(rec.move)):
+                parent = nodes[rec.parent[k]]
+                try:
+                    after = states[rec.parent[k]].play(int(rec.move[k]))
+                    node = tree.add(parent, int(rec.move[k]))
+                except IllegalMoveError as e:
+                    why = str(e).split(": ", 1)[-1]
+                    raise GameInputError(f"the record's move {self.fmt(rec.move[k])} (position {k}): {why}") from None
+                except TreeFullError as e:
+                    raise GameInputError(str(e)) from None
+                self._mark_result(node, after)
+                nodes.append(node)
+                states.append(after)
+            for k, props in enumerate(rec.props):
                 if props:
-                    read_analysis_props(self.tree, node, props, self.game.width, self.game.num_actions)
+                    read_analysis_props(tree, nodes[k], props, self.game.width, self.game.num_actions)
+            self._show(tree.line_end(ROOT), line_end=tree.line_end(ROOT))

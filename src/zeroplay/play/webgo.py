@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from zeroplay.games import Game, State
+from zeroplay.games import Game, State  # noqa: F401
 from zeroplay.play.weboptions import GameInputError
 
 _GM = re.compile(r"GM\s*\[\s*(\d+)\s*\]")
@@ -35,8 +35,7 @@ def read_go_record(text: str):
     """The ``GoRecord`` of a Go SGF text the web board can play (moves from the empty board).
 
     Raises:
-        GameInputError: unreadable SGF, a board outside 5..19 or not square, set-up stones (the
-            board replays moves from the empty board only).
+        GameInputError: unreadable SGF, a board outside 5..19 or not square, a bad komi.
     """
     from zeroplay.games.go.sgf import read_go_sgf
 
@@ -46,16 +45,21 @@ def read_go_record(text: str):
         raise GameInputError(f"cannot read the SGF record: {e}") from None
     if rec.width != rec.height or not 5 <= rec.width <= 19:
         raise GameInputError(f"record board {rec.width}x{rec.height}: the web board plays Go on square boards of 5..19")
-    if rec.black_setup or rec.white_setup or rec.to_play:
-        raise GameInputError("the record sets up stones (AB/AW/PL): the web board replays games from the empty board")
     if rec.komi * 2 != int(rec.komi * 2) or not -150 <= rec.komi <= 150:
         raise GameInputError(f"record komi {rec.komi:g}: komi must be a multiple of 0.5 in -150..150")
     return rec
 
 
-def write_go_record(game: Game, moves: list[int], *, black: str, white: str) -> str:
-    """Go SGF (``GM[1]``, ``SZ``, ``KM``, ``RU``, ``RE`` when the line is finished) of ``moves``."""
+def write_go_record(start: State, set_up: bool, moves: list[int], *, black: str, white: str) -> str:
+    """Go SGF (``GM[1]``, ``SZ``, ``KM``, ``RU``, ``AB``/``AW``/``PL`` for a ``set_up`` start, ``RE``
+    when the line is finished) of ``moves`` from ``start``."""
     from zeroplay.games.go.sgf import record_of_state, write_go_sgf
 
-    state = game.initial().play_many(moves)
-    return write_go_sgf(record_of_state(state, black=black, white=white))
+    end = start.play_many(moves)
+    rec = record_of_state(start, black=black, white=white, result=start.game.result_text(end) if end.is_terminal else "")
+    rec.moves = [int(m) for m in moves]
+    if set_up:
+        rec.black_setup = [int(c) for c in start.stones(0)]
+        rec.white_setup = [int(c) for c in start.stones(1)]
+        rec.to_play = start.to_play
+    return write_go_sgf(rec)

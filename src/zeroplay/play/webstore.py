@@ -11,7 +11,6 @@ from pathlib import Path
 from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, resolve_model
 from zeroplay.games import IllegalMoveError, option_names
 from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
-from zeroplay.games.records import GameRecord
 from zeroplay.play.webgame import WebGame
 from zeroplay.play.weboptions import (
     DEFAULT_MAX_GAMES,
@@ -24,23 +23,24 @@ from zeroplay.play.weboptions import (
     UnknownGameError,
     engine_for,
 )
+from zeroplay.play.webrecord import BoardRecord, from_game_record, read_board_sgf
 
 
-def record_from_text(text: str, fmt: str = "auto") -> GameRecord:
-    """The ``GameRecord`` of a PSQ or SGF text the web board can play; ``fmt`` "auto" looks at
-    the text.
+def record_from_text(text: str, fmt: str = "auto") -> BoardRecord:
+    """The record of a PSQ or SGF text the web board can play (SGF: every variation and a set-up
+    start, ``play.webrecord``); ``fmt`` "auto" looks at the text.
 
     Raises:
         GameInputError: unreadable, unsupported format, bad board size.
     """
-    from zeroplay.games.records import read_psq, read_sgf
+    from zeroplay.games.records import read_psq
 
     if fmt == "auto":
         fmt = "sgf" if text.lstrip().startswith("(") else "psq"
     if fmt not in ("psq", "sgf"):
         raise GameInputError(f"format must be psq, sgf or auto, not {fmt!r}")
     try:
-        rec = read_psq(text) if fmt == "psq" else read_sgf(text)
+        rec = from_game_record(read_psq(text)) if fmt == "psq" else read_board_sgf(text)
     except (ValueError, IndexError, KeyError) as e:
         raise GameInputError(f"cannot read the {fmt.upper()} record: {e}") from None
     if not (MIN_SIZE <= rec.width <= MAX_SIZE and MIN_SIZE <= rec.height <= MAX_SIZE):
@@ -53,7 +53,7 @@ def record_from_text(text: str, fmt: str = "auto") -> GameRecord:
 def moves_from_record(text: str, fmt: str = "auto") -> tuple[int, int, list[int]]:
     """(width, height, moves) of a PSQ or SGF record (``record_from_text``)."""
     rec = record_from_text(text, fmt)
-    return rec.width, rec.height, list(rec.moves)
+    return rec.width, rec.height, rec.main_line()
 
 
 class GameStore:
@@ -149,13 +149,20 @@ class GameStore:
                              f"{' and '.join(GAMES)} (zeroplay play --model plays it in the terminal)")
         return engine_for(options.check().make_game(), self.model)
 
-    def new(self, options: Options, moves: tuple[int, ...] = ()) -> WebGame:
+    def new(self, options: Options, moves: tuple[int, ...] = (), setup: tuple | None = None) -> WebGame:
+        """A new game kept under a fresh id (``WebGame``'s ``moves`` and ``setup``); the least
+        recently used idle games are evicted to make room.
+
+        Raises:
+            GameInputError: bad options or set-up, an illegal move, a game over --max-memory;
+            StoreFullError: every game kept is searching.
+        """
         if options.model is not None and self.model is not None:
             raise GameInputError(f"this server plays its --model {Path(self.model).name} in every game: "
                                  f"no model to choose")
         options.check()
         try:
-            g = WebGame(secrets.token_hex(8), options, tuple(moves), self.model or options.model)
+            g = WebGame(secrets.token_hex(8), options, tuple(moves), self.model or options.model, setup)
         except IllegalMoveError as e:
             hint = ""
             if "n_in_row" in option_names(options.game) and "over" in str(e):

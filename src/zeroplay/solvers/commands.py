@@ -12,6 +12,10 @@ import time
 
 from zeroplay.solvers.threat_solver import ThreatSolver
 
+LONG_SOLVE_NODES = 10_000_000
+"""A ``--nodes`` budget from which ``solve gomoku`` says on stderr, as its search starts, that it
+may take minutes (about 30 s per ten million nodes of the proof-number VCT on this machine)."""
+
 
 def solve_gomoku_command(args) -> int:
     """``zeroplay solve gomoku``: set up the position from ``args.moves``, search, print.
@@ -63,6 +67,9 @@ def solve_gomoku_command(args) -> int:
     else:
         warm.vcf(game.initial(), nodes=1, shortest=args.shortest)
     setup_seconds = time.perf_counter() - started
+    if args.nodes >= LONG_SOLVE_NODES and not args.json:  # printed as the compiled search starts
+        print(f"zeroplay: searching up to {args.nodes:,} nodes; a budget this large can take minutes "
+              f"(Ctrl-C stops it)", file=sys.stderr, flush=True)
     solver = ThreatSolver(game)
     if vct:
         r = solver.vct(state, nodes=args.nodes, threats=threats, method=method)

@@ -187,17 +187,20 @@ class Go(Game):
                 raise IllegalMoveError(f"move {text}: repeats an earlier position ({self.rules.ko} superko)")
 
     # --- set-up ---------------------------------------------------------------------------
-    def from_stones(self, black, white, to_play: int = 0) -> State:
+    def from_stones(self, black, white, to_play: int | None = 0) -> State:
         """A position with the given stones (handicap, problems); its history starts here.
 
         Args:
             black, white: cells or GTP vertices (``"D4"``).
-            to_play: 0 (Black) or 1 (White) to move.
+            to_play: 0 (Black) or 1 (White) to move; None: White after a handicap (Black stones
+                only), else Black.
 
         Raises:
             IllegalMoveError: a malformed or off-board vertex, a point listed twice.
             ValueError: a chain without liberties, a bad ``to_play``.
         """
+        if to_play is None:
+            to_play = 1 if len(black) and not len(white) else 0
         if to_play not in (0, 1):
             raise ValueError(f"to_play must be 0 or 1, got {to_play!r}")
         board = np.zeros(self.cells, dtype=np.int8)

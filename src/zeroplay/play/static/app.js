@@ -132,6 +132,8 @@ function setStatus(text, cls) {
 
 // ---- game flow ----------------------------------------------------------------------------------
 async function newGame() {
+  if (editing) endEdit();
+  if (autoplay) { autoplay = false; showAutoplay(); }
   closeStream();
   overlay = null;
   try {
@@ -200,14 +202,24 @@ function setGame(g) {
 
 // What happens after each change: the engine moves, or the analysis of your position starts.
 function next() {
-  if (!game || stream) return;
+  if (!game || stream || editing) return;
   if (game.over) {
+    if (autoplay) {
+      autoplay = false;
+      showAutoplay();
+      setStatus(`Engine vs engine: ${game.result === "draw" ? "a draw" : game.result}.`);
+      return;
+    }
     setStatus(game.result === "draw" ? "Draw." :
       (game.winner === game.human ? "You win!" : "zeroplay wins.") + " (" + game.result + ")");
     return;
   }
   if (review) {  // the review holds the engine: browse, nothing starts
     setStatus(`Reviewing… move ${game.cursor} of ${game.line.length}.`, "thinking");
+    return;
+  }
+  if (autoplay && game.at_end) {  // engine against engine: the engine moves for either side
+    startStream("engine", `/api/games/${game.id}/engine/stream?either_side=true`);
     return;
   }
   if (!game.at_end) {
@@ -240,20 +252,23 @@ function next() {
 function startStream(kind, url) {
   closeStream();
   streamKind = kind;
-  if (kind === "engine") setStatus("zeroplay is thinking…", "thinking");
+  const who = () => (game && game.to_play === 0 ? "Black" : "White");
+  const thinking = () => autoplay ? `Engine vs engine: ${who()} (move ${game.cursor + 1}) is thinking…` : "zeroplay is thinking…";
+  if (kind === "engine") setStatus(thinking(), "thinking");
   const es = new EventSource(url);
   stream = es;
   es.addEventListener("progress", (ev) => {
     const snap = JSON.parse(ev.data);
     if (game && snap.node !== game.node) return;  // a search of a position no longer shown
     overlay = snap;
-    if (kind === "engine") setStatus(`zeroplay is thinking… ${overlay.playouts} playouts`, "thinking");
+    if (kind === "engine") setStatus(`${thinking()} ${overlay.playouts} playouts`, "thinking");
     renderOverlay();
     renderPanel();
   });
   es.addEventListener("done", (ev) => {
     const d = JSON.parse(ev.data);
     closeStream();
+    if (kind === "engine") autoplayRetries = 0;
     overlay = d.search.cancelled ? null : d.search;
     setGame(d.game);
   });
@@ -265,6 +280,9 @@ function startStream(kind, url) {
     // the server refused the stream (e.g. 409) or the connection dropped: reload the game once
     if (stream !== es) return;
     closeStream();
+    // engine against engine retries a refused move a few times (the game was busy a moment),
+    // then stops rather than loop
+    if (autoplay && ++autoplayRetries > 3) { autoplay = false; showAutoplay(); }
     if (kind === "engine") setTimeout(() => game && loadGame(game.id), 500);
   };
 }
@@ -277,7 +295,7 @@ function closeStream() {
 
 async function play(cell) {
   const setup = $("opt-setup").checked;
-  if (!game || game.over || (!game.your_turn && !setup) || review) return;
+  if (!game || game.over || (!game.your_turn && !setup) || review || autoplay) return;
   if (streamKind === "engine") return;  // the engine is moving
   if (game.board[cell] !== 0) return;
   if (streamKind === "analysis") closeStream();   // the server stops the analysis for the move
@@ -303,7 +321,7 @@ async function undo() {
 
 // ---- stepping through the game ------------------------------------------------------------------
 async function goto(body) {
-  if (!game) return;
+  if (!game || editing) return;
   if (streamKind === "analysis") closeStream();   // the server stops it too
   if (stream) return;                              // the engine is moving: wait for it
   try {
@@ -321,7 +339,7 @@ function gotoPly(ply) {
 }
 
 async function mainLine() {
-  if (!game) return;
+  if (!game || editing) return;
   if (streamKind === "analysis") closeStream();
   if (stream) return;
   try {
@@ -334,7 +352,7 @@ async function mainLine() {
 
 function onKey(ev) {
   const tag = ev.target && ev.target.tagName;
-  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || !game) return;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || !game || editing) return;
   const to = { ArrowLeft: game.cursor - 1, ArrowRight: game.cursor + 1, Home: 0, End: game.line.length }[ev.key];
   if (to === undefined) return;
   ev.preventDefault();
@@ -343,7 +361,7 @@ function onKey(ev) {
 
 // ---- whole-game review --------------------------------------------------------------------------
 function startReview() {
-  if (!game || review) return;
+  if (!game || review || editing || autoplay) return;
   if (streamKind === "engine") {  // the engine's move holds the game; a review would be refused
     $("review-status").textContent = "wait for the engine's move, then review";
     return;
@@ -400,62 +418,10 @@ async function refresh() {
   try { setGame(await api("GET", `/api/games/${game.id}`)); } catch (e) { /* the next event retries */ }
 }
 
-// ---- shareable links: #size=9&n=5&rule=freestyle&moves=e5.d6.f5&ply=2 -----------------------------
-function shareLink() {
-  if (!game) return;
-  const o = game.options;
-  const params = new URLSearchParams();
-  if (o.game === "gomoku") {
-    params.set("size", o.size);
-    params.set("n", o.n_in_row);
-    params.set("rule", o.rule);
-  }
-  params.set("moves", game.line.map((m) => m.text).join("."));
-  params.set("ply", game.cursor);
-  const url = location.origin + location.pathname + "#" + params.toString();
-  history.replaceState(null, "", url);
-  const box = $("share-url");
-  box.hidden = false;
-  box.value = url;
-  box.select();
-  if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => {});
-}
-
-// The game a link names, as a PSQ record the server reads (moves "h8": column letter, row from the
-// bottom); null when the link names none. Bad links are the server's to refuse, with its message.
-function linkedRecord(hash) {
-  const params = new URLSearchParams(hash.replace(/^#/, ""));
-  if (!params.has("moves")) return null;
-  const size = parseInt(params.get("size") || "15", 10);
-  const lines = [`Piskvorky ${size}x${size}, 11:11, 0`];
-  for (const text of params.get("moves").split(".").filter((m) => m)) {
-    const m = /^([a-z])(\d{1,2})$/.exec(text);
-    if (!m) return { error: `not a move: ${text.slice(0, 12)}` };
-    lines.push(`${LETTERS.indexOf(m[1]) + 1},${size - parseInt(m[2], 10) + 1},0`);
-  }
-  lines.push("-1");
-  const body = { text: lines.join("\n") + "\n", format: "psq", color: $("opt-color").value };
-  if (params.has("n")) body.n_in_row = parseInt(params.get("n"), 10);
-  if (params.has("rule")) body.rule = params.get("rule");
-  return { body, ply: params.has("ply") ? parseInt(params.get("ply"), 10) : null };
-}
-
-async function openLink() {
-  const link = linkedRecord(location.hash);
-  if (!link) return false;
-  try {
-    if (link.error) throw new Error(link.error);
-    setGame(await api("POST", "/api/games/load", link.body));
-    if (link.ply !== null && link.ply !== game.cursor) await goto({ ply: link.ply });
-  } catch (e) {
-    setStatus("Cannot open the link: " + e.message, "error");
-    return false;
-  }
-  return true;
-}
-
 async function loadRecord(file) {
   const text = await file.text();
+  if (editing) endEdit();
+  if (autoplay) { autoplay = false; showAutoplay(); }
   closeStream();
   try {
     const o = options();
@@ -491,8 +457,11 @@ function starPoints(w, h) {
 
 function render() {
   if (!game) return;
+  // the position editor shows its own stones (no moves, marks or analysis) on the game's board
+  const G = editing ? Object.assign({}, game, { board: editing.board, moves: [], last_move: null, forbidden: [],
+    winning_line: [], to_play: editTool() === 2 ? 1 : 0 }) : game;
   const svg = $("board");
-  const w = game.width, h = game.height;
+  const w = G.width, h = G.height;
   const cx = (x) => MARGIN + UNIT / 2 + x * UNIT;
   const cy = (y) => MARGIN + UNIT / 2 + y * UNIT;
   const W = 2 * MARGIN + w * UNIT, H = 2 * MARGIN + h * UNIT;
@@ -530,12 +499,12 @@ function render() {
   el("g", { id: "layer-heat", "pointer-events": "none" }, svg);
 
   // stones, with move numbers when asked, the last move marked and the winning line ringed
-  const last = game.last_move;
+  const last = G.last_move;
   const numbers = $("opt-numbers").checked;
   const moveNumber = {};
-  game.moves.forEach((m, i) => { moveNumber[m.cell] = i + 1; });
-  const won = new Set(game.winning_line || []);
-  game.board.forEach((v, c) => {
+  G.moves.forEach((m, i) => { moveNumber[m.cell] = i + 1; });
+  const won = new Set(G.winning_line || []);
+  G.board.forEach((v, c) => {
     if (v === 0) return;
     const x = cx(c % w), y = cy(Math.floor(c / w));
     el("circle", { cx: x + 1.5, cy: y + 2, r: UNIT * 0.45, fill: "rgba(0,0,0,0.25)" }, svg);
@@ -552,7 +521,7 @@ function render() {
   });
 
   // renju: a red cross on each point Black may not play (the API's "forbidden" field)
-  for (const c of game.forbidden || []) {
+  for (const c of G.forbidden || []) {
     const x = cx(c % w), y = cy(Math.floor(c / w)), d = UNIT * 0.2;
     const mark = el("g", { stroke: "#c0281c", "stroke-width": 3, class: "forbidden", "data-cell": c }, svg);
     el("line", { x1: x - d, y1: y - d, x2: x + d, y2: y + d }, mark);
@@ -564,9 +533,9 @@ function render() {
   renderOverlay();
 
   // click targets (on top), with a ghost stone on hover
-  const colour = game.to_play === 0 ? "url(#g-black)" : "url(#g-white)";
+  const colour = G.to_play === 0 ? "url(#g-black)" : "url(#g-white)";
   for (let c = 0; c < w * h; c++) {
-    if (game.board[c] !== 0) continue;
+    if (G.board[c] !== 0 && !editing) continue;
     const x = cx(c % w), y = cy(Math.floor(c / w));
     const r = el("rect", { x: x - UNIT / 2, y: y - UNIT / 2, width: UNIT, height: UNIT, fill: "transparent",
       class: "cell", "data-cell": c, "data-move": columns[c % w] + (h - Math.floor(c / w)) }, svg);
@@ -588,6 +557,7 @@ function renderOverlay() {
   if (!game || !heat || !labels) return;
   heat.textContent = "";
   labels.textContent = "";
+  if (editing) return;
   const w = game.width;
   const cx = (x) => MARGIN + UNIT / 2 + x * UNIT;
   const cy = (y) => MARGIN + UNIT / 2 + y * UNIT;
@@ -598,13 +568,16 @@ function renderOverlay() {
   if (line) { drawLine(labels, line, game.to_play); return; }
   if (!show) return;
   if (overlay.policy) {
+    // a network's policy in blue; the search-only engine's heuristic prior greyed (no model)
+    const model = overlay.policy_source === "model";
+    const rgb = model ? "46,107,217" : "110,110,110";
     const maxP = Math.max(...overlay.policy, 1e-9);
     overlay.policy.forEach((p, c) => {
       if (p <= 0 || game.board[c] !== 0) return;
       const a = Math.pow(p / maxP, 0.75) * 0.6;
       if (a < 0.06) return;
       el("rect", { x: cx(c % w) - UNIT / 2 + 2, y: cy(Math.floor(c / w)) - UNIT / 2 + 2, width: UNIT - 4, height: UNIT - 4,
-        rx: 6, fill: `rgba(46,107,217,${a.toFixed(3)})`, class: "heat" }, heat);
+        rx: 6, fill: `rgba(${rgb},${a.toFixed(3)})`, class: model ? "heat" : "heat heuristic" }, heat);
     });
   }
   (overlay.top || []).slice(0, 8).forEach((m, i) => {
@@ -685,6 +658,10 @@ function renderPanel() {
       // e.g. the search tables filled before the playouts asked for: say so, not a silent cap
       (snap.notes && snap.notes.length ? ` · ${snap.notes.join("; ")}` : "");
     $("pv").textContent = snap.pv.length ? "best line: " + snap.pv.map((m) => m.text).join(" ") : "";
+    // the heat map only where the priors say something (the server leaves them out otherwise)
+    $("heat-note").textContent = snap.policy ? `heat map: ${snap.policy_source === "model" ? "the model's policy"
+      : "the heuristic prior, greyed (no model)"}`
+      : (snap.policy_note || "");
   } else if (game.stored && game.stored.best) {
     const st = game.stored;
     $("search-info").textContent = `kept from the review: ${st.visits} visits` + (st.proven ? ` · proven ${st.proven}` : "");
@@ -693,6 +670,7 @@ function renderPanel() {
     $("search-info").textContent = game.over ? "the game is over" : "—";
     $("pv").textContent = "";
   }
+  if (!snap) $("heat-note").textContent = "";
   const body = $("top-moves").querySelector("tbody");
   body.textContent = "";
   if (snap) for (const m of snap.top.slice(0, 6)) {
@@ -868,7 +846,7 @@ function init() {
   syncOptions(true);
   $("board").addEventListener("click", (ev) => {
     const c = ev.target && ev.target.dataset ? ev.target.dataset.cell : undefined;
-    if (c !== undefined) play(parseInt(c, 10));
+    if (c !== undefined) (editing ? editClick : play)(parseInt(c, 10));
   });
   $("btn-new").addEventListener("click", newGame);
   $("opt-rule").addEventListener("change", () => { rulePicked = true; });
@@ -897,7 +875,7 @@ function init() {
     ev.target.value = "";
   });
   const saved = sessionStorage.getItem("zeroplay-game");
-  $("btn-share").addEventListener("click", shareLink);
+  initTools();
   applyDefaults()
     .then(() => openLink())
     .then((linked) => linked || (saved ? loadGame(saved) : false))

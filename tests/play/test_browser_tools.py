@@ -1,0 +1,137 @@
+"""The web board's tools in a real browser (issue 23): engine against engine with a stop button,
+the position editor (stones of either colour, then the side to move) and its shareable link, SGF
+export and import of the whole variation tree, and the heat map only where the policy means
+something. ``zeroplay serve --playouts 20`` on 9x9 keeps it to seconds once the search is
+compiled. Saves ``artifacts/web-tools.png``.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from browser_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, running_server
+
+# Black to move with four in a row open at one end (a5 b5 c5 d5): a win in one, proven
+FORCED = "(;GM[4]SZ[9];B[ae];W[ai];B[be];W[bi];B[ce];W[ci];B[de];W[hh])"
+
+
+@pytest.fixture()
+def server(warm):
+    with running_server("--playouts", "20") as url:
+        yield url
+
+
+def test_board_tools_in_chromium(server, tmp_path):
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium); "
+                    ".ci/run does it in CI")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (pip) is not installed")
+    errors: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 1000})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("response", lambda r: r.status >= 500 and errors.append(f"{r.status} {r.url}"))
+            page.goto(server + "/")
+            page.wait_for_selector("rect.cell", timeout=30_000)
+            page.select_option("#opt-size", "9")
+            page.click("#btn-new")
+            page.wait_for_function("game && game.width === 9")
+            _engine_vs_engine(page)
+            url = _set_up(page)
+            other = browser.new_page()
+            other.on("pageerror", lambda e: errors.append(str(e)))
+            other.goto(url)  # the link carries the set-up start, its side to move and the line
+            other.wait_for_function("game && game.setup && game.setup.to_play === 1 && game.line.length === 1")
+            assert other.locator("circle.stone.black").count() == 2 and other.locator("circle.stone.white").count() == 3
+            _variations_in_sgf(page, tmp_path)
+            _heat_map(page, tmp_path)
+        finally:
+            browser.close()
+    assert not errors, errors
+
+
+def _engine_vs_engine(page) -> None:
+    page.click("#btn-autoplay")
+    assert page.locator("#btn-autoplay-stop").is_visible()
+    page.wait_for_function("game && game.line.length >= 4", timeout=60_000)
+    assert "Engine vs engine" in page.locator("#status").text_content()
+    page.click("#btn-autoplay-stop")
+    stopped_at = page.evaluate("game.line.length")
+    # stopped: the search under way may have finished its move already, and the engine may move
+    # once on its own side; then it is the person's turn and nothing more is played
+    page.wait_for_function("game && game.your_turn && !stream", timeout=60_000)
+    settled = page.evaluate("game.line.length")
+    page.wait_for_timeout(1000)
+    assert settled <= stopped_at + 2 and page.evaluate("game.line.length") == settled
+    assert page.locator("#btn-autoplay").is_visible() and not page.locator("#btn-autoplay-stop").is_visible()
+    # the engine's moves were analysed as usual: a win rate for each position it searched
+    assert page.evaluate("game.winrates.length") >= 4 and page.locator("#graph circle").count() >= 4
+
+
+def _set_up(page) -> str:
+    """Two white stones and two black ones, White to move; the engine (White) answers."""
+    page.click("#btn-edit")
+    page.click("#btn-edit-clear")
+    assert page.locator("circle.stone").count() == 0
+    page.check('input[name="edit-tool"][value="2"]')
+    for move in ("a1", "b2"):
+        page.click(f'rect.cell[data-move="{move}"]', force=True)
+    page.check('input[name="edit-tool"][value="1"]')
+    for move in ("e5", "f5", "g5"):
+        page.click(f'rect.cell[data-move="{move}"]', force=True)
+    page.click('rect.cell[data-move="g5"]', force=True)  # a second click takes it off
+    assert page.locator("circle.stone.black").count() == 2 and page.locator("circle.stone.white").count() == 2
+    page.select_option("#edit-to-play", "white")
+    assert "2 black, 2 white" in page.locator("#edit-info").text_content()
+    page.click("#btn-edit-done")
+    page.wait_for_function("game && game.setup && game.line.length === 1", timeout=60_000)  # White's reply
+    assert page.evaluate("game.setup.to_play") == 1 and page.evaluate("game.board[game.line[0].cell]") == 2
+    assert page.locator("#edit-bar").is_hidden()
+    page.click("#btn-share")
+    url = page.input_value("#share-url")
+    assert "ab=e5.f5" in url and "aw=" in url and "pl=w" in url and "moves=" in url
+    return url
+
+
+def _variations_in_sgf(page, tmp_path) -> None:
+    """A variation made on the board goes out in the SGF export and comes back when it is loaded."""
+    page.wait_for_function("game && game.your_turn && !stream", timeout=60_000)
+    page.click('rect.cell[data-move="a9"]', force=True)  # Black's move; the engine answers
+    page.wait_for_function("game && game.line.length === 3 && !stream", timeout=60_000)
+    page.click('#moves span[data-ply="1"]')
+    page.wait_for_function("game && game.cursor === 1")
+    page.click('rect.cell[data-move="i9"]', force=True)  # a variation for Black at ply 2
+    page.wait_for_function("game && !game.main_line && game.your_turn && !stream", timeout=60_000)  # answered
+    size = page.evaluate("game.tree_size")
+    sgf = page.evaluate("fetch(document.getElementById('export-sgf').href).then((r) => r.text())")
+    assert "AB[" in sgf and sgf.count("(;B[") == 2 and size == 6
+    record = tmp_path / "tree.sgf"
+    record.write_text(sgf)
+    page.set_input_files("#load-file", str(record))
+    page.wait_for_function(f"game && game.main_line && game.tree_size === {size}")
+    page.click('#moves span[data-ply="1"]')
+    page.wait_for_function("game && game.cursor === 1")
+    assert page.locator("#var-next .var").count() == 2
+
+
+def _heat_map(page, tmp_path) -> None:
+    """A solved position shows its forced line, not a heat map; an open one the prior's."""
+    record = tmp_path / "forced.sgf"
+    record.write_text(FORCED)
+    page.set_input_files("#load-file", str(record))
+    page.wait_for_function("!document.getElementById('forced').hidden", timeout=60_000)
+    page.wait_for_function("overlay && overlay.final", timeout=60_000)
+    assert page.locator("rect.heat").count() == 0 and "solved" in page.locator("#heat-note").text_content()
+    page.click('#moves span[data-ply="2"]')
+    page.wait_for_function("overlay && overlay.final && overlay.node === game.node", timeout=60_000)
+    has_policy = page.evaluate("!!overlay.policy")
+    assert (page.locator("rect.heat").count() > 0) == has_policy
+    assert page.locator("#heat-note").text_content().startswith("heat map: " if has_policy else "uniform")
+    if has_policy and page.evaluate("overlay.policy_source") != "model":  # no model: greyed, and said so
+        assert page.locator("rect.heat.heuristic").count() == page.locator("rect.heat").count()
+        assert "greyed (no model)" in page.locator("#heat-note").text_content()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "web-tools.png"), full_page=True)
