@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -e '.[dev,ray]'
 	# compile the numba kernels now, one progress line per stage (cached on disk): the first
 	# `zeroplay play` then starts in seconds instead of compiling silently for minutes
-	$(BIN)/python -c "from zeroplay.engine.factory import warm_up; warm_up(print, solvers=True)"
+	$(BIN)/python -c "from zeroplay.engine.factory import warm_up; warm_up(print, solvers=True, model=True)"
 	touch $(STAMP)
 
 venv: $(STAMP)

@@ -108,3 +108,37 @@ def test_in_check_the_root_plays_an_evasion_not_a_false_mate(engine):
         result = engine.search(s, **limits)
         assert result.best_move in legal and result.pv[0] in legal
         assert result.mate is None or result.mate < 0  # nobody mates in one out of a check here
+
+
+def test_quiescence_sees_mates_and_does_not_stand_pat_in_check():
+    from zeroplay.engine.shogi_alphabeta import AlphaBetaEngine
+    from zeroplay.tt import WIN_VALUE
+
+    engine = AlphaBetaEngine()
+    s = make("shogi").from_sfen("7lk/9/8G/9/9/9/9/9/K8 b G 1")  # G*1b mates
+    engine._setup(s.cshogi_board(), None, None, None, 0.0)
+    assert engine._quiesce(-WIN_VALUE, WIN_VALUE, 0, 0) == WIN_VALUE - 1  # it stood pat at about +1,000
+    board = s.cshogi_board()
+    board.push_usi("G*1b")
+    engine._setup(board, None, None, None, 0.0)
+    assert engine._quiesce(-WIN_VALUE, WIN_VALUE, 0, 0) == -WIN_VALUE  # mated, not a material score
+    # in check with a way out: the evasions are searched (the king takes the gold: about even)
+    board = make("shogi").from_sfen("8k/8G/9/9/9/9/9/9/K8 w - 1").cshogi_board()
+    engine._setup(board, None, None, None, 0.0)
+    assert abs(engine._quiesce(-WIN_VALUE, WIN_VALUE, 0, 0)) < 2000
+
+
+def test_staged_ordering_yields_every_move_once_table_move_then_captures():
+    from zeroplay.engine.shogi_alphabeta import AlphaBetaEngine
+
+    engine = AlphaBetaEngine()
+    s = make("shogi").from_usi("startpos moves 7g7f 3c3d 2g2f 4c4d 2f2e 2b3c")
+    board = s.cshogi_board()
+    engine._setup(board, None, None, None, 0.0)
+    moves = list(board.legal_moves)
+    table = next(m for m in moves if not m & (0xF << 20))
+    engine.killers[0] = [moves[-1], 0]
+    ordered = list(engine._order(moves, engine._label(table, board.turn), 0))
+    assert sorted(ordered) == sorted(moves) and ordered[0] == table
+    captures = [m for m in ordered[1:] if m & (0xF << 20)]
+    assert ordered[1:1 + len(captures)] == captures and len(captures) > 0

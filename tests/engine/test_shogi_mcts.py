@@ -48,3 +48,47 @@ def test_engine_plays_legal_moves_and_takes_mate_in_one(tmp_path):
     r = MctsEngine(playouts=16, model=str(tmp_path / "n.safetensors")).search(s)
     assert r.best_move in {s.move_text(int(m)) for m in s.legal_moves()}
     assert q_to_cp(0.0) == 0 and q_to_cp(0.5) > 0 > q_to_cp(-0.5)
+
+
+
+# ply 86 of a game of the 64-playout engine vs a random mover that went on for 426 plies to the
+# max-moves draw (training/matches/shogi/shogimcts64-random.jsonl): Black mates in 3 (R*6b)
+WON_SFEN = "ln2S4/1k4PP1/rppPg3s/p6l1/1g5p1/2P1g4/P3+p4/1BS5+p/LN2K2N1 b RBGSNL7P 87"
+
+
+def _wins_within_three(state, text):
+    """Whether ``text`` wins in at most 3 plies: the game ends won, or every reply leaves a win in
+    one (a mate, or a position where the loser has no move: shogi's rules, not cshogi's solver)."""
+    mover, after = state.to_play, state.play(text)
+    if after.is_terminal:
+        return after.winner == mover
+    for reply in after.legal_moves():
+        t = after.play(int(reply))
+        if not (t.is_terminal and t.winner == mover) and not t.winning_moves().size:
+            return False
+    return True
+
+
+def test_a_won_position_is_converted_by_the_root_mate_search():
+    s = make("shogi").from_sfen(WON_SFEN)
+    assert not s.winning_moves().size
+    root = MctsEngine(playouts=64).search(s)  # cshogi's mate search at the root
+    assert root.mate == 3 and root.nodes == 0 and _wins_within_three(s, root.best_move)
+    with pytest.raises(ValueError, match="mate_plies"):
+        MctsEngine(mate_plies=9)
+
+
+@pytest.mark.parametrize("sfen", ["8k/5+B3/8G/9/9/9/9/9/K8 b - 1", "8k/9/5+B2+B/9/9/9/9/9/K8 b - 1"])
+def test_tree_proofs_alone_convert_a_win_in_three(sfen):
+    s = make("shogi").from_sfen(sfen)
+    assert not s.winning_moves().size
+    r = MctsEngine(playouts=64, mate_plies=0).search(s)
+    assert r.q == 1.0 and r.nodes < 64 and _wins_within_three(s, r.best_move)
+
+
+def test_root_mate_search_is_skipped_in_check():
+    # cshogi's mate searches assume the mover is not in check; in check the search plays an evasion
+    s = make("shogi").from_sfen("4k4/4G4/9/9/9/9/9/9/4K4 w - 1")
+    assert s.in_check
+    r = MctsEngine(playouts=16).search(s)
+    assert r.best_move in {s.move_text(int(m)) for m in s.legal_moves()}

@@ -22,10 +22,10 @@ def test_the_first_moves_are_searched_while_the_model_still_loads(warm, monkeypa
 
     real = engine_module.make_engine
 
-    def slow_model(game, model=None, *, use_shipped=True):
+    def slow_model(game, model=None, *, use_shipped=True, **options):
         if use_shipped or model is not None:
             time.sleep(4)  # torch's import on a loaded machine
-        return real(game, model, use_shipped=use_shipped)
+        return real(game, model, use_shipped=use_shipped, **options)
 
     monkeypatch.setattr(engine_module, "make_engine", slow_model)
     e, log = _engine(warm_up=True)

@@ -47,3 +47,18 @@ def test_engine_warm_up_searches_its_own_game_with_its_own_evaluator(warm):
     searcher = searchers[0]
     assert searcher.game is engine.game and searcher.evaluator is engine.evaluator
     assert searcher.result().playouts >= 1
+
+
+def test_set_up_warm_up_searches_with_the_shipped_15x15_model(warm):
+    """``make venv`` caches the kernels a network's priors specialise (189 s to compile on a
+    loaded machine), so that pbrain's first model-backed search loads them instead."""
+    import pytest
+
+    from zeroplay.engine.factory import find_model, warm_up
+    from zeroplay.games import make
+
+    if find_model(make("gomoku", size=15)) is None:
+        pytest.skip("the 15x15 model is not shipped")
+    lines: list[str] = []
+    warm_up(lines.append, model=True)
+    assert lines[-1].startswith("compiling 3/3: search with the 15x15 model done in ")

@@ -94,3 +94,36 @@ def test_shogi_mate_in_one_is_found_by_the_search():
     puct = PythonPuct(Uniform(g.num_actions), PythonPuctConfig(capacity=1 << 12, edge_capacity=1 << 16))
     r = puct.search(s, playouts=400)
     assert s.move_text(r.best_move) == "G*1b" and r.root_q > 0.9
+
+
+def test_proofs_agree_with_brute_force_on_tictactoe():
+    g = make("tictactoe")
+    rng = np.random.default_rng(4)
+    config = PythonPuctConfig(batch_size=4, capacity=1 << 12, edge_capacity=1 << 15, solve_wins=True)
+    proven = 0
+    for _ in range(12):
+        moves, s = (), g.initial()
+        for _ in range(int(rng.integers(3, 6))):
+            a = int(rng.choice(s.legal_moves()))
+            moves, s = moves + (a,), s.play(a)
+            if s.is_terminal:
+                break
+        if s.is_terminal:
+            continue
+        puct = PythonPuct(Uniform(g.num_actions), config)
+        r = puct.search(s, playouts=300)
+        exact = _solve(moves)
+        assert r.proven in (0, exact), moves  # a proof is never wrong
+        if r.proven == 1:
+            assert -_solve(moves + (r.best_move,)) == 1 and r.root_q == 1.0
+        # every node the search proved agrees with the brute force as well
+        assert not puct.edge_virtual[: puct.edges_used].any()
+        proven += r.proven != 0
+    assert proven >= 3  # short wins and losses get proved at this size
+
+
+def test_search_stops_once_the_root_is_proven():
+    g = make("tictactoe")
+    puct = PythonPuct(Uniform(g.num_actions), PythonPuctConfig(capacity=1 << 12, edge_capacity=1 << 15, solve_wins=True))
+    r = puct.search(g.initial().play_many((0, 3, 1, 4)), playouts=400)  # X to move wins at 2
+    assert r.proven == 1 and r.best_move == 2 and r.playouts < 400

@@ -12,6 +12,7 @@ from zeroplay.games import make  # noqa: E402
 from zeroplay.train.shogi_selfplay import run  # noqa: E402
 
 
+@pytest.mark.slow  # trains a net: 5-8 s idle, 25-60 s under load
 def test_smoke_run_writes_a_checkpoint_that_plays(tmp_path):
     figures = run(tmp_path, iterations=1, games=1, playouts=4, max_moves=12, steps=6, blocks=1, channels=16,
                   log=lambda _: None)

@@ -38,6 +38,7 @@ def test_targets_teacher_moves_and_results_from_each_mover(tmp_path):
     assert (z[0::2] == 1).all() and (z[1::2] == -1).all()  # Black won: +1 from Black's view
 
 
+@pytest.mark.slow  # trains a net: 5-8 s idle, 25-60 s under load
 def test_checkpoint_written_and_bad_teacher_refused(tmp_path, capsys):
     from zeroplay.nn.shogi_net import load_shogi_net
 

@@ -37,7 +37,9 @@ per round for that player's leaves). Otherwise games are played one after the ot
 
 Search players play their best move (no noise), except for the first ``opening_moves`` plies of
 each game, sampled in proportion to the visit counts, so that matches between deterministic
-players do not repeat one game.
+players do not repeat one game. Players that do not sample (engines over a protocol, alpha-beta)
+get distinct games from ``openings`` (``engine/arena_openings.py``: random plies or a file), one
+opening per pair of games, played once with each colour order.
 """
 
 from __future__ import annotations
@@ -490,7 +492,7 @@ def _num(x: float) -> float | None:
 
 
 def play_match(game: Game, a: Player, b: Player, games: int, *, parallel: int = 64,
-               progress=None, done=(), on_game: Callable | None = None) -> MatchResult:
+               progress=None, done=(), on_game: Callable | None = None, openings=None) -> MatchResult:
     """Play ``games`` games between ``a`` and ``b``, A Black in even-numbered games.
 
     Lockstep (``search_many``) when both are SearchPlayers, else one game after another.
@@ -501,7 +503,11 @@ def play_match(game: Game, a: Player, b: Player, games: int, *, parallel: int = 
         done: games already played (objects with ``index``, ``a_is_black``, ``winner``, ``moves``,
             e.g. ``match_record.RecordedGame``): booked first; only the other indices in
             ``range(games)`` are played. Those with an index >= ``games`` are ignored.
-        on_game: called as ``on_game(index, a_is_black, winner, moves)`` as each game ends.
+        on_game: called as ``on_game(index, a_is_black, winner, moves)`` as each game ends
+            (``moves`` from the initial position: the opening's first).
+        openings: an ``arena_openings.Openings``: game ``index`` starts after
+            ``openings.actions(game, index)`` (the same for games 2k and 2k + 1); None: from the
+            initial position.
     """
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
@@ -513,6 +519,9 @@ def play_match(game: Game, a: Player, b: Player, games: int, *, parallel: int = 
             booked.add(g.index)
     todo = [g for g in range(games) if g not in booked]
 
+    def start(index: int) -> State:
+        return game.initial() if openings is None else openings.start(game, index)
+
     def finish(index: int, state: State, winner: int | None = None) -> None:
         winner = state.winner if winner is None else winner
         result.add(index % 2 == 0, winner, state.moves)
@@ -522,7 +531,7 @@ def play_match(game: Game, a: Player, b: Player, games: int, *, parallel: int = 
             progress.update(1)
 
     if isinstance(a, SearchPlayer) and isinstance(b, SearchPlayer):
-        _lockstep(game, a, b, todo, max(1, parallel), finish)
+        _lockstep(game, a, b, todo, max(1, parallel), finish, start)
     else:
         for g in todo:
             players = (a, b) if g % 2 == 0 else (b, a)
@@ -530,7 +539,7 @@ def play_match(game: Game, a: Player, b: Player, games: int, *, parallel: int = 
                 p.new_game(game)
                 if isinstance(p, SearchPlayer):
                     p.rng = p.game_rng(g)
-            state = game.initial()
+            state = start(g)
             winner = None
             try:
                 while not state.is_terminal:
@@ -541,13 +550,13 @@ def play_match(game: Game, a: Player, b: Player, games: int, *, parallel: int = 
     return result
 
 
-def _lockstep(game, a: SearchPlayer, b: SearchPlayer, todo: list[int], parallel: int, finish) -> None:
+def _lockstep(game, a: SearchPlayer, b: SearchPlayer, todo: list[int], parallel: int, finish, initial) -> None:
     queue = list(reversed(todo))
     live = []  # [game index, state, {player: searcher}, {player: opening sampler}]
 
     def start():
         g = queue.pop()
-        live.append([g, game.initial(), {id(a): a.new_searcher(game), id(b): b.new_searcher(game)},
+        live.append([g, initial(g), {id(a): a.new_searcher(game), id(b): b.new_searcher(game)},
                      {id(a): a.game_rng(g), id(b): b.game_rng(g)}])
 
     while queue and len(live) < parallel:

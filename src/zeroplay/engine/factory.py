@@ -164,18 +164,33 @@ def check_model(model: str | os.PathLike, game: Game | None = None) -> str:
     return path
 
 
-def load_model(path: str | os.PathLike, game: Game | None = None):
-    """``load_checkpoint(path, game=game)`` (a ``Checkpoint``; imports torch), the weights' hash
-    checked, with an unreadable file worded as ``check_model`` words it.
+INFERENCE_BACKENDS = ("torch", "numpy")
+"""How a model's net runs in play: ``"torch"`` (``nn.NetEvaluator``: torch's convolutions, about
+1.3x the playouts of a loaded-machine pbrain turn, and what training uses) or ``"numpy"``
+(``nn.numpy_net``: no torch import, about 190 MiB less resident memory and seconds less start-up;
+docs/BENCHMARKS.md, "Torch-free inference")."""
+
+
+def load_model(path: str | os.PathLike, game: Game | None = None, *, inference: str = "torch"):
+    """``load_checkpoint(path, game=game)`` (a ``Checkpoint``; imports torch), or with
+    ``inference="numpy"`` ``load_numpy_net(path, game=game)`` (a ``NumpyNet``; no torch), the
+    weights' hash checked, with an unreadable file worded as ``check_model`` words it.
 
     Raises:
         zeroplay.nn.CheckpointError: as ``load_checkpoint``: a file that does not fit ``game``, or
             whose weights are damaged (``... is corrupt: tensor data does not match its checksum``);
             or one that cannot be read.
+        ValueError: an ``inference`` not in ``INFERENCE_BACKENDS``.
     """
-    from zeroplay.nn import load_checkpoint
-
+    if inference not in INFERENCE_BACKENDS:
+        raise ValueError(f"unknown inference backend {inference!r}; one of {INFERENCE_BACKENDS}")
     try:
+        if inference == "numpy":
+            from zeroplay.nn.numpy_net import load_numpy_net
+
+            return load_numpy_net(path, game=game)
+        from zeroplay.nn import load_checkpoint
+
         return load_checkpoint(path, game=game)
     except OSError as e:
         raise unreadable(path, e) from None
@@ -220,9 +235,11 @@ def search_only_evaluator(game: Game):
     return UniformEvaluator(), "search only (uniform priors, one-ply proofs)"
 
 
-def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipped: bool = True) -> Engine:
+def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipped: bool = True,
+                inference: str = "torch") -> Engine:
     """The engine for ``game``: ``model`` (a path or a shipped model's name) when given, else the
-    default shipped model (``find_model``), else search only.
+    default shipped model (``find_model``), else search only. ``inference`` is how the model's
+    net runs (``INFERENCE_BACKENDS``: ``"numpy"`` never imports torch).
 
     Raises:
         zeroplay.nn.CheckpointError: ``model`` was given and does not load for ``game`` (worded
@@ -239,17 +256,12 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         model = check_model(model, game)  # before torch is imported: a bad --model is told at once
         # a shipped file chosen by name is as shipped as the default one
         shipped = shipped or Path(model).resolve().parent == MODELS_DIR.resolve()
-        from zeroplay.nn import NetEvaluator
-        from zeroplay.nn.evaluator import limit_inference_threads
-
-        threads = limit_inference_threads()
-        ckpt = load_model(model, game)
-        evaluator = NetEvaluator(ckpt.model, ckpt.features, threads=threads)  # held in the searching thread too
+        evaluator, meta = _net_evaluator(model, game, inference)
         path = Path(model)
         note = None
         if shipped and DEFAULT_MODELS.get(_key(game)) != path.name:
             note = f"{_why_not_default(path.stem, game)} (docs/STRENGTH.md)."
-        return Engine(game, evaluator, f"model {path.name}" + _status_note(ckpt.meta, shipped=shipped),
+        return Engine(game, evaluator, f"model {path.name}" + _status_note(meta, shipped=shipped),
                       note, path, overrides)
     evaluator, name = search_only_evaluator(game)
     if overrides.get("threat_solver"):
@@ -263,6 +275,23 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
     else:
         note = f"no trained model for {describe(game)} yet: playing with the {name}."
     return Engine(game, evaluator, name, note, None, overrides)
+
+
+def _net_evaluator(path: str, game: Game, inference: str):
+    """``(evaluator, the checkpoint's record)`` of the model at ``path``, its net run by ``inference``,
+    at the play-time thread limit (``nn.numpy_net.inference_threads``)."""
+    from zeroplay.nn.numpy_net import inference_threads
+
+    threads = inference_threads()
+    net = load_model(path, game, inference=inference)
+    if inference == "numpy":
+        from zeroplay.nn.numpy_net import NumpyNetEvaluator
+
+        return NumpyNetEvaluator(net, net.meta["features"], threads=threads), net.meta
+    from zeroplay.nn import NetEvaluator
+
+    # the limit is held in the searching thread too (NetEvaluator re-applies it there)
+    return NetEvaluator(net.model, net.features, threads=threads), net.meta
 
 
 def _why_not_default(name: str, game: Game) -> str:
@@ -302,28 +331,34 @@ def describe(game: Game) -> str:
     return game.describe()
 
 
-def warm_up(progress: Callable[[str], None] | None = None, *, solvers: bool = False) -> float:
+def warm_up(progress: Callable[[str], None] | None = None, *, solvers: bool = False, model: bool = False) -> float:
     """Compile (or load from the on-disk cache) the rules and search kernels; returns seconds.
 
     About 20 s the first time in a new environment on a 2-core machine, well under 2 s after.
     ``progress`` gets one line per stage as it starts and ends (``make`` runs this at set-up with
     ``print``, so the first ``make play`` shows what it compiles instead of a silent minute);
     ``solvers`` also compiles the threat solvers' VCT kernels of ``zeroplay solve gomoku --vct``
-    (alpha-beta and proof-number: about 50 s more the first time).
+    (alpha-beta and proof-number: about 50 s more the first time). ``model`` also searches with
+    the shipped 15x15 model (its net in numpy), whose priors specialise kernels of their own
+    (189 s to compile on a loaded 2-core machine), so that the Gomocup engine's first search with
+    it loads them from the cache; skipped when that model is not shipped.
     """
     import time
 
     say = progress or (lambda line: None)
     t0 = time.perf_counter()
+    from zeroplay.games import make
+
+    game15 = make("gomoku", width=15, height=15, rule="freestyle")
+    with_model = model and find_model(game15) is not None
     stages = ["rules", "search"] + (["VCT solver (alpha-beta)", "VCT solver (proof-number)"] if solvers else [])
+    stages += ["search with the 15x15 model"] if with_model else []
 
     def stage(i: int, name: str, work) -> None:
         started = time.perf_counter()
         say(f"compiling {i}/{len(stages)}: {name} (first run only, cached after) ...")
         work()
         say(f"compiling {i}/{len(stages)}: {name} done in {time.perf_counter() - started:.1f} s")
-
-    from zeroplay.games import make
 
     game = make("gomoku", width=7, height=7, rule="standard")
     position = {}
@@ -350,6 +385,10 @@ def warm_up(progress: Callable[[str], None] | None = None, *, solvers: bool = Fa
             ThreatSolver(game).vct(position["state"], nodes=1, method=method)
         return work
 
-    for i, (name, work) in enumerate(zip(stages, (rules, search, vct("ab"), vct("pns"))), start=1):
+    def model_search():
+        make_engine(game15, inference="numpy").warm_up()
+
+    works = [rules, search] + ([vct("ab"), vct("pns")] if solvers else []) + ([model_search] if with_model else [])
+    for i, (name, work) in enumerate(zip(stages, works), start=1):
         stage(i, name, work)
     return time.perf_counter() - t0

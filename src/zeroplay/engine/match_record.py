@@ -15,6 +15,11 @@ a file overwritten at the same path is not), other kinds by their canonical spec
 canonical still matches). ``playouts`` is recorded only where a checkpoint player uses it (null
 otherwise). A ``pbrain:COMMAND`` engine is known by its command text and time controls alone.
 
+``openings`` (in the header) is null, or what ``arena_openings.Openings.describe`` says of the
+openings the match starts its games from (``{"random_plies": 4, "seed": 0}``, or a file's name,
+SHA-256 and count); each game then also has ``"opening": K``, the number of its first ``moves``
+that the opening played, not the players.
+
 ``game`` is the game's index in the match (A is Black in even ones, so a resumed match keeps its
 colours balanced), ``winner`` is 0 (Black), 1 (White) or null (draw), ``moves`` are the game's
 actions as ``State.moves`` holds them (cells for Gomoku, columns for Connect Four), and
@@ -62,6 +67,7 @@ class RecordedGame:
     winner: int | None
     moves: tuple[int, ...]
     seconds: float
+    opening: int = 0
 
 
 def player_identity(spec: str) -> str:
@@ -87,12 +93,13 @@ def player_identity(spec: str) -> str:
 
 
 def match_header(a: str, b: str, game: Game, playouts: int | None, opening_moves: int, *,
-                 a_player: str | None = None, b_player: str | None = None) -> dict:
+                 a_player: str | None = None, b_player: str | None = None, openings: dict | None = None) -> dict:
     """The first line of a record: everything that makes two runs the same match (not ``--games``).
 
     ``playouts``: None where no player uses it (no checkpoint player). ``a_player`` / ``b_player``:
     ``player_identity`` of the specs (computed when not given). ``a`` and ``b`` are written in
-    their canonical form (``arena.canonical_spec``).
+    their canonical form (``arena.canonical_spec``). ``openings``: ``Openings.describe()`` of the
+    match's openings, None for games from the initial position.
 
     Raises:
         ValueError: a malformed spec (``uniform:0``).
@@ -103,11 +110,12 @@ def match_header(a: str, b: str, game: Game, playouts: int | None, opening_moves
     return {"zeroplay_match": FORMAT, "a": a, "b": b, "game": game.name, "options": dict(game.options),
             "playouts": None if playouts is None else int(playouts), "opening_moves": int(opening_moves),
             "a_player": a_player if a_player is not None else player_identity(a),
-            "b_player": b_player if b_player is not None else player_identity(b)}
+            "b_player": b_player if b_player is not None else player_identity(b),
+            "openings": openings}
 
 
 _FIELDS = {"a_player": "player A", "b_player": "player B", "game": "game", "options": "game options",
-           "playouts": "playouts", "opening_moves": "opening moves"}
+           "playouts": "playouts", "opening_moves": "opening moves", "openings": "openings"}
 
 
 def _canonical_identity(identity):
@@ -273,6 +281,9 @@ class MatchRecord:
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
                 or seconds < 0:
             raise RecordError(f"{where}: game {index} has seconds {seconds!r} (a number >= 0)")
+        opening = d.get("opening", 0)
+        if not _whole(opening) or not 0 <= opening <= len(moves):
+            raise RecordError(f"{where}: game {index} has opening {opening!r} (a whole number of its first moves)")
         state = game.initial()
         for ply, move in enumerate(moves):
             try:
@@ -281,17 +292,21 @@ class MatchRecord:
                 raise RecordError(f"{where}: game {index} does not replay: ply {ply + 1}: {e}") from None
         if not state.is_terminal or state.winner != winner:
             raise RecordError(f"{where}: game {index} does not replay to its recorded result")
-        return RecordedGame(index, black, winner, tuple(moves), float(seconds))
+        return RecordedGame(index, black, winner, tuple(moves), float(seconds), opening)
 
-    def append(self, index: int, a_is_black: bool, winner: int | None, moves, seconds: float) -> None:
-        """Add one finished game, flushed to disk before returning.
+    def append(self, index: int, a_is_black: bool, winner: int | None, moves, seconds: float, opening: int = 0) -> None:
+        """Add one finished game, flushed to disk before returning. ``opening``: how many of its
+        first ``moves`` the match's opening played (written when the header has openings).
 
         Raises:
             OSError: the write failed (a full disk); the lines written before stay as they were.
         """
-        g = RecordedGame(index, a_is_black, winner, tuple(int(m) for m in moves), round(seconds, 1))
-        line = json.dumps({"game": g.index, "a_is_black": g.a_is_black, "winner": g.winner,
-                           "moves": list(g.moves), "seconds": g.seconds}) + "\n"
+        g = RecordedGame(index, a_is_black, winner, tuple(int(m) for m in moves), round(seconds, 1), int(opening))
+        fields = {"game": g.index, "a_is_black": g.a_is_black, "winner": g.winner, "moves": list(g.moves),
+                  "seconds": g.seconds}
+        if self.header.get("openings") is not None:
+            fields["opening"] = g.opening
+        line = json.dumps(fields) + "\n"
         self._write_at_end(line.encode("utf-8"))  # whole, or not at all
         self.games[index] = g
 

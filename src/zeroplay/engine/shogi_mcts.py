@@ -5,6 +5,13 @@ one it searches with ``MaterialEvaluator``: uniform priors over the legal moves 
 material + piece-square score as value (V = tanh(score / 1000), mover's view) -- a stand-in that
 plays, and says so in ``note``.
 
+Won positions are converted, as dlshogi does with its mate searches: before the playouts, cshogi's
+odd-ply mate solver (``Board.mate_move(plies)``, the C++ mate search cshogi takes from Apery /
+YaneuraOu; ``mate_plies`` = 5 by default, 0 for none; a mate in one is looked for always) at the
+root, and in the tree every expanded node's mates in one proven and backed up as proofs
+(``PythonPuctConfig.solve_wins``, the MCTS-solver), so a proven win is played move by move instead
+of drifting into the max-moves draw.
+
 Results follow ``zeroplay.engine.shogi_engines``: ``score`` in centipawns from the root mover's
 view, from Q by dlshogi's conversion cp = -756 * ln(2 / (Q + 1) - 1) (win rate (Q + 1) / 2), kept
 within +-30,000 - 1,024; ``nodes`` counts playouts; ``depth`` is the length of the principal
@@ -17,6 +24,7 @@ import math
 import time
 from dataclasses import dataclass, field
 
+import cshogi
 import numpy as np
 
 from zeroplay.games.shogi.evaluation import evaluate
@@ -65,8 +73,11 @@ class MctsEngine:
     """The MCTS engine; ``playouts`` per move unless ``nodes`` or a time limit says otherwise."""
 
     def __init__(self, playouts: int = 800, model: str | None = None, seed: int | None = None,
-                 config: PythonPuctConfig | None = None):
+                 config: PythonPuctConfig | None = None, mate_plies: int = 5):
+        if not 0 <= mate_plies <= 7:
+            raise ValueError(f"mate_plies must be 0..7 (cshogi's odd-ply mate search has no node limit), got {mate_plies}")
         self.playouts = playouts
+        self.mate_plies = int(mate_plies)
         if model:
             from zeroplay.nn.shogi_net import ShogiNetEvaluator, load_shogi_net
 
@@ -77,7 +88,7 @@ class MctsEngine:
             self.evaluator = MaterialEvaluator()
             self.facts = {}
             self.note = "MCTS without a network: uniform priors, material value (weak; give Model)"
-        self.search_tree = PythonPuct(self.evaluator, config)
+        self.search_tree = PythonPuct(self.evaluator, config or PythonPuctConfig(solve_wins=True))
 
     def new_game(self) -> None:
         """Nothing is kept between searches (each search builds its tree afresh)."""
@@ -96,6 +107,16 @@ class MctsEngine:
         if len(mates):
             move = state.move_text(int(mates[0]))
             return MctsResult(move, score=30_000 - 1, mate=1, pv=[move], depth=1, seconds=time.perf_counter() - started)
+        # cshogi's mate searches assume the mover is not in check (in check its mate in one named
+        # an illegal drop: engine/shogi_alphabeta.py)
+        if self.mate_plies >= 3 and not state.in_check:
+            board = state.cshogi_board()
+            for plies in range(3, self.mate_plies + 1, 2):
+                move = board.mate_move(plies)
+                if move:
+                    text = state.move_text(state.parse_move(cshogi.move_to_usi(move)))  # legal, or it raises
+                    return MctsResult(text, score=30_000 - plies, mate=plies, pv=[text], depth=plies,
+                                      seconds=time.perf_counter() - started)
         result = self.search_tree.search(state, playouts=int(nodes or self.playouts), seconds=seconds, stop=stop)
         pv, s = [], state
         for action in result.pv:

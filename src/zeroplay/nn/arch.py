@@ -29,6 +29,26 @@ HEAD_CELLS_PASS = "cells+pass"
 HEADS = (HEAD_CELLS, HEAD_COLUMNS, HEAD_CELLS_PASS)
 _TOWER = re.compile(r"^b(\d{1,3})c(\d{1,4})(-gpool)?(-opp)?$")
 
+TOWER_HEAD_CHANNELS = 32
+"""Channels of a tower's policy, value and opponent-reply heads (their 1x1 convolutions)."""
+VALUE_HIDDEN = 64
+"""Width of the value head's hidden dense layer (towers and ``tiny``)."""
+TINY_CONVS = (32, 64, 128)
+"""``tiny``'s three 3x3 convolutions, output channels in order."""
+TINY_POLICY_FILTERS, TINY_VALUE_FILTERS = 4, 2
+"""``tiny``'s 1x1 head convolutions before their dense layers."""
+
+
+def global_pool_blocks(blocks: int) -> set[int]:
+    """Indices (from 0) of the global pooling blocks of a ``blocks``-block tower: every third
+    (2, 5, 8, ...), or the last when there are fewer than three."""
+    return set(range(2, blocks, 3)) or {blocks - 1}
+
+
+def global_pool_channels(channels: int) -> int:
+    """G, the pooled channels of a global pooling block of a ``channels``-wide tower: max(8, C // 4)."""
+    return max(8, channels // 4)
+
 
 @dataclass(frozen=True)
 class ArchSpec:

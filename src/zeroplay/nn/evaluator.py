@@ -11,14 +11,11 @@ from zeroplay.search.evaluator import LeafBatch
 
 
 def limit_inference_threads() -> int:
-    """Set torch to at most half the cores (1..4 threads) for play-time inference; returns it.
+    """Set torch to ``numpy_net.inference_threads()`` (half the cores, 1..4) for play-time
+    inference; returns it. With every core busy, torch's extra threads spin against each other."""
+    from zeroplay.nn.numpy_net import inference_threads
 
-    With every core busy, torch's extra threads spin against each other: one b6c64 call on a
-    batch of 16 15x15 positions, 2 loaded cores, took 37 ms CPU with 1 thread and 810 ms with 2.
-    """
-    import os
-
-    n = max(1, min(4, (os.cpu_count() or 2) // 2))
+    n = inference_threads()
     torch.set_num_threads(n)
     return n
 

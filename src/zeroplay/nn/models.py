@@ -12,7 +12,20 @@ import torch.nn.functional as F
 from torch import nn
 
 from zeroplay.games import Game
-from zeroplay.nn.arch import HEAD_CELLS_PASS, HEAD_COLUMNS, HEADS, ArchSpec, arch_spec
+from zeroplay.nn.arch import (  # noqa: F401  (global_pool_blocks re-exported)
+    HEAD_CELLS_PASS,
+    HEAD_COLUMNS,
+    HEADS,
+    TINY_CONVS,
+    TINY_POLICY_FILTERS,
+    TINY_VALUE_FILTERS,
+    TOWER_HEAD_CHANNELS,
+    VALUE_HIDDEN,
+    ArchSpec,
+    arch_spec,
+    global_pool_blocks,
+    global_pool_channels,
+)
 
 
 class TinyNet(nn.Module):
@@ -26,14 +39,16 @@ class TinyNet(nn.Module):
         super().__init__()
         self.spec = spec
         h, w = spec.height, spec.width
-        self.conv1 = nn.Conv2d(spec.in_channels, 32, 3, padding=1)
-        self.conv2 = nn.Conv2d(32, 64, 3, padding=1)
-        self.conv3 = nn.Conv2d(64, 128, 3, padding=1)
-        self.policy_conv = nn.Conv2d(128, 4, 1)
-        self.policy_fc = nn.Linear(4 * h * w, spec.num_actions)
-        self.value_conv = nn.Conv2d(128, 2, 1)
-        self.value_fc1 = nn.Linear(2 * h * w, 64)
-        self.value_fc2 = nn.Linear(64, 1)
+        c1, c2, c3 = TINY_CONVS
+        pf, vf = TINY_POLICY_FILTERS, TINY_VALUE_FILTERS
+        self.conv1 = nn.Conv2d(spec.in_channels, c1, 3, padding=1)
+        self.conv2 = nn.Conv2d(c1, c2, 3, padding=1)
+        self.conv3 = nn.Conv2d(c2, c3, 3, padding=1)
+        self.policy_conv = nn.Conv2d(c3, pf, 1)
+        self.policy_fc = nn.Linear(pf * h * w, spec.num_actions)
+        self.value_conv = nn.Conv2d(c3, vf, 1)
+        self.value_fc1 = nn.Linear(vf * h * w, VALUE_HIDDEN)
+        self.value_fc2 = nn.Linear(VALUE_HIDDEN, 1)
 
     def forward(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         _check_input(self.spec, planes)
@@ -72,7 +87,7 @@ class GlobalPoolBlock(nn.Module):
 
     def __init__(self, channels: int):
         super().__init__()
-        pooled = max(8, channels // 4)
+        pooled = global_pool_channels(channels)
         self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
         self.bn1 = nn.BatchNorm2d(channels)
         self.pool_conv = nn.Conv2d(channels, pooled, 3, padding=1, bias=False)
@@ -87,12 +102,6 @@ class GlobalPoolBlock(nn.Module):
         y = F.relu(self.bn1(self.conv1(x)) + bias[:, :, None, None])
         y = self.bn2(self.conv2(y))
         return F.relu(x + y)
-
-
-def global_pool_blocks(blocks: int) -> set[int]:
-    """Indices (from 0) of the global pooling blocks of a ``blocks``-block tower: every third
-    (2, 5, 8, ...), or the last when there are fewer than three."""
-    return set(range(2, blocks, 3)) or {blocks - 1}
 
 
 class ResTower(nn.Module):
@@ -111,7 +120,7 @@ class ResTower(nn.Module):
     only ``forward_aux`` returns (``forward`` and play are unchanged).
     """
 
-    HEAD_CHANNELS = 32
+    HEAD_CHANNELS = TOWER_HEAD_CHANNELS
 
     def __init__(self, spec: ArchSpec):
         super().__init__()
@@ -131,8 +140,8 @@ class ResTower(nn.Module):
         self.pass_fc = nn.Linear(2 * hc, 1) if spec.head == HEAD_CELLS_PASS else None
         self.value_conv = nn.Conv2d(c, hc, 1, bias=False)
         self.value_bn = nn.BatchNorm2d(hc)
-        self.value_fc1 = nn.Linear(2 * hc, 64)
-        self.value_fc2 = nn.Linear(64, 1)
+        self.value_fc1 = nn.Linear(2 * hc, VALUE_HIDDEN)
+        self.value_fc2 = nn.Linear(VALUE_HIDDEN, 1)
         if spec.opp_head:
             self.opp_conv = nn.Conv2d(c, hc, 1, bias=False)
             self.opp_bn = nn.BatchNorm2d(hc)

@@ -55,9 +55,15 @@ Warm-up: the compiled search takes about 20 s to compile the first time in a new
 (cached on disk afterwards). The engine compiles it in a background thread from the moment it
 starts; a move asked for before that is done comes from ``heuristic.quick_move`` (win in one,
 block a win in one, else the best heuristic cell), computed in plain numpy within milliseconds.
-Once the compiled search is loaded (about 2 s on an installed machine) the engine searches; while
-the model still loads (torch: seconds more), with the search-only engine, for turns of at least
-``STOPGAP_MIN_S`` and a ``STOPGAP_SHARE`` of the turn.
+Once the compiled search is loaded (about 2 s on an installed machine) the engine searches; the
+warm-up then loads the 15x15 model and searches with it once (the kernels a network's priors
+specialise), and from then on every turn is model-backed. Until that is done, turns of at least
+``STOPGAP_MIN_S`` are searched by the search-only engine for a ``STOPGAP_SHARE`` of the turn.
+
+Memory: the net runs in numpy by default (``--inference numpy``, ``nn.numpy_net``): torch is never
+imported, which saves about 190 MiB of the ``INFO max_memory`` that the whole process must stay
+under; the search's tables get what ``max_memory`` leaves after the process's resident memory
+(``search_memory``).
 """
 
 from __future__ import annotations
@@ -132,13 +138,16 @@ class PbrainEngine:
             compile on the first move that needs it (tests that never search).
         log: where diagnostics go (a text stream; never stdout).
         search: False plays ``heuristic.quick_move`` only (instant; fuzzing).
+        inference: how the model's net runs (``engine.factory.INFERENCE_BACKENDS``): ``"numpy"``
+            (default) never imports torch, which would cost about 190 MiB of ``max_memory``.
 
     After ``END``, ``finished`` is True and further lines are ignored.
     """
 
     def __init__(self, out: Callable[[str], None], *, playouts: int = DEFAULT_PLAYOUTS, model=None,
-                 warm_up: bool = True, log=None, search: bool = True):
+                 warm_up: bool = True, log=None, search: bool = True, inference: str = "numpy"):
         self.out = out
+        self.inference = inference
         self.log = log if log is not None else sys.stderr
         self.max_playouts = max(1, int(playouts))
         self.model = model
@@ -184,9 +193,10 @@ class PbrainEngine:
 
     def _warm_up(self) -> None:
         """Load the compiled search (``_ready``: the engine searches from then on), then the
-        15x15 engine, whose model imports torch (``_model_ready``). Until the model is in, moves
-        are searched by the search-only engine (``_engine``), not answered by the heuristic:
-        loading torch took 10 s on a loaded 2-core machine, the compiled kernels 2 s."""
+        15x15 engine with its model, and search with it once (``_model_ready``): the kernels a
+        network's priors specialise are compiled or loaded here, not in the first turn. Until
+        then moves are searched by the search-only engine (``_engine``), not answered by the
+        heuristic (the torch backend's import alone took 10 s on a loaded 2-core machine)."""
         import time
 
         started = time.perf_counter()
@@ -210,6 +220,7 @@ class PbrainEngine:
             engine = None
             if not self._model_misfit(15, 15):
                 engine = self._load_engine(make("gomoku", width=15, height=15, rule="freestyle"))
+                engine.warm_up()  # a model-backed search: its compiled code ready for the first turn
             total = time.perf_counter() - started
             self._debug(f"ready in {total:.1f} s" + (f" (15x15 engine: {engine.name})" if engine is not None else ""))
         except BaseException as e:  # the move's own _engine call will say what is wrong
@@ -836,12 +847,12 @@ class PbrainEngine:
         if game not in self._engines:
             from zeroplay.engine.factory import make_engine
 
-            self._engines[game] = make_engine(game, self.model)
+            self._engines[game] = make_engine(game, self.model, inference=self.inference)
         return self._engines[game]
 
 
 def model_error(model: str, width: int | None = None, height: int | None = None, *, rule: str | None = None,
-                load: bool = False) -> str | None:
+                load: bool = False, inference: str = "numpy") -> str | None:
     """Why ``model`` (a path or a shipped model's name) cannot play the protocol's game on a
     ``width`` x ``height`` board, in ``zeroplay play``'s words (``engine.check_model``); None: it can.
 
@@ -849,9 +860,9 @@ def model_error(model: str, width: int | None = None, height: int | None = None,
     (``"freestyle"``, ``"standard"`` or ``"renju"``); None takes the model's own, as at START (``INFO rule`` may
     come after it). Without a size (the start-up check, before any START, and a rule change) the
     board is the model's own where the protocol has it, so only the game and its options are
-    checked then. ``load`` also loads the weights (torch; their checksum), as ``zeroplay play``
-    does before its first move: the start-up check, so that damaged weights stop the engine
-    instead of leaving it to quick heuristic moves.
+    checked then. ``load`` also loads the weights (their checksum) with ``inference``'s loader, as
+    ``zeroplay play`` does before its first move: the start-up check, so that damaged weights
+    stop the engine instead of leaving it to quick heuristic moves.
     """
     from zeroplay.engine.factory import check_model, load_model
     from zeroplay.games import make
@@ -869,7 +880,7 @@ def model_error(model: str, width: int | None = None, height: int | None = None,
         game = make("gomoku", width=width, height=height, n_in_row=5, rule=rule)
         check_model(path, game)
         if load:
-            load_model(path, game)
+            load_model(path, game, inference=inference)
     except CheckpointMismatchError as e:
         # "wanted 5" or "wanted 'standard'" alone does not say who wants it
         who = []
@@ -886,9 +897,11 @@ def model_error(model: str, width: int | None = None, height: int | None = None,
 
 DEFAULT_MEMORY_BYTES = 256 << 20
 """Budget of the search's tables when the manager sends no ``INFO max_memory`` (256 MiB)."""
-MEMORY_MARGIN_BYTES = 48 << 20
+MEMORY_MARGIN_BYTES = 64 << 20
 """Part of ``max_memory`` kept free beyond what the process holds when its searcher is made:
-leaf batches, the network's activations, Python's own growth (48 MiB)."""
+leaf batches, the network's activations, compiled code loaded by the first searches, Python's own
+growth (64 MiB). Measured: the process grew 34 MiB beyond its tables over its first three turns
+(numpy net, 15x15; ``scripts/pbrain_memory_full.py``, docs/BENCHMARKS.md)."""
 MIN_MEMORY_BYTES = 4 << 20
 """Smallest budget the search gets, however little ``max_memory`` leaves (4 MiB)."""
 
@@ -954,6 +967,10 @@ def add_pbrain_arguments(parser) -> None:
     parser.add_argument("--model", default=None, type=model_argument,
                         help="checkpoint (.safetensors) or shipped model name to play with (default: the "
                              "shipped model, else search only)")
+    parser.add_argument("--inference", choices=("numpy", "torch"), default="numpy",
+                        help="how the model's net runs: numpy (default) never imports torch, which costs "
+                             "about 190 MiB of INFO max_memory; torch searches about 1.3x the playouts a turn "
+                             "where memory allows (docs/BENCHMARKS.md)")
 
 
 def run_from_args(args) -> int:
@@ -971,12 +988,13 @@ def run_from_args(args) -> int:
     stdin = open(sys.stdin.fileno(), encoding="utf-8", errors="replace", newline="", closefd=False)
     # a model that can play no board, or whose weights are damaged, stops the engine before the
     # manager's first command
-    if args.model is not None and (why := model_error(args.model, load=True)):
+    inference = getattr(args, "inference", "numpy")
+    if args.model is not None and (why := model_error(args.model, load=True, inference=inference)):
         program = "zeroplay pbrain" if getattr(args, "command", None) == "pbrain" else "pbrain-zeroplay"
         print(f"{program}: error: {why}", file=sys.stderr)
         return 2
     try:
-        status = run(_lines(stdin), write, playouts=args.playouts, model=args.model)
+        status = run(_lines(stdin), write, playouts=args.playouts, model=args.model, inference=inference)
     except KeyboardInterrupt:
         status = 0
     except BrokenPipeError:

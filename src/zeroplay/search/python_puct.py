@@ -25,6 +25,14 @@ edge on a path in flight counts ``virtual_loss`` extra visits of value -1 until 
 evaluated, so one batch spreads over several leaves. A leaf already waiting in the batch (a
 collision) ends that descent; terminal leaves back up their exact result at once.
 
+Proofs (``solve_wins``, the MCTS-solver of Winands, Bjoernsson & Saito 2008, as the compiled search
+does with its solvers): a leaf whose mover has an immediate win (``state.winning_moves()``: shogi's
+mates in one) is a proven win at expansion; a terminal leaf is proven by its result. Proofs back
+up -- a node with a child proven lost (for the child's mover) is won, a node whose every child is
+proven won is lost -- and a descent that reaches a proven node backs up its exact value (+-1)
+without descending further, so won positions are played out as wins instead of drifting.
+``node_proven`` int8 per node: 0 unknown, 1 the mover wins, -1 the mover loses.
+
 Evaluator: ``evaluate_states(states) -> (priors float32 (B, num_actions), values float32 (B,))``,
 priors zero off the legal moves and summing to one over them, values from each state's mover.
 """
@@ -57,6 +65,8 @@ class PythonPuctConfig:
         virtual_loss: visits of value -1 added per in-flight path (1, as AlphaGo Zero's).
         batch_size: leaves per evaluator call (8).
         capacity: nodes, a power of two (2^16); edge_capacity: edges (2^21).
+        solve_wins: prove immediate wins at expansion and back proofs up (see the module
+            docstring); off by default.
     """
 
     c_puct: float = 1.5
@@ -65,6 +75,7 @@ class PythonPuctConfig:
     batch_size: int = 8
     capacity: int = 1 << 16
     edge_capacity: int = 1 << 21
+    solve_wins: bool = False
 
 
 @dataclass
@@ -80,7 +91,9 @@ class PuctMove:
 @dataclass
 class PuctResult:
     """Outcome of a search: ``best_move`` (most visits; None when the root is terminal),
-    ``root_q`` (visit-weighted Q of the root's moves, root mover's view), ``moves`` (most visited
+    ``root_q`` (visit-weighted Q of the root's moves, root mover's view; +-1 when proven),
+    ``proven`` (1 the root's mover wins by force, -1 loses, 0 unknown; a proven win's
+    ``best_move`` is the winning move), ``moves`` (most visited
     first), ``pv`` (actions along most-visited edges), ``playouts``, ``seconds``, ``full``
     (tables filled before the playouts asked for)."""
 
@@ -91,6 +104,7 @@ class PuctResult:
     playouts: int = 0
     seconds: float = 0.0
     full: bool = False
+    proven: int = 0
 
 
 class PythonPuct:
@@ -105,6 +119,8 @@ class PythonPuct:
         self.node_first = np.full(cap, -1, np.int64)
         self.node_count = np.zeros(cap, np.int64)
         self.node_terminal = np.zeros(cap, np.int8)
+        self.node_proven = np.zeros(cap, np.int8)
+        self.node_win_edge = np.full(cap, -1, np.int64)
         self.edge_action = np.zeros(ecap, np.int32)
         self.edge_prior = np.zeros(ecap, np.float32)
         self.edge_visits = np.zeros(ecap, np.int32)
@@ -125,7 +141,7 @@ class PythonPuct:
         root_node = self._node(root)
         self._expand([(root_node, root)])
         done, full = 0, False
-        while done < playouts:
+        while done < playouts and not self.node_proven[root_node]:
             full = self._round(root, root_node, min(self.config.batch_size, playouts - done))
             done += min(self.config.batch_size, playouts - done)
             if full or (seconds is not None and time.perf_counter() - started >= seconds) or (stop is not None and stop.is_set()):
@@ -138,6 +154,8 @@ class PythonPuct:
 
         node_clear(self.table)
         self.node_first[:] = -1
+        self.node_proven[:] = 0
+        self.node_win_edge[:] = -1
         self.edges_used = 0
         self.evaluation_seconds = 0.0
 
@@ -171,9 +189,15 @@ class PythonPuct:
             self.node_value[node] = float(value)
             self.node_first[node] = first
             self.node_count[node] = len(actions)
+            if self.config.solve_wins and len(wins := state.winning_moves()):
+                self.node_proven[node] = 1
+                self.node_value[node] = 1.0
+                self.node_win_edge[node] = first + int(np.flatnonzero(actions == wins[0])[0])
         return full
 
     def _select(self, node) -> int:
+        if self.node_win_edge[node] >= 0:
+            return int(self.node_win_edge[node])
         first, count = self.node_first[node], self.node_count[node]
         edges = slice(first, first + count)
         visits = self.edge_visits[edges] + self.edge_virtual[edges]
@@ -190,10 +214,11 @@ class PythonPuct:
         paths = []
         full = False
         for _ in range(count):
-            node, state, path = root_node, root, []
+            node, state, path, nodes = root_node, root, [], []
             while True:
                 edge = self._select(node)
                 path.append(edge)
+                nodes.append(node)
                 self.edge_virtual[edge] += self.config.virtual_loss
                 state = state.play(int(self.edge_action[edge]))
                 child = int(self.edge_child[edge])
@@ -206,24 +231,54 @@ class PythonPuct:
                 node = child
                 if state.is_terminal:
                     self.node_terminal[node] = 1
-                    self._backup(path, _terminal_value(state))
+                    value = _terminal_value(state)
+                    if self.config.solve_wins and value:
+                        self.node_proven[node] = int(value)
+                    self._backup(path, value)
+                    self._prove(nodes, path)
+                    break
+                if self.node_proven[node]:  # solved: its exact value, no further descent
+                    self._backup(path, float(self.node_proven[node]))
+                    self._prove(nodes, path)
                     break
                 if self.node_first[node] < 0:
                     if node in waiting:
                         self._undo_virtual(path)  # a collision: this leaf is evaluated already
                     else:
                         waiting[node] = state
-                        paths.append((node, path))
+                        paths.append((node, path, nodes))
                     break
             if full:
                 self._undo_virtual(path)
                 break
         if waiting:
             full |= self._expand(list(waiting.items()))
-            for node, path in paths:
+            for node, path, nodes in paths:
                 value = float(self.node_value[node]) if self.node_first[node] >= 0 else 0.0
                 self._backup(path, value)
+                if self.node_proven[node]:
+                    self._prove(nodes, path)
         return full
+
+    def _prove(self, nodes, path):
+        """Back a proof at the end of ``path`` up through ``nodes`` (each edge's parent) while it
+        decides the parent: a child lost for its mover wins the parent; all children won for their
+        movers lose it."""
+        for parent, edge in zip(reversed(nodes), reversed(path)):
+            if self.node_proven[parent]:
+                return
+            child = int(self.edge_child[edge])
+            if child < 0 or not self.node_proven[child]:
+                return
+            if self.node_proven[child] < 0:
+                self.node_proven[parent] = 1
+                self.node_win_edge[parent] = edge
+                continue
+            first, count = self.node_first[parent], self.node_count[parent]
+            children = self.edge_child[first:first + count]
+            if count == 0 or (children < 0).any() or (self.node_proven[children] != 1).any():
+                return
+            self.node_proven[parent] = -1
 
     def _undo_virtual(self, path):
         for edge in path:
@@ -249,15 +304,30 @@ class PythonPuct:
         moves.sort(key=lambda m: (-m.visits, -m.prior))
         total = sum(m.visits for m in moves)
         root_q = sum(m.q * m.visits for m in moves) / total if total else float(self.node_value[root_node])
+        proven = int(self.node_proven[root_node])
+        if proven == 1:  # the winning move first, whatever its visits
+            win = int(self.edge_action[self.node_win_edge[root_node]])
+            moves.sort(key=lambda m: m.action != win)
+            root_q = 1.0
+        elif proven == -1:
+            root_q = -1.0
+        elif self.config.solve_wins:  # a move proven to lose goes last: another may not
+            lost = {int(self.edge_action[e]) for e in range(first, first + count)
+                    if self.edge_child[e] >= 0 and self.node_proven[self.edge_child[e]] == 1}
+            moves.sort(key=lambda m: m.action in lost)
         pv, node = [], root_node
         while node >= 0 and self.node_first[node] >= 0 and len(pv) < 64:
             edges = slice(self.node_first[node], self.node_first[node] + self.node_count[node])
             if self.node_count[node] == 0 or self.edge_visits[edges].max() == 0:
                 break
             best = self.node_first[node] + int(np.argmax(self.edge_visits[edges]))
+            if self.node_win_edge[node] >= 0:
+                best = int(self.node_win_edge[node])
+            elif node == root_node and moves:
+                best = first + int(np.flatnonzero(self.edge_action[first:first + count] == moves[0].action)[0])
             pv.append(int(self.edge_action[best]))
             node = int(self.edge_child[best])
-        return PuctResult(moves[0].action if moves else None, root_q, moves, pv, playouts, seconds, full)
+        return PuctResult(moves[0].action if moves else None, root_q, moves, pv, playouts, seconds, full, proven)
 
 
 def _terminal_value(state) -> float:

@@ -408,6 +408,17 @@ def _add_arena(sub) -> None:
     p.add_argument("--parallel", type=at_least_1, default=64,
                    help="games played at once when both players search (default 64)")
     p.add_argument("--seed", type=int, default=None, help="seed (default: fresh)")
+    openings = p.add_mutually_exclusive_group()
+    openings.add_argument("--random-opening-plies", metavar="K", type=at_least_1, default=None,
+                          help="start each pair of games (one with each colour order) after K uniformly random "
+                               "legal plies, drawn from --opening-seed and the pair's number: distinct games "
+                               "for deterministic players (engines, alpha-beta)")
+    openings.add_argument("--openings", metavar="FILE", default=None,
+                          help="start each pair of games (one with each colour order) after an opening of FILE: "
+                               "one a line, moves in the game's notation separated by spaces (# comments), "
+                               "pair k plays line k mod lines")
+    p.add_argument("--opening-seed", type=int, default=0,
+                   help="seed of --random-opening-plies (default 0: the same openings on every run)")
     p.add_argument("--record", metavar="PATH", default=None,
                    help="append each finished game to PATH (JSON lines: colours, moves, result). If PATH "
                         "already holds games of the same match (players, game, playouts, opening moves), "
@@ -420,7 +431,7 @@ def _add_arena(sub) -> None:
     p.set_defaults(func=_cmd_arena)
 
 
-def _open_record(args, game):
+def _open_record(args, game, openings=None):
     """The ``--record`` file of this match (``MatchRecord``), or None without ``--record``."""
     if args.record is None:
         return None
@@ -432,7 +443,8 @@ def _open_record(args, game):
 
     try:
         uses_playouts = any(_is_checkpoint(spec) for spec in (args.a, args.b))
-        header = match_header(args.a, args.b, game, args.playouts if uses_playouts else None, args.opening_moves)
+        header = match_header(args.a, args.b, game, args.playouts if uses_playouts else None, args.opening_moves,
+                              openings=None if openings is None else openings.describe())
         record = MatchRecord(args.record, header, game)
     except OSError as e:
         raise ValueError(f"--record {args.record}: {e.strerror or e}") from None
@@ -440,6 +452,21 @@ def _open_record(args, game):
         print(f"note: {args.record} ended in a line cut off mid-write (a stop while a game was being "
               "recorded); dropped it", file=sys.stderr)
     return record
+
+
+def _arena_openings(args, game):
+    """The match's ``arena_openings.Openings`` (``--random-opening-plies`` / ``--openings``), or None.
+
+    Raises:
+        ValueError: a bad openings file or plies count (the message says which line, which move).
+    """
+    from zeroplay.engine.arena_openings import FileOpenings, RandomOpenings
+
+    if getattr(args, "openings", None) is not None:
+        return FileOpenings(args.openings, game)
+    if getattr(args, "random_opening_plies", None) is not None:
+        return RandomOpenings(args.random_opening_plies, args.opening_seed)
+    return None
 
 
 def _is_checkpoint(spec: str) -> bool:
@@ -520,6 +547,7 @@ def _arena(args) -> int:
     from zeroplay.engine.arena import make_player
 
     game, taken = _arena_game(args)
+    openings = _arena_openings(args, game)  # a bad file is refused before any engine starts
     if any(_is_checkpoint(spec) for spec in (args.a, args.b)):
         from zeroplay.nn.evaluator import limit_inference_threads
 
@@ -529,9 +557,9 @@ def _arena(args) -> int:
     b = make_player(args.b, game, playouts=args.playouts, seed=int(seeds[1]), opening_moves=args.opening_moves)
     if taken is not None:
         print(taken, file=sys.stderr, flush=True)  # once, before the match; never on --json's stdout
-    record = _open_record(args, game)
+    record = _open_record(args, game, openings)
     try:
-        return _arena_match(args, game, a, b, record)
+        return _arena_match(args, game, a, b, record, openings)
     except KeyboardInterrupt:
         if record is None:
             raise
@@ -543,7 +571,7 @@ def _arena(args) -> int:
             record.close()
 
 
-def _arena_match(args, game, a, b, record) -> int:
+def _arena_match(args, game, a, b, record, openings=None) -> int:
     import time
 
     from zeroplay.engine.arena import play_match
@@ -556,7 +584,8 @@ def _arena_match(args, game, a, b, record) -> int:
 
     def on_game(index, a_is_black, winner, moves):
         try:
-            record.append(index, a_is_black, winner, moves, before + time.perf_counter() - t0)
+            record.append(index, a_is_black, winner, moves, before + time.perf_counter() - t0,
+                          0 if openings is None else len(openings.actions(game, index)))
         except OSError as e:
             raise ValueError(f"could not append game {index} to {args.record}: {e.strerror or e}; the games "
                              "recorded before it are kept, and the same command resumes the match once the "
@@ -567,13 +596,14 @@ def _arena_match(args, game, a, b, record) -> int:
                 unit="game")
     try:
         match = play_match(game, a, b, args.games, parallel=args.parallel, progress=bar, done=done,
-                           on_game=None if record is None else on_game)
+                           on_game=None if record is None else on_game, openings=openings)
     finally:
         if bar is not None:
             bar.close()
     playouts = args.playouts if any(_is_checkpoint(spec) for spec in (args.a, args.b)) else None
     out = {**match.to_dict(), "game": game.name, "options": dict(game.options), "playouts": playouts,
-           "seconds": round(before + time.perf_counter() - t0, 1)}
+           "seconds": round(before + time.perf_counter() - t0, 1),
+           "openings": None if openings is None else openings.describe()}
     for key in ("elo", "elo_low", "elo_high"):  # 0.1 Elo; + 0.0 turns -0.0 into 0.0 (None: infinite)
         if out.get(key) is not None:
             out[key] = round(out[key], 1) + 0.0

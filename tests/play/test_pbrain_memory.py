@@ -1,0 +1,69 @@
+"""The Gomocup engine's start-up and memory (issues 20 and 23): by default its net runs in numpy,
+so torch is never imported; its warm-up searches with the model before the first turn; the
+search's tables get what ``INFO max_memory`` leaves after the process's own memory."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from zeroplay.engine.factory import find_model
+from zeroplay.games import make
+from zeroplay.play.pbrain import MEMORY_MARGIN_BYTES, MIN_MEMORY_BYTES, search_memory
+
+_SESSION = r"""
+import io, json, sys, time
+from zeroplay.play.pbrain import PbrainEngine
+out, log = [], io.StringIO()
+engine = PbrainEngine(out.append, log=log, playouts=64, **json.loads(sys.argv[1]))
+started = time.perf_counter()
+assert engine._model_ready.wait(600), log.getvalue()
+ready_s = time.perf_counter() - started
+(loaded,) = engine._engines.values()
+warm_calls = loaded.evaluator.calls  # the warm-up's own search with the model
+for line in ("START 15", "INFO timeout_turn 2000", "BEGIN"):
+    engine.handle(line)
+print(json.dumps({"torch": "torch" in sys.modules, "warm_calls": warm_calls, "ready_s": ready_s,
+                  "engine": loaded.name, "evaluator": type(loaded.evaluator).__name__,
+                  "replies": out, "log": log.getvalue()}))
+"""
+
+
+def _session(**options) -> dict:
+    proc = subprocess.run([sys.executable, "-c", _SESSION, json.dumps(options)], capture_output=True, text=True,
+                          timeout=900)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.skipif(find_model(make("gomoku", size=15)) is None, reason="the 15x15 model is not shipped")
+def test_default_engine_never_imports_torch_and_warms_up_with_the_model(warm):
+    got = _session()
+    assert not got["torch"], got["log"]
+    assert got["evaluator"] == "NumpyNetEvaluator" and "gomoku-15x15-freestyle" in got["engine"]
+    assert got["warm_calls"] > 0  # the model searched during the warm-up, before any turn
+    move = [r for r in got["replies"] if not r.startswith("MESSAGE")]
+    assert move[0] == "OK" and move[1].count(",") == 1
+    assert "engine: model gomoku-15x15-freestyle" in got["log"]  # the first turn is model-backed
+    assert "search-only engine plays" not in got["log"] and "quick heuristic move" not in got["log"]
+
+
+def test_search_memory_leaves_the_process_its_resident_memory():
+    mib = 2**20
+    assert search_memory(350 * mib, rss=150 * mib) == 350 * mib - 150 * mib - MEMORY_MARGIN_BYTES
+    assert search_memory(350 * mib, rss=340 * mib) == MIN_MEMORY_BYTES
+    assert search_memory(0, rss=10**12) > MIN_MEMORY_BYTES  # no limit sent: the default budget
+
+
+def test_make_engine_runs_the_net_as_asked():
+    from zeroplay.engine.factory import load_model, make_engine
+    from zeroplay.nn.numpy_net import NumpyNetEvaluator
+
+    game = make("gomoku", size=8, n_in_row=5)
+    engine = make_engine(game, "gomoku-8x8-5-freestyle", inference="numpy")
+    assert isinstance(engine.evaluator, NumpyNetEvaluator) and "gomoku-8x8-5-freestyle" in engine.name
+    with pytest.raises(ValueError, match="unknown inference backend 'onnx'"):
+        load_model(engine.model_path, game, inference="onnx")
