@@ -26,10 +26,11 @@ def test_go_capture_pass_and_count_in_chromium(server):
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1200, "height": 900})
+            page.set_default_timeout(120_000)  # a loaded 2-core machine; the server may be compiling
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.on("response", lambda r: r.status >= 500 and errors.append(f"{r.status} {r.url}"))
             page.goto(server + "/")
-            page.wait_for_selector("rect.cell", timeout=60_000)
+            page.wait_for_selector("rect.cell", timeout=300_000)
             page.uncheck("#opt-analysis")
             page.select_option("#opt-game", "go")
             assert page.input_value("#opt-size") == "9" and page.is_visible("#opt-komi")
