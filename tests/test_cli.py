@@ -76,3 +76,18 @@ def test_running_out_of_memory_is_one_line(capsys, monkeypatch):
     assert cli.main(["random-game"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("zeroplay random-game: error: out of memory (Unable to allocate 32.0 GiB") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("player,game", [("gtp:true", "go"), ("usi:true", "shogi")])
+def test_arena_against_an_engine_that_breaks_says_so_in_one_line(player, game, capsys):
+    """``zeroplay arena "gtp:zeroplay gtp ..." gtp:gnugo ...`` ended in a traceback
+    (``GtpProtocolError: no reply within 120 s``) when an engine did not answer; ``pbrain:`` said it
+    in one line. An engine that exits at once stands in for one that breaks the protocol."""
+    if game == "shogi":
+        pytest.importorskip("cshogi")
+    argv = ["arena", player, "random:1", "--game", game, "--games", "2", "--no-progress"]
+    if game == "go":
+        argv += ["--size", "9"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"zeroplay arena: error: {player}: the engine exited" in err and "Traceback" not in err

@@ -59,3 +59,13 @@ def test_bench_help_keeps_a_percent_sign_in_a_summary(capsys):
     out = capsys.readouterr().out
     assert "option_strings" not in out
     assert "(% solved, time)" in " ".join(out.split())
+
+
+def test_bench_help_gives_each_summary_whole(capsys):
+    """``zeroplay bench --help`` printed only a docstring's first line: "inference  Play-time
+    network evaluation: positions per second of the shipped 15x15 model, by where its"."""
+    with pytest.raises(SystemExit) as e:
+        main(["bench", "--help"])
+    assert e.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "by where its torch thread limit was set." in out

@@ -183,6 +183,13 @@ def _description(sub) -> str:
     return f"The zeroplay command line: {', '.join(names)}."
 
 
+def _summary(doc: str | None) -> str:
+    """A docstring's first paragraph on one line: a summary may wrap, and its first line alone
+    stops mid-sentence ("... by where its")."""
+    paragraph = (doc or "").strip().split("\n\n")[0]
+    return " ".join(paragraph.split())
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="zeroplay",
                                      epilog="Run 'zeroplay COMMAND --help' for a command's options.")
@@ -201,7 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench_sub = p.add_subparsers(dest="what", metavar="WHAT", required=True)
     for name in _bench_names():
         module = _bench_module(name)
-        bp = bench_sub.add_parser(name, help=module.__doc__.strip().splitlines()[0].replace("%", "%%"))
+        bp = bench_sub.add_parser(name, help=_summary(module.__doc__).replace("%", "%%"))
         bp.add_argument("--json", action="store_true", help="print one JSON object")
         module.add_arguments(bp)
         bp.set_defaults(func=_cmd_bench)
@@ -267,9 +274,11 @@ def _main(argv: list[str] | None) -> int:
               "(--playouts, --parallel-games, --batch-size; a resumed run takes the new values)", file=sys.stderr)
         return 2
     except Exception as e:
+        from zeroplay.engine.gtp_player import GtpError
         from zeroplay.engine.pbrain_player import PbrainError
+        from zeroplay.engine.shogi_players import UsiError
 
-        if not isinstance(e, (ValueError, PbrainError)):
+        if not isinstance(e, (ValueError, PbrainError, GtpError, UsiError)):  # an engine's fault, not ours
             raise  # a bug: keep its traceback
         from zeroplay.engine.options import option_words
 

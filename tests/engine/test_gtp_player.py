@@ -118,3 +118,37 @@ def test_20_games_against_gnugo_level_1():
         ours.close()
         gnugo.close()
     assert result.played == 20
+
+
+SLOW_FIRST = r"""
+import sys, time
+genmoves = 0
+for line in sys.stdin:
+    cmd = line.split()
+    if not cmd:
+        continue
+    if cmd[0] == "genmove":
+        genmoves += 1
+        time.sleep(1.5 if genmoves in (1, 3) else 0)  # 1: a compile; 3: a hang
+        print("= pass\n", flush=True)
+    else:
+        print("=\n", flush=True)
+"""
+
+
+def test_the_first_genmove_may_take_longer_than_the_others(tmp_path):
+    """``zeroplay arena "gtp:zeroplay gtp" gtp:gnugo ...`` on a fresh install: the first genmove
+    compiled for over 120 s (the per-reply limit), the arena killed the engine mid-compile, and
+    every rerun did the same. The first genmove now has its own, longer limit."""
+    script = tmp_path / "slow_first.py"
+    script.write_text(SLOW_FIRST)
+    player = GtpPlayer([sys.executable, str(script)], timeout_s=0.7, first_genmove_timeout_s=30)
+    game = make("go", size=5)
+    try:
+        start = game.initial()
+        assert player.play(start) == game.pass_action  # 1.5 s: the first, allowed
+        assert player.play(start) == game.pass_action
+        with pytest.raises(GtpProtocolError, match="no reply within 0.7 s"):
+            player.play(start)  # 1.5 s later on: too slow
+    finally:
+        player.close()

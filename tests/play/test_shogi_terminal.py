@@ -60,3 +60,14 @@ def test_options_shogi_does_not_take_are_refused_not_ignored(argv, words, capsys
 
     assert main(["play", "--game", "shogi", *argv]) == 2
     assert words in capsys.readouterr().err
+
+
+def test_help_explains_the_notation_and_commands_instead_of_refusing_it():
+    # a new user typed "help" and got "move 'help': not a USI move"
+    out: list[str] = []
+    t = ShogiTerminal(out.append, seconds=0.1)
+    out.clear()
+    t.handle("help")
+    text = "\n".join(out)
+    assert "USI" in text and "P*5e" in text and "undo" in text and "not a USI move" not in text
+    assert len(t.history) == 1

@@ -49,6 +49,44 @@ def test_engine_warm_up_searches_its_own_game_with_its_own_evaluator(warm):
     assert searcher.result().playouts >= 1
 
 
+def test_a_slow_warm_up_prints_each_stage_not_one_line_then_silence(monkeypatch):
+    """``zeroplay play`` on a fresh install printed "Loading the search (... about 20-60 s ...)"
+    and then nothing for over 8 minutes on a busy 2-core machine: the stages must show."""
+    import time
+
+    import zeroplay.engine.factory as factory
+    from zeroplay.play.terminal import warm_up_with_note
+
+    def slow_warm_up(progress=None, *, solvers=False):
+        progress("compiling 1/2: rules (first run only, cached after) ...")
+        time.sleep(0.3)
+        progress("compiling 1/2: rules done in 0.3 s")
+        return 0.3
+
+    class Engine:
+        def warm_up(self):
+            time.sleep(0.1)
+
+    monkeypatch.setattr(factory, "warm_up", slow_warm_up)
+    printed: list[str] = []
+    warm_up_with_note(printed.append, Engine(), grace_seconds=0.05)
+    assert printed[0].startswith("Loading the search")
+    assert printed[1:] == ["  compiling 1/2: rules (first run only, cached after) ...",
+                           "  compiling 1/2: rules done in 0.3 s",
+                           "  compiling: the kernels of this game and engine ...",
+                           "  compiling: the kernels of this game and engine done"]
+
+
+def test_a_quick_warm_up_prints_nothing(monkeypatch):
+    import zeroplay.engine.factory as factory
+    from zeroplay.play.terminal import warm_up_with_note
+
+    monkeypatch.setattr(factory, "warm_up", lambda progress=None, *, solvers=False: progress("x") or 0.0)
+    printed: list[str] = []
+    warm_up_with_note(printed.append, None, grace_seconds=5.0)
+    assert printed == []
+
+
 def test_set_up_warm_up_searches_with_the_shipped_15x15_model(warm):
     """``make venv`` caches the kernels a network's priors specialise (189 s to compile on a
     loaded machine), so that pbrain's first model-backed search loads them instead."""

@@ -134,7 +134,9 @@ def _selfplay_worker(conn, remote, opts: dict) -> None:
         net = _RemoteNet(remote)
     cfg = SelfPlayConfig(playouts=opts["playouts"], parallel_games=opts["parallel_games"],
                          batch_size=opts["search_batch"], seed=opts["seed"], resign_threshold=None)
-    SelfPlayer(game, UniformEvaluator(), replace(cfg, playouts=8)).play(1)  # compile before timing
+    # compile before timing; wrapped, so that the warm-up takes the network's batched path (gather,
+    # evaluator, finish), not the uniform rule's compiled one (search/inline.py)
+    SelfPlayer(game, _TimedEvaluator(UniformEvaluator()), replace(cfg, playouts=8)).play(1)
     timed = _TimedEvaluator(net)
     player = SelfPlayer(game, timed, cfg)
     games: list = []

@@ -334,11 +334,12 @@ def describe(game: Game) -> str:
 def warm_up(progress: Callable[[str], None] | None = None, *, solvers: bool = False, model: bool = False) -> float:
     """Compile (or load from the on-disk cache) the rules and search kernels; returns seconds.
 
-    About 20 s the first time in a new environment on a 2-core machine, well under 2 s after.
-    ``progress`` gets one line per stage as it starts and ends (``make`` runs this at set-up with
-    ``print``, so the first ``make play`` shows what it compiles instead of a silent minute);
-    ``solvers`` also compiles the threat solvers' VCT kernels of ``zeroplay solve gomoku --vct``
-    (alpha-beta and proof-number: about 50 s more the first time). ``model`` also searches with
+    The first time in a new environment this is minutes of CPU (``make venv`` on a fresh clone:
+    225 CPU-s for the rules, the search and the alpha-beta VCT solver, 30 min of wall time beside
+    other jobs on a busy 2-core machine); well under 2 s after. ``progress`` gets one line per
+    stage as it starts and ends (``make`` runs this at set-up with ``print``, so the set-up shows
+    what it compiles instead of a silent wait); ``solvers`` also compiles the threat solvers' VCT
+    kernels of ``zeroplay solve gomoku --vct`` (alpha-beta and proof-number). ``model`` also searches with
     the shipped 15x15 model (its net in numpy), whose priors specialise kernels of their own
     (189 s to compile on a loaded 2-core machine), so that the Gomocup engine's first search with
     it loads them from the cache; skipped when that model is not shipped.

@@ -13,6 +13,7 @@ a legal move raises ``GtpIllegalMoveError``. An engine that answers ``resign`` r
 from __future__ import annotations
 
 import atexit
+import contextlib
 import queue
 import re
 import subprocess
@@ -144,23 +145,46 @@ class GtpPlayer:
     Args:
         command: the engine's command line, e.g. ``"gnugo --mode gtp --level 1 --chinese-rules"``.
         timeout_s: seconds per reply.
+        first_genmove_timeout_s: seconds the first ``genmove`` of each engine process may take
+            (at least ``timeout_s``): an engine may load or compile then -- ``zeroplay gtp`` on a
+            cold numba cache took over 120 s on a busy 2-core machine, and each match that timed
+            it out killed the compile before numba could cache it, so the next one timed out too.
         name: shown in results (default ``gtp:COMMAND``).
     """
 
-    def __init__(self, command, *, timeout_s: float = 120.0, name: str | None = None, stderr=subprocess.DEVNULL):
+    def __init__(self, command, *, timeout_s: float = 120.0, first_genmove_timeout_s: float = 900.0,
+                 name: str | None = None, stderr=subprocess.DEVNULL):
         self.command = split_command(command, "gtp")  # checked now, not when the first game starts
         self.name = name or f"gtp:{command if isinstance(command, str) else ' '.join(command)}"
         self.timeout_s = timeout_s
+        self.first_genmove_timeout_s = max(first_genmove_timeout_s, timeout_s)
+        self._genmoved = False  # whether this engine process has answered a genmove yet
         self.stderr = stderr
         self.client: GtpClient | None = None
         self._game = None
         self._known: tuple[int, ...] = ()
 
     def new_game(self, game) -> None:
+        with self._named_errors():
+            self._new_game(game)
+
+    @contextlib.contextmanager
+    def _named_errors(self):
+        """Name this player in its engine's errors: a match has two, and "no reply within 120 s"
+        alone does not say whose."""
+        try:
+            yield
+        except GtpError as e:
+            if str(e).startswith(f"{self.name}: "):
+                raise
+            raise type(e)(f"{self.name}: {e}") from None
+
+    def _new_game(self, game) -> None:
         if not hasattr(game, "rules") or not hasattr(game, "pass_action"):
             raise ValueError(f"gtp: players play Go; {game.name} is not")
         if self.client is None:
             self.client = GtpClient(self.command, timeout_s=self.timeout_s, stderr=self.stderr)
+            self._genmoved = False
         if game.width != game.height:
             raise ValueError("gtp: GTP boards are square")
         client = self.client
@@ -183,15 +207,27 @@ class GtpPlayer:
         self._known = moves
 
     def play(self, state) -> int:
-        """The engine's move in ``state`` (a position reached from ``game.initial()``)."""
+        """The engine's move in ``state`` (a position reached from ``game.initial()``).
+
+        Raises:
+            Resignation: the engine resigned.
+            GtpError: the engine broke the protocol, answered ``?`` or an illegal move; the
+                message starts with this player's name.
+        """
+        with self._named_errors():
+            return self._play(state)
+
+    def _play(self, state) -> int:
         if self._game != state.game:
-            self.new_game(state.game)
+            self._new_game(state.game)
         if state.ply != len(state.moves):
             raise ValueError("gtp: the player needs positions played from the start")
         self._sync(state)
         color = "b" if state.to_play == 0 else "w"
         assert self.client is not None
-        reply = self.client.send(f"genmove {color}").strip()
+        reply = self.client.send(f"genmove {color}",
+                                 None if self._genmoved else self.first_genmove_timeout_s).strip()
+        self._genmoved = True
         if reply.lower() == "resign":
             raise Resignation(self.name)
         try:

@@ -247,7 +247,7 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
             return games.new(options, tuple(rec.moves), setup).to_json()
         rec = record_from_text(body.text, body.format)
         rule = body.rule
-        if rule is None and rec.rule in ("freestyle", "standard"):  # the record's own, unless chosen
+        if rule is None and rec.rule in ("freestyle", "standard", "renju"):  # the record's own, unless chosen
             rule = rec.rule
         options = games.options("gomoku", rec.width, body.n_in_row, rule, body.color, body.playouts, body.seconds,
                                 body.model)

@@ -2,7 +2,7 @@
 
 The board prints with White's hand above and Black's below (``ShogiState.__str__``); moves are
 USI text (``7g7f``, ``8h2b+``, ``P*5e``). Commands: ``undo`` (takes back your last move and the
-engine's reply), ``hint`` (the engine's move for you), ``new [black|white]``, ``quit``. After each
+engine's reply), ``hint`` (the engine's move for you), ``new [black|white]``, ``help``, ``quit``. After each
 engine move it prints the depth, score (centipawns or mate, the engine's view) and best line.
 ``--seconds`` sets the engine's time per move (default 2), ``--model`` plays the MCTS engine
 with that network instead (``--playouts`` per move).
@@ -47,7 +47,7 @@ class ShogiTerminal:
         if self.state.is_terminal:
             self.write("Type new [black|white] or quit.")
         else:
-            self.write("Your move (USI, e.g. 7g7f, 8h2b+, P*5e; undo, hint, new, quit):")
+            self.write("Your move (USI, e.g. 7g7f, 8h2b+, P*5e; undo, hint, new, help, quit):")
 
     def _engine_turn(self) -> None:
         state = self.state
@@ -68,6 +68,10 @@ class ShogiTerminal:
         command = words[0].lower()
         if command in ("quit", "exit", "q"):
             self.finished = True
+        elif command in ("help", "?"):
+            self.write("Moves in USI notation: from-square to-square (7g7f; files 9-1 right to left, ranks a-i "
+                       "top to bottom), + to promote (8h2b+), drops as PIECE*square (P*5e).")
+            self.write("Commands: undo, hint, new [black|white], help, quit.")
         elif command == "new":
             side = words[1].lower() if len(words) > 1 else "black"
             if side not in ("black", "white"):

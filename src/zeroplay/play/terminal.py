@@ -11,6 +11,7 @@ end of input ends the program cleanly.
 
 from __future__ import annotations
 
+import queue
 import sys
 import threading
 from collections.abc import Callable
@@ -315,30 +316,41 @@ class TerminalGame:
             self.engine_move()
 
 
-def warm_up_with_note(out: Callable[[str], None], engine: Engine | None = None) -> None:
+def warm_up_with_note(out: Callable[[str], None], engine: Engine | None = None,
+                      grace_seconds: float = 2.0) -> None:
     """Compile the search (in a thread, so Ctrl-C still works); say why when it takes a while.
 
     With ``engine``, also the kernels its own game and evaluator specialise (``Engine.warm_up``),
-    so that the first move's search time is the search's, not a silent compile's."""
+    so that the first move's search time is the search's, not a silent compile's. A warm-up that
+    lasts past ``grace_seconds`` (a cold numba cache: minutes of CPU on a busy machine) prints a
+    line per compile stage as it starts and ends, as ``make venv`` does, instead of one line and
+    then silence."""
     from zeroplay.engine.factory import warm_up
 
     errors: list[BaseException] = []
+    lines: queue.SimpleQueue[str] = queue.SimpleQueue()
 
     def work():
         try:
-            warm_up()
+            warm_up(lines.put)
             if engine is not None:
+                lines.put("compiling: the kernels of this game and engine ...")
                 engine.warm_up()
+                lines.put("compiling: the kernels of this game and engine done")
         except BaseException as e:  # reported below in the main thread
             errors.append(e)
 
     thread = threading.Thread(target=work, daemon=True)
     thread.start()
-    thread.join(2.0)
+    thread.join(grace_seconds)
     if thread.is_alive():
-        out("Loading the search (numba compiles it the first time: about 20-60 s; cached afterwards)...")
-        while thread.is_alive():
-            thread.join(0.2)
+        out("Loading the search (numba compiles it the first time, then caches it on disk; "
+            "a few minutes of CPU)...")
+        while thread.is_alive() or not lines.empty():
+            try:
+                out("  " + lines.get(timeout=0.2))
+            except queue.Empty:
+                pass
     if errors:
         raise errors[0]
 

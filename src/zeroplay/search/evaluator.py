@@ -10,7 +10,7 @@ cache keys.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -58,10 +58,38 @@ class Evaluator(Protocol):
     def evaluate(self, batch: LeafBatch) -> tuple[np.ndarray, np.ndarray]: ...
 
 
+class InlineRule(NamedTuple):
+    """An evaluation rule simple enough for the compiled search to apply itself, inside its loop
+    (``search/inline.py``): no batch goes back to Python, so one compiled call runs many rounds.
+    An evaluator that has one says so in its ``inline_rule`` attribute; the search then never
+    calls its ``evaluate`` (wrap it in a plain class to force the batched path).
+
+    Priors are uniform over the leaf's candidate moves, always.
+
+    Attributes:
+        share: float32 prior weight each candidate move gets before normalisation: 0.0 for
+            1 / (number of candidates) in float32 (``UniformEvaluator.evaluate``), else this
+            value (1.0: ``RolloutEvaluator``). The stored priors are bit for bit those of the
+            batched path with the same weights.
+        rollouts: 0: V = 0 (tree only); n > 0: V = the mean result of n random games from the
+            leaf (``rollout.rollout_values``), the side to move's view.
+        leaves_per_round: leaves per round (1: one leaf at a time, as a C++ MCTS does);
+            0: the search's ``batch_size``, the same rounds as the batched path.
+    """
+
+    share: float = 0.0
+    rollouts: int = 0
+    leaves_per_round: int = 0
+
+
 class UniformEvaluator:
-    """P uniform over the legal moves, V = 0: search guided by the tree alone (baselines, tests)."""
+    """P uniform over the legal moves, V = 0: search guided by the tree alone (baselines, tests).
+
+    The search applies the same rule inside its compiled loop (``inline_rule``): the tree it
+    builds is identical to the batched path's, without a Python round trip per batch."""
 
     features = None
+    inline_rule = InlineRule(share=0.0, rollouts=0, leaves_per_round=0)
 
     def evaluate(self, batch: LeafBatch) -> tuple[np.ndarray, np.ndarray]:
         counts = np.count_nonzero(batch.legal, axis=1)

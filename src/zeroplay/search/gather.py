@@ -28,7 +28,6 @@ from zeroplay.search.backup import backup_path, init_node, set_expanded, update_
 from zeroplay.search.defence import DefenceArrays, defence_off, defend
 from zeroplay.search.forced import forced_root_edge
 from zeroplay.search.gumbel import GumbelArrays, gumbel_off, gumbel_root_edge
-from zeroplay.search.rollout import rollout_values
 from zeroplay.search.select import NO_EDGE, NO_STATS, select_edge
 from zeroplay.search.threats import ThreatArrays, threats_off, vcf_leaf
 from zeroplay.search.tree import (
@@ -160,6 +159,18 @@ def _alloc_stats(tree, count):
     return top
 
 
+@njit(cache=True, inline="always")
+def _keep_marked(moves, k, mark):
+    """Keep, in order, the first ``k`` entries of ``moves`` whose cell is set in ``mark`` (any
+    array indexed by move: bool or uint8); returns how many were kept."""
+    kept = 0
+    for i in range(k):
+        if mark[moves[i]]:
+            moves[kept] = moves[i]
+            kept += 1
+    return kept
+
+
 @njit(cache=True)
 def near_stones(params, board, moves, k, radius, near):
     """Keep, of the first ``k`` cells in ``moves``, those within ``radius`` (Chebyshev distance)
@@ -179,11 +190,7 @@ def near_stones(params, board, moves, k, radius, near):
                     near[r * width + q] = 1
     if stones == 0:
         return k
-    kept = 0
-    for i in range(k):
-        if near[moves[i]]:
-            moves[kept] = moves[i]
-            kept += 1
+    kept = _keep_marked(moves, k, near)
     return kept if kept > 0 else k  # (every cell near a stone taken: the far ones stay moves)
 
 
@@ -197,11 +204,7 @@ def _legal_blocks(params, board, info, wmask, moves, mark):
     for i in range(k):
         mark[moves[i]] = True
     count = fast.winning_moves(params, board, info, wmask, 1 - info[I_TO_PLAY], moves)
-    kept = 0
-    for i in range(count):
-        if mark[moves[i]]:
-            moves[kept] = moves[i]
-            kept += 1
+    kept = _keep_marked(moves, count, mark)
     mark[:] = False
     return kept
 
@@ -426,7 +429,7 @@ def release_collisions(tree, sp, batch, collisions):
 
 
 @njit(cache=True, inline="always")
-def _expand(tree, batch, i, priors, value):
+def expand_leaf(tree, batch, i, priors, value):
     """Give queued leaf ``i`` its edges (candidate moves with 16-bit priors, sorted descending)
     and U; the root also keeps its float32 priors (``root_raw_prior``). No statistics yet."""
     n = batch.leaf_node[i]
@@ -476,42 +479,8 @@ def finish(tree, sp, batch, queued, priors, values):
         values: float32 (>= queued,) values in [-1, 1] from each leaf's side to move.
     """
     for i in range(queued):
-        _expand(tree, batch, i, priors[i], values[i])
+        expand_leaf(tree, batch, i, priors[i], values[i])
         backup_path(tree, sp.virtual_loss, batch.path_node[i], batch.path_edge[i], batch.path_len[i], True)
-
-
-@njit(cache=True)
-def run_rollout_playouts(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, max_playouts, rollouts):
-    """Playouts with the random-rollout evaluator fused in: each new leaf gets uniform priors and
-    the mean result of ``rollouts`` random games at once, with no batch and no Python between
-    playouts (as a C++ MCTS does it). Returns the playouts completed."""
-    done = 0
-    root = tree.meta[M_ROOT]
-    priors = np.zeros(batch.leaf_legal.shape[1], np.float32)
-    value = np.zeros(1, np.float32)
-    while done < max_playouts:
-        if tree.node_proof[root] != UNPROVEN or tree.node_state[root] == TERMINAL:
-            break
-        outcome = descend(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, 0)
-        if outcome == QUEUED:
-            legal = batch.leaf_legal[0]
-            for a in range(legal.shape[0]):
-                priors[a] = 1.0 if legal[a] else 0.0
-            total = 0.0
-            for _ in range(rollouts):
-                rollout_values(params, zkeys, batch.leaf_board[0:1], batch.leaf_info[0:1], value)
-                total += value[0]
-            _expand(tree, batch, 0, priors, total / rollouts)
-            backup_path(tree, sp.virtual_loss, batch.path_node[0], batch.path_edge[0], batch.path_len[0], True)
-        elif outcome == DONE:
-            backup_path(tree, sp.virtual_loss, batch.path_node[0], batch.path_edge[0], batch.path_len[0], True)
-        else:
-            backup_path(tree, sp.virtual_loss, batch.path_node[0], batch.path_edge[0], batch.path_len[0], False)
-            if outcome == FULL:
-                tree.meta[M_FULL] = 1
-            break
-        done += 1
-    return done
 
 
 @njit(cache=True)

@@ -27,55 +27,64 @@ from zeroplay.tt.node_table import C_LIMIT, node_mark, node_sweep
 
 
 @njit(cache=True)
-def _compact(tree, live, n_live):
-    """Slide the edge blocks and the stat blocks of the ``live`` nodes to the front of their pools."""
-    with_edges = np.empty(n_live, np.int64)
-    k = 0
-    for i in range(n_live):
-        if tree.node_num_edges[live[i]] > 0:
-            with_edges[k] = live[i]
-            k += 1
-    with_edges = with_edges[:k]
-    order = np.argsort(tree.node_edge_start[with_edges], kind="mergesort")
+def _slide_plan(starts, sizes, nodes):
+    """Where the pool blocks of ``nodes`` (block of n: [starts[n], starts[n] + sizes[n])) go when
+    they slide to the front of their pool, their order kept: (the nodes in pool order, the new
+    start of each, the pool's new top)."""
+    in_order = nodes[np.argsort(starts[nodes], kind="mergesort")]
+    new_starts = np.empty(in_order.shape[0], np.int64)
     write = 0
-    for i in range(k):
-        n = with_edges[order[i]]
-        start = tree.node_edge_start[n]
-        num = tree.node_num_edges[n]
-        if start != write:
-            for j in range(num):
-                tree.edge_move[write + j] = tree.edge_move[start + j]
-                tree.edge_prior[write + j] = tree.edge_prior[start + j]
-            tree.node_edge_start[n] = write
-        write += num
-    tree.meta[M_EDGE_TOP] = write
+    for i in range(in_order.shape[0]):
+        new_starts[i] = write
+        write += sizes[in_order[i]]
+    return in_order, new_starts, write
+
+
+@njit(cache=True, inline="always")
+def _move_block(pool, start, new_start, size):
+    """Copy ``pool[start : start + size]`` down to ``new_start`` (<= start: overlap is safe)."""
+    for j in range(size):
+        pool[new_start + j] = pool[start + j]
+
+
+@njit(cache=True)
+def _compact(tree, live, n_live):
+    """Slide the edge blocks and the stat blocks of the ``live`` nodes to the front of their
+    pools; a stat block shrinks to its touched prefix (an untouched node's is dropped)."""
+    with_edges = np.empty(n_live, np.int64)
     with_stats = np.empty(n_live, np.int64)
-    k = 0
+    k_edges = 0
+    k_stats = 0
     for i in range(n_live):
         n = live[i]
+        if tree.node_num_edges[n] > 0:
+            with_edges[k_edges] = n
+            k_edges += 1
         if tree.node_stat_cap[n] > 0:
             if tree.node_touched[n] > 0:
-                with_stats[k] = n
-                k += 1
+                with_stats[k_stats] = n
+                k_stats += 1
             else:
                 tree.node_stat_cap[n] = 0
-    with_stats = with_stats[:k]
-    order = np.argsort(tree.node_stat_start[with_stats], kind="mergesort")
-    write = 0
-    for i in range(k):
-        n = with_stats[order[i]]
-        start = tree.node_stat_start[n]
-        num = tree.node_touched[n]
-        if start != write:
-            for j in range(num):
-                tree.stat_n[write + j] = tree.stat_n[start + j]
-                tree.stat_vl[write + j] = tree.stat_vl[start + j]
-                tree.stat_child[write + j] = tree.stat_child[start + j]
-                tree.stat_q[write + j] = tree.stat_q[start + j]
-            tree.node_stat_start[n] = write
-        tree.node_stat_cap[n] = num
-        write += num
-    tree.meta[M_STAT_TOP] = write
+    nodes, new_starts, top = _slide_plan(tree.node_edge_start, tree.node_num_edges, with_edges[:k_edges])
+    for i in range(nodes.shape[0]):
+        n, start, size = nodes[i], tree.node_edge_start[nodes[i]], tree.node_num_edges[nodes[i]]
+        if start != new_starts[i]:
+            _move_block(tree.edge_move, start, new_starts[i], size)
+            _move_block(tree.edge_prior, start, new_starts[i], size)
+            tree.node_edge_start[n] = new_starts[i]
+    tree.meta[M_EDGE_TOP] = top
+    nodes, new_starts, top = _slide_plan(tree.node_stat_start, tree.node_touched, with_stats[:k_stats])
+    for i in range(nodes.shape[0]):
+        n, start, size = nodes[i], tree.node_stat_start[nodes[i]], tree.node_touched[nodes[i]]
+        if start != new_starts[i]:
+            _move_block(tree.stat_n, start, new_starts[i], size)
+            _move_block(tree.stat_vl, start, new_starts[i], size)
+            _move_block(tree.stat_child, start, new_starts[i], size)
+            _move_block(tree.stat_q, start, new_starts[i], size)
+            tree.node_stat_start[n] = new_starts[i]
+        tree.node_stat_cap[n] = size
+    tree.meta[M_STAT_TOP] = top
     tree.meta[M_FULL] = 0
 
 

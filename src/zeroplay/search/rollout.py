@@ -7,7 +7,7 @@ from numba import njit
 
 from zeroplay.games import fast
 from zeroplay.games.layout import I_TO_PLAY
-from zeroplay.search.evaluator import LeafBatch
+from zeroplay.search.evaluator import InlineRule, LeafBatch
 
 
 @njit(cache=True)
@@ -37,7 +37,7 @@ class RolloutEvaluator:
     side to move. Not cached (its value is a random draw).
 
     The compiled search runs it inside its loop, one leaf at a time with no
-    batch (``inline_rollouts``); ``evaluate`` is the same computation for batches."""
+    batch (``inline_rule``); ``evaluate`` is the same computation for batches."""
 
     features = None
     cacheable = False
@@ -46,8 +46,8 @@ class RolloutEvaluator:
         if rollouts < 1:
             raise ValueError("rollouts must be >= 1")
         self.rollouts = rollouts
-        # the search runs these rollouts inside its compiled loop (gather.run_rollout_playouts)
-        self.inline_rollouts = rollouts
+        # the search runs these rollouts inside its compiled loop (search/inline.py)
+        self.inline_rule = InlineRule(share=1.0, rollouts=rollouts, leaves_per_round=1)
         _seed(np.random.default_rng(seed).integers(1 << 31) if seed is None else seed)
 
     def evaluate(self, batch: LeafBatch) -> tuple[np.ndarray, np.ndarray]:

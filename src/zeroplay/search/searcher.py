@@ -25,9 +25,9 @@ from zeroplay.search.gather import (
     new_batch_arrays,
     node_key,
     release_collisions,
-    run_rollout_playouts,
 )
 from zeroplay.search.gc import collect, recycle, recycle_threshold
+from zeroplay.search.inline import CHUNK_PLAYOUTS, ROLLOUT_CHUNK_PLAYOUTS, run_inline_rounds
 from zeroplay.search.limits import Limits
 from zeroplay.search.opening import opening_priors
 from zeroplay.search.proof import PROOF_NAMES, best_proven_edge, proof_line, verify_line
@@ -105,8 +105,8 @@ class Searcher:
             candidate_radius=int(config.candidate_radius) if getattr(game, "stones_stay", False) else 0,
             forced_playouts_k=0.0,  # set per search (start): only searches with root noise force
         )
-        # an evaluator that can run inside the compiled loop (random rollouts: every compiled game has them)
-        self._inline_rollouts = int(getattr(evaluator, "inline_rollouts", 0))
+        # an evaluator whose rule runs inside the compiled loop (search/inline.py)
+        self._inline = getattr(evaluator, "inline_rule", None)
         cacheable = getattr(evaluator, "cacheable", True)
         self.cache = EvalCache(config.eval_cache_size, game.num_actions) if config.eval_cache_size and cacheable else None
         self.rng = np.random.default_rng(config.seed)
@@ -145,7 +145,7 @@ class Searcher:
             self.params = self.params._replace(
                 key_last_move=getattr(evaluator, "features", None) in _LAST_MOVE_FEATURES)
             self.reset()
-        self._inline_rollouts = int(getattr(evaluator, "inline_rollouts", 0))
+        self._inline = getattr(evaluator, "inline_rule", None)
 
     @property
     def root(self) -> int:
@@ -268,21 +268,16 @@ class Searcher:
         return tree_bytes_used(self.tree, int(node_count(self.table)))
 
     def gather(self) -> int:
-        """Phase 1: run playouts until a batch of leaves is queued; returns how many."""
+        """Phase 1: run playouts until a batch of leaves is queued; returns how many.
+
+        With an evaluator whose rule runs inside the compiled loop (``inline_rule``), whole
+        rounds of playouts run here instead (``search/inline.py``) and 0 is returned."""
         t = self.tree
         remaining = self._limits.remaining_playouts(self.playouts, int(t.node_n[self.root]))
         max_leaves = 1 if t.node_state[self.root] == NEW else self.config.batch_size
         pos = self._pos
-        if self._inline_rollouts:
-            # compiled evaluator: whole chunks of playouts per call (chunks keep time limits live)
-            done = run_rollout_playouts(t, self.table, self.params, self.game.params, self.game.zkeys, pos.board,
-                                        pos.info, pos.stack, pos.aux, self.batch,
-                                        # the root alone first: its private priors are set after the call
-                                        1 if max_leaves == 1 else min(max(remaining, 1), 256),
-                                        self._inline_rollouts)
-            self.playouts += done
-            self._queued = 0
-            self._after_round()
+        if self._inline is not None:
+            self._run_inline(max_leaves)
             return 0
         queued, done, collisions = gather(t, self.table, self.params, self.game.params, self.game.zkeys, pos.board,
                                           pos.info, pos.stack, pos.aux, self.batch, max_leaves, max(remaining, 1))
@@ -293,6 +288,24 @@ class Searcher:
             self._release()
             self._after_round()
         return queued
+
+    def _run_inline(self, max_leaves: int) -> None:
+        """Rounds with the evaluator's rule in the compiled loop, the batched path's rounds: the
+        root alone first (its private priors and threat check follow in Python), then up to a
+        chunk of playouts per call (one round per call in debug mode, for the invariant check)."""
+        rule, limits, t, pos = self._inline, self._limits, self.tree, self._pos
+        unlimited = 1 << 40
+        max_playouts = limits.playouts - self.playouts if limits.playouts is not None else unlimited
+        max_visits = limits.visits if limits.visits is not None else unlimited
+        leaves = 1 if max_leaves == 1 else (rule.leaves_per_round or max_leaves)
+        first = t.node_state[self.root] == NEW
+        done = run_inline_rounds(t, self.table, self.params, self.game.params, self.game.zkeys, pos.board, pos.info,
+                                 pos.stack, pos.aux, self.batch, leaves, float(rule.share), int(rule.rollouts),
+                                 max_playouts, max_visits, 1 if first or self.config.debug else unlimited,
+                                 ROLLOUT_CHUNK_PLAYOUTS if rule.rollouts else CHUNK_PLAYOUTS)
+        self.playouts += done
+        self._queued = 0
+        self._after_round()
 
     def leaf_batch(self) -> LeafBatch:
         """The queued leaves as a LeafBatch (views into the batch buffers)."""

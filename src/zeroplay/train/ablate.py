@@ -186,6 +186,10 @@ def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, ga
     return result
 
 
+def _iterations(n: int) -> str:
+    return f"{n} iteration" if n == 1 else f"{n} iterations"
+
+
 def _result_text(r: dict, argv: list[str] | None) -> str:
     m = r["arena"]
     elo = "inf" if m.get("elo") is None else f"{m['elo']:+.0f}"
@@ -198,7 +202,7 @@ def _result_text(r: dict, argv: list[str] | None) -> str:
         f"- A: `{r['a']}`",
         f"- B: `{r['b']}`",
         f"- budget: {r['cpu_hours_budget']} CPU-hours per side; spent: "
-        + "; ".join(f"{s.upper()} {r['spent'][s]['cpu_s'] / 3600:.3f} CPU-h in {r['spent'][s]['iterations']} iterations"
+        + "; ".join(f"{s.upper()} {r['spent'][s]['cpu_s'] / 3600:.3f} CPU-h in {_iterations(r['spent'][s]['iterations'])}"
                     for s in SIDES),
         f"- final nets: A `{r['nets']['a']}`, B `{r['nets']['b']}`",
         f"- arena ({m['games']} games, colours alternating): A {m['wins']} / {m['draws']} / {m['losses']} "

@@ -1,0 +1,40 @@
+"""Records loaded into the web board keep what they say about the game."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's note on httpx versions
+    from fastapi.testclient import TestClient
+
+from zeroplay.play.server import create_app
+
+
+@pytest.fixture()
+def client():
+    with TestClient(create_app(), raise_server_exceptions=False, base_url="http://127.0.0.1") as c:
+        yield c
+
+
+@pytest.mark.parametrize("text", [
+    "(;FF[4]GM[4]CA[UTF-8]AP[zeroplay:0.1.0]SZ[15]RU[renju]\n;B[hh];W[hg];B[jf])",
+    "Piskvorky 15x15, 11:11, 0\n8,8,0\n8,7,0\n10,6,0\nyou\nzeroplay\n-1\nrule=renju\n",
+])
+def test_a_renju_record_loads_as_renju(client, text):
+    """The board's own export of a renju game (SGF ``RU[renju]``, PSQ ``rule=renju``) loaded back
+    as a free-style game: only freestyle and standard were taken from the record."""
+    r = client.post("/api/games/load", json={"text": text, "playouts": 8})
+    assert r.status_code == 201, r.text
+    g = r.json()
+    assert g["options"]["rule"] == "renju" and g["title"] == "gomoku 15x15 renju"
+    assert len(g["moves"]) == 3
+
+
+def test_the_chosen_rule_still_overrides_the_record(client):
+    text = "(;FF[4]GM[4]SZ[15]RU[renju];B[hh];W[hg])"
+    r = client.post("/api/games/load", json={"text": text, "rule": "freestyle", "playouts": 8})
+    assert r.status_code == 201, r.text
+    assert r.json()["options"]["rule"] == "freestyle"
