@@ -536,3 +536,14 @@ def test_go_shows_prisoners_takes_passes_and_scores_the_end():
     text = s.text()
     # area: 11 - 10 - 0.5 (issue 22's hand case)
     assert "Score B+4.5. Black (player 0, you) wins. Type new for another game, or quit." in text
+    assert "Count (stones + territory): Black 15, White 10 + komi 0.5." in text
+
+
+def test_go_says_what_a_move_captured():
+    game = make("go", size=5, komi=0.5)
+    s = Session(game, human=0, playouts=8)
+    # White C3 is in atari (Black B3, D3, C4): Black C2 takes it
+    s.t.state = game.initial().play_many("B3 C3 D3 A1 C4 A2".split())
+    s.t.handle("C2")
+    assert "You play C2 (captures 1)." in s.text()
+    assert "prisoners: Black 1, White 0" in s.text()

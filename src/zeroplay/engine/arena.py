@@ -13,7 +13,8 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
     uniform:N       UniformEvaluator, N playouts per move (search guided by the tree alone)
     rollout:N       RolloutEvaluator, N playouts per move (plain random-rollout MCTS)
     heuristic:N     the search-only engine of ``zeroplay play`` where no model ships: the search
-                    guided by ``engine.heuristic`` (window counts), N playouts per move, with the
+                    guided by ``engine.heuristic`` (window counts; Go: ``engine.go_prior``'s
+                    priors with rollout values), N playouts per move, with the
                     game's play-time search options as ``zeroplay play`` has them
                     (``heuristic-plain:N``: all off; ``heuristic-nodefence:N``: the defence off)
     pbrain:COMMAND  a Gomocup engine run as a subprocess (``engine/pbrain_player.py``), 1 s a turn;
@@ -305,7 +306,7 @@ def _heuristic(threat_solver: bool, defence: bool = True):
         n = _playouts_arg(prefix, arg)
         evaluator = heuristic_evaluator(game)
         if evaluator is None:
-            raise ValueError(f"{prefix}:N plays n-in-a-row games and Connect Four, not {game.name}")
+            raise ValueError(f"{prefix}:N plays n-in-a-row games, Connect Four and Go, not {game.name}")
         # as the game's play engines search (``heuristic:N`` plays as the search-only engine does)
         search_options = dict(game.play_search_options) if threat_solver else {}
         if search_options and not defence:

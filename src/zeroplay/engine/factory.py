@@ -216,15 +216,17 @@ def search_only_evaluator(game: Game):
     """The engine without a model: ``(evaluator, name)``.
 
     Connect Four: ``ColumnHeuristicEvaluator`` (window counts at each column's landing cell);
-    the Gomoku family (tic-tac-toe too): ``HeuristicEvaluator`` (window counts over cells); other
+    the Gomoku family (tic-tac-toe too): ``HeuristicEvaluator`` (window counts over cells); Go:
+    ``GoPriorEvaluator`` (local-knowledge priors, random-rollout values); other
     compiled games: ``RolloutEvaluator`` (uniform priors, the value of a random game to the end:
     every compiled game has a rollout kernel); games without kernels: uniform priors.
     """
     from zeroplay.engine.heuristic import heuristic_evaluator
 
     evaluator = heuristic_evaluator(game)  # game.heuristic: over cells, or columns
-    if evaluator is not None:
-        return evaluator, "search only (window-count heuristic priors and values, one-ply proofs)"
+    if evaluator is not None:  # an evaluator may describe itself (Go's priors)
+        name = getattr(evaluator, "description", "search only (window-count heuristic priors and values")
+        return evaluator, name + ", one-ply proofs)"
     from zeroplay.search import RolloutEvaluator, UniformEvaluator
 
     if game.kernels is not None:

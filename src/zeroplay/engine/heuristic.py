@@ -228,7 +228,13 @@ class ColumnHeuristicEvaluator:
 def heuristic_evaluator(game):
     """The window-count evaluator ``game.heuristic`` names: ``HeuristicEvaluator`` for ``"cells"``
     (the n-in-a-row games: Gomoku, tic-tac-toe), ``ColumnHeuristicEvaluator`` for ``"columns"``
-    (Connect Four), None for a game without one."""
+    (Connect Four), ``go_prior.GoPriorEvaluator`` for ``"go"`` (local-knowledge priors, rollout
+    values), None for a game without one."""
     kinds = {"cells": HeuristicEvaluator, "columns": ColumnHeuristicEvaluator}
-    kind = kinds.get(getattr(game, "heuristic", None))
+    name = getattr(game, "heuristic", None)
+    if name == "go":
+        from zeroplay.engine.go_prior import GoPriorEvaluator
+
+        return GoPriorEvaluator()
+    kind = kinds.get(name)
     return kind() if kind is not None else None

@@ -132,7 +132,9 @@ class Game(ABC):
     heuristic: str | None = None
     """The window-count heuristic of ``zeroplay.engine.heuristic`` that guides the search-only
     engine: ``"cells"`` (n-in-a-row windows over cells; actions are cells), ``"columns"``
-    (windows through each column's landing cell; actions are columns), or None (uniform priors)."""
+    (windows through each column's landing cell; actions are columns), ``"go"`` (Go's
+    local-knowledge priors with random-rollout values, ``engine.go_prior``), or None (uniform
+    priors)."""
     play_search_options: tuple[tuple[str, object], ...] = ()
     """``SearchConfig`` fields (name, value) the game's play engines search with
     (``engine.factory.make_engine``), e.g. Gomoku's ``(("threat_solver", True),)``."""
@@ -164,6 +166,27 @@ class Game(ABC):
     def final_score_text(self, state: State) -> str | None:
         """The score of a finished game in words for front-ends (Go: ``"B+4.5"``), or None for a
         game decided without a score (the default)."""
+        return None
+
+    sgf_game: int | None = None
+    """The SGF ``GM`` number of the game's own SGF module (Go: 1, ``games.go.sgf``), or None: the
+    shared records (``games.records``: PSQ, SGF ``GM[4]``)."""
+    pass_action: int | None = None
+    """The action that passes (Go: ``cells``), or None in games without a pass."""
+
+    def star_points(self) -> list[int] | None:
+        """Cells a board diagram marks with a dot (Go's hoshi), or None: the front-end's own choice
+        (the default)."""
+        return None
+
+    def column_labels(self) -> str | None:
+        """The column letters of the game's notation, leftmost first (Go: GTP's, without I), or
+        None for ``a``, ``b``, ``c``, ... (the default)."""
+        return None
+
+    def score_details(self, state: State) -> dict | None:
+        """What a front-end shows of a scored game's count, or None for a game decided without a
+        score (the default). Go: see ``Go.score_details``."""
         return None
 
     def opening_prior(self) -> np.ndarray | None:

@@ -92,6 +92,7 @@ from zeroplay.games import option_names
 from zeroplay.games.gomoku import MAX_SIZE, MIN_N_IN_ROW, MIN_SIZE
 from zeroplay.play.guards import LOCAL_NAMES, MAX_BODY_BYTES, BodyLimit, HostCheck
 from zeroplay.play.review import DEFAULT_REVIEW_PLAYOUTS, MAX_REVIEW_PLAYOUTS
+from zeroplay.play.webgo import read_go_record, sgf_game_number
 from zeroplay.play.weboptions import (
     DEFAULT_MAX_GAMES,
     DEFAULT_MAX_MEMORY,
@@ -120,8 +121,10 @@ class SetupIn(BaseModel):
 
 class NewGameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    game: Literal["gomoku", "tictactoe"] = None
+    game: Literal["gomoku", "tictactoe", "go"] = None
     size: StrictInt = Field(None, ge=MIN_SIZE, le=MAX_SIZE)
+    komi: StrictFloat | StrictInt | None = Field(None, ge=-150, le=150)  # Go: points for White
+    scoring: Literal["area", "territory"] = None  # Go
     n_in_row: StrictInt | None = Field(None, ge=MIN_N_IN_ROW, le=MAX_SIZE)
     rule: Literal["freestyle", "standard", "renju"] = None
     color: Literal["black", "white"] = "black"
@@ -139,7 +142,7 @@ class MoveIn(BaseModel):
 
 class GotoIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    ply: StrictInt | None = Field(None, ge=0, le=MAX_SIZE * MAX_SIZE)
+    ply: StrictInt | None = Field(None, ge=0, le=3 * MAX_SIZE * MAX_SIZE)  # Go's repetition cap: 3 x cells
     node: StrictInt | None = Field(None, ge=0, le=1 << 20)
 
 
@@ -218,10 +221,14 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
     def new_game(body: NewGameIn | None = None):
         body = body or NewGameIn()
         options = games.options(body.game, body.size, body.n_in_row, body.rule, body.color, body.playouts,
-                                body.seconds, body.model)
-        given = sorted({"size", "n_in_row", "rule"} & body.model_fields_set)
-        if given and "size" not in option_names(options.game):  # as zeroplay play: no silently ignored options
+                                body.seconds, body.model, komi=body.komi, scoring=body.scoring)
+        takes = option_names(options.game)  # as zeroplay play: no silently ignored options
+        given = sorted(k for k in {"size", "n_in_row", "rule"} & body.model_fields_set if k not in takes)
+        if given:
             raise GameInputError(f"{', '.join(given)}: Gomoku options; {options.game} has none")
+        given = sorted(k for k in {"komi", "scoring"} & body.model_fields_set if k not in takes)
+        if given:
+            raise GameInputError(f"{', '.join(given)}: Go options; {options.game} has none")
         setup = None
         if body.setup is not None:
             to_play = None if body.setup.to_play is None else int(body.setup.to_play == "white")
@@ -231,6 +238,13 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
 
     @app.post("/api/games/load", status_code=201)
     def load_game(body: LoadIn):
+        if body.format != "psq" and sgf_game_number(body.text) == 1:  # Go (GM[1]): its own reader
+            rec = read_go_record(body.text)
+            options = games.options("go", rec.width, color=body.color, playouts=body.playouts, seconds=body.seconds,
+                                    model=body.model, komi=rec.komi,
+                                    scoring=rec.rules if rec.rules in ("area", "territory") else None)
+            setup = (rec.black_setup, rec.white_setup, rec.to_play) if rec.black_setup or rec.white_setup else None
+            return games.new(options, tuple(rec.moves), setup).to_json()
         rec = record_from_text(body.text, body.format)
         rule = body.rule
         if rule is None and rec.rule in ("freestyle", "standard", "renju"):  # the record's own, unless chosen

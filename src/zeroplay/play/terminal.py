@@ -106,6 +106,15 @@ class TerminalGame:
     def fmt(self, move: int) -> str:
         return self.game.format_move(move)
 
+    def captured(self, before: State) -> str:
+        """`` (captures 2)`` when the move from ``before`` to the shown position took stones
+        (scored games: ``Game.score_details``), else ``""``."""
+        was, now = self.game.score_details(before), self.game.score_details(self.state)
+        if was is None or now is None:
+            return ""
+        taken = sum(now["prisoners"]) - sum(was["prisoners"])
+        return f" (captures {taken})" if taken > 0 else ""
+
     # --- the engine -----------------------------------------------------------------------------
     def _search(self, state: State):
         """The search; Ctrl-C during it stops it and the best move so far is played (as in
@@ -180,8 +189,8 @@ class TerminalGame:
             return move
         result = self._search(self.state)
         move = int(result.best_move)
-        self.state = self.state.play(move)
-        self.out(f"zeroplay plays {self.fmt(move)}: {self.summary(result)}")
+        before, self.state = self.state, self.state.play(move)
+        self.out(f"zeroplay plays {self.fmt(move)}{self.captured(before)}: {self.summary(result)}")
         self.report_notes(result)
         self.show_board()
         self.report_end()
@@ -203,6 +212,11 @@ class TerminalGame:
         if not s.is_terminal:
             return
         score = self.game.final_score_text(s)  # Go: "Score B+4.5."; games won by a line: none
+        details = self.game.score_details(s)
+        if details is not None:  # the count: what each side has, as the rules count it
+            what = "stones + territory" if details["scoring"] == "area" else "territory + prisoners"
+            self.out(f"Two passes end the game. Count ({what}): Black {details['points'][0]}, White "
+                     f"{details['points'][1]} + komi {details['komi']:g}.")
         self.out(f"{f'Score {score}. ' if score else ''}{result_text(self.game, s.winner, self.human)} "
                  "Type new for another game, or quit.")
 
@@ -239,6 +253,7 @@ class TerminalGame:
         if self.state.to_play != self.human:
             self.out("It is the engine's turn.")
             return
+        before = self.state
         try:
             self.state = self.state.play(line.strip())
         except IllegalMoveError as e:
@@ -248,7 +263,7 @@ class TerminalGame:
             self.show_board()
             self.report_end()
         else:
-            self.out(f"You play {self.fmt(self.state.moves[-1])}.")
+            self.out(f"You play {self.fmt(self.state.moves[-1])}{self.captured(before)}.")
             self.engine_move()
 
     def new_game(self) -> None:
@@ -416,6 +431,10 @@ def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = pr
             out(f"Note: {engine.note} Pass --model PATH to use a checkpoint"
                 + (f", or --model {fits[0]} to play a shipped one." if fits else "."))
         out(help_text(game))
+        details = game.score_details(game.initial())
+        if details is not None:  # Go: the rules the game is counted by
+            out(f"Rules: {details['scoring']} scoring, komi {details['komi']:g}, {details['ko']} ko; two passes "
+                "end the game and it is counted (no dead-stone removal: capture what is dead).")
         warm_up_with_note(out, engine)
         session = TerminalGame(game, engine, human, playouts=args.playouts, seconds=args.seconds, out=out)
         session.start()

@@ -29,6 +29,7 @@ from zeroplay.play.review import (
     read_analysis_props,
     winning_line,
 )
+from zeroplay.play.webgo import board_extras, write_go_record
 from zeroplay.play.weboptions import (  # noqa: F401  (re-exported: the names' old home)
     DEFAULT_MAX_GAMES,
     DEFAULT_MAX_MEMORY,
@@ -165,6 +166,8 @@ class WebGame:
         s, g, tree = self.state, self.game, self.tree
         if s.is_terminal:
             result = "draw" if s.winner is None else ("Black wins" if s.winner == 0 else "White wins")
+            score = g.final_score_text(s)  # Go: "Black wins B+4.5"
+            result = f"{result} {score}" if score else result
         else:
             result = None
         line = tree.path(self.line_end)
@@ -187,7 +190,7 @@ class WebGame:
         analysis = self.analysis if self.analysis and self.analysis.get("node") == self.cursor else None
         return {
             "id": self.id,
-            "options": {"game": self.options.game, "size": g.width, "n_in_row": g.n_in_row,
+            "options": {"game": self.options.game, "size": g.width, "n_in_row": getattr(g, "n_in_row", None),
                         "rule": self.options.rule, "color": self.options.color,
                         "playouts": self.options.playouts, "seconds": self.options.seconds,
                         "model": self.options.model},
@@ -227,6 +230,7 @@ class WebGame:
             "analysis": analysis,
             "review": self.review,
             "busy": self.busy.locked(),
+            **board_extras(g, s),  # Go: pass_move, columns, star_points, score (play/webgo.py)
         }
 
     def _stored(self, node: int) -> dict | None:
@@ -333,7 +337,7 @@ class WebGame:
             except IllegalMoveError as e:
                 raise GameInputError(str(e)) from None
             try:
-                self._advance(int(after.last_move), after)
+                self._advance(int(after.moves[-1]), after)  # not last_move: None after a pass (Go)
             except TreeFullError as e:
                 raise GameInputError(str(e)) from None
 
@@ -619,6 +623,12 @@ class WebGame:
         if fmt == "psq" and self.set_up:
             raise GameInputError("a game from a set-up position exports as SGF only (PSQ has no set-up stones)")
         names = ("you", "zeroplay") if self.human == 0 else ("zeroplay", "you")
+        if self.game.sgf_game is not None:  # a game with its own SGF (Go, GM[1]): play/webgo.py
+            if fmt != "sgf":
+                raise GameInputError(f"{self.game.name} records are SGF, not {fmt.upper()}")
+            with self._lock:
+                moves = [int(self.tree.move[n]) for n in self.tree.path(self.line_end)[1:]]
+            return write_go_record(self.start, self.set_up, moves, black=names[0], white=names[1])
         with self._lock:
             tree = self.tree
             if fmt == "psq":

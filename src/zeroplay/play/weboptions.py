@@ -14,7 +14,7 @@ from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, default_n_in_row, des
 from zeroplay.games import Game, make, option_names
 from zeroplay.games.gomoku import MAX_SIZE, MIN_N_IN_ROW, MIN_SIZE
 
-GAMES = ("gomoku", "tictactoe")
+GAMES = ("gomoku", "tictactoe", "go")
 MAX_WEB_PLAYOUTS = 20000
 """Most playouts per move a web request may ask for (the board's own bound on a request's work;
 ``zeroplay serve --playouts`` is checked against it too)."""
@@ -93,6 +93,11 @@ class Options:
     else the search alone), SEARCH_ONLY, or a shipped model's name that loads for the game
     (``engine.fitting_models``)."""
 
+    komi: float | None = None
+    """Go: points for White (None: the game's default, 7.5)."""
+    scoring: str | None = None
+    """Go: ``"area"`` or ``"territory"`` (None: the game's default, area)."""
+
     def __post_init__(self):
         if self.n_in_row is None:
             self.n_in_row = default_n_in_row(self.size)
@@ -101,15 +106,16 @@ class Options:
         if self.game not in GAMES:
             raise GameInputError(f"game must be one of {', '.join(GAMES)}, not {self.game!r}")
         sized = "size" in option_names(self.game)  # a game with the board options (Gomoku)
+        lines = "n_in_row" in option_names(self.game)  # the n-in-a-row options (Gomoku)
         if sized and not MIN_SIZE <= self.size <= MAX_SIZE:
             raise GameInputError(f"size must be {MIN_SIZE}..{MAX_SIZE}, not {self.size}")
         n_in_row = default_n_in_row(self.size) if self.n_in_row is None else self.n_in_row
-        if sized and not MIN_N_IN_ROW <= n_in_row <= self.size:
+        if lines and not MIN_N_IN_ROW <= n_in_row <= self.size:
             raise GameInputError(f"n_in_row (stones in a row) must be {MIN_N_IN_ROW}..{self.size} on a "
                                  f"{self.size}x{self.size} board, not {self.n_in_row}")
         if self.rule not in ("freestyle", "standard", "renju"):
             raise GameInputError(f"rule must be freestyle, standard or renju, not {self.rule!r}")
-        if sized and self.rule == "renju" and n_in_row != 5:
+        if lines and self.rule == "renju" and n_in_row != 5:
             raise GameInputError(f"renju is played five in a row, not {n_in_row}")
         if self.color not in ("black", "white"):
             raise GameInputError(f"color must be black or white, not {self.color!r}")
@@ -117,10 +123,13 @@ class Options:
             raise GameInputError(f"playouts must be 1..{MAX_WEB_PLAYOUTS}, not {self.playouts}")
         if self.seconds is not None and not 0 < self.seconds <= MAX_SECONDS_PER_MOVE:
             raise GameInputError(f"seconds per move must be in (0, {MAX_SECONDS_PER_MOVE:g}], not {self.seconds}")
+        try:  # the game's own checks (Go: 2..19 lines, komi in half points, the scoring's name)
+            game = self.make_game()
+        except ValueError as e:
+            raise GameInputError(str(e)) from None
         if self.model is not None and self.model != SEARCH_ONLY:
             from zeroplay.engine.factory import fitting_models
 
-            game = self.make_game()
             fits = fitting_models(game)
             if self.model not in fits:
                 choice = ", ".join([SEARCH_ONLY, *fits])
@@ -128,9 +137,15 @@ class Options:
         return self
 
     def make_game(self) -> Game:
-        if self.game == "tictactoe":
-            return make("tictactoe")
-        return make("gomoku", width=self.size, height=self.size, n_in_row=self.n_in_row, rule=self.rule)
+        """The game of these settings: each option the game takes (``option_names``) passes on."""
+        takes = option_names(self.game)
+        options = {"width": self.size, "height": self.size} if "size" in takes else {}
+        if "n_in_row" in takes:
+            options.update(n_in_row=self.n_in_row, rule=self.rule)
+        for name in ("komi", "scoring"):
+            if name in takes and getattr(self, name) is not None:
+                options[name] = getattr(self, name)
+        return make(self.game, **options)
 
 
 _ENGINES: dict[tuple[Game, str | None], Engine] = {}

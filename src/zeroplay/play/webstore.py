@@ -98,16 +98,26 @@ class GameStore:
 
     def options(self, game: str | None = None, size: int | None = None, n_in_row: int | None = None,
                 rule: str | None = None, color: str = "black", playouts: int | None = None,
-                seconds: float | None = None, model: str | None = None) -> Options:
+                seconds: float | None = None, model: str | None = None, komi: float | None = None,
+                scoring: str | None = None) -> Options:
         """A game's Options, those not given from the model's game, else the defaults
-        (``terminal.game_settings``, as ``zeroplay play``); playouts from the store's default."""
+        (``terminal.game_settings``, as ``zeroplay play``; a sized game without a line length,
+        Go, gets its own default size); playouts from the store's default."""
         from zeroplay.play.terminal import game_settings
 
         name, size, n_in_row, rule = game_settings(self.model_info, game, size, n_in_row, rule)
         playouts = self.playouts if playouts is None else playouts
-        if "size" in option_names(name):  # game_settings fills the Gomoku options for Gomoku
+        takes = option_names(name)
+        if "n_in_row" in takes:  # game_settings fills the Gomoku options for Gomoku
             assert size is not None and rule is not None
             return Options(name, size, rule, color, playouts, seconds, n_in_row=n_in_row, model=model)
+        if "size" in takes:
+            if size is None:
+                from zeroplay.games import make
+
+                size = make(name).width
+            return Options(name, size, color=color, playouts=playouts, seconds=seconds, model=model,
+                           komi=komi, scoring=scoring)
         return Options(name, color=color, playouts=playouts, seconds=seconds, model=model)
 
     def defaults(self) -> dict:

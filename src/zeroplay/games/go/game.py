@@ -100,6 +100,8 @@ class Go(Game):
     """
 
     policy_layout = "cells+pass"
+    heuristic = "go"  # the search-only engine's priors: zeroplay.engine.go_prior
+    sgf_game = 1  # records: games.go.sgf
     feature_sets = ("go", "basic", "alphazero-gomoku")
 
     def __init__(self, width: int = 9, height: int = 9, komi: float = 7.5, ko: str = "simple",
@@ -181,17 +183,20 @@ class Go(Game):
                 raise IllegalMoveError(f"move {text}: repeats an earlier position ({self.rules.ko} superko)")
 
     # --- set-up ---------------------------------------------------------------------------
-    def from_stones(self, black, white, to_play: int = 0) -> State:
+    def from_stones(self, black, white, to_play: int | None = 0) -> State:
         """A position with the given stones (handicap, problems); its history starts here.
 
         Args:
             black, white: cells or GTP vertices (``"D4"``).
-            to_play: 0 (Black) or 1 (White) to move.
+            to_play: 0 (Black) or 1 (White) to move; None: White after a handicap (Black stones
+                only), else Black.
 
         Raises:
             IllegalMoveError: a malformed or off-board vertex, a point listed twice.
             ValueError: a chain without liberties, a bad ``to_play``.
         """
+        if to_play is None:
+            to_play = 1 if len(black) and not len(white) else 0
         if to_play not in (0, 1):
             raise ValueError(f"to_play must be 0 or 1, got {to_play!r}")
         board = np.zeros(self.cells, dtype=np.int8)
@@ -245,6 +250,69 @@ class Go(Game):
         k = int(state._pos.info[I_KO])
         return None if k < 0 else k
 
+    def score_details(self, state: State) -> dict:
+        """The count of the board as it stands (every stone alive: no dead-stone removal), for
+        front-ends: ``{"scoring": "area" | "territory", "komi", "ko", "stones": [B, W],
+        "territory": [B, W]`` (empty regions that reach only that colour), ``"prisoners": [B, W]``
+        (stones each side has captured), ``"points": [B, W]`` (what the scoring counts: area =
+        stones + territory; territory = territory + prisoners; komi not included), ``"score"``
+        (Black's points - White's - komi: ``score``), ``"passes"`` (consecutive, 2 ends the
+        game), ``"result"`` (``B+4.5`` / ``W+0.5`` / ``0`` once the game is over, else None)}."""
+        board = state._pos.board
+        w, cells = self.width, self.cells
+        territory = [0, 0]
+        seen = np.zeros(cells, dtype=bool)
+        for start in range(cells):
+            if board[start] != 0 or seen[start]:
+                continue
+            region, reaches, todo = 0, set(), [start]
+            seen[start] = True
+            while todo:
+                c = todo.pop()
+                region += 1
+                for nb in K.neighbors(c, w, cells):
+                    if nb < 0:
+                        continue
+                    if board[nb] == 0 and not seen[nb]:
+                        seen[nb] = True
+                        todo.append(nb)
+                    elif board[nb] != 0:
+                        reaches.add(int(board[nb]))
+            if len(reaches) == 1:
+                territory[reaches.pop() - 1] += region
+        stones = [int(np.count_nonzero(board == 1)), int(np.count_nonzero(board == 2))]
+        prisoners = list(self.prisoners(state))
+        if self.rules.scoring == "area":
+            points = [stones[0] + territory[0], stones[1] + territory[1]]
+        else:
+            points = [territory[0] + prisoners[0], territory[1] + prisoners[1]]
+        return {"scoring": self.rules.scoring, "komi": self.rules.komi, "ko": self.rules.ko,
+                "stones": stones, "territory": territory, "prisoners": prisoners, "points": points,
+                "score": self.score(state), "passes": self.passes(state),
+                "result": self.result_text(state) if state.is_terminal else None}
+
+    def star_points(self) -> list[int]:
+        """The hoshi: 3-3 points on boards of 7..12 lines, 4-4 from 13 (side points on odd boards
+        from 13, the centre on odd boards from 7), as Go boards print them; none below 7."""
+        def lines(n):  # (corner-point lines, the middle line or None)
+            if n < 7:
+                return [], None
+            d = 2 if n < 13 else 3
+            return [d, n - 1 - d], (n // 2 if n % 2 else None)
+
+        xs, cx = lines(self.width)
+        ys, cy = lines(self.height)
+        pts = [(x, y) for x in xs for y in ys]
+        if cx is not None and cy is not None:
+            pts.append((cx, cy))
+            if self.width >= 13 and self.height >= 13:
+                pts += [(cx, y) for y in ys] + [(x, cy) for x in xs]
+        return sorted(y * self.width + x for x, y in pts)
+
+    def column_labels(self) -> str:
+        """GTP's column letters of this board (no I)."""
+        return COLUMNS[: self.width]
+
     # --- notation -------------------------------------------------------------------------
     def parse_move(self, text: str) -> int:
         """Action of a GTP vertex (``"D4"``, any case) or ``"pass"``.
@@ -270,10 +338,12 @@ class Go(Game):
         a = int(action)
         if not 0 <= a < self.num_actions:
             raise ValueError(f"action {action!r} out of range 0..{self.num_actions - 1}")
-        if style not in ("gtp", "algebraic"):
+        if style not in ("gtp", "algebraic", "gomocup"):
             raise ValueError(f"unknown move style {style!r}; use 'gtp'")
         if a == self.pass_action:
             return "pass"
+        if style == "gomocup":  # x,y from the top-left, as the web board's API names cells
+            return f"{a % self.width},{a // self.width}"
         return f"{COLUMNS[a % self.width]}{self.height - a // self.width}"
 
     def move_help(self) -> str:

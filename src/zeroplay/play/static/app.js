@@ -50,7 +50,8 @@ function options() {
   };
   if ($("opt-seconds").value) o.seconds = parseFloat($("opt-seconds").value);
   if ($("opt-model").value) o.model = $("opt-model").value;
-  if (serverGame !== "gomoku") return o;  // the board size, line and rule are Gomoku options
+  if (gameKind() === "go") return goOptions(o);  // Go: go.js
+  if (serverGame !== "gomoku" || gameKind() !== "gomoku") return o;  // the board size, line and rule are Gomoku options
   o.size = parseInt($("opt-size").value, 10);
   o.n_in_row = parseInt($("opt-n-in-row").value, 10);
   o.rule = $("opt-rule").value;
@@ -116,6 +117,10 @@ async function applyDefaults() {
     $("opt-rule").value = d.rule;
   }
   for (const id of ["opt-size", "opt-n-in-row", "opt-rule"]) $(id).disabled = serverGame !== "gomoku";
+  if (d.model) {  // the server's --model plays every game: its game only (Go: go.js)
+    $("opt-game").value = serverGame;
+    $("opt-game").disabled = true;
+  }
   if (d.playouts) showPlayouts(d.playouts);
 }
 
@@ -169,6 +174,7 @@ function setGame(g) {
       showNInRow(g.options.n_in_row);
       $("opt-rule").value = g.options.rule;
     }
+    goArrived(g);
     $("opt-color").value = g.options.color;
     showPlayouts(g.options.playouts);
     showSeconds(g.options.seconds);
@@ -184,6 +190,7 @@ function setGame(g) {
   if (g.analysis && (!overlay || overlay.node !== g.analysis.node)) overlay = g.analysis;
   if (overlay && overlay.node !== g.node) overlay = null;
   preview = null;
+  goPanel(g);  // pass button, captures and the count (go.js)
   if (redraw) {
     render();
   } else {
@@ -476,11 +483,13 @@ function render() {
   const grid = el("g", { stroke: "#5a4420", "stroke-width": 1.2, "stroke-linecap": "square" }, svg);
   for (let x = 0; x < w; x++) el("line", { x1: cx(x), y1: cy(0), x2: cx(x), y2: cy(h - 1) }, grid);
   for (let y = 0; y < h; y++) el("line", { x1: cx(0), y1: cy(y), x2: cx(w - 1), y2: cy(y) }, grid);
-  for (const [x, y] of starPoints(w, h)) el("circle", { cx: cx(x), cy: cy(y), r: 4, fill: "#5a4420" }, svg);
+  const stars = game.star_points ? game.star_points.map((c) => [c % w, Math.floor(c / w)]) : starPoints(w, h);
+  const columns = game.columns || LETTERS;  // Go: GTP's letters, no I
+  for (const [x, y] of stars) el("circle", { cx: cx(x), cy: cy(y), r: 4, fill: "#5a4420" }, svg);
   const coords = el("g", { fill: "#6b5127", "font-size": 15, "text-anchor": "middle", "font-family": "system-ui, sans-serif" }, svg);
   for (let x = 0; x < w; x++) {
-    el("text", { x: cx(x), y: MARGIN / 2 + 5 }, coords).textContent = LETTERS[x];
-    el("text", { x: cx(x), y: H - MARGIN / 2 + 6 }, coords).textContent = LETTERS[x];
+    el("text", { x: cx(x), y: MARGIN / 2 + 5 }, coords).textContent = columns[x];
+    el("text", { x: cx(x), y: H - MARGIN / 2 + 6 }, coords).textContent = columns[x];
   }
   for (let y = 0; y < h; y++) {
     el("text", { x: MARGIN / 2, y: cy(y) + 5 }, coords).textContent = String(h - y);
@@ -529,7 +538,7 @@ function render() {
     if (G.board[c] !== 0 && !editing) continue;
     const x = cx(c % w), y = cy(Math.floor(c / w));
     const r = el("rect", { x: x - UNIT / 2, y: y - UNIT / 2, width: UNIT, height: UNIT, fill: "transparent",
-      class: "cell", "data-cell": c, "data-move": LETTERS[c % w] + (h - Math.floor(c / w)) }, svg);
+      class: "cell", "data-cell": c, "data-move": columns[c % w] + (h - Math.floor(c / w)) }, svg);
     el("circle", { cx: x, cy: y, r: UNIT * 0.45, fill: colour, class: "hover-stone" }, svg);
     // the pointer on a suggested move shows its principal variation (the candidates lie under
     // the click targets, so the targets listen)

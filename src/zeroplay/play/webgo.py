@@ -1,0 +1,65 @@
+"""The web board's parts for scored games with a pass (Go): what the page draws besides the stones,
+and Go SGF records (``GM[1]``) in and out. No game names here: the game says what it has
+(``Game.pass_action``, ``star_points``, ``column_labels``, ``score_details``, ``sgf_game``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from zeroplay.games import Game, State  # noqa: F401
+from zeroplay.play.weboptions import GameInputError
+
+_GM = re.compile(r"GM\s*\[\s*(\d+)\s*\]")
+
+
+def board_extras(game: Game, state: State) -> dict:
+    """The game JSON's fields for the page: ``pass_move`` (the pass action, None without one),
+    ``columns`` (column letters, None: a, b, c, ...), ``star_points`` (cells, None: the page's
+    own), ``score`` (``Game.score_details`` of the shown position, None for games won by a
+    line)."""
+    return {"pass_move": game.pass_action, "columns": game.column_labels(),
+            "star_points": game.star_points(), "score": game.score_details(state)}
+
+
+def sgf_game_number(text: str) -> int | None:
+    """The ``GM`` of an SGF text's root (1 Go, 4 Gomoku), None when it names none or the text
+    is not SGF."""
+    if not text.lstrip().startswith("("):
+        return None
+    m = _GM.search(text[:2000])
+    return int(m.group(1)) if m else None
+
+
+def read_go_record(text: str):
+    """The ``GoRecord`` of a Go SGF text the web board can play (moves from the empty board).
+
+    Raises:
+        GameInputError: unreadable SGF, a board outside 5..19 or not square, a bad komi.
+    """
+    from zeroplay.games.go.sgf import read_go_sgf
+
+    try:
+        rec = read_go_sgf(text)
+    except ValueError as e:
+        raise GameInputError(f"cannot read the SGF record: {e}") from None
+    if rec.width != rec.height or not 5 <= rec.width <= 19:
+        raise GameInputError(f"record board {rec.width}x{rec.height}: the web board plays Go on square boards of 5..19")
+    if rec.komi * 2 != int(rec.komi * 2) or not -150 <= rec.komi <= 150:
+        raise GameInputError(f"record komi {rec.komi:g}: komi must be a multiple of 0.5 in -150..150")
+    return rec
+
+
+def write_go_record(start: State, set_up: bool, moves: list[int], *, black: str, white: str) -> str:
+    """Go SGF (``GM[1]``, ``SZ``, ``KM``, ``RU``, ``AB``/``AW``/``PL`` for a ``set_up`` start, ``RE``
+    when the line is finished) of ``moves`` from ``start``."""
+    from zeroplay.games.go.sgf import record_of_state, write_go_sgf
+
+    end = start.play_many(moves)
+    rec = record_of_state(start, black=black, white=white, result=start.game.result_text(end) if end.is_terminal else "")
+    rec.moves = [int(m) for m in moves]
+    if set_up:
+        rec.black_setup = [int(c) for c in start.stones(0)]
+        rec.white_setup = [int(c) for c in start.stones(1)]
+        rec.to_play = start.to_play
+    return write_go_sgf(rec)

@@ -1,0 +1,142 @@
+"""Go on the web board's HTTP API: options, captures, pass, the count at the end, undo, SGF."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's note on httpx versions
+    from fastapi.testclient import TestClient
+
+from zeroplay.games import make
+from zeroplay.games.go.sgf import read_go_sgf
+from zeroplay.play.server import create_app
+
+
+@pytest.fixture()
+def client(warm):
+    with TestClient(create_app(), raise_server_exceptions=False, base_url="http://127.0.0.1") as c:
+        yield c
+
+
+def new_go(client, **options):
+    body = {"game": "go", "playouts": 8, **options}
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def move(client, g, text, **extra):
+    r = client.post(f"/api/games/{g['id']}/move", json={"move": text, **extra})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_a_new_go_game_is_9x9_with_hoshi_gtp_letters_and_the_rules(client):
+    g = new_go(client)
+    assert (g["width"], g["height"]) == (9, 9) and g["options"]["game"] == "go"
+    assert g["columns"] == "ABCDEFGHJ" and g["pass_move"] == 81
+    assert sorted(g["star_points"]) == [20, 24, 40, 56, 60]  # C7 G7 E5 C3 G3
+    s = g["score"]
+    assert s["komi"] == 7.5 and s["scoring"] == "area" and s["prisoners"] == [0, 0] and s["result"] is None
+    assert "Go priors" in g["engine"]
+    g13 = new_go(client, size=13, komi=6.5, scoring="territory")
+    assert g13["width"] == 13 and len(g13["star_points"]) == 9
+    assert g13["score"]["komi"] == 6.5 and g13["score"]["scoring"] == "territory"
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"size": 21}, "19"),
+    ({"komi": 7.25}, "komi"),
+    ({"n_in_row": 5}, "n_in_row: Gomoku options; go has none"),
+])
+def test_bad_go_options_are_refused_with_a_reason(client, body, words):
+    r = client.post("/api/games", json={"game": "go", **body})
+    assert r.status_code in (400, 422) and words in r.text
+
+
+def test_komi_is_a_go_option_only(client):
+    r = client.post("/api/games", json={"game": "gomoku", "komi": 7.5})
+    assert r.status_code == 400 and "komi: Go options; gomoku has none" in r.json()["detail"]
+
+
+def test_captures_are_applied_and_counted(client):
+    g = new_go(client)
+    # Black surrounds the White stone on E5 (either_side: the person sets up both colours)
+    for text in ("D5", "E5", "F5", "A1", "E6", "A2", "E4"):
+        g = move(client, g, text, either_side=True)
+    e5 = make("go").parse_move("E5")
+    assert g["board"][e5] == 0 and g["score"]["prisoners"] == [1, 0]
+    r = client.post(f"/api/games/{g['id']}/move", json={"move": "E5", "either_side": True})
+    assert r.status_code == 400 and "suicide" in r.json()["detail"]  # four Black stones around it
+
+
+def test_two_passes_end_the_game_with_the_count_and_undo_takes_them_back(client):
+    g = new_go(client, size=5, komi=0.5)
+    for text in ("C1", "D1", "C2", "D2", "C3", "D3", "C4", "D4", "C5", "D5", "A1"):
+        g = move(client, g, text, either_side=True)
+    g = move(client, g, "pass", either_side=True)
+    assert g["score"]["passes"] == 1 and not g["over"]
+    g = move(client, g, "pass", either_side=True)
+    assert g["over"] and g["score"]["result"] == "B+4.5"  # the issue's hand case: area B+4.5
+    assert g["result"] == "Black wins B+4.5" and g["winner"] == 0
+    assert g["score"]["points"] == [15, 10] and g["line"][-1]["text"] == "pass"
+    r = client.post(f"/api/games/{g['id']}/move", json={"move": "B2"})
+    assert r.status_code == 409
+    g = client.post(f"/api/games/{g['id']}/undo").json()
+    assert not g["over"] and g["line"][-1]["text"] in ("pass", "A1")
+
+
+def test_territory_scoring_of_the_same_position(client):
+    g = new_go(client, size=5, komi=0.5, scoring="territory")
+    for text in ("C1", "D1", "C2", "D2", "C3", "D3", "C4", "D4", "C5", "D5", "A1", "pass", "pass"):
+        g = move(client, g, text, either_side=True)
+    assert g["over"] and g["score"]["result"] == "B+3.5"
+
+
+def test_the_engine_answers_and_can_pass(client):
+    g = new_go(client, size=5)
+    g = move(client, g, "C3")
+    r = client.post(f"/api/games/{g['id']}/engine")
+    assert r.status_code == 200, r.text
+    g = r.json()["game"]
+    assert len(g["line"]) == 2 and g["your_turn"]
+
+
+def test_sgf_export_and_import_round_trip(client):
+    g = new_go(client, size=7, komi=6.5)
+    for text in ("D4", "C3", "pass", "E5"):
+        g = move(client, g, text, either_side=True)
+    r = client.get(f"/api/games/{g['id']}/record", params={"format": "sgf"})
+    assert r.status_code == 200 and "GM[1]" in r.text and "SZ[7]" in r.text and "KM[6.5]" in r.text
+    rec = read_go_sgf(r.text)
+    assert rec.moves == [g["line"][i]["cell"] for i in range(4)] and rec.moves[2] == 49
+    assert client.get(f"/api/games/{g['id']}/record", params={"format": "psq"}).status_code == 400
+    r = client.post("/api/games/load", json={"text": r.text, "format": "auto", "playouts": 8})
+    assert r.status_code == 201, r.text
+    h = r.json()
+    assert h["options"]["game"] == "go" and h["width"] == 7 and h["score"]["komi"] == 6.5
+    assert [m["text"] for m in h["line"]] == ["D4", "C3", "pass", "E5"]
+
+
+def test_a_set_up_go_record_loads_and_exports_its_stones(client):
+    r = client.post("/api/games/load", json={"text": "(;GM[1]SZ[9]KM[0.5]AB[cc][gg];W[ee];B[ce])", "playouts": 8})
+    assert r.status_code == 201, r.text
+    g = r.json()
+    assert [m["text"] for m in g["line"]] == ["E5", "C5"] and g["score"]["komi"] == 0.5
+    text = client.get(f"/api/games/{g['id']}/record", params={"format": "sgf"}).text
+    rec = read_go_sgf(text)
+    assert rec.black_setup == [20, 60] and rec.to_play == 1 and len(rec.moves) == 2
+
+
+@pytest.mark.parametrize("text, words", [
+    ("(;GM[1]SZ[21];B[aa])", "outside 2..19"),
+    ("(;GM[1]SZ[3];B[aa])", "5..19"),
+    ("(;GM[1]SZ[9];B[cc];B[dd])", "out of turn"),
+    ("(;GM[1]SZ[9];B[cc];W[cc])", "cannot be replayed"),
+])
+def test_bad_go_records_are_refused(client, text, words):
+    r = client.post("/api/games/load", json={"text": text})
+    assert r.status_code == 400 and words in r.json()["detail"]
