@@ -24,8 +24,9 @@ import numpy as np
 from numba import njit
 
 from zeroplay.games.go.kernels import neighbors
-from zeroplay.games.go.layout import I_STONES0, I_STONES1, I_TO_PLAY, P_CELLS, P_WIDTH
+from zeroplay.games.go.layout import I_STONES0, I_STONES1
 from zeroplay.games.go.playout import is_own_eye
+from zeroplay.games.layout import I_TO_PLAY, P_CELLS, P_WIDTH
 from zeroplay.search.rollout import _seed, rollout_values
 
 EYE = 1e-3

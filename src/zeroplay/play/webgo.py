@@ -53,10 +53,14 @@ def read_go_record(text: str):
 def write_go_record(start: State, set_up: bool, moves: list[int], *, black: str, white: str) -> str:
     """Go SGF (``GM[1]``, ``SZ``, ``KM``, ``RU``, ``AB``/``AW``/``PL`` for a ``set_up`` start, ``RE``
     when the line is finished) of ``moves`` from ``start``."""
+    from zeroplay.games.go.game import Go
     from zeroplay.games.go.sgf import record_of_state, write_go_sgf
 
+    go = start.game
+    if not isinstance(go, Go):  # the board sends only Go games here (its sgf_game capability)
+        raise TypeError(f"write_go_record: a Go state, got {go.name}")
     end = start.play_many(moves)
-    rec = record_of_state(start, black=black, white=white, result=start.game.result_text(end) if end.is_terminal else "")
+    rec = record_of_state(start, black=black, white=white, result=go.result_text(end) if end.is_terminal else "")
     rec.moves = [int(m) for m in moves]
     if set_up:
         rec.black_setup = [int(c) for c in start.stones(0)]

@@ -139,7 +139,7 @@ class Options:
     def make_game(self) -> Game:
         """The game of these settings: each option the game takes (``option_names``) passes on."""
         takes = option_names(self.game)
-        options = {"width": self.size, "height": self.size} if "size" in takes else {}
+        options: dict[str, object] = {"width": self.size, "height": self.size} if "size" in takes else {}
         if "n_in_row" in takes:
             options.update(n_in_row=self.n_in_row, rule=self.rule)
         for name in ("komi", "scoring"):

@@ -116,7 +116,7 @@ class Go(Game):
                         "suicide": suicide, "scoring": scoring}
         self.cells = self.width * self.height
         self.num_actions = self.cells + 1
-        self.pass_action = self.cells
+        self.pass_action: int = self.cells
         self.max_plies = 3 * self.cells
         self.aux_shape = (self.max_plies + 1, self.cells + 4)
         self.kernels = KERNELS

@@ -64,7 +64,7 @@ class Othello(Game):
         self.size = self.width = self.height = int(width)
         self.options = {"width": self.width, "height": self.height}
         self.cells = self.width * self.height
-        self.pass_action = self.cells
+        self.pass_action: int = self.cells
         self.num_actions = self.cells + 1
         self.kernels = K.KERNELS
         # placements <= cells - 4, at most one pass between two of them, two at the end
