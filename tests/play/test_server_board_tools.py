@@ -164,7 +164,7 @@ def test_a_hand_written_tree_loads_with_its_variations_and_analysis(client):
     ("(;GM[4]SZ[9]AB[aa][ab][ac][ad][ae]AW[ia][ib][ic][id][ie]PL[B])", "both sides"),
     ("(;GM[4]SZ[9]PL[X])", "PL"),
     ("(;GM[4]SZ[9];B[ee];W[zz])", "not a point"),
-    ("(;GM[1]SZ[9];B[ee])", "GM[1]"),
+    ("(;GM[2]SZ[8];B[ee])", "GM[2]"),  # Othello: not a game the board plays (GM[1], Go, is; test_server_go.py)
 ])
 def test_bad_trees_are_400_with_the_reason(client, text, words):
     r = client.post("/api/games/load", json={"text": text, "playouts": 16})
