@@ -348,23 +348,7 @@ class AlphaBetaEngine:
         best = stand
         captures = [m for m in board.legal_moves if m & _CAPTURE_MASK]
         captures.sort(key=lambda m: _VICTIM[(m >> 16) & 0xF] - 16 * _VICTIM[(m >> 20) & 0xF])
-        for move in captures:
-            if stand + _VICTIM[(move >> 20) & 0xF] + 200 < alpha:
-                continue
-            saved = (self.key, self.aux[0], self.aux[1], self.eval_black)
-            self._make(move)
-            try:
-                score = -self._quiesce(-beta, -alpha, ply + 1, qply + 1)
-            finally:
-                self.board.pop()
-                self.key, self.aux[0], self.aux[1], self.eval_black = saved
-            if score > best:
-                best = score
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
-        return best
+        return self._quiesce_moves(captures, alpha, beta, best, ply, qply, stand=stand)
 
     def _evasions(self, alpha, beta, ply, qply):
         """Quiescence in check: mated, or the best evasion (captures first), each searched on in
@@ -375,8 +359,16 @@ class AlphaBetaEngine:
         if qply >= self.config.quiescence_plies or ply >= MAX_SEARCH_PLY:
             return self._evaluate()
         evasions.sort(key=lambda m: -_VICTIM[(m >> 20) & 0xF])
-        best = -WIN_VALUE
-        for move in evasions:
+        return self._quiesce_moves(evasions, alpha, beta, -WIN_VALUE, ply, qply)
+
+    def _quiesce_moves(self, moves, alpha, beta, best, ply, qply, stand=None):
+        """Negamax over ``moves`` (in order) one ply down in quiescence, from the score ``best``
+        (the stand-pat, or a mate's -WIN_VALUE in check); a beta cut-off ends the loop. With
+        ``stand`` (captures only), delta pruning: a capture whose victim cannot lift the stand-pat
+        to the current alpha, even with a 200 cp margin, is skipped."""
+        for move in moves:
+            if stand is not None and stand + _VICTIM[(move >> 20) & 0xF] + 200 < alpha:
+                continue
             saved = (self.key, self.aux[0], self.aux[1], self.eval_black)
             self._make(move)
             try:

@@ -49,6 +49,7 @@ from zeroplay.nn.record import (  # noqa: F401  (re-exported: the checkpoint API
     _differences,
     _parse,
     _read,
+    check_shapes,
     read_checkpoint_meta,
 )
 
@@ -177,14 +178,7 @@ def _check_spec_fits(where: str, spec: ArchSpec, weights: dict[str, torch.Tensor
             expected = {k: tuple(v.shape) for k, v in model_from_spec(spec).state_dict().items()}
     except (ValueError, RuntimeError) as e:
         raise CheckpointError(f"checkpoint {where} has a bad architecture record: {e}") from None
-    have = {k: tuple(v.shape) for k, v in weights.items()}
-    wrong = sorted(k for k in expected.keys() & have.keys() if expected[k] != have[k])
-    missing, extra = sorted(expected.keys() - have.keys()), sorted(have.keys() - expected.keys())
-    if wrong or missing or extra:
-        parts = [f"{k} is {have[k]}, {spec.name} needs {expected[k]}" for k in wrong[:3]]
-        parts += [f"missing {', '.join(missing[:3])}"] if missing else []
-        parts += [f"unexpected {', '.join(extra[:3])}"] if extra else []
-        raise CheckpointError(f"checkpoint {where} does not fit architecture {spec.name!r}: " + "; ".join(parts))
+    check_shapes(where, spec.name, expected, {k: tuple(v.shape) for k, v in weights.items()})
 
 
 def load_checkpoint(

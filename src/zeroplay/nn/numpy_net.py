@@ -41,7 +41,7 @@ from zeroplay.nn.arch import (
     global_pool_blocks,
     global_pool_channels,
 )
-from zeroplay.nn.record import CheckpointError, CheckpointMismatchError, _differences, _parse, _read
+from zeroplay.nn.record import CheckpointError, CheckpointMismatchError, _differences, _parse, _read, check_shapes
 
 BN_EPS = 1e-5
 """torch.nn.BatchNorm2d's default eps, which every model in ``zeroplay.nn.models`` uses."""
@@ -329,14 +329,7 @@ def load_numpy_net(path: str | os.PathLike, *, game: Game | None = None, feature
         expected = expected_shapes(spec)
     except ValueError as e:
         raise CheckpointError(f"checkpoint {where} has a bad architecture record: {e}") from None
-    have = {k: tuple(v.shape) for k, v in weights.items()}
-    wrong = sorted(k for k in expected.keys() & have.keys() if expected[k] != have[k])
-    missing, extra = sorted(expected.keys() - have.keys()), sorted(have.keys() - expected.keys())
-    if wrong or missing or extra:
-        parts = [f"{k} is {have[k]}, {spec.name} needs {expected[k]}" for k in wrong[:3]]
-        parts += [f"missing {', '.join(missing[:3])}"] if missing else []
-        parts += [f"unexpected {', '.join(extra[:3])}"] if extra else []
-        raise CheckpointError(f"checkpoint {where} does not fit architecture {spec.name!r}: " + "; ".join(parts))
+    check_shapes(where, spec.name, expected, {k: tuple(v.shape) for k, v in weights.items()})
     floats = {k: v for k, v in weights.items() if not k.endswith("num_batches_tracked")}
     if any(v.dtype.kind != "f" for v in floats.values()) or not all(np.isfinite(v).all() for v in floats.values()):
         raise CheckpointError(f"checkpoint {where} is corrupt: non-float or non-finite weights")

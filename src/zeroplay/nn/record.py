@@ -258,3 +258,17 @@ def checkpoint_differences(path: str | os.PathLike, *, game: Game | None = None,
     except (KeyError, ValueError) as e:
         raise CheckpointError(f"checkpoint {os.fspath(path)} has a bad architecture record: {e}") from None
     return _differences(record, spec, game, features, arch)
+
+
+def check_shapes(where: str, arch: str, expected: dict[str, tuple], have: dict[str, tuple]) -> None:
+    """Raise ``CheckpointError`` unless the tensors ``have`` (name -> shape) are exactly those the
+    architecture ``arch`` needs (``expected``): a wrong shape, a missing or an unexpected tensor
+    (at most three of each named). Both loaders (torch and numpy) check a file with it before any
+    tensor of the net is built, so an absurd header never allocates."""
+    wrong = sorted(k for k in expected.keys() & have.keys() if expected[k] != have[k])
+    missing, extra = sorted(expected.keys() - have.keys()), sorted(have.keys() - expected.keys())
+    if wrong or missing or extra:
+        parts = [f"{k} is {have[k]}, {arch} needs {expected[k]}" for k in wrong[:3]]
+        parts += [f"missing {', '.join(missing[:3])}"] if missing else []
+        parts += [f"unexpected {', '.join(extra[:3])}"] if extra else []
+        raise CheckpointError(f"checkpoint {where} does not fit architecture {arch!r}: " + "; ".join(parts))
