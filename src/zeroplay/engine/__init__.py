@@ -10,7 +10,7 @@
 - ``pbrain_player``: the manager side of the Gomocup protocol (a brain in a subprocess).
 - ``gtp_player``: the controller side of GTP (``gtp:COMMAND`` players: GNU Go, ``zeroplay gtp``).
 - ``go_search`` / ``go_montecarlo``: the Go engines of ``zeroplay gtp`` (PUCT search with
-  random-rollout leaves; flat Monte-Carlo and playout ownership).
+  Go priors and random-rollout leaves; flat Monte-Carlo and playout ownership).
 - shogi: ``shogi_alphabeta`` (Bonanza-style), ``shogi_mcts`` (dlshogi-style), ``shogi_engines``
   (both by name), ``shogi_players`` (arena kinds ``usi:COMMAND``, ``alphabeta:N``,
   ``shogimcts:N``, ``random:SEED``), ``gnushogi_usi`` (GNU Shogi behind USI).

@@ -20,7 +20,7 @@ copy of it). Vertices skip the letter I, rows count from the bottom; ``genmove``
 set up again with that colour to move (its ko history starts there).
 
 The engine (named on stderr at start and in ``version``): the compiled PUCT search
-(``zeroplay.search``) with random-rollout leaves -- no Go network ships yet -- or, with
+(``zeroplay.search``) with Go priors and random-rollout leaves -- no Go network ships yet -- or, with
 ``--engine flat``, flat Monte-Carlo (``zeroplay.engine.go_montecarlo``).
 """
 
@@ -99,7 +99,7 @@ class GtpSession:
         size, komi, ko, suicide, scoring: the game at start (``boardsize`` / ``komi`` change them).
         playouts: per ``genmove`` without time controls; seconds: fixed seconds per move instead.
         engine: an object with ``name``, ``think`` and ``choose``; default by ``engine_kind``:
-            ``"search"`` the PUCT search with random-rollout leaves (``engine.go_search``),
+            ``"search"`` the PUCT search with Go priors and random-rollout leaves (``engine.go_search``),
             ``"flat"`` flat Monte-Carlo (``engine.go_montecarlo``).
     """
 
@@ -594,7 +594,7 @@ def add_gtp_arguments(parser) -> None:
                         help="playouts per move without time controls (default 2000)")
     parser.add_argument("--seconds", type=float, default=None, help="seconds per move (overrides playouts)")
     parser.add_argument("--engine", choices=["search", "flat"], default="search",
-                        help="search: the PUCT search with random-rollout leaves (default); flat: flat "
+                        help="search: the PUCT search with Go priors and random-rollout leaves (default); flat: flat "
                              "Monte-Carlo, UCB1 over the root moves")
 
 
