@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from zeroplay.games.records import GameRecord
+from zeroplay.games.records.sgf import gomoku_board_size
 from zeroplay.games.records.sgftree import SgfNode, read_sgf_tree, write_sgf_tree
 from zeroplay.play.gametree import MAX_TREE_NODES, ROOT, GameTree
 
@@ -112,19 +113,7 @@ def read_board_sgf(text: str, *, max_positions: int = MAX_TREE_NODES) -> BoardRe
     """
     nodes = read_sgf_tree(text, max_nodes=4 * max_positions)
     root = nodes[0].props
-    game = root.get("GM", ["4"])[0].strip()
-    if not game.isdigit() or int(game) != 4:
-        raise ValueError(f"SGF record of game GM[{game}], not Gomoku (GM[4])")
-    if "SZ" not in root:
-        raise ValueError("SGF record has no board size (SZ)")
-    sz = root["SZ"][0]
-    w, _, h = sz.partition(":")
-    try:
-        width, height = int(w), int(h or w)
-    except ValueError:
-        raise ValueError(f"SGF board size SZ[{sz}] is not a number") from None
-    if not (1 <= width <= len(_LETTERS) and 1 <= height <= len(_LETTERS)):
-        raise ValueError(f"SGF board size SZ[{sz}] is outside 1..{len(_LETTERS)}")
+    width, height = gomoku_board_size(root)
 
     def cell(value: str, where: str) -> int:
         if len(value) != 2 or value[0] not in _LETTERS[:width] or value[1] not in _LETTERS[:height]:

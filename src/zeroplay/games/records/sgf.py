@@ -42,19 +42,7 @@ def read_sgf(text: str) -> GameRecord:
     if not nodes:
         raise ValueError("not an SGF record: no '(;' game tree")
     root = nodes[0]
-    game = root.get("GM", ["4"])[0].strip()
-    if not game.isdigit() or int(game) != 4:  # Go (GM[1]) or another game would load as Gomoku
-        raise ValueError(f"SGF record of game GM[{game}], not Gomoku (GM[4])")
-    if "SZ" not in root:
-        raise ValueError("SGF record has no board size (SZ)")
-    sz = root["SZ"][0]
-    w, _, h = sz.partition(":")
-    try:
-        width, height = int(w), int(h or w)
-    except ValueError:
-        raise ValueError(f"SGF board size SZ[{sz}] is not a number") from None
-    if not (1 <= width <= len(_LETTERS) and 1 <= height <= len(_LETTERS)):
-        raise ValueError(f"SGF board size SZ[{sz}] is outside 1..{len(_LETTERS)}")
+    width, height = gomoku_board_size(root)
     moves: list[int] = []
     seen: set[int] = set()
     node_props = [{k: v[0] for k, v in root.items() if k and k not in _READ_ROOT and k not in ("B", "W") and v}]
@@ -183,3 +171,26 @@ def _read_value(text: str, i: int) -> tuple[int, str]:
         out.append(c)
         j += 1
     raise ValueError("malformed SGF: a property value is not closed with ']'")
+
+
+def gomoku_board_size(root: dict[str, list[str]]) -> tuple[int, int]:
+    """(width, height) from an SGF root's ``GM`` and ``SZ`` (``SZ[15]`` or ``SZ[15:13]``).
+
+    Raises:
+        ValueError: ``GM`` is not 4 (Go, GM[1], or another game would load as Gomoku), ``SZ`` is
+            missing, not a number, or outside 1..26.
+    """
+    game = root.get("GM", ["4"])[0].strip()
+    if not game.isdigit() or int(game) != 4:
+        raise ValueError(f"SGF record of game GM[{game}], not Gomoku (GM[4])")
+    if "SZ" not in root:
+        raise ValueError("SGF record has no board size (SZ)")
+    sz = root["SZ"][0]
+    w, _, h = sz.partition(":")
+    try:
+        width, height = int(w), int(h or w)
+    except ValueError:
+        raise ValueError(f"SGF board size SZ[{sz}] is not a number") from None
+    if not (1 <= width <= len(_LETTERS) and 1 <= height <= len(_LETTERS)):
+        raise ValueError(f"SGF board size SZ[{sz}] is outside 1..{len(_LETTERS)}")
+    return width, height
