@@ -238,3 +238,15 @@ def test_printsgf_keeps_a_handicap_setup():
     ask(s, out, "play w E5")
     sgf = ask(s, out, "printsgf")
     assert "AB[" in sgf and "PL[W]" in sgf and ";W[ee]" in sgf
+
+
+@pytest.mark.parametrize("line, reply", [
+    ("komi 1e308", "? komi out of range\n\n"),  # was "? internal error: OverflowError"
+    ("komi -1e308", "? komi out of range\n\n"),
+    ("boardsize \u00b2", "? syntax error\n\n"),  # was "? internal error: ValueError" ("²".isdigit())
+    ("boardsize \u0669", "? syntax error\n\n"),  # Arabic-Indic nine
+])
+def test_extreme_komi_and_unicode_digits_are_refused_not_internal_errors(line, reply):
+    s, out = _session()
+    assert ask(s, out, line) == reply
+    assert ask(s, out, "komi 6.5") == "=\n\n"  # the session goes on

@@ -136,6 +136,9 @@ def test_a_set_up_go_record_loads_and_exports_its_stones(client):
     ("(;GM[1]SZ[3];B[aa])", "5..19"),
     ("(;GM[1]SZ[9];B[cc];B[dd])", "out of turn"),
     ("(;GM[1]SZ[9];B[cc];W[cc])", "cannot be replayed"),
+    ("(;GM[1]SZ[9]KM[1e308];B[ee])", "komi"),  # these three gave HTTP 500 (int() of a non-finite komi)
+    ("(;GM[1]SZ[9]KM[inf];B[ee])", "komi"),
+    ("(;GM[1]SZ[9]KM[nan];B[ee])", "komi"),
 ])
 def test_bad_go_records_are_refused(client, text, words):
     r = client.post("/api/games/load", json={"text": text})

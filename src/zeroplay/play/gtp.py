@@ -227,7 +227,8 @@ class GtpSession:
         return ""
 
     def cmd_boardsize(self, args, ident):
-        if len(args) != 1 or not args[0].isdigit():
+        # ASCII digits only: str.isdigit() also accepts "²", which int() refuses
+        if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()):
             raise GtpFailure("syntax error")
         size = int(args[0])
         if not 2 <= size <= 19:
@@ -246,9 +247,9 @@ class GtpSession:
             komi = None
         if komi is None or not np.isfinite(komi):
             raise GtpFailure("syntax error")
-        komi = round(komi * 2) / 2  # the rules take half points
-        if not -150 <= komi <= 150:
+        if not -150 <= komi <= 150:  # before doubling: komi 1e308 would overflow round()
             raise GtpFailure("komi out of range")
+        komi = round(komi * 2) / 2  # the rules take half points
         self._replay(self.game.width, komi)
         return ""
 

@@ -45,7 +45,8 @@ def read_go_record(text: str):
         raise GameInputError(f"cannot read the SGF record: {e}") from None
     if rec.width != rec.height or not 5 <= rec.width <= 19:
         raise GameInputError(f"record board {rec.width}x{rec.height}: the web board plays Go on square boards of 5..19")
-    if rec.komi * 2 != int(rec.komi * 2) or not -150 <= rec.komi <= 150:
+    # range first: KM[1e308], KM[inf] and KM[nan] must not reach int()
+    if not -150 <= rec.komi <= 150 or rec.komi * 2 != int(rec.komi * 2):
         raise GameInputError(f"record komi {rec.komi:g}: komi must be a multiple of 0.5 in -150..150")
     return rec
 
