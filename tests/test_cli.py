@@ -84,7 +84,7 @@ def test_arena_against_an_engine_that_breaks_says_so_in_one_line(player, game, c
     (``GtpProtocolError: no reply within 120 s``) when an engine did not answer; ``pbrain:`` said it
     in one line. An engine that exits at once stands in for one that breaks the protocol."""
     if game == "shogi":
-        pytest.importorskip("cshogi")
+        pytest.importorskip("cshogi", reason="cshogi (shogi rules) is not installed: pip install cshogi")
     argv = ["arena", player, "random:1", "--game", game, "--games", "2", "--no-progress"]
     if game == "go":
         argv += ["--size", "9"]

@@ -36,7 +36,7 @@ def test_top_level_help_from_a_fresh_process():
 
 def test_training_logs_each_arena_opponent_once(tmp_path, capsys):
     """The training log said "vs rollout:200 (rollout:200)": a baseline's label is its spec."""
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
     tiny = ["--game", "tictactoe", "--net", "tiny", "--playouts", "8", "--games-per-iteration", "2",
             "--parallel-games", "2", "--steps", "1", "--batch-size", "8", "--eval-games", "2",
             "--baseline", "uniform:8", "--eval-playouts", "4", "--flush-games", "2", "--workers", "0",

@@ -135,7 +135,7 @@ def test_registered_kinds_plug_in():
 
 
 def test_checkpoint_players(tmp_path):
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
     from zeroplay.nn import build_model, save_checkpoint
 
     path = tmp_path / "net.safetensors"
@@ -173,7 +173,7 @@ def test_cli_text_and_errors(capsys):
 
 
 def test_vcf_player_kind_turns_the_threat_solver_on(tmp_path):
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
     from zeroplay.nn import build_model, save_checkpoint
 
     path = tmp_path / "net.safetensors"
@@ -187,7 +187,7 @@ def test_vcf_player_kind_turns_the_threat_solver_on(tmp_path):
 
 
 def test_threat_solver_is_refused_outside_gomoku(tmp_path):
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
     from zeroplay.nn import build_model, save_checkpoint
     from zeroplay.train.loop import open_run
 

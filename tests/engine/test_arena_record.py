@@ -273,7 +273,7 @@ def test_playouts_only_matter_to_checkpoint_players(tmp_path, capsys):
 
 
 def test_a_checkpoint_is_known_by_its_contents_not_its_path(tmp_path, capsys, monkeypatch):
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
     from zeroplay.nn import build_model, save_checkpoint
 
     net = tmp_path / "net.safetensors"
@@ -396,7 +396,7 @@ def test_paths_and_options_are_checked_before_anything_is_written(tmp_path, caps
 
 
 def test_a_checkpoint_path_with_a_colon_is_a_checkpoint(tmp_path, capsys):
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
     from zeroplay.nn import build_model, save_checkpoint
 
     folder = tmp_path / "x:y"

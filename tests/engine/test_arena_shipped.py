@@ -19,7 +19,7 @@ FOUR = make("gomoku", size=6, n_in_row=4)
 GAME = ["--game", "gomoku", "--size", "6", "--n-in-row", "4"]
 NOTE = f"game from {NAME}: gomoku 6x6, 4 in a row, freestyle"
 
-pytestmark = pytest.mark.skipif(not SIX.exists(), reason="the 6x6 model is not shipped")
+pytestmark = pytest.mark.skipif(not SIX.exists(), reason="the shipped 6x6 model is not in this checkout (src/zeroplay/models/)")
 
 
 def arena(capsys, a, b="uniform:4", games=2, extra=()):
@@ -48,7 +48,7 @@ def test_a_name_is_its_file_in_the_package():
 
 
 def test_a_file_of_that_name_here_wins(tmp_path, monkeypatch):
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
     from zeroplay.nn import build_model, save_checkpoint
 
     monkeypatch.chdir(tmp_path)
@@ -94,7 +94,7 @@ def test_an_explicit_option_that_does_not_fit_is_still_refused(capsys):
 
 
 def test_the_game_of_another_kind_of_checkpoint(tmp_path, capsys):
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
     from zeroplay.nn import build_model, save_checkpoint
 
     ttt = make("tictactoe")

@@ -25,7 +25,7 @@ def test_depth_out_of_range_is_refused():
         GnuShogi(GNUSHOGI, "512 8", depth=0)
 
 
-@pytest.mark.skipif(not os.path.exists(GNUSHOGI), reason="gnushogi not installed")
+@pytest.mark.skipif(not os.path.exists(GNUSHOGI), reason=f"GNU Shogi is not installed at {GNUSHOGI} (apt-get install gnushogi)")
 def test_adapter_plays_legal_moves_at_depth_1():
     from zeroplay.games.shogi import Shogi
 

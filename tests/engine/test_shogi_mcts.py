@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
 
 from zeroplay.engine.shogi_mcts import MctsEngine, q_to_cp  # noqa: E402
 from zeroplay.games import make  # noqa: E402

@@ -11,7 +11,7 @@ import pytest
 from zeroplay.files import atomic as atomic_file
 from zeroplay.files.atomic import atomic_write_bytes, atomic_write_text
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX file modes")
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="file modes (chmod, umask) are POSIX only")
 
 
 @pytest.fixture

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
 
 from zeroplay.nn.shipped import MODELS_DIR  # noqa: E402
 
 
 def test_bench_inference_reports_the_three_ways_and_restores_threads():
     if not (MODELS_DIR / "gomoku-15x15-freestyle.safetensors").exists():
-        pytest.skip("the 15x15 model is not shipped")
+        pytest.skip("the shipped 15x15 model is not in this checkout (src/zeroplay/models/)")
     from zeroplay.bench.inference import measure
 
     before = torch.get_num_threads()

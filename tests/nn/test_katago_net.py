@@ -89,6 +89,6 @@ def test_new_options_round_trip_and_old_records_load(tmp_path, game6):
     # a shipped model, saved before these options existed: its record has no such fields
     shipped = Path(zeroplay.__file__).parent / "models" / "gomoku-6x6-4-freestyle.safetensors"
     if not shipped.exists():
-        pytest.skip("shipped model not in this checkout")
+        pytest.skip("the shipped 6x6 model is not in this checkout (src/zeroplay/models/)")
     old = load_checkpoint(shipped)
     assert "global_pool" not in old.meta["arch"] and not old.arch.global_pool and not old.arch.opp_head

@@ -37,7 +37,7 @@ def test_a_name_gives_its_file_and_other_values_stay():
 
 def test_a_file_of_that_name_here_wins_a_directory_does_not(tmp_path, monkeypatch):
     if not SIX.exists():
-        pytest.skip("the 6x6 model is not shipped")
+        pytest.skip("the shipped 6x6 model is not in this checkout (src/zeroplay/models/)")
     monkeypatch.chdir(tmp_path)
     (tmp_path / "gomoku-6x6-4-freestyle").mkdir()
     assert resolve_model("gomoku-6x6-4-freestyle") == str(SIX)

@@ -113,7 +113,7 @@ def test_resolve_model_keeps_paths_and_unknown_names():
 def test_11x11_plays_with_the_fully_convolutional_15x15_model():
     path = MODELS_DIR / "gomoku-15x15-freestyle.safetensors"
     if not path.exists():
-        pytest.skip("the 15x15 model is not shipped yet")
+        pytest.skip("the shipped 15x15 model is not in this checkout (src/zeroplay/models/)")
     game = make("gomoku", size=11, n_in_row=5, rule="freestyle")
     assert find_model(game) == path
     _check_priors(game, load_checkpoint(path, game=game))
@@ -125,7 +125,7 @@ def test_the_note_says_why_a_loading_model_is_not_the_default():
     from zeroplay.engine.factory import make_engine
 
     if not (MODELS_DIR / "gomoku-8x8-5-freestyle.safetensors").exists():
-        pytest.skip("the 8x8 model is not shipped")
+        pytest.skip("the shipped 8x8 model is not in this checkout (src/zeroplay/models/)")
     note = make_engine(make("gomoku", size=8, n_in_row=5, rule="freestyle")).note
     assert "gomoku-8x8-5-freestyle: weaker than the search-only engine on this board" in note
     if (MODELS_DIR / "gomoku-15x15-freestyle.safetensors").exists():
@@ -141,7 +141,7 @@ def test_a_shipped_model_named_outside_its_default_settings_says_so():
 
     for name in ("gomoku-15x15-freestyle", "gomoku-8x8-5-freestyle"):
         if not (MODELS_DIR / f"{name}.safetensors").exists():
-            pytest.skip(f"{name} is not shipped")
+            pytest.skip(f"the shipped model {name} is not in this checkout (src/zeroplay/models/)")
     nine = make_engine(make("gomoku", size=9, n_in_row=5, rule="freestyle"), "gomoku-15x15-freestyle")
     assert nine.model_path is not None
     assert nine.note == "gomoku-15x15-freestyle: trained on 15x15, not measured on 9x9 (docs/STRENGTH.md)."

@@ -13,7 +13,7 @@ import re
 import pytest
 from play_helpers import Engine
 
-pytest.importorskip("torch")
+pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
 
 
 def near_h8(row_from_top: int, col: int) -> bool:

@@ -436,7 +436,7 @@ def test_zeroplay_pbrain_subcommand():
 def test_model_option_is_checked_at_start_up_and_per_board_size(tmp_path):
     """A file that is no Gomoku five-in-row checkpoint stops the engine at once (exit 2); a
     size-specific model answers ERROR to a board it cannot play and plays the one it fits."""
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
     from zeroplay.games import make
     from zeroplay.nn import build_model, save_checkpoint
 

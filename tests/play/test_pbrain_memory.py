@@ -39,7 +39,8 @@ def _session(**options) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-@pytest.mark.skipif(find_model(make("gomoku", size=15)) is None, reason="the 15x15 model is not shipped")
+@pytest.mark.skipif(find_model(make("gomoku", size=15)) is None,
+                    reason="the shipped 15x15 model is not in this checkout (src/zeroplay/models/)")
 def test_default_engine_never_imports_torch_and_warms_up_with_the_model(warm):
     got = _session()
     assert not got["torch"], got["log"]

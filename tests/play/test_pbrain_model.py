@@ -104,7 +104,7 @@ def test_model_for_another_game_stops_at_start_up(capsys):
 def test_model_for_another_board_is_refused_at_start(capsys, tmp_path):
     """A size-specific 8x8 net starts (it plays 8x8) and answers START 15 and RECTSTART with
     play's words for ``--size 15``; the board it fits still starts."""
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
     from zeroplay.games import make
     from zeroplay.nn import build_model, save_checkpoint
 
@@ -124,7 +124,7 @@ def test_model_for_another_board_is_refused_at_start(capsys, tmp_path):
 
 def _eight(tmp_path, name="eight.safetensors") -> Path:
     """A size-specific 8x8 five-in-row net: one Gomocup board, so pbrain starts with it."""
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
     from zeroplay.games import make
     from zeroplay.nn import build_model, save_checkpoint
 
@@ -203,7 +203,7 @@ def test_unreadable_file_in_both(capsys, tmp_path, monkeypatch):
     assert said == f"cannot read checkpoint {model}: Permission denied"
 
 
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads a chmod 000 file")
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="running as root, who reads even a chmod 000 file")
 def test_unreadable_file_for_real(capsys, tmp_path):
     model = _eight(tmp_path)
     model.chmod(0)

@@ -192,7 +192,7 @@ def test_a_shipped_model_that_is_not_the_default_plays_by_name(warm):
     shipped model, and --model takes that name."""
     path = MODELS_DIR / "gomoku-8x8-5-freestyle.safetensors"
     if not path.exists():
-        pytest.skip("the 8x8 model is not shipped")
+        pytest.skip("the shipped 8x8 model is not in this checkout (src/zeroplay/models/)")
     plain = play("quit\n", "--size", "8", "--playouts", "30")
     assert "no default model for gomoku 8x8 freestyle" in plain.stdout
     assert "--model gomoku-8x8-5-freestyle to play a shipped one" in plain.stdout

@@ -54,7 +54,8 @@ def test_alphabeta_against_mcts(tmp_path):
         assert "%ILLEGAL_MOVE" not in r and "%TIME_UP" not in r and "ILLEGAL_ACTION" not in r, r[-400:]
 
 
-@pytest.mark.skipif(not os.path.exists(GNUSHOGI) or shutil.which("sh") is None, reason="gnushogi not installed")
+@pytest.mark.skipif(not os.path.exists(GNUSHOGI) or shutil.which("sh") is None,
+                    reason=f"GNU Shogi is not installed at {GNUSHOGI} (apt-get install gnushogi)")
 def test_alphabeta_against_gnushogi_at_depth_1(tmp_path):
     # the settings of docs/STRENGTH.md's match: ours strictly timed (main time 0, byoyomi 500 ms,
     # so every move under 1 s of wall time), GNU Shogi at its weakest (depth 1) with 300 s of main

@@ -96,7 +96,7 @@ def test_set_up_warm_up_searches_with_the_shipped_15x15_model(warm):
     from zeroplay.games import make
 
     if find_model(make("gomoku", size=15)) is None:
-        pytest.skip("the 15x15 model is not shipped")
+        pytest.skip("the shipped 15x15 model is not in this checkout (src/zeroplay/models/)")
     lines: list[str] = []
     warm_up(lines.append, model=True)
     assert lines[-1].startswith("compiling 3/3: search with the 15x15 model done in ")

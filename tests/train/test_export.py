@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-pytest.importorskip("torch")
+pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
 
 from zeroplay.cli import main  # noqa: E402
 from zeroplay.nn import load_checkpoint, read_checkpoint_meta  # noqa: E402

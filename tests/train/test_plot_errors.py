@@ -6,7 +6,7 @@ import errno
 
 import pytest
 
-pytest.importorskip("matplotlib")
+pytest.importorskip("matplotlib", reason="matplotlib (the plots) is not installed: pip install matplotlib")
 
 from zeroplay.cli import main  # noqa: E402
 from zeroplay.engine.elo import elo_estimate  # noqa: E402

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("matplotlib")
+pytest.importorskip("matplotlib", reason="matplotlib (the plots) is not installed: pip install matplotlib")
 
 from zeroplay.engine.elo import elo_estimate  # noqa: E402
 from zeroplay.train import MetricsLog, read_metrics  # noqa: E402

@@ -18,7 +18,7 @@ def no_cluster(monkeypatch, tmp_path):
     """This machine as one with no Ray cluster: no RAY_ADDRESS, no ``ray start`` recorded in Ray's
     temp dir ($RAY_TMPDIR/ray), and no Ray head process found (a cluster that another process may
     run here meanwhile, e.g. another test, would rightly be found by ``auto``)."""
-    services = pytest.importorskip("ray._private.services")
+    services = pytest.importorskip("ray._private.services", reason="this Ray version has no ray._private.services (address lookup)")
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     monkeypatch.setenv("RAY_TMPDIR", str(tmp_path))
     monkeypatch.setattr(services, "find_gcs_addresses", lambda: frozenset())
@@ -59,7 +59,7 @@ def test_auto_is_ray_address_when_set(no_cluster, dead_port, monkeypatch):
 
 
 def test_train_with_address_auto_and_no_cluster_is_refused_in_one_line(no_cluster, tmp_path, capsys):
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
     if ray.is_initialized():
         pytest.skip("this process is connected to Ray already: --address is not looked at")
     from zeroplay.cli import main

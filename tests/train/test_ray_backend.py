@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 
-pytest.importorskip("torch")
+pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
 ray = pytest.importorskip("ray", reason="ray is not installed: pip install 'zeroplay[ray]' to run the Ray backend tests")
 
 from zeroplay.train import ray_backend  # noqa: E402

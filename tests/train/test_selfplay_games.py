@@ -106,7 +106,7 @@ def test_opening_moves_are_sampled():
 
 
 def test_with_a_network_evaluator():
-    torch = pytest.importorskip("torch")
+    torch = pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
     from zeroplay.nn import NetEvaluator, build_model
 
     torch.set_num_threads(1)

@@ -8,7 +8,7 @@ import signal
 
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
 
 from zeroplay.games import make  # noqa: E402
 from zeroplay.nn import build_model  # noqa: E402

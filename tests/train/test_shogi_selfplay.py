@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-pytest.importorskip("torch")
+pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
 
 from zeroplay.engine.shogi_mcts import MctsEngine  # noqa: E402
 from zeroplay.games import make  # noqa: E402

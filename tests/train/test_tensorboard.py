@@ -8,7 +8,7 @@ import pytest
 from zeroplay.train.metrics import MetricsLog
 from zeroplay.train.tensorboard import EventMirror, scalars
 
-pytest.importorskip("tensorboard")
+pytest.importorskip("tensorboard", reason="tensorboard is not installed: pip install tensorboard")
 
 
 def test_records_become_scalars_by_step_game_and_iteration():

@@ -15,7 +15,7 @@ import textwrap
 
 import pytest
 
-pytest.importorskip("torch")
+pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
 
 from zeroplay.cli import main  # noqa: E402
 
@@ -178,13 +178,13 @@ def test_a_run_dir_that_is_a_file_or_cannot_be_created_is_a_clean_error(tmp_path
     locked.chmod(0o500)
     try:
         if os.access(locked, os.W_OK):
-            pytest.skip("running as a user who can write anywhere")
+            pytest.skip("running as root (writes anywhere): no unwritable directory to test with")
         _refused(capsys, _train(locked / "run", "--hours", "0"), f"--run-dir {locked / 'run'}: cannot create")
     finally:
         locked.chmod(0o700)
 
 
-@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc")
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc (a directory that cannot be created under)")
 def test_an_uncreatable_run_dir_under_proc_is_a_clean_error(capsys):
     _refused(capsys, _train("/proc/zz", "--hours", "0"), "--run-dir /proc/zz: cannot create the directory")
 
@@ -211,7 +211,7 @@ def test_address_without_ray_backend_is_refused(tmp_path, capsys):
 
 def test_an_unreachable_ray_address_is_refused_at_once(tmp_path, capsys):
     """Ray alone retries a dead address for minutes; the run directory is not created."""
-    pytest.importorskip("ray")
+    pytest.importorskip("ray", reason="ray is not installed: pip install 'zeroplay[ray]' to run the Ray backend tests")
     import socket
 
     with socket.socket() as s:  # a port nothing listens on: bound, never listening

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-pytest.importorskip("torch")
+pytest.importorskip("torch", reason="torch is not installed: it is a zeroplay dependency (pip install -e '.[dev]')")
 
 from zeroplay.cli import main  # noqa: E402
 from zeroplay.games import make  # noqa: E402

@@ -11,7 +11,7 @@ from zeroplay.games.shogi.features import FEATURES1, FEATURES2, NUM_PLANES
 
 
 def test_planes_equal_cshogi_dlshogi_on_random_positions():
-    dlshogi = pytest.importorskip("cshogi.dlshogi")
+    dlshogi = pytest.importorskip("cshogi.dlshogi", reason="this cshogi has no cshogi.dlshogi features: pip install -U cshogi")
     assert (dlshogi.FEATURES1_NUM, dlshogi.FEATURES2_NUM) == (FEATURES1, FEATURES2)
     positions = random_positions(300, seed=4)
     positions.append(make("shogi").from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 18P4L4N4S4G2B2R 1"))  # full hands
