@@ -35,7 +35,7 @@ def _files_played(argv: list[str]) -> list[str]:
 @pytest.fixture(scope="module")
 def in_git_checkout():
     if subprocess.run(["git", "rev-parse"], cwd=ROOT, capture_output=True).returncode != 0:
-        pytest.skip("not a git checkout: these commands restore files from git history")
+        pytest.skip("not a git checkout: the test asks git which model files are committed")
 
 
 @pytest.mark.parametrize("key", sorted(_strength().MODELS))
