@@ -1,15 +1,13 @@
 """Helpers for the real-browser tests: Debian's Chromium driven by Playwright against a
-``zeroplay serve`` started on 127.0.0.1 and a free port."""
+``zeroplay serve`` started on 127.0.0.1 and a port the OS chose (``--port 0``)."""
 
 from __future__ import annotations
 
-import socket
 import subprocess
-import sys
-import time
-import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
+
+from play_helpers import start_serve
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
@@ -36,30 +34,11 @@ CHROMIUM_ARGS = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextmanager
 def running_server(*args: str):
-    """``zeroplay serve`` with ``args`` on a free loopback port, until the block ends; yields its URL."""
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "zeroplay", "serve", "--host", "127.0.0.1", "--port", str(port), *args],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
+    """``zeroplay serve`` with ``args`` on a loopback port the OS chose, until the block ends; yields its URL."""
+    proc, url = start_serve(*args, seconds=60)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/api/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("zeroplay serve did not start: " + proc.stderr.read().decode()[-2000:]) from None
-                time.sleep(0.2)
         yield url
     finally:
         proc.terminate()

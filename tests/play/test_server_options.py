@@ -13,7 +13,6 @@ import json
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 import warnings
 
@@ -22,6 +21,8 @@ import pytest
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note on httpx versions
     from fastapi.testclient import TestClient
+
+from play_helpers import start_serve
 
 from zeroplay.engine.factory import PLAY_PLAYOUTS
 from zeroplay.play.server import create_app, is_loopback
@@ -160,29 +161,12 @@ def test_serve_command_line_refuses_a_bad_model_with_one_line():
                                   "model's name: ") and proc.stderr.count("\n") == 1
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_serve_with_a_model_and_playouts_end_to_end(warm):
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "zeroplay", "serve", "--host", "127.0.0.1", "--port", str(port),
-                             "--model", EIGHT, "--playouts", "33"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    url = f"http://127.0.0.1:{port}"
+    printed: list[str] = []
+    proc, url = start_serve("--model", EIGHT, "--playouts", "33", stdout_lines=printed)
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/api/defaults", timeout=2) as r:
-                    defaults = json.loads(r.read())
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("zeroplay serve did not start: " + proc.stderr.read()[-2000:])
-                time.sleep(0.2)
+        with urllib.request.urlopen(url + "/api/defaults", timeout=30) as r:
+            defaults = json.loads(r.read())
         assert (defaults["size"], defaults["n_in_row"], defaults["playouts"]) == (8, 5, 33)
         request = urllib.request.Request(url + "/api/games", data=b"{}", method="POST",
                                          headers={"Content-Type": "application/json"})
@@ -196,8 +180,8 @@ def test_serve_with_a_model_and_playouts_end_to_end(warm):
         except subprocess.TimeoutExpired:
             proc.kill()
             out, err = proc.communicate()
-    assert "warning" not in err  # a loopback address: nothing to warn about
-    assert f"zeroplay web board: http://127.0.0.1:{port}/" in out
+    assert b"warning" not in err  # a loopback address: nothing to warn about
+    assert printed == [f"zeroplay web board: {url}/  (Ctrl-C stops it)\n"] and out == b""  # the port it bound
 
 
 # --- --host ----------------------------------------------------------------------------------------------
