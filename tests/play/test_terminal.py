@@ -27,7 +27,31 @@ def default_sigint() -> None:
 
 
 def play(stdin: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    """The real ``zeroplay play`` command in a subprocess, ``stdin`` piped in."""
     return subprocess.run(PLAY + list(args), input=stdin, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture
+def play_here(capsys, monkeypatch):
+    """``play_here(stdin, *args)``: ``zeroplay play ARGS`` through ``zeroplay.cli.main`` in this process,
+    ``stdin`` as its input; a CompletedProcess as ``play`` returns. For the tests of which options
+    are taken or refused: the same code as the command's, without a new interpreter, numba cache
+    load and model load per call (1-2 CPU s each); ``play`` keeps the tests of the real process."""
+    import io
+
+    from zeroplay.cli import main
+
+    def run(stdin: str, *args: str) -> subprocess.CompletedProcess:
+        capsys.readouterr()
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        try:
+            code = main(["play", *args])
+        except SystemExit as e:  # argparse's refusals
+            code = e.code if isinstance(e.code, int) else 1
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(["zeroplay", "play", *args], code, out, err)
+
+    return run
 
 
 def test_piped_game_with_every_command(warm):
@@ -168,55 +192,55 @@ def test_choosing_a_shipped_model_does_not_import_torch():
     assert out.strip() == "False"
 
 
-def test_n_in_row_option_plays_the_shipped_6x6_model(warm):
-    proc = play("c3\nquit\n", "--size", "6", "--n-in-row", "4", "--playouts", "30")
+def test_n_in_row_option_plays_the_shipped_6x6_model(warm, play_here):
+    proc = play_here("c3\nquit\n", "--size", "6", "--n-in-row", "4", "--playouts", "30")
     assert proc.returncode == 0 and "Traceback" not in proc.stdout + proc.stderr
     assert "gomoku 6x6 freestyle, 4 in a row" in proc.stdout
     assert "model gomoku-6x6-4-freestyle.safetensors (shipped" in proc.stdout
-    bad = play("quit\n", "--size", "6", "--n-in-row", "9")
+    bad = play_here("quit\n", "--size", "6", "--n-in-row", "9")
     assert bad.returncode == 2 and "zeroplay play: error: --n-in-row must be in 3..6" in bad.stderr
     # without --n-in-row, 6x6 is the shipped model's game (as on the web board); other sizes: 5
-    default = play("quit\n", "--size", "6", "--playouts", "30")
+    default = play_here("quit\n", "--size", "6", "--playouts", "30")
     assert "gomoku 6x6 freestyle, 4 in a row" in default.stdout
-    five = play("quit\n", "--size", "6", "--n-in-row", "5", "--playouts", "30")
+    five = play_here("quit\n", "--size", "6", "--n-in-row", "5", "--playouts", "30")
     assert "gomoku 6x6 freestyle, 5 in a row." in five.stdout
     assert "model for gomoku 6x6 freestyle, 5 in a row" in five.stdout
-    assert "in a row" not in play("quit\n", "--size", "7", "--playouts", "30").stdout.splitlines()[0]
-    assert play("quit\n", "--game", "tictactoe", "--n-in-row", "4").returncode == 2
-    inf = play("quit\n", "--size", "7", "--seconds", "inf")  # never moving is no time limit
+    assert "in a row" not in play_here("quit\n", "--size", "7", "--playouts", "30").stdout.splitlines()[0]
+    assert play_here("quit\n", "--game", "tictactoe", "--n-in-row", "4").returncode == 2
+    inf = play_here("quit\n", "--size", "7", "--seconds", "inf")  # never moving is no time limit
     assert inf.returncode == 2 and "--seconds must be a number of seconds > 0, got inf" in inf.stderr
 
 
-def test_a_shipped_model_that_is_not_the_default_plays_by_name(warm):
+def test_a_shipped_model_that_is_not_the_default_plays_by_name(warm, play_here):
     """8x8 keeps the search-only engine (its model is weaker: docs/STRENGTH.md); the note names the
     shipped model, and --model takes that name."""
     path = MODELS_DIR / "gomoku-8x8-5-freestyle.safetensors"
     if not path.exists():
         pytest.skip("the shipped 8x8 model is not in this checkout (src/zeroplay/models/)")
-    plain = play("quit\n", "--size", "8", "--playouts", "30")
+    plain = play_here("quit\n", "--size", "8", "--playouts", "30")
     assert "no default model for gomoku 8x8 freestyle" in plain.stdout
     assert "--model gomoku-8x8-5-freestyle to play a shipped one" in plain.stdout
-    named = play("d4\nquit\n", "--size", "8", "--model", "gomoku-8x8-5-freestyle", "--playouts", "30")
+    named = play_here("d4\nquit\n", "--size", "8", "--model", "gomoku-8x8-5-freestyle", "--playouts", "30")
     assert named.returncode == 0 and "Traceback" not in named.stdout + named.stderr
     assert "model gomoku-8x8-5-freestyle.safetensors (shipped, final: iteration" in named.stdout
     # the model's own board: no --size needed (the tiny net is size-specific)
-    bare = play("quit\n", "--model", "gomoku-8x8-5-freestyle", "--playouts", "30")
+    bare = play_here("quit\n", "--model", "gomoku-8x8-5-freestyle", "--playouts", "30")
     assert bare.returncode == 0 and "gomoku 8x8 freestyle. " in bare.stdout
 
 
-def test_options_not_given_come_from_the_model(tmp_path):
+def test_options_not_given_come_from_the_model(tmp_path, play_here):
     """--model names its game: size, line length and rule default to the checkpoint's."""
     from zeroplay.play.terminal import _model_game
 
     six = _model_game("gomoku-6x6-4-freestyle")
     assert six == {"name": "gomoku", "options": {"width": 6, "height": 6, "n_in_row": 4, "rule": "freestyle"}}
     assert _model_game(None) is None and _model_game(tmp_path / "missing.safetensors") is None
-    proc = play("quit\n", "--model", "gomoku-6x6-4-freestyle", "--playouts", "30")
+    proc = play_here("quit\n", "--model", "gomoku-6x6-4-freestyle", "--playouts", "30")
     assert "gomoku 6x6 freestyle, 4 in a row" in proc.stdout
     # given options win; a misfit is still refused with the reason
-    misfit = play("quit\n", "--model", "gomoku-6x6-4-freestyle", "--n-in-row", "5")
+    misfit = play_here("quit\n", "--model", "gomoku-6x6-4-freestyle", "--n-in-row", "5")
     assert misfit.returncode == 2 and "n_in_row: checkpoint 4, wanted 5" in misfit.stderr
-    missing = play("quit\n", "--size", "8", "--model", "gomoku-no-such-model")
+    missing = play_here("quit\n", "--size", "8", "--model", "gomoku-no-such-model")
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
 
 
@@ -263,8 +287,8 @@ def test_ctrl_c_while_the_engine_thinks_plays_the_best_move_so_far(warm):
     assert (buf + out).rstrip().endswith(b"Bye.")
 
 
-def test_gomoku_options_are_refused_for_other_games():
-    proc = play("quit\n", "--game", "tictactoe", "--size", "9", "--rule", "standard")
+def test_gomoku_options_are_refused_for_other_games(play_here):
+    proc = play_here("quit\n", "--game", "tictactoe", "--size", "9", "--rule", "standard")
     assert proc.returncode == 2 and "--size, --rule: Gomoku options; tictactoe has none" in proc.stderr
 
 
@@ -312,10 +336,10 @@ def test_connect4_illegal_and_full_column_hint_undo_new(warm):
     assert out.rstrip().endswith("Bye.")
 
 
-def test_connect4_refuses_gomoku_options():
+def test_connect4_refuses_gomoku_options(play_here):
     for flags, named in ((["--size", "9"], "--size"), (["--n-in-row", "5"], "--n-in-row"),
                          (["--rule", "standard"], "--rule")):
-        proc = play("quit\n", "--game", "connect4", *flags)
+        proc = play_here("quit\n", "--game", "connect4", *flags)
         assert proc.returncode == 2 and f"{named}: Gomoku options; connect4 has none" in proc.stderr
         assert "Traceback" not in proc.stderr
 

@@ -18,6 +18,10 @@ from zeroplay.train.loop import TrainingRun, open_run  # noqa: E402
 from zeroplay.train.metrics import read_metrics  # noqa: E402
 from zeroplay.train.shards import read_shard  # noqa: E402
 
+# one worker runs every test that starts a Ray instance (pytest -n --dist loadgroup), one at a time: two
+# instances at once would contend for the machine's 2 CPUs and Ray's per-machine ports and files
+pytestmark = pytest.mark.xdist_group("ray")
+
 GAMES = 12  # per iteration: 6 per actor
 
 

@@ -14,6 +14,10 @@ from ray.cluster_utils import Cluster  # noqa: E402
 from zeroplay.train import ray_backend  # noqa: E402
 from zeroplay.train.loop import TrainingRun, open_run  # noqa: E402
 
+# one worker runs every test that starts a Ray instance (pytest -n --dist loadgroup), one at a time: two
+# instances at once would contend for the machine's 2 CPUs and Ray's per-machine ports and files
+pytestmark = pytest.mark.xdist_group("ray")
+
 
 @pytest.fixture(scope="module")
 def two_nodes():

@@ -21,7 +21,8 @@ from zeroplay.games import make  # noqa: E402
 from zeroplay.train import ReplayBuffer, read_metrics  # noqa: E402
 from zeroplay.train.shards import read_shard  # noqa: E402
 
-pytestmark = pytest.mark.slow
+# xdist_group: one worker runs every test that starts a Ray instance (pytest -n), one instance at a time
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
 
 ARGS = ["--game", "gomoku", "--size", "6", "--n-in-row", "4", "--net", "tiny", "--playouts", "32",
         "--games-per-iteration", "24", "--parallel-games", "2", "--steps", "2", "--batch-size", "16",
