@@ -27,8 +27,10 @@ lint: $(STAMP)
 	$(BIN)/python -m ruff check src
 	$(BIN)/python -m mypy
 
+# one test process per core (pytest-xdist; at most 4: each holds torch and the compiled kernels);
+# loadgroup keeps the tests marked xdist_group("ray") on one worker, one Ray instance at a time
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadgroup
 
 # the long tests `make test` leaves out (CI's slow job: `.ci/run slow`)
 test-slow: $(STAMP)
