@@ -253,18 +253,16 @@ class PbrainEngine(BlockCommands, Turns, InfoLimits):
 
     def _model_name(self) -> str:
         """The model that plays the current board (15x15 before START), by file name without
-        its suffix, or ``search-only`` (the heuristic evaluator). Reads headers only."""
+        its suffix (``_model_for``), or ``search-only`` (the heuristic evaluator)."""
         if self.model is not None:
             return Path(self.model).stem
-        from zeroplay.engine.factory import find_model
         from zeroplay.games import make
 
         try:
-            found = find_model(make("gomoku", width=self.width or 15, height=self.height or 15,
-                                    rule=self._rule_name()))
+            game = make("gomoku", width=self.width or 15, height=self.height or 15, rule=self._rule_name())
         except ValueError:
-            found = None
-        return "search-only" if found is None else Path(found).stem
+            return "search-only"
+        return self._model_for(game) or "search-only"
 
     # --- Yixin extensions (play/yixin.py) ----------------------------------------------------------
     def _cmd_yxstop(self, arg: str) -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import threading
 import time
 import traceback
+from pathlib import Path
 
 import numpy as np
 
@@ -270,11 +271,35 @@ class Turns:
         if game in self._engines or self._model_ready.is_set() or not self._ready.is_set():
             return self._load_engine(game)
         if game not in self._stopgaps:
+            from dataclasses import replace
+
             from zeroplay.engine.factory import make_engine
 
-            self._stopgaps[game] = make_engine(game, use_shipped=False)
-            self._debug("the model is still loading: the search-only engine plays until it is in")
+            stopgap = make_engine(game, use_shipped=False)
+            coming = self._model_for(game)
+            if coming is not None:
+                # make_engine's note says "no trained model": false while one is loading
+                stopgap = replace(stopgap, note=f"a stand-in while the model {coming} loads: the search-only "
+                                                "engine plays until it is in")
+                self._debug(f"the model {coming} is still loading: the search-only engine plays until it is in")
+            else:  # the note ("no trained model for ...") is true: this engine plays on after the warm-up
+                self._debug("no model plays this game: the search-only engine plays")
+            self._stopgaps[game] = stopgap
         return self._stopgaps[game]
+
+    def _model_for(self, game) -> str | None:
+        """The model that plays ``game`` once loaded (``--model``, else the shipped default), by
+        file name without its suffix; None: none does, the search-only engine plays. Reads
+        headers only."""
+        if self.model is not None:
+            return Path(self.model).stem
+        from zeroplay.engine.factory import find_model
+
+        try:
+            found = find_model(game)
+        except ValueError:
+            found = None
+        return None if found is None else Path(found).stem
 
     def _load_engine(self, game):
         """The engine for ``game`` (made once per game: a model load imports torch)."""
