@@ -86,3 +86,11 @@ def test_a_bad_model_is_one_line_and_exit_2_before_ready(capsys, tmp_path):
     assert main(["analyze", "--model", str(path)]) == 2
     captured = capsys.readouterr()
     assert captured.err == f"zeroplay analyze: error: {path} is a connect4 model: zeroplay analyze analyses Gomoku positions\n"
+
+
+def test_a_query_file_saved_with_a_byte_order_mark_is_read():
+    """``zeroplay analyze < queries.jsonl`` from Windows Notepad: line 1 was "not a JSON object"."""
+    query = json.dumps({"id": "b", "bogus": 1})  # answered without a search
+    first, second = _answers("\ufeff" + query, "\ufeff" + query)
+    assert first == {"id": "b", "error": "unknown field bogus"}
+    assert second["id"] is None  # a BOM further on is no file's start: the line is refused

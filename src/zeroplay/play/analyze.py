@@ -179,10 +179,13 @@ def _pv(searcher, first: int, plies: int = PV_PLIES) -> list[int]:
 def run(stdin: TextIO, write: Callable[[str], None], **options) -> int:
     """Answer every line of ``stdin`` until its end; returns 0."""
     analyzer = Analyzer(**options)
+    first = True
     while True:
         line = stdin.readline(MAX_LINE_BYTES + 1)
         if not line:
             return 0
+        if first:  # a query file that Windows Notepad saved starts with a byte-order mark
+            line, first = line.removeprefix("\ufeff"), False
         if len(line) > MAX_LINE_BYTES and not line.endswith("\n"):
             while line and not line.endswith("\n"):  # drop the rest of the over-long line
                 line = stdin.readline(MAX_LINE_BYTES + 1)
