@@ -375,7 +375,7 @@ def test_connect4_search_only_engine():
         assert state.winner == heuristic_side, game.format_moves(state.moves)
 
 
-def test_connect4_model_and_its_exported_status(warm, tmp_path):
+def test_connect4_model_and_its_exported_status(warm, tmp_path, play_here):
     """``--model`` takes a Connect Four checkpoint; its ``extra.shipped`` record (export_model.py)
     is printed, a plain checkpoint gets nothing extra, a checkpoint of another game is refused."""
     from zeroplay.nn import build_model, save_checkpoint
@@ -386,14 +386,14 @@ def test_connect4_model_and_its_exported_status(warm, tmp_path):
     save_checkpoint(exported, net, game=game, features="basic", step=12, extra={"shipped": {
         "run": "connect4-test", "status": "intermediate", "iteration": 7, "selfplay_games": 1234}})
     save_checkpoint(plain, net, game=game, features="basic", step=12, extra={"iteration": 7})
-    proc = play("4\nquit\n", "--game", "connect4", "--model", str(exported), "--playouts", "30")
+    proc = play_here("4\nquit\n", "--game", "connect4", "--model", str(exported), "--playouts", "30")
     assert proc.returncode == 0 and "Traceback" not in proc.stdout + proc.stderr
     assert ("Engine: model c4-exported.safetensors (run connect4-test, intermediate: iteration 7, "
             "1,234 self-play games), 30 playouts per move.") in proc.stdout
     assert "zeroplay plays" in proc.stdout and "Note: no trained model" not in proc.stdout
-    proc = play("quit\n", "--game", "connect4", "--model", str(plain), "--playouts", "30")
+    proc = play_here("quit\n", "--game", "connect4", "--model", str(plain), "--playouts", "30")
     assert "Engine: model c4-plain.safetensors, 30 playouts per move." in proc.stdout
-    proc = play("quit\n", "--size", "9", "--model", str(plain))
+    proc = play_here("quit\n", "--size", "9", "--model", str(plain))
     assert proc.returncode == 2 and proc.stderr.startswith("zeroplay play: error: ")
     assert "Traceback" not in proc.stderr
 
