@@ -251,6 +251,7 @@ def _move_line(proc) -> str:
     return line
 
 
+@pytest.mark.alone  # times itself
 def test_time_left_bounds_the_move_without_timeout_match(warm):
     """The user's case: START 15, INFO time_left 800, BEGIN searched 3.93 s (time_left was ignored
     without INFO timeout_match). 800 ms / 16 leaves no time for a search: the heuristic move, at
@@ -293,7 +294,7 @@ def test_log_counts_one_playout_in_the_singular(warm):
 def test_tree_reuse_across_turns_and_fresh_start_after_takeback(warm):
     e = Engine(playouts=300)
     e.engine._warm_up()  # compiled and the 15x15 model loaded now: a loaded machine may need > 5 s
-    e.send("INFO timeout_turn 10000", "START 15")
+    e.send("INFO timeout_turn 600000", "START 15")  # 300 playouts end each search, not the clock
     e.send("TURN 7,7")
     searcher = e.engine._searcher
     assert searcher is not None
@@ -313,6 +314,7 @@ def test_tree_reuse_across_turns_and_fresh_start_after_takeback(warm):
     assert searcher.result().root_visits == 300  # reset: no reused visits
 
 
+@pytest.mark.alone  # times itself
 def test_answers_in_time_while_the_search_compiles(tmp_path):
     """A cold numba cache: the first move comes from the heuristic, within the turn time."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba-cache"))
@@ -353,6 +355,7 @@ def _wait_for_log(path: Path, pattern: str, seconds: float) -> re.Match:
         time.sleep(0.05)
 
 
+@pytest.mark.alone  # times itself
 def test_turn_time_is_kept_with_a_warm_search(warm, tmp_path):
     """With a 0.7 s turn and 1,000,000 playouts allowed, each move is the search's (not the
     heuristic's), stopped by its clock within the turn (one late batch allowed), and the reply comes in the turn plus a
