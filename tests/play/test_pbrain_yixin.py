@@ -140,6 +140,7 @@ def test_about_names_the_model():
     assert 'model="search-only"' in e.send("ABOUT")[0]
 
 
+@pytest.mark.alone  # times itself
 def test_a_long_search_prints_message_lines_and_yxstop_ends_it(warm):
     import threading
 

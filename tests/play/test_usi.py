@@ -143,6 +143,7 @@ def test_fuzz_10000_lines():
     _fuzz(10_000, seed=2)
 
 
+@pytest.mark.alone  # times itself
 def test_console_script_starts_bare_and_answers_usiok_within_2_seconds():
     proc = subprocess.Popen([sys.executable, "-c", "import sys; from zeroplay.play.usi import main; sys.exit(main([]))"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)

@@ -42,6 +42,7 @@ def _interrupt(proc: subprocess.Popen, *, after: float) -> tuple[float, str]:
     return time.monotonic() - t0, proc.stderr.read()
 
 
+@pytest.mark.alone  # times itself
 @POSIX
 def test_ctrl_c_stops_the_connect4_empty_board_solve_at_once():
     proc = subprocess.Popen([sys.executable, "-m", "zeroplay", "solve", "connect4", ""],
@@ -52,6 +53,7 @@ def test_ctrl_c_stops_the_connect4_empty_board_solve_at_once():
     assert proc.returncode == -signal.SIGINT and "Traceback" not in err and seconds < 3
 
 
+@pytest.mark.alone  # times itself
 @POSIX
 def test_ctrl_c_stops_the_gomoku_pns_solve_at_once():
     proc = subprocess.Popen([sys.executable, "-m", "zeroplay", "solve", "gomoku", "--moves", LONG_PNS,

@@ -280,6 +280,7 @@ def test_the_iteration_line_says_no_arena_instead_of_elo_none(tmp_path, capsys):
     assert "iteration 1 done" in err and "no arena (--eval-games 0)" in err and "Elo None" not in err
 
 
+@pytest.mark.alone  # times itself
 @pytest.mark.parametrize("reply", [None, b"HTTP/1.1 400 Bad Request\r\n\r\n", b""])
 def test_a_port_that_is_not_a_ray_head_is_refused(reply):
     """Something listens (silent, a web server, one that hangs up) but does not answer HTTP/2 as
