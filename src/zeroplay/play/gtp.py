@@ -16,8 +16,11 @@ become spaces, ``#`` starts a comment, empty lines are ignored, an optional nume
 back in the reply; every reply is ``=[id] text`` or ``?[id] message`` and ends with an empty
 line. Nothing else reaches stdout (file descriptor 1 points at stderr; replies go to a private
 copy of it). Vertices skip the letter I, rows count from the bottom; ``genmove`` may answer
-``pass`` or ``resign``. Moves out of turn (``play b`` twice) are accepted: the position is
-set up again with that colour to move (its ko history starts there).
+``pass`` or ``resign``. Moves out of turn (``play b`` twice), and moves after the two passes that
+end a game, are accepted: the stones are set up again with that colour to move (its ko history
+starts there). Every accepted ``play`` / ``genmove``, passes and moves out of turn included, is
+one ``undo`` step, as in GNU Go 3.8 and KataGo; handicap stones and a ``loadsgf`` position are the
+start of the game, and ``undo`` with nothing to take back answers ``? cannot undo``.
 
 The engine (named on stderr at start and in ``version``): the compiled PUCT search
 (``zeroplay.search``) with Go priors and random-rollout leaves -- no Go network ships yet -- or, with
@@ -126,31 +129,44 @@ class GtpSession:
                          if name.startswith("cmd_")}
 
     # --- game and history -------------------------------------------------------------------
+    # ``events`` and ``states`` run in step: states[i + 1] is states[i] after events[i]. An event
+    # is ("move", action, color) -- one accepted ``play`` / ``genmove``, so one ``undo`` step, as
+    # in GNU Go and KataGo -- or ("setup", black, white, to_play) (handicap stones, ``loadsgf``):
+    # the start of the game, which ``undo`` does not take back. A move out of turn, or after the
+    # two passes that end a game, is played from the same stones set up with its colour to move
+    # (its ko history starts there), inside its own event: undoing it undoes the set-up too.
     def _new_game(self, size: int, komi: float) -> None:
         from zeroplay.games import make
 
         self.game: Any = make("go", size=size, komi=komi, **self.rules)  # a Go game (from_stones, rules)
-        self.events: list = []  # ("move", action) or ("setup", black, white, to_play)
+        self.events: list = []
         self.states = [self.game.initial()]
 
     @property
     def state(self):
         return self.states[-1]
 
+    def _to_move(self, state, color: int):
+        """``state``, or its stones set up with ``color`` to move when it is not (or the game has
+        ended)."""
+        if state.to_play != color or state.is_terminal:
+            return self.game.from_stones(state.stones(0), state.stones(1), to_play=color)
+        return state
+
+    def _restarts(self, i: int) -> bool:
+        """Whether events[i] starts play from a set-up position (explicit or out of turn)."""
+        e = self.events[i]
+        return e[0] == "setup" or self._to_move(self.states[i], e[2]) is not self.states[i]
+
     def _push(self, event) -> None:
-        s = self.state
+        """Append ``event`` and its position; raises ValueError (and changes nothing) when it is
+        illegal."""
         if event[0] == "move":
-            s = s.play(event[1])
+            s = self._to_move(self.state, event[2]).play(event[1])
         else:
             s = self.game.from_stones(event[1], event[2], to_play=event[3])
         self.events.append(event)
         self.states.append(s)
-
-    def _turn(self, color: int) -> None:
-        """Make ``color`` the side to move (a set-up when it is not, or the game has ended)."""
-        s = self.state
-        if s.to_play != color or s.is_terminal:
-            self._push(("setup", [int(c) for c in s.stones(0)], [int(c) for c in s.stones(1)], color))
 
     def _replay(self, size: int, komi: float) -> None:
         events = self.events
@@ -258,12 +274,9 @@ class GtpSession:
             raise GtpFailure("syntax error")
         color = self._color(args[0])
         action = self._vertex(args[1])
-        saved = (list(self.events), list(self.states))
-        self._turn(color)
         try:
-            self._push(("move", action))
+            self._push(("move", action, color))
         except ValueError:
-            self.events, self.states = saved
             raise GtpFailure("illegal move") from None
         return ""
 
@@ -288,8 +301,7 @@ class GtpSession:
             raise GtpFailure("syntax error")
         color = self._color(args[0])
         interval = self._interval(args[1:]) if analysis else None
-        self._turn(color)
-        state = self.state
+        state = self._to_move(self.state, color)
         if analysis:
             self.write(f"={ident}\n")
         seconds = self._move_seconds(color)
@@ -301,7 +313,7 @@ class GtpSession:
             self.write(self._info_line(state, stats, analysis) + "\n")
         text = "resign" if move is None else self.game.format_move(move)
         if move is not None:
-            self._push(("move", move))
+            self._push(("move", move, color))
         if analysis:
             self.write(f"play {text}\n\n")
             return None
@@ -468,7 +480,7 @@ class GtpSession:
             if record.black_setup or record.white_setup or record.to_play:
                 self._push(("setup", record.black_setup, record.white_setup, record.to_play))
             for m in moves:
-                self._push(("move", m))
+                self._push(("move", m, self.state.to_play))
         except ValueError:
             self.game, self.events, self.states = saved
             raise GtpFailure("cannot load file") from None
@@ -480,12 +492,17 @@ class GtpSession:
 
         if args:
             raise GtpFailure("printsgf writes no files here: give no argument")
-        start = max((i for i, e in enumerate(self.events) if e[0] == "setup"), default=-1)
+        start = max((i for i in range(len(self.events)) if self._restarts(i)), default=-1)
         g = self.game
+        first = start + 1 if start >= 0 and self.events[start][0] == "setup" else max(start, 0)
         record = GoRecord(g.width, g.height, g.rules.komi, rules=g.rules.scoring,
-                          moves=[e[1] for e in self.events[start + 1:]])
-        if start >= 0:
-            _, record.black_setup, record.white_setup, record.to_play = self.events[start]
+                          moves=[e[1] for e in self.events[first:]])
+        if start >= 0:  # the stones the game (or its last out-of-turn move) started from
+            set_up = self._to_move(self.states[start], self.events[start][2]) if first == start \
+                else self.states[start + 1]
+            record.black_setup = [int(c) for c in set_up.stones(0)]
+            record.white_setup = [int(c) for c in set_up.stones(1)]
+            record.to_play = set_up.to_play
         if self.state.is_terminal:
             record.result = g.result_text(self.state)
         return "\n" + write_go_sgf(record).rstrip("\n")
@@ -519,9 +536,7 @@ class GtpSession:
     def _analyze(self, args, ident, style):
         state = self.state
         if args and args[0].lower() in COLORS:
-            color = self._color(args[0])
-            if color != state.to_play or state.is_terminal:
-                state = self.game.from_stones(state.stones(0), state.stones(1), to_play=color)
+            state = self._to_move(state, self._color(args[0]))
         interval = self._interval(args)
         self.write(f"={ident}\n")
         if not state.is_terminal:
