@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from zeroplay import __version__
+from zeroplay.play.gtp_time import DEFAULT_MAX_MOVE_SECONDS, TimeControl, TimeError
 
 MAX_ANALYSIS_PLAYOUTS = 100_000_000
 """Playouts after which an analysis stops by itself (the root statistics stay a few arrays)."""
@@ -101,6 +102,8 @@ class GtpSession:
             waiting: it ends an analysis.
         size, komi, ko, suicide, scoring: the game at start (``boardsize`` / ``komi`` change them).
         playouts: per ``genmove`` without time controls; seconds: fixed seconds per move instead.
+        max_seconds: the most seconds any move thinks, whatever ``time_settings`` / ``time_left``
+            say (``gtp_time``; ``seconds`` must not exceed it).
         engine: an object with ``name``, ``think`` and ``choose``; default by ``engine_kind``:
             ``"search"`` the PUCT search with Go priors and random-rollout leaves (``engine.go_search``),
             ``"flat"`` flat Monte-Carlo (``engine.go_montecarlo``).
@@ -108,7 +111,8 @@ class GtpSession:
 
     def __init__(self, write, *, interrupted: Any = None, size: int = 9, komi: float = 7.5,
                  ko: str = "simple", suicide: str = "off", scoring: str = "area", playouts: int = 2000,
-                 seconds: float | None = None, engine=None, engine_kind: str = "search", log=None):
+                 seconds: float | None = None, max_seconds: float = DEFAULT_MAX_MOVE_SECONDS, engine=None,
+                 engine_kind: str = "search", log=None):
         from zeroplay.engine.go_montecarlo import FlatMonteCarlo
         from zeroplay.engine.go_search import PuctRollout
 
@@ -123,7 +127,10 @@ class GtpSession:
             engine = PuctRollout(self.playouts) if engine_kind == "search" else FlatMonteCarlo(self.playouts)
         self.engine = engine
         self.log = log or sys.stderr
-        self.time: dict[str, Any] = {"main": 0.0, "byo": 0.0, "stones": 0, "left": {0: None, 1: None}}
+        self.clock = TimeControl(max_seconds)
+        if seconds is not None and not 0 < seconds <= self.clock.max_seconds:
+            raise ValueError(f"seconds per move must be in (0, {self.clock.max_seconds:g}] (the cap "
+                             f"--max-seconds), got {seconds}")
         self._new_game(size, komi)
         self.commands = {name[4:].replace("__", "-"): getattr(self, name) for name in dir(self)
                          if name.startswith("cmd_")}
@@ -346,39 +353,27 @@ class GtpSession:
 
     def cmd_time_settings(self, args, ident):
         try:
-            main, byo, stones = float(args[0]), float(args[1]), int(args[2])
-        except (ValueError, IndexError):
-            raise GtpFailure("syntax error") from None
-        if len(args) != 3 or min(main, byo, stones) < 0 or not np.isfinite(main + byo):
-            raise GtpFailure("syntax error")
-        self.time = {"main": main, "byo": byo, "stones": stones, "left": {0: None, 1: None}}
+            self.clock.parse_settings(args)
+        except TimeError as e:
+            raise GtpFailure(f"syntax error: {e}") from None
         return ""
 
     def cmd_time_left(self, args, ident):
-        try:
-            color, seconds, stones = self._color(args[0]), float(args[1]), int(args[2])
-        except (ValueError, IndexError):
-            raise GtpFailure("syntax error") from None
-        if len(args) != 3 or not np.isfinite(seconds):
+        if not args:
             raise GtpFailure("syntax error")
-        self.time["left"][color] = (max(seconds, 0.0), max(stones, 0))
+        color = self._color(args[0])
+        try:
+            self.clock.parse_left(color, args[1:])
+        except TimeError as e:
+            raise GtpFailure(f"syntax error: {e}") from None
         return ""
 
     def _move_seconds(self, color: int) -> float | None:
-        """Seconds for this move: ``--seconds``; else from the time controls (1/30 of main time
-        left, or 80 % of a byo-yomi period's share less 0.2 s), None for playouts instead."""
+        """Seconds for this move: ``--seconds``; else from the time controls (``gtp_time``: at
+        most ``--max-seconds``), None for playouts instead."""
         if self.seconds:
             return self.seconds
-        t = self.time
-        left = t["left"][color]
-        if t["main"] <= 0 and t["byo"] <= 0:
-            return None
-        if left is None:
-            left = (t["main"], 0) if t["main"] > 0 else (t["byo"], t["stones"])
-        seconds, stones = left
-        if stones > 0:
-            return max(0.05, 0.8 * seconds / stones - 0.2)
-        return max(0.05, seconds / 30)
+        return self.clock.move_seconds(color)
 
     def _dead(self, state) -> list[int]:
         from zeroplay.engine.go_montecarlo import ownership
@@ -608,7 +603,12 @@ def add_gtp_arguments(parser) -> None:
     parser.add_argument("--scoring", choices=["area", "territory"], default="area", help="default area")
     parser.add_argument("--playouts", type=int, default=2000,
                         help="playouts per move without time controls (default 2000)")
-    parser.add_argument("--seconds", type=float, default=None, help="seconds per move (overrides playouts)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="seconds per move (overrides playouts and time controls; at most --max-seconds)")
+    parser.add_argument("--max-seconds", type=float, default=DEFAULT_MAX_MOVE_SECONDS,
+                        help="the most seconds any move thinks, whatever time_settings / time_left say (a "
+                             f"GUI's 'time_settings 1e308 0 0' would otherwise think for ages; default "
+                             f"{DEFAULT_MAX_MOVE_SECONDS:g})")
     parser.add_argument("--engine", choices=["search", "flat"], default="search",
                         help="search: the PUCT search with Go priors and random-rollout leaves (default); flat: flat "
                              "Monte-Carlo, UCB1 over the root moves")
@@ -621,6 +621,12 @@ def run(args) -> int:
         return 2
     if args.playouts < 1 or (args.seconds is not None and not args.seconds > 0):
         print("gtp: --playouts must be >= 1 and --seconds > 0", file=sys.stderr)
+        return 2
+    if not (np.isfinite(args.max_seconds) and args.max_seconds > 0) or \
+            (args.seconds is not None and args.seconds > args.max_seconds):
+        print(f"gtp: --max-seconds must be a finite number > 0 and --seconds at most it, got --max-seconds "
+              f"{args.max_seconds:g}" + (f" --seconds {args.seconds:g}" if args.seconds is not None else ""),
+              file=sys.stderr)
         return 2
     reply_fd = os.dup(1)
     os.dup2(2, 1)
@@ -635,7 +641,7 @@ def run(args) -> int:
     try:
         return serve(stdin, write, size=args.size, komi=args.komi, ko=args.ko, suicide=args.suicide,
                      scoring=args.scoring, playouts=args.playouts, seconds=args.seconds,
-                     engine_kind=args.engine)
+                     max_seconds=args.max_seconds, engine_kind=args.engine)
     except ValueError as e:
         print(f"gtp: {e}", file=sys.stderr)
         return 2
