@@ -112,8 +112,9 @@ def _gnugo_replies(lines: list[str]) -> list[tuple[str, list[str], list[str]]]:
     script = []
     for line in lines:
         script += [line, "list_stones black", "list_stones white"]
-    proc = subprocess.run([GNUGO, "--mode", "gtp", "--chinese-rules", "--simple-ko", "--forbid-suicide"], input="\n".join(script + ["quit"]) + "\n",
-                          capture_output=True, text=True, timeout=120)
+    argv = [GNUGO, "--mode", "gtp", "--chinese-rules", "--simple-ko", "--forbid-suicide"]
+    proc = subprocess.run(argv, input="\n".join(script + ["quit"]) + "\n", capture_output=True, text=True,
+                          timeout=120)
     replies = proc.stdout.split("\n\n")
     out = []
     for i in range(len(lines)):

@@ -39,58 +39,23 @@ from typing import Any
 import numpy as np
 
 from zeroplay import __version__
+from zeroplay.play.gtp_text import (
+    COLORS,
+    MAX_LINE,
+    GtpFailure,
+    analysis_interval,
+    clean_line,
+    handicap_points,
+    info_line,
+)
 from zeroplay.play.gtp_time import DEFAULT_MAX_MOVE_SECONDS, TimeControl, TimeError
 
 MAX_ANALYSIS_PLAYOUTS = 100_000_000
 """Playouts after which an analysis stops by itself (the root statistics stay a few arrays)."""
-MAX_LINE = 65536
-"""Characters of one command line kept; a longer one is answered as a syntax error."""
 REQUIRED = ("protocol_version", "name", "version", "known_command", "list_commands", "quit", "boardsize",
             "clear_board", "komi", "play", "genmove")
-COLORS = {"b": 0, "black": 0, "w": 1, "white": 1}
 MAX_SGF_BYTES = 1 << 20
 """Largest SGF file ``loadsgf`` reads (1 MiB: a 19x19 game is a few KB)."""
-
-
-class GtpFailure(Exception):
-    """A command that fails: answered ``? message``."""
-
-
-def clean_line(raw: str) -> str:
-    """A raw input line as GTP 2.0 section 3.1 preprocesses it (may return "")."""
-    raw = raw[:MAX_LINE + 1]
-    out = "".join(" " if ch == "\t" else ch for ch in raw if ch == "\t" or (ord(ch) >= 32 and ord(ch) != 127))
-    return out.split("#", 1)[0].strip()
-
-
-def handicap_points(size: int, n: int) -> list[str]:
-    """GTP's fixed handicap vertices (spec section 4.1.1) for ``n`` stones on a size x size board.
-
-    Raises:
-        GtpFailure: ``n`` not in 2..9, or more than the board allows (4 on even sizes and 7x7,
-            none below 7x7).
-    """
-    if not 2 <= n <= 9:
-        raise GtpFailure("invalid number of stones")
-    limit = 0 if size < 7 else (4 if size % 2 == 0 or size == 7 else 9)
-    if n > limit:
-        raise GtpFailure("invalid number of stones")
-    edge = 2 if size < 13 else 3
-    lo, hi, mid = edge, size - 1 - edge, size // 2
-    # (x, y) with y from the bottom, in the spec's order
-    corners = [(lo, lo), (hi, hi), (lo, hi), (hi, lo)]
-    sides = [(lo, mid), (hi, mid)]
-    middle_rows = [(mid, lo), (mid, hi)]
-    points = corners[: min(n, 4)]
-    if n >= 6:
-        points += sides
-    if n >= 8:
-        points += middle_rows
-    if n in (5, 7, 9):
-        points.append((mid, mid))
-    from zeroplay.games.go import COLUMNS
-
-    return [f"{COLUMNS[x]}{y + 1}" for x, y in points]
 
 
 class GtpSession:
@@ -115,6 +80,7 @@ class GtpSession:
                  engine_kind: str = "search", log=None):
         from zeroplay.engine.go_montecarlo import FlatMonteCarlo
         from zeroplay.engine.go_search import PuctRollout
+        from zeroplay.play.terminal import MEMORY_BYTES
 
         self.write = write
         self.interrupted = interrupted or threading.Event()
@@ -124,7 +90,11 @@ class GtpSession:
         if engine is None:
             if engine_kind not in ("search", "flat"):
                 raise ValueError(f"engine must be search or flat, got {engine_kind!r}")
-            engine = PuctRollout(self.playouts) if engine_kind == "search" else FlatMonteCarlo(self.playouts)
+            # tables sized as zeroplay play sizes its own: for the playouts, or to a memory budget
+            # when moves are timed by --seconds (time controls' moves recycle past them)
+            memory = MEMORY_BYTES if seconds is not None else None
+            engine = PuctRollout(self.playouts, memory_bytes=memory) if engine_kind == "search" \
+                else FlatMonteCarlo(self.playouts)
         self.engine = engine
         self.log = log or sys.stderr
         self.clock = TimeControl(max_seconds)
@@ -294,7 +264,7 @@ class GtpSession:
         progress = None
         if analysis is not None:
             def progress(stats):
-                self.write(self._info_line(state, stats, analysis) + "\n")
+                self.write(info_line(state, stats, analysis) + "\n")
         if until_interrupted:
             playouts = MAX_ANALYSIS_PLAYOUTS
         else:
@@ -307,7 +277,7 @@ class GtpSession:
         if not args:
             raise GtpFailure("syntax error")
         color = self._color(args[0])
-        interval = self._interval(args[1:]) if analysis else None
+        interval = analysis_interval(args[1:]) if analysis else None
         state = self._to_move(self.state, color)
         if analysis:
             self.write(f"={ident}\n")
@@ -317,7 +287,7 @@ class GtpSession:
             stats = [s for s in stats if s.move != self.game.pass_action] or stats
         move = self.engine.choose(state, stats)
         if analysis:
-            self.write(self._info_line(state, stats, analysis) + "\n")
+            self.write(info_line(state, stats, analysis) + "\n")
         text = "resign" if move is None else self.game.format_move(move)
         if move is not None:
             self._push(("move", move, color))
@@ -503,41 +473,16 @@ class GtpSession:
         return "\n" + write_go_sgf(record).rstrip("\n")
 
     # --- analysis ---------------------------------------------------------------------------
-    @staticmethod
-    def _interval(args) -> int:
-        interval = 100
-        for i, a in enumerate(args):
-            if a.isdigit() and (i == 0 or args[i - 1] in ("interval",) or args[i - 1].lower() in COLORS):
-                interval = int(a)
-        return min(max(interval, 1), 100_000)
-
-    def _info_line(self, state, stats, style: str) -> str:
-        prior = 1.0 / max(len(state.legal_moves()), 1)
-        parts = []
-        for order, s in enumerate(stats):
-            v = self.game.format_move(s.move)
-            if style == "lz":
-                parts.append(f"info move {v} visits {s.visits} winrate {round(s.winrate * 10000)} "
-                             f"prior {round(prior * 10000)} lcb {round(max(s.lcb, 0) * 10000)} order {order} pv {v}")
-            else:
-                score = "" if s.score_mean is None else (
-                    f"scoreMean {s.score_mean:.3f} scoreStdev {s.score_stdev:.3f} scoreLead {s.score_mean:.3f} "
-                    f"scoreSelfplay {s.score_mean:.3f} ")
-                parts.append(f"info move {v} visits {s.visits} utility {2 * s.winrate - 1:.6f} winrate {s.winrate:.6f} "
-                             f"{score}prior {prior:.6f} lcb {max(s.lcb, 0):.6f} "
-                             f"utilityLcb {2 * max(s.lcb, 0) - 1:.6f} order {order} pv {v}")
-        return " ".join(parts)
-
     def _analyze(self, args, ident, style):
         state = self.state
         if args and args[0].lower() in COLORS:
             state = self._to_move(state, self._color(args[0]))
-        interval = self._interval(args)
+        interval = analysis_interval(args)
         self.write(f"={ident}\n")
         if not state.is_terminal:
             stats = self._think(state, interval=interval, analysis=style, until_interrupted=True)
             if stats:  # the figures at the stop, also for an analysis shorter than its interval
-                self.write(self._info_line(state, stats, style) + "\n")
+                self.write(info_line(state, stats, style) + "\n")
         self.write("\n")
         return None
 
@@ -562,10 +507,33 @@ class _Waiting:
         return not self.lines.empty()
 
 
-def serve(stdin, write, **options) -> int:
-    """Read commands from ``stdin`` (a text stream) until ``quit`` or end of input."""
+def serve(stdin, write, *, warm_up: bool = True, **options) -> int:
+    """Read commands from ``stdin`` (a text stream) until ``quit`` or end of input.
+
+    With ``warm_up`` the engine's compiled search is loaded (compiled on a cold numba cache:
+    minutes of CPU) before the first command is read, with notes on stderr (stdout is GTP's),
+    as ``zeroplay analyze`` and the Gomocup engine do; a GUI's first ``genmove`` then searches
+    for its own time instead of compiling."""
+    import time
+
+    from zeroplay.play.terminal import warm_up_with_note
+
     lines: queue.Queue = queue.Queue()
-    interrupted = _Waiting(lines)
+    session = GtpSession(write, interrupted=_Waiting(lines), **options)
+
+    def note(text: str) -> None:
+        print(f"zeroplay gtp: {text.strip()}", file=sys.stderr, flush=True)
+
+    if warm_up:
+        started = time.perf_counter()
+        try:
+            warm_up_with_note(note, session.engine)
+            note(f"search loaded in {time.perf_counter() - started:.1f} s")
+        except Exception as e:  # the first genmove then compiles (or says what is wrong)
+            note(f"warm-up failed, the first genmove compiles instead: {type(e).__name__}: {e}")
+    note(f"engine {session.engine.name}; "
+         f"{f'{session.seconds:g} s' if session.seconds else f'{session.playouts} playouts'} a move "
+         f"unless time controls say otherwise (at most {session.clock.max_seconds:g} s)")
 
     def reader():
         for line in stdin:
@@ -573,10 +541,6 @@ def serve(stdin, write, **options) -> int:
         lines.put(None)
 
     threading.Thread(target=reader, daemon=True).start()
-    session = GtpSession(write, interrupted=interrupted, **options)
-    print(f"zeroplay gtp: engine {session.engine.name}; "
-          f"{f'{session.seconds:g} s' if session.seconds else f'{session.playouts} playouts'} a move "
-          "unless time controls say otherwise", file=sys.stderr)
     while True:
         line = lines.get()
         if line is None or not session.handle(line):

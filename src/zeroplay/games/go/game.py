@@ -100,6 +100,9 @@ class Go(Game):
     """
 
     policy_layout = "cells+pass"
+    board_sizes = (5, MAX_SIZE)
+    """The sides a person plays on (the web board's choice, checks and errors; issue 22: 5..19).
+    The rules themselves run on MIN_SIZE..MAX_SIZE (perft on 3x3 and 4x4, GTP ``boardsize 2``)."""
     heuristic = "go"  # the search-only engine's priors: zeroplay.engine.go_prior
     sgf_game = 1  # records: games.go.sgf
     feature_sets = ("go", "basic", "alphazero-gomoku")
