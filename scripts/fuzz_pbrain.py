@@ -32,7 +32,7 @@ def main() -> int:
 
     from zeroplay.engine.factory import warm_up
     from zeroplay.play.fuzz import REPLY, random_lines, reset_and_check
-    from zeroplay.play.pbrain import PbrainEngine
+    from zeroplay.play.pbrain_engine import PbrainEngine
 
     warm_up()
     rng = random.Random(args.seed)

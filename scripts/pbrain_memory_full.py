@@ -15,7 +15,7 @@ import sys
 
 import numpy as np
 
-from zeroplay.play.pbrain import PbrainEngine
+from zeroplay.play.pbrain_engine import PbrainEngine
 
 MAX = 367001600
 ap = argparse.ArgumentParser()

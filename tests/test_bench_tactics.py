@@ -40,6 +40,8 @@ def data(tmp_path):
 def test_only_the_freestyle_targets_are_read(data):
     assert [p["id"] for p in read_targets(data)] == ["intro_1move_vcf_001", "intro_1move_vcf_002"]
     assert len(read_targets(data, limit=1)) == 1
+    data.write_bytes(b"\xef\xbb\xbf" + data.read_bytes())  # --data FILE saved by Windows Notepad
+    assert [p["id"] for p in read_targets(data)] == ["intro_1move_vcf_001", "intro_1move_vcf_002"]
 
 
 def test_the_search_only_engine_solves_both(data):
@@ -76,3 +78,16 @@ def test_missing_data_and_bad_options_are_told(tmp_path, data):
     bad.write_text("{not json\n")
     with pytest.raises(ValueError, match="not JSON"):
         read_targets(bad)
+
+
+def test_the_other_benchmarks_read_data_saved_with_a_byte_order_mark(tmp_path):
+    """``bench vcf`` / ``bench solve`` --data files saved by Windows Notepad start with a BOM."""
+    from zeroplay.bench import vcf
+    from zeroplay.bench.solve import read_set
+
+    rows = tmp_path / "rows.jsonl"
+    rows.write_bytes(b"\xef\xbb\xbf" + json.dumps(PUZZLES[0]).encode() + b"\n")
+    assert [r["id"] for r in vcf.load(rows)] == ["intro_1move_vcf_001"]
+    scored = tmp_path / "Test_L1_R1"
+    scored.write_bytes(b"\xef\xbb\xbf4453 -3\n445 2\n")
+    assert read_set(scored) == [("4453", -3), ("445", 2)]

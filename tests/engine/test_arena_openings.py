@@ -116,3 +116,35 @@ def test_cli_records_the_openings_and_resumes_with_them(tmp_path, capsys):
     assert main([*args[:-6], "--opening-seed", "8", "--record", str(record), "--json", "--no-progress",
                  "--games", "6"]) != 0
     assert "openings" in capsys.readouterr().err
+
+
+def test_file_openings_accept_a_utf8_byte_order_mark(tmp_path):
+    """Windows Notepad saves UTF-8 with a BOM: the first move read as '\\ufeff4' was refused."""
+    game = make("connect4")
+    path = tmp_path / "open.txt"
+    path.write_bytes("\ufeff4 4\r\n3 5\r\n".encode("utf-8"))
+    openings = FileOpenings(path, game)
+    plain = tmp_path / "plain.txt"
+    plain.write_text("4 4\n3 5\n")
+    assert openings.lines == FileOpenings(plain, game).lines
+    assert len(openings.lines) == 2 and len(openings.lines[0]) == 2
+
+
+def test_cli_opening_seed_needs_random_opening_plies(tmp_path, capsys):
+    """``--opening-seed`` alone was silently ignored; a negative one got numpy's wording."""
+    from zeroplay.cli import main
+
+    args = ["arena", "uniform:2", "uniform:2", "--game", "connect4", "--games", "2", "--json", "--no-progress"]
+    assert main([*args, "--opening-seed", "5"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("zeroplay arena: error: --opening-seed seeds --random-opening-plies") and err.count("\n") == 1
+    openings = tmp_path / "open.txt"
+    openings.write_text("4 4\n")
+    assert main([*args, "--openings", str(openings), "--opening-seed", "5"]) == 2
+    assert "--openings FILE plays the file's openings in order" in capsys.readouterr().err
+    for flag in ("--opening-seed", "--seed"):
+        with pytest.raises(SystemExit) as exit_info:
+            main([*args, "--random-opening-plies", "2", flag, "-1"])
+        assert exit_info.value.code == 2
+        err = capsys.readouterr().err
+        assert f"argument {flag}: must be >= 0, got -1" in err and "Seed must be" not in err

@@ -225,6 +225,16 @@ def test_an_empty_file_becomes_a_record_and_a_whole_last_line_without_newline_is
     assert [g["game"] for g in game_lines(path)] == [0, 1, 2, 3]
 
 
+def test_a_record_saved_with_a_byte_order_mark_resumes(tmp_path, capsys):
+    """A record hand-edited in Windows Notepad starts with a BOM: it was "line 1 is not a JSON object"."""
+    path = tmp_path / "m.jsonl"
+    assert arena(capsys, path, 2)[0] == 0
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    code, out, err = arena(capsys, path, 3)
+    assert code == 0 and out["resumed_games"] == 2, err
+    assert sorted(g["game"] for g in game_lines(path)) == [0, 1, 2]
+
+
 def test_a_cut_off_line_is_dropped_with_a_note(tmp_path, capsys):
     path = tmp_path / "m.jsonl"
     assert arena(capsys, path, 2)[0] == 0

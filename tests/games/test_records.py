@@ -135,3 +135,14 @@ def test_result_rule_and_per_node_properties_round_trip():
     # was read can be written again
     odd = read_sgf("(;GM[4]SZ[9]xy[1]DT[2020];B[ee]ab[2]C[hi])")
     assert odd.node_props == [{"DT": "2020"}, {"C": "hi"}] and read_sgf(write_sgf(odd)).node_props == odd.node_props
+
+
+@pytest.mark.parametrize("suffix", [".psq", ".sgf"])
+def test_a_file_saved_with_a_utf8_byte_order_mark_loads(tmp_path, suffix):
+    """Windows Notepad saves UTF-8 with a BOM: the SGF read as PSQ-less junk, the PSQ header broke."""
+    record = record_of_game(GAME, BLACK_WINS, black="a", white="b")
+    path = tmp_path / f"game{suffix}"
+    save_record(path, record)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    back = load_record(path)
+    assert back.moves == record.moves and (back.black, back.white) == ("a", "b")

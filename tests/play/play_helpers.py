@@ -20,7 +20,7 @@ class Engine:
     """An in-process PbrainEngine with its replies in a list."""
 
     def __init__(self, **options):
-        from zeroplay.play.pbrain import PbrainEngine
+        from zeroplay.play.pbrain_engine import PbrainEngine
 
         self.replies: list[str] = []
         options.setdefault("warm_up", False)

@@ -67,3 +67,30 @@ def test_the_command_keeps_stdout_for_answers_and_says_ready_on_stderr(warm):
     assert "ready" in proc.stderr
     (line,) = proc.stdout.splitlines()
     assert json.loads(line)["id"] == "r"
+
+
+def test_a_bad_model_is_one_line_and_exit_2_before_ready(capsys, tmp_path):
+    """``zeroplay analyze --model nosuch`` printed "ready" and then failed every query."""
+    from zeroplay.cli import main
+    from zeroplay.games import make
+    from zeroplay.nn import build_model, save_checkpoint
+
+    assert main(["analyze", "--model", "nosuch"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and "ready" not in captured.err
+    # the words of zeroplay play --model nosuch (engine.factory.check_model), shipped names included
+    assert captured.err.startswith("zeroplay analyze: error: no checkpoint at nosuch (give a path, or a shipped")
+    connect4 = make("connect4")
+    path = tmp_path / "c4.safetensors"
+    save_checkpoint(path, build_model("tiny", connect4, "basic", seed=0), game=connect4, features="basic")
+    assert main(["analyze", "--model", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"zeroplay analyze: error: {path} is a connect4 model: zeroplay analyze analyses Gomoku positions\n"
+
+
+def test_a_query_file_saved_with_a_byte_order_mark_is_read():
+    """``zeroplay analyze < queries.jsonl`` from Windows Notepad: line 1 was "not a JSON object"."""
+    query = json.dumps({"id": "b", "bogus": 1})  # answered without a search
+    first, second = _answers("\ufeff" + query, "\ufeff" + query)
+    assert first == {"id": "b", "error": "unknown field bogus"}
+    assert second["id"] is None  # a BOM further on is no file's start: the line is refused

@@ -221,6 +221,10 @@ def test_printsgf_and_loadsgf_round_trip(tmp_path):
     assert ask(t, out2, f"loadsgf {path}") == "= black\n\n"
     assert ask(t, out2, "showboard") == ask(s, out, "showboard")
     assert ask(t, out2, f"loadsgf {path} 9") == "= black\n\n"  # before move 9: Black to play E4
+    # saved by Windows Notepad: UTF-8 with a byte-order mark (it was "cannot load file")
+    bom = tmp_path / "bom.sgf"
+    bom.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert ask(t, out2, f"loadsgf {bom} 9") == "= black\n\n"
     assert ask(t, out2, "play b E4") == "=\n\n"
     # a file that does not load leaves the game as it was
     board = ask(t, out2, "showboard")

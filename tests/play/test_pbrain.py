@@ -222,7 +222,7 @@ def test_a_failed_start_leaves_no_game():
 
 
 def test_time_budget():
-    from zeroplay.play.pbrain import PbrainEngine
+    from zeroplay.play.pbrain_engine import PbrainEngine
 
     e = PbrainEngine(lambda s: None, warm_up=False, search=False)
     e.timeout_turn_ms = 0

@@ -12,11 +12,11 @@ import pytest
 
 from zeroplay.engine.factory import find_model
 from zeroplay.games import make
-from zeroplay.play.pbrain import MEMORY_MARGIN_BYTES, MIN_MEMORY_BYTES, search_memory
+from zeroplay.play.pbrain_limits import MEMORY_MARGIN_BYTES, MIN_MEMORY_BYTES, search_memory
 
 _SESSION = r"""
 import io, json, sys, time
-from zeroplay.play.pbrain import PbrainEngine
+from zeroplay.play.pbrain_engine import PbrainEngine
 out, log = [], io.StringIO()
 engine = PbrainEngine(out.append, log=log, playouts=64, **json.loads(sys.argv[1]))
 started = time.perf_counter()

@@ -187,7 +187,7 @@ def test_damaged_weights_stop_pbrain_at_start_up(capsys, tmp_path):
 def test_unreadable_file_in_both(capsys, tmp_path, monkeypatch):
     """A file the system will not let us read (permission denied) is one line with its reason.
     Root reads a chmod 000 file, so the refusal is simulated here; the next test uses a real one."""
-    from zeroplay.play.pbrain import model_error
+    from zeroplay.play.pbrain_limits import model_error
 
     model = _eight(tmp_path)
     read_bytes = Path.read_bytes

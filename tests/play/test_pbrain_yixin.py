@@ -50,6 +50,29 @@ def test_a_short_turn_while_the_model_loads_gets_the_heuristic_move(warm, monkey
     assert "the model is still loading and the turn (0.70 s) is under 3 s" in log.getvalue()
 
 
+def test_the_stand_in_says_the_model_is_loading_and_only_a_real_absence_says_none():
+    """The stand-in's note was make_engine's "no trained model for gomoku 15x15 yet" while the
+    shipped 15x15 model was loading."""
+    from zeroplay.engine.factory import MODELS_DIR
+    from zeroplay.games import make
+
+    e, log = _engine()
+    e.engine._ready.set()  # the search is compiled, the model not yet loaded
+    stand_in = e.engine._engine(make("gomoku", width=15, height=15, rule="freestyle"))
+    assert stand_in.model_path is None and "no trained model" not in stand_in.note
+    assert stand_in.note.startswith("a stand-in while the model gomoku-15x15-freestyle loads")
+    assert "the model gomoku-15x15-freestyle is still loading" in log.getvalue()
+    # exactly five (INFO rule 1): no model plays it, during the warm-up or after it
+    none = e.engine._engine(make("gomoku", width=15, height=15, rule="standard"))
+    assert none.note.startswith("no trained model for gomoku 15x15")
+    assert "no model plays this game: the search-only engine plays" in log.getvalue()
+    # --model: the stand-in names it
+    given, _ = _engine(model=str(MODELS_DIR / "gomoku-6x6-4-freestyle.safetensors"))
+    given.engine._ready.set()
+    note = given.engine._engine(make("gomoku", width=6, height=6, n_in_row=4)).note
+    assert note.startswith("a stand-in while the model gomoku-6x6-4-freestyle loads")
+
+
 # --- Yixin extensions: transcripts ------------------------------------------------------------
 FIVE_SOON = ["YXBOARD", "5,5,1", "6,5,1", "7,5,1", "8,5,1", "5,6,2", "6,6,2", "7,6,2", "DONE"]
 

@@ -38,3 +38,15 @@ def test_the_chosen_rule_still_overrides_the_record(client):
     r = client.post("/api/games/load", json={"text": text, "rule": "freestyle", "playouts": 8})
     assert r.status_code == 201, r.text
     assert r.json()["options"]["rule"] == "freestyle"
+
+
+@pytest.mark.parametrize("text", [
+    "\ufeff(;FF[4]GM[4]SZ[15]RU[renju];B[hh];W[hg];B[jf])",
+    "\ufeffPiskvorky 15x15, 11:11, 0\n8,8,0\n8,7,0\n10,6,0\n",
+    "\ufeff(;GM[1]SZ[9]KM[6.5];B[ee];W[cc];B[ce])",
+])
+def test_a_record_text_with_a_byte_order_mark_loads(client, text):
+    """A client that sends a Notepad-saved file as it is: the SGF was taken for PSQ and refused."""
+    r = client.post("/api/games/load", json={"text": text, "playouts": 8})
+    assert r.status_code == 201, r.text
+    assert len(r.json()["moves"]) == 3

@@ -273,9 +273,9 @@ def test_undo_removes_only_leaves_and_keeps_a_loaded_game_and_its_variations(cli
 
 
 def test_the_engines_move_lands_where_its_search_started(warm, monkeypatch):
-    from zeroplay.play import webgame
+    from zeroplay.play import webanalysis
 
-    monkeypatch.setattr(webgame, "PROGRESS_EVERY_S", 0.0)  # a progress call after every round
+    monkeypatch.setattr(webanalysis, "PROGRESS_EVERY_S", 0.0)  # a progress call after every round
     g = WebGame("e", Options(size=9, playouts=64), (40,))  # Black (the person) played e5
     started = threading.Event()
 

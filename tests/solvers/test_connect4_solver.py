@@ -286,6 +286,11 @@ def test_cli_solve_stdin(monkeypatch, capsys):
     out = capsys.readouterr()
     assert out.out.splitlines() == ["4455 18", "44455554221 -15", f"{late} {late_score}"]
     assert "line 4" in out.err
+    # a test-set file saved by Windows Notepad: its byte-order mark made line 1 a bad position
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\ufeff4455 18\n448\n"))
+    assert main(["solve", "connect4"]) == 1
+    out = capsys.readouterr()
+    assert out.out.splitlines() == ["4455 18"] and "line 1" not in out.err and "line 2" in out.err
 
 
 def test_cli_stdin_process_stays_warm():

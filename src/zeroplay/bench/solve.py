@@ -43,7 +43,7 @@ def default_data_dir() -> Path:
 def read_set(path: Path, limit: int | None = None) -> list[tuple[str, int]]:
     """``(moves, score)`` pairs of one test-set file (``<moves> <score>`` per line)."""
     out = []
-    with open(path) as f:
+    with open(path, encoding="utf-8-sig") as f:
         for line in f:
             words = line.split()
             if len(words) == 2:

@@ -56,7 +56,7 @@ def read_targets(path: Path, limit: int | None = None, collections: set[str] | N
         raise ValueError(f"no Gomoku puzzles at {path}: the tactics benchmark reads the test data of "
                          f"../shared/data/gomoku beside the checkout (pass --data FILE)")
     out = []
-    with open(path, encoding="utf-8") as f:
+    with open(path, encoding="utf-8-sig") as f:
         for number, line in enumerate(f, 1):
             if not line.strip():
                 continue

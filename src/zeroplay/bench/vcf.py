@@ -76,7 +76,7 @@ def load(path) -> list[dict]:
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"puzzle file not found: {p} (see shared/data/gomoku/README.md)")
-    return [json.loads(line) for line in p.read_text().splitlines() if line.strip()]
+    return [json.loads(line) for line in p.read_text(encoding="utf-8-sig").splitlines() if line.strip()]
 
 
 def position(game, row):

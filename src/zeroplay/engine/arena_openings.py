@@ -92,8 +92,8 @@ class FileOpenings(Openings):
 
     Raises:
         ValueError: the file is missing, unreadable, too large (``MAX_FILE_BYTES``,
-            ``MAX_FILE_LINES``), not UTF-8, holds no opening, or a line does not play (its
-            number and the move say why).
+            ``MAX_FILE_LINES``), not UTF-8 (a leading byte-order mark is allowed), holds no
+            opening, or a line does not play (its number and the move say why).
     """
 
     def __init__(self, path: str | os.PathLike, game: Game):
@@ -107,7 +107,7 @@ class FileOpenings(Openings):
             raise ValueError(f"openings file {self.path} is over {MAX_FILE_BYTES >> 20} MiB")
         self.sha256 = hashlib.sha256(data).hexdigest()
         try:
-            text = data.decode("utf-8")
+            text = data.decode("utf-8-sig")  # a leading BOM, as Windows Notepad saves, is no move
         except UnicodeDecodeError:
             raise ValueError(f"openings file {self.path} is not UTF-8 text") from None
         self.lines: list[list[int]] = []

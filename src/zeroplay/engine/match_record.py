@@ -202,7 +202,7 @@ class MatchRecord:
     def _open(self, game: Game) -> None:
         data = self._file.read()
         try:
-            text = data.decode("utf-8")
+            text = data.decode("utf-8-sig")  # a header saved by Windows Notepad starts with a BOM
         except UnicodeDecodeError:
             raise RecordError(f"{self.path} is not a match record (not text)") from None
         lines = text.split("\n")

@@ -179,10 +179,13 @@ def _pv(searcher, first: int, plies: int = PV_PLIES) -> list[int]:
 def run(stdin: TextIO, write: Callable[[str], None], **options) -> int:
     """Answer every line of ``stdin`` until its end; returns 0."""
     analyzer = Analyzer(**options)
+    first = True
     while True:
         line = stdin.readline(MAX_LINE_BYTES + 1)
         if not line:
             return 0
+        if first:  # a query file that Windows Notepad saved starts with a byte-order mark
+            line, first = line.removeprefix("\ufeff"), False
         if len(line) > MAX_LINE_BYTES and not line.endswith("\n"):
             while line and not line.endswith("\n"):  # drop the rest of the over-long line
                 line = stdin.readline(MAX_LINE_BYTES + 1)
@@ -192,13 +195,42 @@ def run(stdin: TextIO, write: Callable[[str], None], **options) -> int:
             write(json.dumps(analyzer.answer_line(line), separators=(",", ":")))
 
 
+def check_analyze_model(model: str) -> str:
+    """``--model`` checked at start-up, before the compile and the ready line: its checkpoint path.
+
+    The file is checked as ``zeroplay play --model`` checks it (``engine.factory.check_model``),
+    its weights' checksum too (``load_model`` with the torch-free loader), and it must be a
+    Gomoku model: the queries are Gomoku positions, so a model of another game fits none of them.
+
+    Raises:
+        zeroplay.nn.CheckpointError: no such file (the message lists the shipped models), an
+            unreadable, foreign or damaged one (a ``ValueError``, one line).
+        ValueError: a model of another game.
+    """
+    from zeroplay.engine.factory import check_model, load_model
+    from zeroplay.nn.record import checkpoint_game
+
+    path = check_model(model)
+    name, _ = checkpoint_game(path)
+    if name != "gomoku":
+        raise ValueError(f"{path} is a {name} model: zeroplay analyze analyses Gomoku positions")
+    load_model(path, inference="numpy")
+    return path
+
+
 def main(args) -> int:
     """``zeroplay analyze``: the protocol on stdin/stdout.
 
-    Before the first query is read, the search is compiled (a cold numba cache costs minutes
-    of CPU); as KataGo's analysis engine does, start-up notes go to stderr (each compile stage
-    once it takes over 2 s, then a ready line), so stdout carries only answers."""
+    A bad ``--model`` stops it first (``check_analyze_model``: ValueError, one line on stderr
+    and exit status 2 from the CLI). Before the first query is read, the search is compiled (a
+    cold numba cache costs minutes of CPU); as KataGo's analysis engine does, start-up notes go
+    to stderr (each compile stage once it takes over 2 s, then a ready line), so stdout carries
+    only answers."""
     from zeroplay.play.terminal import warm_up_with_note
+
+    if args.model is not None:
+        # a model that fits no query must not print "ready" and then fail every one of them
+        check_analyze_model(args.model)
 
     def write(text: str) -> None:
         sys.stdout.write(text + "\n")

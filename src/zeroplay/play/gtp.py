@@ -433,7 +433,7 @@ class GtpSession:
         if len(data) > MAX_SGF_BYTES:
             raise GtpFailure("cannot load file")
         try:
-            record = read_go_sgf(data.decode("utf-8", errors="replace"))
+            record = read_go_sgf(data.decode("utf-8-sig", errors="replace"))  # a BOM is no SGF text
         except ValueError:
             raise GtpFailure("cannot load file") from None
         if record.width != record.height:

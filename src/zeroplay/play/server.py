@@ -238,14 +238,16 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
 
     @app.post("/api/games/load", status_code=201)
     def load_game(body: LoadIn):
-        if body.format != "psq" and sgf_game_number(body.text) == 1:  # Go (GM[1]): its own reader
-            rec = read_go_record(body.text)
+        # a file's byte-order mark (Windows Notepad's) that a client sent on: no part of the record
+        text = body.text.removeprefix("\ufeff")
+        if body.format != "psq" and sgf_game_number(text) == 1:  # Go (GM[1]): its own reader
+            rec = read_go_record(text)
             options = games.options("go", rec.width, color=body.color, playouts=body.playouts, seconds=body.seconds,
                                     model=body.model, komi=rec.komi,
                                     scoring=rec.rules if rec.rules in ("area", "territory") else None)
             setup = (rec.black_setup, rec.white_setup, rec.to_play) if rec.black_setup or rec.white_setup else None
             return games.new(options, tuple(rec.moves), setup).to_json()
-        rec = record_from_text(body.text, body.format)
+        rec = record_from_text(text, body.format)
         rule = body.rule
         if rule is None and rec.rule in ("freestyle", "standard", "renju"):  # the record's own, unless chosen
             rule = rec.rule

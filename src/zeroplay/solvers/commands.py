@@ -200,6 +200,8 @@ def solve_connect4_command(args) -> int:
         print("zeroplay: reading positions from standard input, one per line (end with Ctrl-D)",
               file=sys.stderr, flush=True)
     for number, line in enumerate(sys.stdin, 1):
+        if number == 1:  # a test-set file that Windows Notepad saved starts with a byte-order mark
+            line = line.removeprefix("\ufeff")
         words = line.split()
         if not words:
             continue

@@ -407,7 +407,7 @@ def _add_arena(sub) -> None:
                    help="plies sampled from the visit counts at the start of each game (default 2)")
     p.add_argument("--parallel", type=at_least_1, default=64,
                    help="games played at once when both players search (default 64)")
-    p.add_argument("--seed", type=int, default=None, help="seed (default: fresh)")
+    p.add_argument("--seed", type=at_least_0, default=None, help="seed, >= 0 (default: fresh)")
     openings = p.add_mutually_exclusive_group()
     openings.add_argument("--random-opening-plies", metavar="K", type=at_least_1, default=None,
                           help="start each pair of games (one with each colour order) after K uniformly random "
@@ -417,8 +417,9 @@ def _add_arena(sub) -> None:
                           help="start each pair of games (one with each colour order) after an opening of FILE: "
                                "one a line, moves in the game's notation separated by spaces (# comments), "
                                "pair k plays line k mod lines")
-    p.add_argument("--opening-seed", type=int, default=0,
-                   help="seed of --random-opening-plies (default 0: the same openings on every run)")
+    p.add_argument("--opening-seed", metavar="S", type=at_least_0, default=None,
+                   help="seed of --random-opening-plies, >= 0; only with it (default 0: the same openings on "
+                        "every run)")
     p.add_argument("--record", metavar="PATH", default=None,
                    help="append each finished game to PATH (JSON lines: colours, moves, result). If PATH "
                         "already holds games of the same match (players, game, playouts, opening moves), "
@@ -465,7 +466,8 @@ def _arena_openings(args, game):
     if getattr(args, "openings", None) is not None:
         return FileOpenings(args.openings, game)
     if getattr(args, "random_opening_plies", None) is not None:
-        return RandomOpenings(args.random_opening_plies, args.opening_seed)
+        seed = getattr(args, "opening_seed", None)
+        return RandomOpenings(args.random_opening_plies, 0 if seed is None else seed)
     return None
 
 
@@ -476,6 +478,11 @@ def _is_checkpoint(spec: str) -> bool:
 
 
 def _cmd_arena(args) -> int:
+    if getattr(args, "opening_seed", None) is not None and getattr(args, "random_opening_plies", None) is None:
+        # it seeds the random openings only: silently ignored, it looked like a match of its own
+        raise ValueError("--opening-seed seeds --random-opening-plies K and does nothing without it"
+                         + (" (--openings FILE plays the file's openings in order)" if args.openings else "")
+                         + "; add --random-opening-plies, or drop --opening-seed")
     try:
         return _arena(args)
     except KeyboardInterrupt:  # Ctrl-C: one line, as `zeroplay train` does, not a traceback

@@ -140,3 +140,13 @@ def test_records_round_trip(tmp_path):
     write_csa(mate, tmp_path / "mate.csa")
     assert "%TORYO" in (tmp_path / "mate.csa").read_text()
     assert read_record(tmp_path / "mate.csa").is_terminal
+
+
+def test_a_record_with_a_utf8_byte_order_mark_reads(tmp_path):
+    """cshogi's CSA reader took the BOM (Windows Notepad's) for part of line 1 and refused the file."""
+    s = make("shogi").from_usi("startpos moves 7g7f 3c3d")
+    for name in ("game.csa", "game.kifu"):
+        path = tmp_path / name
+        (write_kif if "kif" in name else write_csa)(s, path)
+        path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+        assert read_record(path).usi_moves == s.usi_moves

@@ -83,12 +83,12 @@ def save_record(path, record: GameRecord) -> None:
 
 
 def load_record(path) -> GameRecord:
-    """Read a ``.psq`` or ``.sgf`` file (by suffix)."""
+    """Read a ``.psq`` or ``.sgf`` file (by suffix), UTF-8 with or without a byte-order mark."""
     from zeroplay.games.records.psq import read_psq
     from zeroplay.games.records.sgf import read_sgf
 
     p = Path(path)
-    text = p.read_text(encoding="utf-8")
+    text = p.read_text(encoding="utf-8-sig")
     if p.suffix.lower() == ".psq":
         return read_psq(text)
     if p.suffix.lower() == ".sgf":

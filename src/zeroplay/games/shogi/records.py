@@ -7,6 +7,7 @@ ASCII, as cshogi writes them.
 
 from __future__ import annotations
 
+import codecs
 import os
 import tempfile
 from pathlib import Path
@@ -91,7 +92,11 @@ def read_record(path, game: Shogi | None = None) -> ShogiState:
             parsed = KIF.Parser.parse_file(text_path)
             sfen, moves = parsed.sfen, parsed.moves
         elif text_path.endswith(".csa"):
-            parsed = CSA.Parser.parse_file(text_path)[0]
+            with open(text_path, "rb") as f:
+                bom = f.read(3) == codecs.BOM_UTF8
+            # cshogi's CSA reader takes a byte-order mark (Windows Notepad's) for part of line 1
+            parsed = (CSA.Parser.parse_str(Path(text_path).read_text(encoding="utf-8-sig")) if bom
+                      else CSA.Parser.parse_file(text_path))[0]
             sfen, moves = parsed.sfen, parsed.moves
         else:
             raise ValueError(f"{path}: record files end in .kif, .kifu or .csa")

@@ -1,0 +1,156 @@
+"""The Gomocup engine's multi-line commands: BOARD, YXBOARD and SWAP2BOARD, each a block of
+lines up to DONE, read whatever they hold and answered once (``pbrain_protocol``).
+
+``BlockCommands`` is part of ``pbrain_engine.PbrainEngine`` (a mixin: the board and the block
+being read are set in ``PbrainEngine.__init__``).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from zeroplay.games.gomoku import MAX_SIZE
+from zeroplay.play.pbrain_protocol import (
+    BOARD_LINE,
+    COMMANDS,
+    COORD_LINE,
+    UNPLAYED_BLOCKS,
+    quote,
+)
+
+
+class BlockCommands:
+    """The multi-line commands of ``PbrainEngine``."""
+
+    def _open_block(self, command: str) -> None:
+        self._block = command
+        self._board_lines = []
+        self._board_bad = None
+
+    def _close_block(self) -> tuple[str | None, list[str], str | None]:
+        block = (self._block, self._board_lines, self._board_bad)
+        self._block, self._board_lines, self._board_bad = None, [], None
+        return block
+
+    def _block_line(self, stripped: str) -> bool:
+        """One line while a block is open; False: it ended the block and is a command of its own."""
+        if not stripped:
+            return True  # blank lines are ignored, inside a block too
+        if stripped.upper() == "DONE":
+            self._block_done()
+            return True
+        word = stripped.split(None, 1)[0].upper()
+        if word in COMMANDS:
+            # the manager gave up on the block: one answer for it, then the command runs
+            command, _, _ = self._close_block()
+            if command in UNPLAYED_BLOCKS:
+                self._say(f"UNKNOWN command {command!r}")
+            elif command == "SWAP2BOARD":
+                self._say(f"ERROR SWAP2BOARD expects x,y lines then DONE, got {quote(stripped)!r}; opening discarded")
+            else:
+                self._say(f"ERROR BOARD expects x,y,field lines then DONE, got {quote(stripped)!r}; "
+                          "board discarded")
+            return False
+        if self._block == "SWAP2BOARD":
+            if COORD_LINE.match(stripped) and len(self._board_lines) < 6:
+                self._board_lines.append(stripped)
+            elif self._board_bad is None:
+                self._board_bad = stripped
+        if self._block in ("BOARD", "YXBOARD"):
+            if BOARD_LINE.match(stripped) and len(self._board_lines) < 4 * MAX_SIZE * MAX_SIZE:
+                self._board_lines.append(stripped)
+            elif self._board_bad is None:
+                self._board_bad = stripped  # a garbled stone line: one ERROR at DONE
+        return True  # the lines of a block we do not play are read and dropped
+
+    def _block_done(self) -> None:
+        """DONE: the one answer to the block."""
+        command, lines, bad = self._close_block()
+        if command in UNPLAYED_BLOCKS:
+            self._say(f"UNKNOWN command {command!r}")
+        elif command == "SWAP2BOARD":
+            if not self._started():
+                pass  # it said why
+            elif self.rule_error or bad is not None:
+                self._say("ERROR " + (self.rule_error or f"SWAP2BOARD expects x,y lines then DONE, got {quote(bad)!r}"))
+            else:
+                self._cmd_swap2_done(lines)
+        elif self.rule_error:
+            self._say(f"ERROR {self.rule_error}")
+        elif not self._started():
+            pass
+        elif bad is not None:
+            self._say(f"ERROR BOARD expects x,y,field lines then DONE, got {quote(bad)!r}; board discarded")
+        else:
+            self._cmd_board_done(lines, play=command == "BOARD")
+
+    def _cmd_board(self, arg: str) -> None:
+        # the block is read whatever happens; the rule, the game and the lines are checked at DONE
+        self._open_block("BOARD")
+
+    def _cmd_board_done(self, lines: list[str], *, play: bool = True) -> None:
+        board = np.zeros(self.width * self.height, dtype=np.int8)
+        last = None
+        for text in lines:
+            x, y, field = (int(v) for v in BOARD_LINE.match(text).groups())
+            if not (x < self.width and y < self.height):
+                self._say(f"ERROR BOARD {x},{y} is off the {self.width}x{self.height} board; board unchanged")
+                return
+            if field not in (1, 2, 3):
+                self._say(f"ERROR BOARD {x},{y},{field}: the field must be 1, 2 or 3; board unchanged")
+                return
+            if field == 3:
+                continue  # continuous-game marker, no stone
+            cell = y * self.width + x
+            if board[cell] != 0:
+                self._say(f"ERROR BOARD {x},{y} is listed twice; board unchanged")
+                return
+            board[cell] = field
+            if field == 2:
+                last = cell
+        self.board = board
+        self.last_opponent = last
+        if play:
+            self._reply_move()
+
+    def _cmd_swap2_done(self, lines: list[str]) -> None:
+        """The SWAP2 answer (``play/swap2.py``); the board then holds the opening, our stones
+        as our colour from here on."""
+        from zeroplay.games import make
+        from zeroplay.play import swap2
+
+        game = make("gomoku", width=self.width, height=self.height, rule=self._rule_name())
+        stones = []
+        for text in lines:
+            x, y = (int(v) for v in COORD_LINE.match(text).groups())
+            if not (x < self.width and y < self.height):
+                self._say(f"ERROR SWAP2BOARD {x},{y} is off the {self.width}x{self.height} board")
+                return
+            stones.append(y * self.width + x)
+        seconds = self.move_seconds()
+        started = time.perf_counter()
+
+        def evaluate(state, searches_left: int) -> tuple[float, int]:
+            left = None if seconds is None else (seconds - (time.perf_counter() - started)) / searches_left
+            return self._evaluate(state, left)
+
+        try:
+            answer = swap2.decide(game, stones, evaluate)
+        except ValueError as e:
+            self._say(f"ERROR {e}")
+            return
+        self._debug(f"SWAP2: White's Q {', '.join(f'{q:+.2f}' for q in answer.values)} -> {answer.text}")
+        final = game.initial().play_many(stones + list(answer.stones))
+        black, white = final.stones(0), final.stones(1)
+        self.board = np.zeros(self.width * self.height, dtype=np.int8)
+        self.board[black] = 1 if answer.we_play_black else 2
+        self.board[white] = 2 if answer.we_play_black else 1
+        self.last_opponent = None
+        self._fresh_tree = True
+        self._say(answer.text)
+
+    def _cmd_yxboard(self, arg: str) -> None:
+        self._open_block("YXBOARD")  # as BOARD, without a move at DONE
+

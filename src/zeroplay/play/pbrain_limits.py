@@ -1,0 +1,182 @@
+"""What the Gomocup manager's ``INFO`` lines set, and the limits they put on a turn.
+
+``InfoLimits`` is part of ``pbrain_engine.PbrainEngine`` (a mixin: the attributes it reads,
+``timeout_turn_ms``, ``time_left_ms``, ``max_memory``, ``rule``, ``rule_error``, ``model``, ... are
+set in ``PbrainEngine.__init__``).
+
+Time: the search gets ``min(timeout_turn, time_left / 16) * 0.8 - 0.1 s`` (at most ``--playouts``
+playouts), with ``time_left`` the last one the manager sent, whatever ``timeout_match`` says (the
+protocol: managers send ``INFO time_left`` before each move of a timed match, 2147483647 when the
+match time is unlimited, so a brain relies on it and not on ``timeout_match``; a negative one
+counts as 0): ``InfoLimits.move_seconds``.
+
+Rules: ``INFO rule`` is a bitmask (1 exactly five, 2 continuous, 4 renju, 8 caro); zeroplay plays
+0, 1 and 4, and the commands that ask for a move answer ``ERROR rule ...`` while another is set,
+or while the ``--model`` given cannot play it (``model_error``).
+
+Memory: the net runs in numpy by default (``--inference numpy``, ``nn.numpy_net``): torch is never
+imported, which saves about 190 MiB of the ``INFO max_memory`` that the whole process must stay
+under; the search's tables get what ``max_memory`` leaves after the process's resident memory
+(``search_memory``).
+"""
+
+from __future__ import annotations
+
+from zeroplay.games import option_names
+from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
+from zeroplay.play.pbrain_protocol import INT_VALUE, quote
+
+DEFAULT_TURN_MS = 5000
+"""Turn time assumed until the manager sends ``INFO timeout_turn``."""
+
+RULE_EXACT5, RULE_CONTINUOUS, RULE_RENJU, RULE_CARO = 1, 2, 4, 8
+UNSUPPORTED_RULES = {RULE_CONTINUOUS: "continuous game", RULE_CARO: "caro"}
+
+
+class InfoLimits:
+    """``INFO`` settings of ``PbrainEngine``: the rule, the turn's time budget, the model's fit."""
+
+    def _cmd_info(self, arg: str) -> None:
+        key, _, value = arg.partition(" ")
+        key, value = key.lower(), value.strip()
+        if key not in ("timeout_turn", "timeout_match", "time_left", "max_memory", "game_type", "rule"):
+            return  # evaluate, folder and keys of future protocol versions: nothing to do
+        if not INT_VALUE.match(value):
+            self._debug(f"ignored INFO {key} with a non-integer value {quote(value)!r}")
+            return
+        number = int(value)
+        if key == "timeout_turn":
+            self.timeout_turn_ms = max(number, 0)
+        elif key == "timeout_match":
+            self.timeout_match_ms = max(number, 0)
+        elif key == "time_left":
+            self.time_left_ms = max(number, 0)
+        elif key == "max_memory":
+            self.max_memory = max(number, 0)
+        elif key == "rule":
+            self._set_rule(number)
+
+    def _set_rule(self, bits: int) -> None:
+        unsupported = [name for bit, name in UNSUPPORTED_RULES.items() if bits & bit]
+        if bits < 0 or bits >= 16:
+            unsupported.append(f"bits {bits}")
+        if unsupported:
+            self.rule_error = (f"rule {bits} ({', '.join(unsupported)}) is not supported; "
+                               "zeroplay plays free-style (rule 0), exactly five (rule 1) and renju (rule 4)")
+            return
+        self.rule_error = None
+        if bits != self.rule:
+            self.rule = bits
+            self._fresh_tree = True
+        if self.model is not None and self.use_search:
+            # as a board the model cannot play (START): ERROR at each move command, not quick moves
+            # for the whole game; without --model the search-only engine plays a rule no shipped
+            # model fits (make_engine)
+            self.rule_error = model_error(self.model, rule=self._rule_name())
+
+    def _rule_name(self) -> str:
+        """The Game API's rule for ``INFO rule``: ``"renju"`` (bit 4), ``"standard"`` (exactly
+        five) or ``"freestyle"``."""
+        if self.rule & RULE_RENJU:
+            return "renju"
+        return "standard" if self.exact_five else "freestyle"
+
+    def _model_misfit(self, width: int, height: int) -> str | None:
+        """Why ``--model`` cannot play a ``width`` x ``height`` board (None: it can, or no model)."""
+        if self.model is None or not self.use_search:
+            return None
+        return model_error(self.model, width, height)
+
+    @property
+    def exact_five(self) -> bool:
+        return bool(self.rule & RULE_EXACT5)
+
+    def move_seconds(self) -> float | None:
+        """Seconds the search may take for this move; None = answer at once (timeout_turn 0).
+
+        The turn time and, once the manager has sent ``INFO time_left``, 1/16 of the time left
+        (whatever ``timeout_match`` says: the protocol has the brain rely on time_left alone);
+        then 80 % of that less 0.1 s for start-up and the reply, the margin on a loaded machine.
+        """
+        if self.timeout_turn_ms == 0:
+            return None
+        budget = self.timeout_turn_ms / 1000.0
+        if self.time_left_ms is not None:
+            budget = min(budget, self.time_left_ms / 1000.0 / 16.0)
+        return max(budget * 0.8 - 0.1, 0.0)
+
+    def _budget_text(self) -> str:
+        """The limits ``move_seconds`` used, for the log."""
+        text = f"timeout_turn {self.timeout_turn_ms} ms"
+        return text + (f", time_left {self.time_left_ms} ms" if self.time_left_ms is not None else "")
+
+
+def model_error(model: str, width: int | None = None, height: int | None = None, *, rule: str | None = None,
+                load: bool = False, inference: str = "numpy") -> str | None:
+    """Why ``model`` (a path or a shipped model's name) cannot play the protocol's game on a
+    ``width`` x ``height`` board, in ``zeroplay play``'s words (``engine.check_model``); None: it can.
+
+    The protocol's game is Gomoku, five in a row. ``rule`` is the one ``INFO rule`` asked for
+    (``"freestyle"``, ``"standard"`` or ``"renju"``); None takes the model's own, as at START (``INFO rule`` may
+    come after it). Without a size (the start-up check, before any START, and a rule change) the
+    board is the model's own where the protocol has it, so only the game and its options are
+    checked then. ``load`` also loads the weights (their checksum) with ``inference``'s loader, as
+    ``zeroplay play`` does before its first move: the start-up check, so that damaged weights
+    stop the engine instead of leaving it to quick heuristic moves.
+    """
+    from zeroplay.engine.factory import check_model, load_model
+    from zeroplay.games import make
+    from zeroplay.nn.record import CheckpointError, CheckpointMismatchError, checkpoint_game
+
+    try:
+        path = check_model(model)
+        name, options = checkpoint_game(path)
+        if width is None or height is None:
+            own = (options.get("width"), options.get("height")) if "size" in option_names(name) else ()
+            playable = len(own) == 2 and all(isinstance(v, int) and MIN_SIZE <= v <= MAX_SIZE for v in own)
+            width, height = own if playable else (15, 15)
+        if rule is None:
+            rule = options.get("rule") if options.get("rule") in ("freestyle", "standard", "renju") else "freestyle"
+        game = make("gomoku", width=width, height=height, n_in_row=5, rule=rule)
+        check_model(path, game)
+        if load:
+            load_model(path, game, inference=inference)
+    except CheckpointMismatchError as e:
+        # "wanted 5" or "wanted 'standard'" alone does not say who wants it
+        who = []
+        if any(d.startswith(("game:", "game option n_in_row")) for d in e.differences):
+            who.append("the Gomocup protocol plays five in a row")
+        if any(d.startswith("game option rule") for d in e.differences):
+            asked = {"standard": "1 asks for exactly five", "renju": "4 asks for renju"}
+            who.append("INFO rule " + asked.get(rule, "0 asks for free-style"))
+        return f"{e} ({'; '.join(who)})" if who else str(e)
+    except CheckpointError as e:
+        return str(e)
+    return None
+
+
+DEFAULT_MEMORY_BYTES = 256 << 20
+"""Budget of the search's tables when the manager sends no ``INFO max_memory`` (256 MiB)."""
+MEMORY_MARGIN_BYTES = 64 << 20
+"""Part of ``max_memory`` kept free beyond what the process holds when its searcher is made:
+leaf batches, the network's activations, compiled code loaded by the first searches, Python's own
+growth (64 MiB). Measured: the process grew 34 MiB beyond its tables over its first three turns
+(numpy net, 15x15; ``scripts/pbrain_memory_full.py``, docs/BENCHMARKS.md)."""
+MIN_MEMORY_BYTES = 4 << 20
+"""Smallest budget the search gets, however little ``max_memory`` leaves (4 MiB)."""
+
+
+def search_memory(max_memory: int, rss: int | None = None) -> int:
+    """Bytes the search's tables may take (``SearchConfig.for_memory``): what ``max_memory``
+    leaves after the process's resident memory now (``rss``, measured when None; the model and
+    torch are loaded by then) and ``MEMORY_MARGIN_BYTES``, at least ``MIN_MEMORY_BYTES``;
+    ``DEFAULT_MEMORY_BYTES`` when max_memory is 0 (no limit sent). A search that fills its
+    tables recycles its least visited nodes and goes on for the whole turn."""
+    if max_memory <= 0:
+        return DEFAULT_MEMORY_BYTES
+    if rss is None:
+        from zeroplay.search.config import current_rss
+
+        rss = current_rss()
+    return max(MIN_MEMORY_BYTES, int(max_memory) - int(rss) - MEMORY_MARGIN_BYTES)
+
