@@ -223,8 +223,10 @@ class GtpSession:
         # ASCII digits only: str.isdigit() also accepts "²", which int() refuses
         if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()):
             raise GtpFailure("syntax error")
+        from zeroplay.games.go.game import MAX_SIZE, MIN_SIZE
+
         size = int(args[0])
-        if not 2 <= size <= 19:
+        if not MIN_SIZE <= size <= MAX_SIZE:  # the rules' sizes (Go.board_sizes is a person's choice)
             raise GtpFailure("unacceptable size")
         self._new_game(size, self.game.rules.komi)
         return ""
@@ -558,7 +560,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def add_gtp_arguments(parser) -> None:
     """Options of ``zeroplay gtp`` and ``gtp-zeroplay``."""
-    parser.add_argument("--size", type=int, default=9, help="board size at start, 2..19 (default 9)")
+    parser.add_argument("--size", type=int, default=9,
+                        help="board size at start, any size the Go rules take (default 9)")
     parser.add_argument("--komi", type=float, default=7.5, help="komi at start, points (default 7.5)")
     parser.add_argument("--ko", choices=["simple", "positional", "situational"], default="simple",
                         help="ko rule (default simple; positional/situational: superko)")
@@ -580,8 +583,10 @@ def add_gtp_arguments(parser) -> None:
 
 def run(args) -> int:
     """Serve GTP with parsed ``args``: fd 1 to stderr, replies to a private copy of it."""
-    if not 2 <= args.size <= 19:
-        print(f"gtp: --size must be in 2..19, got {args.size}", file=sys.stderr)
+    from zeroplay.games.go.game import MAX_SIZE, MIN_SIZE  # here: the CLI's parser imports this module
+
+    if not MIN_SIZE <= args.size <= MAX_SIZE:
+        print(f"gtp: --size must be in {MIN_SIZE}..{MAX_SIZE}, got {args.size}", file=sys.stderr)
         return 2
     if args.playouts < 1 or (args.seconds is not None and not args.seconds > 0):
         print("gtp: --playouts must be >= 1 and --seconds > 0", file=sys.stderr)
