@@ -55,6 +55,10 @@ def test_a_go_game_shows_the_go_options_and_no_gomoku_ones(client):
     assert (o["game"], o["size"], o["komi"], o["scoring"]) == ("go", 7, 6.5, "area")
 
 
+def test_the_defaults_give_each_games_board_sizes_for_the_page(client):
+    assert client.get("/api/defaults").json()["board_sizes"] == {"gomoku": [5, 25], "go": [5, 19]}
+
+
 @pytest.mark.parametrize("size", [20, 21, 25])
 def test_the_size_error_gives_the_go_board_sizes(client, size):
     """Said "width must be an integer in 2..19" (the rules' range) while the board takes 5..19."""
