@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from zeroplay.games import make
-from zeroplay.games.planes import shows_last_move
+from zeroplay.games.planes import recent_moves_shown, shows_last_move
 
 GAME = make("gomoku", size=7, n_in_row=4)
 
@@ -27,3 +27,9 @@ def test_threat_suffix_and_missing_features():
     assert not shows_last_move("basic+threats")
     assert not shows_last_move(None)
     assert not shows_last_move("shogi")
+
+
+def test_recent_moves_shown_counts_the_planes_moves():
+    assert recent_moves_shown("alphazero-gomoku") == recent_moves_shown("alphazero-gomoku+threats") == 1
+    assert recent_moves_shown("go") == 3  # Go's planes 4-6 (tests/search/test_go_node_key.py)
+    assert recent_moves_shown("basic") == recent_moves_shown(None) == recent_moves_shown("shogi") == 0

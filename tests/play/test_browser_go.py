@@ -35,6 +35,10 @@ def test_go_capture_pass_and_count_in_chromium(server):
             page.select_option("#opt-game", "go")
             assert page.input_value("#opt-size") == "9" and page.is_visible("#opt-komi")
             assert not page.is_visible("#opt-n-in-row")
+            # Go's own sizes (the server's board_sizes, from Go.board_sizes): 5..19 in the menu
+            assert page.is_disabled("#opt-size option[value='20']")
+            assert not page.is_disabled("#opt-size option[value='19']")
+            assert not page.is_disabled("#opt-size option[value='5']")
             page.click("#btn-new")
             # the server's first Go game loads Go's compiled search (minutes on a loaded 2-core machine)
             page.wait_for_function("document.getElementById('game-title').textContent === 'go 9x9'",

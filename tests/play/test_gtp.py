@@ -124,7 +124,7 @@ def test_time_controls_set_the_move_time():
     assert s._move_seconds(0) == pytest.approx(10)
     assert ask(s, out, "time_left b 10 5") == "=\n\n"
     assert s._move_seconds(0) == pytest.approx(0.8 * 10 / 5 - 0.2)
-    assert ask(s, out, "time_left b x 5") == "? syntax error\n\n"
+    assert ask(s, out, "time_left b x 5").startswith("? syntax error")
 
 
 @pytest.mark.parametrize("command,style", [("lz-analyze b 10", "lz"), ("kata-analyze 5", "kata"),

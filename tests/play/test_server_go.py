@@ -47,8 +47,27 @@ def test_a_new_go_game_is_9x9_with_hoshi_gtp_letters_and_the_rules(client):
     assert g13["score"]["komi"] == 6.5 and g13["score"]["scoring"] == "territory"
 
 
+def test_a_go_game_shows_the_go_options_and_no_gomoku_ones(client):
+    """The page showed ``rule: freestyle`` for a Go game: the options are the ones the game takes."""
+    g = new_go(client, size=7, komi=6.5)
+    o = g["options"]
+    assert "rule" not in o and "n_in_row" not in o
+    assert (o["game"], o["size"], o["komi"], o["scoring"]) == ("go", 7, 6.5, "area")
+
+
+def test_the_defaults_give_each_games_board_sizes_for_the_page(client):
+    assert client.get("/api/defaults").json()["board_sizes"] == {"gomoku": [5, 25], "go": [5, 19]}
+
+
+@pytest.mark.parametrize("size", [20, 21, 25])
+def test_the_size_error_gives_the_go_board_sizes(client, size):
+    """Said "width must be an integer in 2..19" (the rules' range) while the board takes 5..19."""
+    r = client.post("/api/games", json={"game": "go", "size": size})
+    assert r.status_code == 400 and r.json()["detail"] == f"size must be 5..19 for go, not {size}"
+
+
 @pytest.mark.parametrize("body, words", [
-    ({"size": 21}, "19"),
+    ({"size": 21}, "5..19"),
     ({"komi": 7.25}, "komi"),
     ({"n_in_row": 5}, "n_in_row: Gomoku options; go has none"),
 ])
@@ -132,8 +151,8 @@ def test_a_set_up_go_record_loads_and_exports_its_stones(client):
 
 
 @pytest.mark.parametrize("text, words", [
-    ("(;GM[1]SZ[21];B[aa])", "outside 2..19"),
-    ("(;GM[1]SZ[3];B[aa])", "5..19"),
+    ("(;GM[1]SZ[21];B[aa])", "outside 5..19"),  # said "outside 2..19" (the rules'), the board takes 5..19
+    ("(;GM[1]SZ[3];B[aa])", "outside 5..19"),
     ("(;GM[1]SZ[9];B[cc];B[dd])", "out of turn"),
     ("(;GM[1]SZ[9];B[cc];W[cc])", "cannot be replayed"),
     ("(;GM[1]SZ[9]KM[1e308];B[ee])", "komi"),  # these three gave HTTP 500 (int() of a non-finite komi)

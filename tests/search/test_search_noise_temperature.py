@@ -87,7 +87,7 @@ def test_root_noise_is_drawn_once_and_stays_at_the_root():
             checked += 1
     assert checked >= 6
     # the evaluation cache holds the raw output for the root too
-    key = int(node_key(GAME.zkeys, state.fast().info, False))
+    key = int(node_key(GAME.zkeys, state.fast().info, state.fast().stack, 0))
     slot = key & s.cache.mask
     assert s.cache.valid[slot] and s.cache.keys[slot] == key
     np.testing.assert_allclose(s.cache.priors[slot], raw, atol=1e-6)

@@ -126,6 +126,16 @@ class FlatMonteCarlo:
         self.seed = int(seed)
         self._calls = 0
 
+    def warm_up(self, playouts: int = 16) -> None:
+        """Compile (or load from numba's disk cache) the rules and playout kernels by a tiny
+        ``think`` on a 5x5 board (the kernels do not depend on the size); the seeds of later
+        moves stay as without it."""
+        from zeroplay.games import make
+
+        calls = self._calls
+        self.think(make("go", size=5).initial(), playouts=playouts)
+        self._calls = calls
+
     def think(self, state, *, playouts: int | None = None, seconds: float | None = None,
               on_progress=None, progress_every_s: float = 0.5, stop=None) -> list[MoveStats]:
         """Root moves sorted by visits (most first). Stops at ``playouts`` (default

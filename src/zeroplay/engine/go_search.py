@@ -24,17 +24,24 @@ class PuctRollout:
     """``think(state, ...)`` -> root moves by visits; ``choose`` -> the move or None to resign.
 
     Args:
-        playouts: per move when no time is given.
+        playouts: per move when no time is given; the search's tables are sized for them
+            (``SearchConfig.for_playouts``, as ``zeroplay play``, ``analyze`` and the arena size
+            theirs), unless ``memory_bytes`` is given.
+        memory_bytes: size the tables to this budget instead (``SearchConfig.for_memory``: the
+            front-end searches by time). A search longer than its tables hold recycles its least
+            visited nodes and goes on (``search/gc.py``).
         resign_below: resign when the root win rate is under this after 1000 playouts (0 never).
         batch_size: leaves per evaluator call.
     """
 
     name = ENGINE_NAME
 
-    def __init__(self, playouts: int = 2000, *, resign_below: float = 0.03, batch_size: int = 16, seed: int = 0):
+    def __init__(self, playouts: int = 2000, *, memory_bytes: int | None = None, resign_below: float = 0.03,
+                 batch_size: int = 16, seed: int = 0):
         if playouts < 1:
             raise ValueError(f"playouts must be >= 1, got {playouts}")
         self.playouts = int(playouts)
+        self.memory_bytes = memory_bytes
         self.resign_below = float(resign_below)
         self.batch_size = int(batch_size)
         self.seed = seed
@@ -42,15 +49,30 @@ class PuctRollout:
         self._game = None
         self.last = None
 
-    def _searcher_for(self, game):
+    def _engine(self, game):
+        """The factory's ``Engine`` of ``game`` with this engine's evaluator: its searchers are
+        made, sized and warmed up the way every front-end's are."""
+        from zeroplay.engine.factory import Engine
         from zeroplay.engine.go_prior import GoPriorEvaluator
-        from zeroplay.search import SearchConfig, Searcher
 
+        return Engine(game, GoPriorEvaluator(seed=self.seed), self.name,
+                      config_overrides=dict(game.play_search_options))
+
+    def _searcher_for(self, game):
         if self._searcher is None or self._game != game:
-            config = SearchConfig(batch_size=self.batch_size)  # its default tables: ~10^5 playouts a move
-            self._searcher = Searcher(game, GoPriorEvaluator(seed=self.seed), config)
+            self._searcher = self._engine(game).new_searcher(playouts=self.playouts, memory_bytes=self.memory_bytes,
+                                                             batch_size=self.batch_size)
             self._game = game
         return self._searcher
+
+    def warm_up(self, playouts: int = 16) -> None:
+        """Compile (or load from numba's disk cache) the kernels this engine's searches use: Go's
+        rules, priors and rollouts in the search, by two tiny searches on a 5x5 board
+        (``Engine.warm_up``; the kernels do not depend on the size). The engine's own searcher
+        is untouched. A cold cache otherwise makes the first ``genmove`` compile for minutes."""
+        from zeroplay.games import make
+
+        self._engine(make("go", size=5)).warm_up(playouts)
 
     def think(self, state, *, playouts: int | None = None, seconds: float | None = None, on_progress=None,
               progress_every_s: float = 0.5, stop=None) -> list[MoveStats]:

@@ -40,6 +40,15 @@ def option_names(name: str) -> list[str]:
     return accepted
 
 
+def board_sizes(name: str) -> tuple[int, int] | None:
+    """The square board sides (inclusive) a person may choose for the game ``name``
+    (``Game.board_sizes``), or None: no size option, a factory that is not a Game class, or a
+    name that is not registered."""
+    factory = _REGISTRY.get(name)
+    sizes = getattr(factory, "board_sizes", None) if isinstance(factory, type) else None
+    return None if sizes is None else (int(sizes[0]), int(sizes[1]))
+
+
 def make(name: str, **options) -> Game:
     """The game ``name`` with its options, e.g. ``make("gomoku", width=15, height=15, rule="standard")``.
 
@@ -73,6 +82,7 @@ __all__ = [
     "IllegalMoveError",
     "State",
     "Symmetry",
+    "board_sizes",
     "make",
     "names",
     "option_names",

@@ -168,6 +168,12 @@ class Game(ABC):
         game decided without a score (the default)."""
         return None
 
+    board_sizes: tuple[int, int] | None = None
+    """The square board sides (inclusive, points) a person may choose for this game in a
+    front-end with a size choice (the web board's menu, its checks and errors), read from the
+    class before a game is made (``games.board_sizes``); None: a game without a size option (the
+    default). Gomoku 5..25, Go 5..19."""
+
     sgf_game: int | None = None
     """The SGF ``GM`` number of the game's own SGF module (Go: 1, ``games.go.sgf``), or None: the
     shared records (``games.records``: PSQ, SGF ``GM[4]``)."""

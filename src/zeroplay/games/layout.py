@@ -13,7 +13,8 @@ object::
 
 ``params`` int64[PARAMS_SIZE] holds a game's constants: P_* below (common), then the game's own
 from P_GAME0 on. ``zkeys`` int64[rows, cells] holds its Zobrist keys (uint64 bits in int64), rows
-defined by the game (row 2 is the last-move key row for every board game here).
+defined by the game (row 2 is the last-move key row for every board game here, and rows 3, 4, ...
+the keys of the moves before it for a game whose planes show them, Go: ``search.gather.node_key``).
 
 Bytes per position: cells + 8 * INFO_SIZE + 4 * (max_plies + 1) + aux size; the search copies
 one such position per descent (``search/gather.py``), so aux stays small.

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from zeroplay.games.go.layout import GO_RECENT_MOVES
 from zeroplay.games.go.planes import GO_PLANES
 from zeroplay.games.go.planes import encode as go_encode
 from zeroplay.games.layout import I_LAST, I_TO_PLAY, P_CELLS, P_WIDTH
@@ -30,16 +31,26 @@ FEATURE_CHANNELS = {"basic": 3, "alphazero-gomoku": 4, "go": GO_PLANES, "basic" 
 """Input planes of each feature set (the number a net's first layer reads)."""
 
 
-_LAST_MOVE_BASES = frozenset({"alphazero-gomoku"})
+RECENT_MOVES_SHOWN = {"alphazero-gomoku": 1, "go": GO_RECENT_MOVES}
+"""Base feature set -> how many of the last moves its planes mark (one plane each)."""
+
+
+def recent_moves_shown(features: str | None) -> int:
+    """How many of the last moves the feature set ``features`` (with or without ``+threats``)
+    marks on planes: two positions with the same stones but other recent moves then get other
+    evaluations, so a search must fold these moves into its node keys
+    (``SearchParams.key_recent_moves``): ``alphazero-gomoku`` 1, ``go`` 3 (planes 4-6 of
+    ``games.go.planes``), 0 for ``None`` (an evaluator that reads no planes, e.g. random
+    rollouts), the other sets, or a set of another game's encoder."""
+    if features is None:
+        return 0
+    return RECENT_MOVES_SHOWN.get(features.removesuffix(THREATS_SUFFIX), 0)
 
 
 def shows_last_move(features: str | None) -> bool:
-    """True when the feature set ``features`` (with or without ``+threats``) has a plane marking the
-    last move: two positions with the same stones but another last move then get other evaluations,
-    so a search must fold the last move into its node keys (``SearchParams.key_last_move``).
-    ``None`` (an evaluator that reads no planes, e.g. random rollouts) or a set of another game's
-    encoder -> False."""
-    return features is not None and features.removesuffix(THREATS_SUFFIX) in _LAST_MOVE_BASES
+    """True when the feature set ``features`` has a plane marking the last move
+    (``recent_moves_shown`` > 0)."""
+    return recent_moves_shown(features) > 0
 
 
 def split_features(features: str) -> tuple[str, bool]:

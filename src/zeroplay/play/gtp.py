@@ -16,8 +16,11 @@ become spaces, ``#`` starts a comment, empty lines are ignored, an optional nume
 back in the reply; every reply is ``=[id] text`` or ``?[id] message`` and ends with an empty
 line. Nothing else reaches stdout (file descriptor 1 points at stderr; replies go to a private
 copy of it). Vertices skip the letter I, rows count from the bottom; ``genmove`` may answer
-``pass`` or ``resign``. Moves out of turn (``play b`` twice) are accepted: the position is
-set up again with that colour to move (its ko history starts there).
+``pass`` or ``resign``. Moves out of turn (``play b`` twice), and moves after the two passes that
+end a game, are accepted: the stones are set up again with that colour to move (its ko history
+starts there). Every accepted ``play`` / ``genmove``, passes and moves out of turn included, is
+one ``undo`` step, as in GNU Go 3.8 and KataGo; handicap stones and a ``loadsgf`` position are the
+start of the game, and ``undo`` with nothing to take back answers ``? cannot undo``.
 
 The engine (named on stderr at start and in ``version``): the compiled PUCT search
 (``zeroplay.search``) with Go priors and random-rollout leaves -- no Go network ships yet -- or, with
@@ -36,57 +39,23 @@ from typing import Any
 import numpy as np
 
 from zeroplay import __version__
+from zeroplay.play.gtp_text import (
+    COLORS,
+    MAX_LINE,
+    GtpFailure,
+    analysis_interval,
+    clean_line,
+    handicap_points,
+    info_line,
+)
+from zeroplay.play.gtp_time import DEFAULT_MAX_MOVE_SECONDS, TimeControl, TimeError
 
 MAX_ANALYSIS_PLAYOUTS = 100_000_000
 """Playouts after which an analysis stops by itself (the root statistics stay a few arrays)."""
-MAX_LINE = 65536
-"""Characters of one command line kept; a longer one is answered as a syntax error."""
 REQUIRED = ("protocol_version", "name", "version", "known_command", "list_commands", "quit", "boardsize",
             "clear_board", "komi", "play", "genmove")
-COLORS = {"b": 0, "black": 0, "w": 1, "white": 1}
 MAX_SGF_BYTES = 1 << 20
 """Largest SGF file ``loadsgf`` reads (1 MiB: a 19x19 game is a few KB)."""
-
-
-class GtpFailure(Exception):
-    """A command that fails: answered ``? message``."""
-
-
-def clean_line(raw: str) -> str:
-    """A raw input line as GTP 2.0 section 3.1 preprocesses it (may return "")."""
-    raw = raw[:MAX_LINE + 1]
-    out = "".join(" " if ch == "\t" else ch for ch in raw if ch == "\t" or (ord(ch) >= 32 and ord(ch) != 127))
-    return out.split("#", 1)[0].strip()
-
-
-def handicap_points(size: int, n: int) -> list[str]:
-    """GTP's fixed handicap vertices (spec section 4.1.1) for ``n`` stones on a size x size board.
-
-    Raises:
-        GtpFailure: ``n`` not in 2..9, or more than the board allows (4 on even sizes and 7x7,
-            none below 7x7).
-    """
-    if not 2 <= n <= 9:
-        raise GtpFailure("invalid number of stones")
-    limit = 0 if size < 7 else (4 if size % 2 == 0 or size == 7 else 9)
-    if n > limit:
-        raise GtpFailure("invalid number of stones")
-    edge = 2 if size < 13 else 3
-    lo, hi, mid = edge, size - 1 - edge, size // 2
-    # (x, y) with y from the bottom, in the spec's order
-    corners = [(lo, lo), (hi, hi), (lo, hi), (hi, lo)]
-    sides = [(lo, mid), (hi, mid)]
-    middle_rows = [(mid, lo), (mid, hi)]
-    points = corners[: min(n, 4)]
-    if n >= 6:
-        points += sides
-    if n >= 8:
-        points += middle_rows
-    if n in (5, 7, 9):
-        points.append((mid, mid))
-    from zeroplay.games.go import COLUMNS
-
-    return [f"{COLUMNS[x]}{y + 1}" for x, y in points]
 
 
 class GtpSession:
@@ -98,6 +67,8 @@ class GtpSession:
             waiting: it ends an analysis.
         size, komi, ko, suicide, scoring: the game at start (``boardsize`` / ``komi`` change them).
         playouts: per ``genmove`` without time controls; seconds: fixed seconds per move instead.
+        max_seconds: the most seconds any move thinks, whatever ``time_settings`` / ``time_left``
+            say (``gtp_time``; ``seconds`` must not exceed it).
         engine: an object with ``name``, ``think`` and ``choose``; default by ``engine_kind``:
             ``"search"`` the PUCT search with Go priors and random-rollout leaves (``engine.go_search``),
             ``"flat"`` flat Monte-Carlo (``engine.go_montecarlo``).
@@ -105,9 +76,11 @@ class GtpSession:
 
     def __init__(self, write, *, interrupted: Any = None, size: int = 9, komi: float = 7.5,
                  ko: str = "simple", suicide: str = "off", scoring: str = "area", playouts: int = 2000,
-                 seconds: float | None = None, engine=None, engine_kind: str = "search", log=None):
+                 seconds: float | None = None, max_seconds: float = DEFAULT_MAX_MOVE_SECONDS, engine=None,
+                 engine_kind: str = "search", log=None):
         from zeroplay.engine.go_montecarlo import FlatMonteCarlo
         from zeroplay.engine.go_search import PuctRollout
+        from zeroplay.play.terminal import MEMORY_BYTES
 
         self.write = write
         self.interrupted = interrupted or threading.Event()
@@ -117,40 +90,60 @@ class GtpSession:
         if engine is None:
             if engine_kind not in ("search", "flat"):
                 raise ValueError(f"engine must be search or flat, got {engine_kind!r}")
-            engine = PuctRollout(self.playouts) if engine_kind == "search" else FlatMonteCarlo(self.playouts)
+            # tables sized as zeroplay play sizes its own: for the playouts, or to a memory budget
+            # when moves are timed by --seconds (time controls' moves recycle past them)
+            memory = MEMORY_BYTES if seconds is not None else None
+            engine = PuctRollout(self.playouts, memory_bytes=memory) if engine_kind == "search" \
+                else FlatMonteCarlo(self.playouts)
         self.engine = engine
         self.log = log or sys.stderr
-        self.time: dict[str, Any] = {"main": 0.0, "byo": 0.0, "stones": 0, "left": {0: None, 1: None}}
+        self.clock = TimeControl(max_seconds)
+        if seconds is not None and not 0 < seconds <= self.clock.max_seconds:
+            raise ValueError(f"seconds per move must be in (0, {self.clock.max_seconds:g}] (the cap "
+                             f"--max-seconds), got {seconds}")
         self._new_game(size, komi)
         self.commands = {name[4:].replace("__", "-"): getattr(self, name) for name in dir(self)
                          if name.startswith("cmd_")}
 
     # --- game and history -------------------------------------------------------------------
+    # ``events`` and ``states`` run in step: states[i + 1] is states[i] after events[i]. An event
+    # is ("move", action, color) -- one accepted ``play`` / ``genmove``, so one ``undo`` step, as
+    # in GNU Go and KataGo -- or ("setup", black, white, to_play) (handicap stones, ``loadsgf``):
+    # the start of the game, which ``undo`` does not take back. A move out of turn, or after the
+    # two passes that end a game, is played from the same stones set up with its colour to move
+    # (its ko history starts there), inside its own event: undoing it undoes the set-up too.
     def _new_game(self, size: int, komi: float) -> None:
         from zeroplay.games import make
 
         self.game: Any = make("go", size=size, komi=komi, **self.rules)  # a Go game (from_stones, rules)
-        self.events: list = []  # ("move", action) or ("setup", black, white, to_play)
+        self.events: list = []
         self.states = [self.game.initial()]
 
     @property
     def state(self):
         return self.states[-1]
 
+    def _to_move(self, state, color: int):
+        """``state``, or its stones set up with ``color`` to move when it is not (or the game has
+        ended)."""
+        if state.to_play != color or state.is_terminal:
+            return self.game.from_stones(state.stones(0), state.stones(1), to_play=color)
+        return state
+
+    def _restarts(self, i: int) -> bool:
+        """Whether events[i] starts play from a set-up position (explicit or out of turn)."""
+        e = self.events[i]
+        return e[0] == "setup" or self._to_move(self.states[i], e[2]) is not self.states[i]
+
     def _push(self, event) -> None:
-        s = self.state
+        """Append ``event`` and its position; raises ValueError (and changes nothing) when it is
+        illegal."""
         if event[0] == "move":
-            s = s.play(event[1])
+            s = self._to_move(self.state, event[2]).play(event[1])
         else:
             s = self.game.from_stones(event[1], event[2], to_play=event[3])
         self.events.append(event)
         self.states.append(s)
-
-    def _turn(self, color: int) -> None:
-        """Make ``color`` the side to move (a set-up when it is not, or the game has ended)."""
-        s = self.state
-        if s.to_play != color or s.is_terminal:
-            self._push(("setup", [int(c) for c in s.stones(0)], [int(c) for c in s.stones(1)], color))
 
     def _replay(self, size: int, komi: float) -> None:
         events = self.events
@@ -230,8 +223,10 @@ class GtpSession:
         # ASCII digits only: str.isdigit() also accepts "²", which int() refuses
         if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()):
             raise GtpFailure("syntax error")
+        from zeroplay.games.go.game import MAX_SIZE, MIN_SIZE
+
         size = int(args[0])
-        if not 2 <= size <= 19:
+        if not MIN_SIZE <= size <= MAX_SIZE:  # the rules' sizes (Go.board_sizes is a person's choice)
             raise GtpFailure("unacceptable size")
         self._new_game(size, self.game.rules.komi)
         return ""
@@ -258,12 +253,9 @@ class GtpSession:
             raise GtpFailure("syntax error")
         color = self._color(args[0])
         action = self._vertex(args[1])
-        saved = (list(self.events), list(self.states))
-        self._turn(color)
         try:
-            self._push(("move", action))
+            self._push(("move", action, color))
         except ValueError:
-            self.events, self.states = saved
             raise GtpFailure("illegal move") from None
         return ""
 
@@ -274,7 +266,7 @@ class GtpSession:
         progress = None
         if analysis is not None:
             def progress(stats):
-                self.write(self._info_line(state, stats, analysis) + "\n")
+                self.write(info_line(state, stats, analysis) + "\n")
         if until_interrupted:
             playouts = MAX_ANALYSIS_PLAYOUTS
         else:
@@ -287,9 +279,8 @@ class GtpSession:
         if not args:
             raise GtpFailure("syntax error")
         color = self._color(args[0])
-        interval = self._interval(args[1:]) if analysis else None
-        self._turn(color)
-        state = self.state
+        interval = analysis_interval(args[1:]) if analysis else None
+        state = self._to_move(self.state, color)
         if analysis:
             self.write(f"={ident}\n")
         seconds = self._move_seconds(color)
@@ -298,10 +289,10 @@ class GtpSession:
             stats = [s for s in stats if s.move != self.game.pass_action] or stats
         move = self.engine.choose(state, stats)
         if analysis:
-            self.write(self._info_line(state, stats, analysis) + "\n")
+            self.write(info_line(state, stats, analysis) + "\n")
         text = "resign" if move is None else self.game.format_move(move)
         if move is not None:
-            self._push(("move", move))
+            self._push(("move", move, color))
         if analysis:
             self.write(f"play {text}\n\n")
             return None
@@ -334,39 +325,27 @@ class GtpSession:
 
     def cmd_time_settings(self, args, ident):
         try:
-            main, byo, stones = float(args[0]), float(args[1]), int(args[2])
-        except (ValueError, IndexError):
-            raise GtpFailure("syntax error") from None
-        if len(args) != 3 or min(main, byo, stones) < 0 or not np.isfinite(main + byo):
-            raise GtpFailure("syntax error")
-        self.time = {"main": main, "byo": byo, "stones": stones, "left": {0: None, 1: None}}
+            self.clock.parse_settings(args)
+        except TimeError as e:
+            raise GtpFailure(f"syntax error: {e}") from None
         return ""
 
     def cmd_time_left(self, args, ident):
-        try:
-            color, seconds, stones = self._color(args[0]), float(args[1]), int(args[2])
-        except (ValueError, IndexError):
-            raise GtpFailure("syntax error") from None
-        if len(args) != 3 or not np.isfinite(seconds):
+        if not args:
             raise GtpFailure("syntax error")
-        self.time["left"][color] = (max(seconds, 0.0), max(stones, 0))
+        color = self._color(args[0])
+        try:
+            self.clock.parse_left(color, args[1:])
+        except TimeError as e:
+            raise GtpFailure(f"syntax error: {e}") from None
         return ""
 
     def _move_seconds(self, color: int) -> float | None:
-        """Seconds for this move: ``--seconds``; else from the time controls (1/30 of main time
-        left, or 80 % of a byo-yomi period's share less 0.2 s), None for playouts instead."""
+        """Seconds for this move: ``--seconds``; else from the time controls (``gtp_time``: at
+        most ``--max-seconds``), None for playouts instead."""
         if self.seconds:
             return self.seconds
-        t = self.time
-        left = t["left"][color]
-        if t["main"] <= 0 and t["byo"] <= 0:
-            return None
-        if left is None:
-            left = (t["main"], 0) if t["main"] > 0 else (t["byo"], t["stones"])
-        seconds, stones = left
-        if stones > 0:
-            return max(0.05, 0.8 * seconds / stones - 0.2)
-        return max(0.05, seconds / 30)
+        return self.clock.move_seconds(color)
 
     def _dead(self, state) -> list[int]:
         from zeroplay.engine.go_montecarlo import ownership
@@ -468,7 +447,7 @@ class GtpSession:
             if record.black_setup or record.white_setup or record.to_play:
                 self._push(("setup", record.black_setup, record.white_setup, record.to_play))
             for m in moves:
-                self._push(("move", m))
+                self._push(("move", m, self.state.to_play))
         except ValueError:
             self.game, self.events, self.states = saved
             raise GtpFailure("cannot load file") from None
@@ -480,54 +459,32 @@ class GtpSession:
 
         if args:
             raise GtpFailure("printsgf writes no files here: give no argument")
-        start = max((i for i, e in enumerate(self.events) if e[0] == "setup"), default=-1)
+        start = max((i for i in range(len(self.events)) if self._restarts(i)), default=-1)
         g = self.game
+        first = start + 1 if start >= 0 and self.events[start][0] == "setup" else max(start, 0)
         record = GoRecord(g.width, g.height, g.rules.komi, rules=g.rules.scoring,
-                          moves=[e[1] for e in self.events[start + 1:]])
-        if start >= 0:
-            _, record.black_setup, record.white_setup, record.to_play = self.events[start]
+                          moves=[e[1] for e in self.events[first:]])
+        if start >= 0:  # the stones the game (or its last out-of-turn move) started from
+            set_up = self._to_move(self.states[start], self.events[start][2]) if first == start \
+                else self.states[start + 1]
+            record.black_setup = [int(c) for c in set_up.stones(0)]
+            record.white_setup = [int(c) for c in set_up.stones(1)]
+            record.to_play = set_up.to_play
         if self.state.is_terminal:
             record.result = g.result_text(self.state)
         return "\n" + write_go_sgf(record).rstrip("\n")
 
     # --- analysis ---------------------------------------------------------------------------
-    @staticmethod
-    def _interval(args) -> int:
-        interval = 100
-        for i, a in enumerate(args):
-            if a.isdigit() and (i == 0 or args[i - 1] in ("interval",) or args[i - 1].lower() in COLORS):
-                interval = int(a)
-        return min(max(interval, 1), 100_000)
-
-    def _info_line(self, state, stats, style: str) -> str:
-        prior = 1.0 / max(len(state.legal_moves()), 1)
-        parts = []
-        for order, s in enumerate(stats):
-            v = self.game.format_move(s.move)
-            if style == "lz":
-                parts.append(f"info move {v} visits {s.visits} winrate {round(s.winrate * 10000)} "
-                             f"prior {round(prior * 10000)} lcb {round(max(s.lcb, 0) * 10000)} order {order} pv {v}")
-            else:
-                score = "" if s.score_mean is None else (
-                    f"scoreMean {s.score_mean:.3f} scoreStdev {s.score_stdev:.3f} scoreLead {s.score_mean:.3f} "
-                    f"scoreSelfplay {s.score_mean:.3f} ")
-                parts.append(f"info move {v} visits {s.visits} utility {2 * s.winrate - 1:.6f} winrate {s.winrate:.6f} "
-                             f"{score}prior {prior:.6f} lcb {max(s.lcb, 0):.6f} "
-                             f"utilityLcb {2 * max(s.lcb, 0) - 1:.6f} order {order} pv {v}")
-        return " ".join(parts)
-
     def _analyze(self, args, ident, style):
         state = self.state
         if args and args[0].lower() in COLORS:
-            color = self._color(args[0])
-            if color != state.to_play or state.is_terminal:
-                state = self.game.from_stones(state.stones(0), state.stones(1), to_play=color)
-        interval = self._interval(args)
+            state = self._to_move(state, self._color(args[0]))
+        interval = analysis_interval(args)
         self.write(f"={ident}\n")
         if not state.is_terminal:
             stats = self._think(state, interval=interval, analysis=style, until_interrupted=True)
             if stats:  # the figures at the stop, also for an analysis shorter than its interval
-                self.write(self._info_line(state, stats, style) + "\n")
+                self.write(info_line(state, stats, style) + "\n")
         self.write("\n")
         return None
 
@@ -552,10 +509,33 @@ class _Waiting:
         return not self.lines.empty()
 
 
-def serve(stdin, write, **options) -> int:
-    """Read commands from ``stdin`` (a text stream) until ``quit`` or end of input."""
+def serve(stdin, write, *, warm_up: bool = True, **options) -> int:
+    """Read commands from ``stdin`` (a text stream) until ``quit`` or end of input.
+
+    With ``warm_up`` the engine's compiled search is loaded (compiled on a cold numba cache:
+    minutes of CPU) before the first command is read, with notes on stderr (stdout is GTP's),
+    as ``zeroplay analyze`` and the Gomocup engine do; a GUI's first ``genmove`` then searches
+    for its own time instead of compiling."""
+    import time
+
+    from zeroplay.play.terminal import warm_up_with_note
+
     lines: queue.Queue = queue.Queue()
-    interrupted = _Waiting(lines)
+    session = GtpSession(write, interrupted=_Waiting(lines), **options)
+
+    def note(text: str) -> None:
+        print(f"zeroplay gtp: {text.strip()}", file=sys.stderr, flush=True)
+
+    if warm_up:
+        started = time.perf_counter()
+        try:
+            warm_up_with_note(note, session.engine)
+            note(f"search loaded in {time.perf_counter() - started:.1f} s")
+        except Exception as e:  # the first genmove then compiles (or says what is wrong)
+            note(f"warm-up failed, the first genmove compiles instead: {type(e).__name__}: {e}")
+    note(f"engine {session.engine.name}; "
+         f"{f'{session.seconds:g} s' if session.seconds else f'{session.playouts} playouts'} a move "
+         f"unless time controls say otherwise (at most {session.clock.max_seconds:g} s)")
 
     def reader():
         for line in stdin:
@@ -563,10 +543,6 @@ def serve(stdin, write, **options) -> int:
         lines.put(None)
 
     threading.Thread(target=reader, daemon=True).start()
-    session = GtpSession(write, interrupted=interrupted, **options)
-    print(f"zeroplay gtp: engine {session.engine.name}; "
-          f"{f'{session.seconds:g} s' if session.seconds else f'{session.playouts} playouts'} a move "
-          "unless time controls say otherwise", file=sys.stderr)
     while True:
         line = lines.get()
         if line is None or not session.handle(line):
@@ -584,7 +560,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def add_gtp_arguments(parser) -> None:
     """Options of ``zeroplay gtp`` and ``gtp-zeroplay``."""
-    parser.add_argument("--size", type=int, default=9, help="board size at start, 2..19 (default 9)")
+    parser.add_argument("--size", type=int, default=9,
+                        help="board size at start, any size the Go rules take (default 9)")
     parser.add_argument("--komi", type=float, default=7.5, help="komi at start, points (default 7.5)")
     parser.add_argument("--ko", choices=["simple", "positional", "situational"], default="simple",
                         help="ko rule (default simple; positional/situational: superko)")
@@ -593,7 +570,12 @@ def add_gtp_arguments(parser) -> None:
     parser.add_argument("--scoring", choices=["area", "territory"], default="area", help="default area")
     parser.add_argument("--playouts", type=int, default=2000,
                         help="playouts per move without time controls (default 2000)")
-    parser.add_argument("--seconds", type=float, default=None, help="seconds per move (overrides playouts)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="seconds per move (overrides playouts and time controls; at most --max-seconds)")
+    parser.add_argument("--max-seconds", type=float, default=DEFAULT_MAX_MOVE_SECONDS,
+                        help="the most seconds any move thinks, whatever time_settings / time_left say (a "
+                             f"GUI's 'time_settings 1e308 0 0' would otherwise think for ages; default "
+                             f"{DEFAULT_MAX_MOVE_SECONDS:g})")
     parser.add_argument("--engine", choices=["search", "flat"], default="search",
                         help="search: the PUCT search with Go priors and random-rollout leaves (default); flat: flat "
                              "Monte-Carlo, UCB1 over the root moves")
@@ -601,11 +583,19 @@ def add_gtp_arguments(parser) -> None:
 
 def run(args) -> int:
     """Serve GTP with parsed ``args``: fd 1 to stderr, replies to a private copy of it."""
-    if not 2 <= args.size <= 19:
-        print(f"gtp: --size must be in 2..19, got {args.size}", file=sys.stderr)
+    from zeroplay.games.go.game import MAX_SIZE, MIN_SIZE  # here: the CLI's parser imports this module
+
+    if not MIN_SIZE <= args.size <= MAX_SIZE:
+        print(f"gtp: --size must be in {MIN_SIZE}..{MAX_SIZE}, got {args.size}", file=sys.stderr)
         return 2
     if args.playouts < 1 or (args.seconds is not None and not args.seconds > 0):
         print("gtp: --playouts must be >= 1 and --seconds > 0", file=sys.stderr)
+        return 2
+    if not (np.isfinite(args.max_seconds) and args.max_seconds > 0) or \
+            (args.seconds is not None and args.seconds > args.max_seconds):
+        print(f"gtp: --max-seconds must be a finite number > 0 and --seconds at most it, got --max-seconds "
+              f"{args.max_seconds:g}" + (f" --seconds {args.seconds:g}" if args.seconds is not None else ""),
+              file=sys.stderr)
         return 2
     reply_fd = os.dup(1)
     os.dup2(2, 1)
@@ -620,7 +610,7 @@ def run(args) -> int:
     try:
         return serve(stdin, write, size=args.size, komi=args.komi, ko=args.ko, suicide=args.suicide,
                      scoring=args.scoring, playouts=args.playouts, seconds=args.seconds,
-                     engine_kind=args.engine)
+                     max_seconds=args.max_seconds, engine_kind=args.engine)
     except ValueError as e:
         print(f"gtp: {e}", file=sys.stderr)
         return 2

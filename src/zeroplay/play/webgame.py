@@ -16,7 +16,7 @@ import threading
 import time
 
 from zeroplay.engine.factory import describe, fitting_models
-from zeroplay.games import IllegalMoveError, State
+from zeroplay.games import IllegalMoveError, State, option_names
 from zeroplay.play.gametree import NONE, ROOT, GameTree, TreeFullError
 from zeroplay.play.review import (
     analysis_props,
@@ -151,6 +151,19 @@ class WebGame(GameAnalysis):
         """Whether the shown position is the end of the line (no move after it)."""
         return int(self.tree.first_child[self.cursor]) == NONE
 
+    def _options_json(self) -> dict:
+        """The game's settings for the page: the options its game takes (``option_names``: no
+        Gomoku rule on a Go game), then the engine's."""
+        g = self.game
+        takes = option_names(self.options.game)
+        out: dict = {"game": self.options.game, "size": g.width}
+        if "n_in_row" in takes:
+            out.update(n_in_row=g.n_in_row, rule=self.options.rule)
+        out.update({name: g.options[name] for name in ("komi", "scoring") if name in takes})
+        out.update(color=self.options.color, playouts=self.options.playouts, seconds=self.options.seconds,
+                   model=self.options.model)
+        return out
+
     def to_json(self) -> dict:
         with self._lock:
             return self._json()
@@ -183,10 +196,7 @@ class WebGame(GameAnalysis):
         analysis = self.analysis if self.analysis and self.analysis.get("node") == self.cursor else None
         return {
             "id": self.id,
-            "options": {"game": self.options.game, "size": g.width, "n_in_row": getattr(g, "n_in_row", None),
-                        "rule": self.options.rule, "color": self.options.color,
-                        "playouts": self.options.playouts, "seconds": self.options.seconds,
-                        "model": self.options.model},
+            "options": self._options_json(),
             "models": self.models,
             "title": describe(g),
             "width": g.width,

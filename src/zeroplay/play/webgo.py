@@ -35,16 +35,20 @@ def read_go_record(text: str):
     """The ``GoRecord`` of a Go SGF text the web board can play (moves from the empty board).
 
     Raises:
-        GameInputError: unreadable SGF, a board outside 5..19 or not square, a bad komi.
+        GameInputError: unreadable SGF, a board outside the game's ``board_sizes`` (Go: 5..19) or
+            not square, a bad komi.
     """
+    from zeroplay.games.go.game import Go
     from zeroplay.games.go.sgf import read_go_sgf
 
+    lo, hi = Go.board_sizes
     try:
-        rec = read_go_sgf(text)
+        rec = read_go_sgf(text, sizes=Go.board_sizes)
     except ValueError as e:
         raise GameInputError(f"cannot read the SGF record: {e}") from None
-    if rec.width != rec.height or not 5 <= rec.width <= 19:
-        raise GameInputError(f"record board {rec.width}x{rec.height}: the web board plays Go on square boards of 5..19")
+    if rec.width != rec.height:
+        raise GameInputError(f"record board {rec.width}x{rec.height}: the web board plays Go on square boards of "
+                             f"{lo}..{hi}")
     # range first: KM[1e308], KM[inf] and KM[nan] must not reach int()
     if not -150 <= rec.komi <= 150 or rec.komi * 2 != int(rec.komi * 2):
         raise GameInputError(f"record komi {rec.komi:g}: komi must be a multiple of 0.5 in -150..150")

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, default_n_in_row, describe, make_engine
-from zeroplay.games import Game, make, option_names
-from zeroplay.games.gomoku import MAX_SIZE, MIN_N_IN_ROW, MIN_SIZE
+from zeroplay.games import Game, board_sizes, make, option_names
+from zeroplay.games.gomoku import MIN_N_IN_ROW
 
 GAMES = ("gomoku", "tictactoe", "go")
 MAX_WEB_PLAYOUTS = 20000
@@ -105,10 +105,10 @@ class Options:
     def check(self) -> Options:
         if self.game not in GAMES:
             raise GameInputError(f"game must be one of {', '.join(GAMES)}, not {self.game!r}")
-        sized = "size" in option_names(self.game)  # a game with the board options (Gomoku)
+        sizes = board_sizes(self.game)  # the game's own sides (Gomoku 5..25, Go 5..19), None: no choice
         lines = "n_in_row" in option_names(self.game)  # the n-in-a-row options (Gomoku)
-        if sized and not MIN_SIZE <= self.size <= MAX_SIZE:
-            raise GameInputError(f"size must be {MIN_SIZE}..{MAX_SIZE}, not {self.size}")
+        if sizes is not None and not sizes[0] <= self.size <= sizes[1]:
+            raise GameInputError(f"size must be {sizes[0]}..{sizes[1]} for {self.game}, not {self.size}")
         n_in_row = default_n_in_row(self.size) if self.n_in_row is None else self.n_in_row
         if lines and not MIN_N_IN_ROW <= n_in_row <= self.size:
             raise GameInputError(f"n_in_row (stones in a row) must be {MIN_N_IN_ROW}..{self.size} on a "
@@ -123,7 +123,7 @@ class Options:
             raise GameInputError(f"playouts must be 1..{MAX_WEB_PLAYOUTS}, not {self.playouts}")
         if self.seconds is not None and not 0 < self.seconds <= MAX_SECONDS_PER_MOVE:
             raise GameInputError(f"seconds per move must be in (0, {MAX_SECONDS_PER_MOVE:g}], not {self.seconds}")
-        try:  # the game's own checks (Go: 2..19 lines, komi in half points, the scoring's name)
+        try:  # the game's own checks (Go: komi in half points, the scoring's name)
             game = self.make_game()
         except ValueError as e:
             raise GameInputError(str(e)) from None

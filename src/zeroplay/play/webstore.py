@@ -9,7 +9,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, resolve_model
-from zeroplay.games import IllegalMoveError, option_names
+from zeroplay.games import IllegalMoveError, board_sizes, option_names
 from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
 from zeroplay.play.webgame import WebGame
 from zeroplay.play.weboptions import (
@@ -124,13 +124,15 @@ class GameStore:
         """What a request that gives nothing gets, for the page's form: ``game``, ``size``,
         ``n_in_row``, ``rule``, ``playouts``, ``model`` (the ``--model`` file's name, or None) and
         ``n_in_row_by_size`` (the line length when only the size is chosen, for each size where it
-        is not 5)."""
+        is not 5), ``board_sizes`` (each web game with a size choice -> ``[smallest, largest]``
+        side, the game's own ``Game.board_sizes``: the page's size menu)."""
         o = self.options()
         by_size = {size: self.options("gomoku", size).n_in_row for size in range(MIN_SIZE, MAX_SIZE + 1)}
         model = None if self.model is None else Path(self.model).name  # the file's name, not where it lies
         return {"game": o.game, "size": o.size, "n_in_row": o.n_in_row, "rule": o.rule,
                 "playouts": o.playouts, "model": model,
-                "n_in_row_by_size": {str(k): v for k, v in by_size.items() if v != 5}}
+                "n_in_row_by_size": {str(k): v for k, v in by_size.items() if v != 5},
+                "board_sizes": {name: list(sizes) for name in GAMES if (sizes := board_sizes(name)) is not None}}
 
     def check(self) -> Engine:
         """The engine of the default game, made now: a ``--model`` that does not load, or whose game

@@ -3,8 +3,8 @@
 An evaluator has one method, ``evaluate(batch) -> (priors, values)`` (after OpenSpiel's
 ``Evaluator``), and a ``features`` attribute naming the input planes it reads (``None`` when it
 reads no planes, e.g. the uniform and rollout evaluators). The feature set matters to the
-search: with ``"alphazero-gomoku"`` (a last-move plane) the last move is folded into node and
-cache keys.
+search: the recent moves its planes show (``"alphazero-gomoku"``: the last one; Go's ``"go"``: the
+last three) are folded into node and cache keys.
 """
 
 from __future__ import annotations

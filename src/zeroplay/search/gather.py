@@ -124,18 +124,34 @@ def new_batch_arrays(batch_size: int, game, threats: ThreatArrays | None = None,
 
 
 @njit(cache=True, inline="always")
-def node_key(zkeys, info, key_last_move):
-    """Node / cache key: the Zobrist key, with the last move folded in when the net sees it."""
+def node_key(zkeys, info, stack, recent_moves):
+    """Node / cache key: the Zobrist key, with the ``recent_moves`` last moves the net sees folded
+    in (``SearchParams.key_recent_moves``; 0: none, the key alone).
+
+    The last move is ``info[I_LAST]``, the k-th before it ``stack[ply - 1 - k]``; each one on a
+    cell XORs in ``zkeys[2 + k, cell]`` (the game's recent-move key rows, ``games/layout.py``),
+    a pass or an unknown move nothing, as the planes show them (an empty plane)."""
     key = info[I_KEY]
-    if key_last_move and info[I_LAST] >= 0:
-        key ^= zkeys[2, info[I_LAST]]
+    if recent_moves > 0:
+        cells = zkeys.shape[1]
+        last = info[I_LAST]
+        if 0 <= last < cells:
+            key ^= zkeys[2, last]
+        ply = info[I_PLY]
+        for k in range(1, recent_moves):
+            if ply - 1 - k < 0:
+                break
+            move = stack[ply - 1 - k]
+            if 0 <= move < cells:
+                key ^= zkeys[2 + k, move]
     return key
 
 
 @njit(cache=True, inline="always")
-def _add_child(tree, table, sp, params, zkeys, info):
+def _add_child(tree, table, sp, params, zkeys, info, stack):
     """Find or create the node of the position ``info``; -1 when the table is full."""
-    child, created = node_find_or_add(table, node_key(zkeys, info, sp.key_last_move), info[I_TO_PLAY], info[I_PLY])
+    child, created = node_find_or_add(table, node_key(zkeys, info, stack, sp.key_recent_moves), info[I_TO_PLAY],
+                                      info[I_PLY])
     if child >= 0 and created:
         init_node(tree, child, info)
     return child
@@ -221,7 +237,7 @@ def _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot
             if tree.meta[M_EDGE_TOP] >= tree.edge_move.shape[0] or tree.meta[M_STAT_TOP] >= tree.stat_n.shape[0]:
                 return FULL
             fast.apply(params, zkeys, board, info, stack, wmask, win)
-            child = _add_child(tree, table, sp, params, zkeys, info)
+            child = _add_child(tree, table, sp, params, zkeys, info, stack)
             fast.undo(params, zkeys, board, info, stack, wmask)
             if child < 0:
                 return FULL
@@ -303,7 +319,7 @@ def _leaf(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, slot
     batch.leaf_node[slot] = n
     batch.leaf_board[slot, :] = board
     batch.leaf_info[slot, :] = info
-    batch.leaf_key[slot] = node_key(zkeys, info, sp.key_last_move)
+    batch.leaf_key[slot] = node_key(zkeys, info, stack, sp.key_recent_moves)
     return QUEUED
 
 
@@ -347,7 +363,7 @@ def descend(tree, table, sp, params, zkeys, board, info, stack, wmask, batch, sl
         fast.apply(params, zkeys, board, info, stack, wmask, tree.edge_move[tree.node_edge_start[node] + i])
         child = tree.stat_child[s]
         if child < 0:
-            child = _add_child(tree, table, sp, params, zkeys, info)
+            child = _add_child(tree, table, sp, params, zkeys, info, stack)
             if child < 0:
                 outcome = FULL
                 break

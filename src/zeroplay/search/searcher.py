@@ -12,7 +12,7 @@ import numpy as np
 
 from zeroplay.games import Game, State
 from zeroplay.games.layout import I_TO_PLAY
-from zeroplay.games.planes import shows_last_move
+from zeroplay.games.planes import recent_moves_shown
 from zeroplay.search import gumbel
 from zeroplay.search.backup import init_node
 from zeroplay.search.cache import EvalCache
@@ -57,6 +57,21 @@ from zeroplay.search.tree import (
 from zeroplay.tt.node_table import C_COUNT, C_LIMIT, new_node_table, node_clear, node_count, node_find, node_find_or_add
 
 
+def _recent_moves_keyed(game: Game, features: str | None) -> int:
+    """The recent moves the search folds into node and cache keys for an evaluator reading
+    ``features``: those its planes show (``recent_moves_shown``: Gomoku's ``alphazero-gomoku`` 1,
+    Go's ``go`` 3), so that two positions the net sees differently never share a node.
+
+    Raises:
+        ValueError: ``game`` has fewer recent-move key rows (``zkeys`` rows 2, 3, ...) than that.
+    """
+    recent = recent_moves_shown(features)
+    if recent and game.zkeys.shape[0] < 2 + recent:
+        raise ValueError(f"{game!r} has {game.zkeys.shape[0] - 2} recent-move key rows; features {features!r} "
+                         f"show {recent} recent moves")
+    return recent
+
+
 class Searcher:
     """PUCT Monte-Carlo graph search over one game, keeping its tree between searches.
 
@@ -97,7 +112,7 @@ class Searcher:
             fpu_reduction_root=float(config.fpu_reduction_root),
             virtual_loss=int(config.virtual_loss),
             one_ply_proofs=bool(config.one_ply_proofs),
-            key_last_move=shows_last_move(features),
+            key_recent_moves=_recent_moves_keyed(game, features),
             # noise or the opening prior reorder the root's priors: the root then scans every edge
             # (Gumbel noise is not in the priors)
             root_noise=(bool(config.noise) or config.opening_prior > 0) and not self._gumbel,
@@ -142,7 +157,7 @@ class Searcher:
             self.cache.clear()
         if getattr(evaluator, "features", None) != old_features:
             self.params = self.params._replace(
-                key_last_move=shows_last_move(getattr(evaluator, "features", None)))
+                key_recent_moves=_recent_moves_keyed(self.game, getattr(evaluator, "features", None)))
             self.reset()
         self._inline = getattr(evaluator, "inline_rule", None)
 
@@ -154,7 +169,7 @@ class Searcher:
         if state.game != self.game:
             raise ValueError(f"this searcher plays {self.game!r}, not {state.game!r}")
         pos = state.fast()
-        key = int(node_key(self.game.zkeys, pos.info, self.params.key_last_move))
+        key = int(node_key(self.game.zkeys, pos.info, pos.stack, self.params.key_recent_moves))
         found = node_find(self.table, key, int(pos.info[I_TO_PLAY]), state.ply) if self.root != NO_NODE else -1
         # a node proven lost in one ply has no edges: as the root it must be expanded afresh
         one_ply_loss = found >= 0 and self.tree.node_state[found] == EXPANDED and self.tree.node_num_edges[found] == 0

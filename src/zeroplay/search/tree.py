@@ -266,7 +266,7 @@ class SearchParams(NamedTuple):
     fpu_reduction_root: float
     virtual_loss: int
     one_ply_proofs: bool
-    key_last_move: bool  # fold the last move into node keys (feature sets with a last-move plane)
+    key_recent_moves: int  # recent moves folded into node keys: those the net's planes show (gather.node_key)
     root_noise: bool  # the root's private priors are noised (selection scans all root edges)
     candidate_radius: int  # > 0: edges only for cells within this many of a stone (0: every legal move)
     forced_playouts_k: float  # KataGo's forced playouts at the root (search/forced.py); 0: off

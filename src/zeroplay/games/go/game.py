@@ -21,6 +21,7 @@ from zeroplay.games.api import FastPosition, Game, IllegalMoveError, State
 from zeroplay.games.go import kernels as K
 from zeroplay.games.go.contract import KERNELS
 from zeroplay.games.go.layout import (
+    GO_RECENT_MOVES,
     I_CAPS0,
     I_KO,
     I_PASSES,
@@ -43,11 +44,12 @@ from zeroplay.games.go.layout import (
     SUICIDE_OFF,
     Z_BAN,
     Z_MISC,
+    Z_RECENT,
     ZKEY_ROWS,
 )
 from zeroplay.games.layout import I_LAST, I_TERMINAL, I_TO_PLAY, I_WINNER, INFO_SIZE
 from zeroplay.games.symmetry import Symmetry, board_symmetries
-from zeroplay.hashing import stone_keys
+from zeroplay.hashing import last_move_keys, stone_keys
 from zeroplay.hashing.zobrist import ZOBRIST_SEED, splitmix64_stream
 
 COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
@@ -100,6 +102,9 @@ class Go(Game):
     """
 
     policy_layout = "cells+pass"
+    board_sizes = (5, MAX_SIZE)
+    """The sides a person plays on (the web board's choice, checks and errors; issue 22: 5..19).
+    The rules themselves run on MIN_SIZE..MAX_SIZE (perft on 3x3 and 4x4, GTP ``boardsize 2``)."""
     heuristic = "go"  # the search-only engine's priors: zeroplay.engine.go_prior
     sgf_game = 1  # records: games.go.sgf
     feature_sets = ("go", "basic", "alphazero-gomoku")
@@ -131,9 +136,14 @@ class Go(Game):
         self.params = params
         zkeys = np.zeros((ZKEY_ROWS, self.cells), dtype=np.uint64)
         zkeys[:2] = stone_keys(self.cells)
-        extra = splitmix64_stream(GO_KEY_SEED, self.cells + 1)
+        zkeys[Z_RECENT] = last_move_keys(self.cells)
+        # ban keys, the pass key, then the older recent-move rows: the stream's first cells + 1
+        # keys are those Go had before the recent-move rows came (State.key unchanged)
+        extra = splitmix64_stream(GO_KEY_SEED, self.cells + 1 + (GO_RECENT_MOVES - 1) * self.cells)
         zkeys[Z_BAN] = extra[: self.cells]
         zkeys[Z_MISC, 0] = extra[self.cells]
+        older = extra[self.cells + 1:].reshape(GO_RECENT_MOVES - 1, self.cells)
+        zkeys[Z_RECENT + 1: Z_RECENT + GO_RECENT_MOVES] = older
         self.zkeys = zkeys.view(np.int64)
         self.zkeys.setflags(write=False)
         self.symmetries = tuple(

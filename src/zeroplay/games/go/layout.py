@@ -13,14 +13,17 @@ One position is four arrays:
   Black stone count (2 bytes, little end first) and the White stone count (2 bytes). Rows above
   ``info[I_PLY]`` are stale. Cost: (3 * cells + 1) * (cells + 4) bytes, 26.5 KB on 9x9.
 
-Constants: ``params`` int64 (PARAMS_SIZE,) with the ``P_*`` fields; ``zkeys`` int64 (4, cells):
-rows ``Z_BLACK``/``Z_WHITE`` stone keys (uint64 bits), ``Z_BAN`` the key folded in per banned
-point (simple-ko point or superko-banned point), ``Z_MISC`` column 0 the key of "one pass just
-played".
+Constants: ``params`` int64 (PARAMS_SIZE,) with the ``P_*`` fields; ``zkeys`` int64
+(ZKEY_ROWS, cells): rows ``Z_BLACK``/``Z_WHITE`` stone keys (uint64 bits), ``Z_RECENT`` + k the
+keys of the move k plies before the last (k < GO_RECENT_MOVES; node keys only), ``Z_BAN`` the
+key folded in per banned point (simple-ko point or superko-banned point), ``Z_MISC`` column 0
+the key of "one pass just played".
 
 Key: ``info[I_KEY]`` = empty-board key ^ stone keys ^ side key (White to move) ^ one-pass key ^
 the ``Z_BAN`` key of every point the side to move may not play because of ko. So the node table,
-which keys nodes by (key, side to move, ply), never merges positions whose legal moves differ.
+which keys nodes by (key, side to move, ply), never merges positions whose legal moves differ. The
+recent moves are not in it (a transposition is the same position for the rules and a rollout);
+a search whose net reads the ``go`` planes folds them into its node keys (``Z_RECENT`` rows).
 """
 
 # the common fields (I_TO_PLAY, P_CELLS, ...) have one owner: import them from games.layout
@@ -58,9 +61,15 @@ I_SCORE2 = I_GAME0 + 7  # when terminal: 2 * (Black's score - White's score), ko
 I_STONES0 = I_GAME0 + 8  # Black stones on the board
 I_STONES1 = I_GAME0 + 9  # White stones on the board
 
+GO_RECENT_MOVES = 3
+"""Recent moves the ``go`` planes mark (planes 4-6: the last move and the two before it), and so
+the moves a search with those planes folds into its node keys (``search.gather.node_key``)."""
+
 # zkeys rows
 Z_BLACK = 0
 Z_WHITE = 1
-Z_BAN = 2
-Z_MISC = 3
-ZKEY_ROWS = 4
+Z_RECENT = 2  # rows 2, 3, 4: "the move k plies before the last was on cell c" (k = 0, 1, 2), for
+# node keys (games/layout.py: row 2 + k for every board game), never in I_KEY
+Z_BAN = Z_RECENT + GO_RECENT_MOVES
+Z_MISC = Z_BAN + 1
+ZKEY_ROWS = Z_MISC + 1

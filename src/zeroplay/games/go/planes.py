@@ -36,6 +36,7 @@ from numba import njit
 
 from zeroplay.games.go.kernels import KO_SIMPLE, neighbors
 from zeroplay.games.go.layout import (
+    GO_RECENT_MOVES,
     I_KO,
     I_PASSES,
     I_PREV1,
@@ -72,7 +73,7 @@ def encode(params, board, info, out):
     ko = info[I_KO]
     if ko >= 0:
         out[3, ko // w, ko % w] = 1.0
-    for k in range(3):
+    for k in range(GO_RECENT_MOVES):  # the search keys nodes by the same moves (node_key)
         a = info[I_LAST] if k == 0 else info[I_PREV1 + k - 1]
         if 0 <= a < cells:  # a pass (= cells) or an unknown move (-1) leaves the plane empty
             out[4 + k, a // w, a % w] = 1.0

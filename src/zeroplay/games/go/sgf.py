@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from zeroplay import __version__
 from zeroplay.games.api import IllegalMoveError, State
-from zeroplay.games.go.game import Go
+from zeroplay.games.go.game import MAX_SIZE, MIN_SIZE, Go
 from zeroplay.games.records.sgf import _sgf_escape, _sgf_main_line
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -33,7 +33,7 @@ class GoRecord:
     """One Go game as an SGF file holds it.
 
     Attributes:
-        width, height: board shape (2..19 each).
+        width, height: board shape (``MIN_SIZE``..``MAX_SIZE`` each: 2..19).
         komi: points for White (``KM``; 0 when absent).
         black_setup, white_setup: cells of the set-up stones (``AB``/``AW``), ``row * width + col``.
         to_play: 0 Black or 1 White to move first (``PL``; White after a handicap set-up by
@@ -115,12 +115,16 @@ def write_go_sgf(record: GoRecord) -> str:
     return root + ("\n" + body if body else "") + ")\n"
 
 
-def read_go_sgf(text: str) -> GoRecord:
+def read_go_sgf(text: str, *, sizes: tuple[int, int] = (MIN_SIZE, MAX_SIZE)) -> GoRecord:
     """Parse the main line of an SGF Go record.
+
+    Args:
+        sizes: the board sides (inclusive) the reader takes: the rules' 2..19 by default, a
+            front-end's own (``Go.board_sizes``) to word its refusal.
 
     Raises:
         ValueError: malformed SGF, another game's (``GM`` other than 1; an absent ``GM`` is Go,
-            SGF's default), a size outside 2..19, a bad ``KM``, points off the board, set-up
+            SGF's default), a size outside ``sizes``, a bad ``KM``, points off the board, set-up
             stones after the root, colours that do not alternate.
     """
     nodes = _sgf_main_line(text)
@@ -140,8 +144,9 @@ def read_go_sgf(text: str) -> GoRecord:
         width, height = int(w_text), int(h_text or w_text)
     except ValueError:
         raise ValueError(f"SGF board size SZ[{sz}] is not a number") from None
-    if not (2 <= width <= 19 and 2 <= height <= 19):
-        raise ValueError(f"SGF board size SZ[{sz}] is outside 2..19")
+    lo, hi = sizes
+    if not (lo <= width <= hi and lo <= height <= hi):
+        raise ValueError(f"SGF board size SZ[{sz}] is outside {lo}..{hi}")
     try:
         komi = float(first("KM") or 0)
     except ValueError:

@@ -105,6 +105,7 @@ class Gomoku(Game):
     threat_planes = True
     feature_sets = ("basic", "alphazero-gomoku", "basic+threats")  # + the threat planes (games.planes)
     heuristic = "cells"
+    board_sizes: tuple[int, int] | None = (MIN_SIZE, MAX_SIZE)
     play_search_options: tuple[tuple[str, object], ...] = (
         ("threat_solver", True),  # VCF proofs at play-time playouts (docs/THREATS.md)
         ("defence", True),  # a node threatened by a VCF after a pass keeps the moves that break it
@@ -335,6 +336,7 @@ class TicTacToe(Gomoku):
     """Tic-tac-toe: 3 x 3, three in a row, on the Gomoku kernels."""
 
     play_search_options = ()  # nothing for a threat solver to find on 3 x 3
+    board_sizes = None  # always 3 x 3
 
     def describe(self) -> str:
         """``"tictactoe 3x3"``."""

@@ -107,6 +107,8 @@ async function applyDefaults() {
     return;  // an older server: the form's own defaults
   }
   serverGame = d.game || "gomoku";
+  goSetBoardSizes(d.board_sizes);
+  goSyncForm(false);
   if (d.n_in_row_by_size) {
     nInRowBySize = {};
     for (const k in d.n_in_row_by_size) nInRowBySize[parseInt(k, 10)] = d.n_in_row_by_size[k];

@@ -4,7 +4,14 @@
 // except the menu's choice of the game to start.
 "use strict";
 
-const GO_MAX_SIZE = 19;
+// Go's board sides [smallest, largest]: the server's /api/defaults board_sizes.go (the game's own
+// Game.board_sizes) replaces this fallback for an older server.
+let goBoardSizes = [5, 19];
+
+// The server's sizes per game (from /api/defaults), when it sends them.
+function goSetBoardSizes(sizes) {
+  if (sizes && Array.isArray(sizes.go) && sizes.go.length === 2) goBoardSizes = sizes.go;
+}
 
 // The game the form starts: the Game menu (disabled and set to the server's game under --model).
 function gameKind() {
@@ -15,19 +22,23 @@ function gameKind() {
 // The Go settings of a new game (board, komi, scoring) added to the request `o`.
 function goOptions(o) {
   o.game = "go";
-  o.size = Math.min(parseInt(document.getElementById("opt-size").value, 10), GO_MAX_SIZE);
+  const size = parseInt(document.getElementById("opt-size").value, 10);
+  o.size = Math.max(goBoardSizes[0], Math.min(size, goBoardSizes[1]));
   o.komi = parseFloat(document.getElementById("opt-komi").value);
   o.scoring = document.getElementById("opt-scoring").value;
   return o;
 }
 
-// The form for the chosen game: Gomoku's or Go's fields, sizes up to 19 for Go.
+// The form for the chosen game: Gomoku's or Go's fields, Go's own sizes for Go.
 function goSyncForm(switched) {
   const go = gameKind() === "go";
   for (const e of document.querySelectorAll(".go-only")) e.hidden = !go;
   for (const e of document.querySelectorAll(".gomoku-only")) e.hidden = go || gameKind() !== "gomoku";
   const size = document.getElementById("opt-size");
-  for (const o of size.options) o.disabled = go && parseInt(o.value, 10) > GO_MAX_SIZE;
+  for (const o of size.options) {
+    const side = parseInt(o.value, 10);
+    o.disabled = go && (side < goBoardSizes[0] || side > goBoardSizes[1]);
+  }
   if (switched) size.value = go ? "9" : "15";
 }
 

@@ -1,0 +1,82 @@
+"""GTP's text (Go Text Protocol 2.0, G. Farnebäck): input lines as the protocol preprocesses
+them, colours, the fixed handicap vertices, and the ``info`` lines of the analysis commands
+(Leela Zero's and KataGo's formats). Pure functions: ``play.gtp`` holds the session."""
+
+from __future__ import annotations
+
+MAX_LINE = 65536
+"""Characters of one command line kept; a longer one is answered as a syntax error."""
+COLORS = {"b": 0, "black": 0, "w": 1, "white": 1}
+"""GTP colour words (case-insensitive) -> player: 0 Black, 1 White."""
+
+
+class GtpFailure(Exception):
+    """A command that fails: answered ``? message``."""
+
+
+def clean_line(raw: str) -> str:
+    """A raw input line as GTP 2.0 section 3.1 preprocesses it (may return "")."""
+    raw = raw[:MAX_LINE + 1]
+    out = "".join(" " if ch == "\t" else ch for ch in raw if ch == "\t" or (ord(ch) >= 32 and ord(ch) != 127))
+    return out.split("#", 1)[0].strip()
+
+
+def handicap_points(size: int, n: int) -> list[str]:
+    """GTP's fixed handicap vertices (spec section 4.1.1) for ``n`` stones on a size x size board.
+
+    Raises:
+        GtpFailure: ``n`` not in 2..9, or more than the board allows (4 on even sizes and 7x7,
+            none below 7x7).
+    """
+    if not 2 <= n <= 9:
+        raise GtpFailure("invalid number of stones")
+    limit = 0 if size < 7 else (4 if size % 2 == 0 or size == 7 else 9)
+    if n > limit:
+        raise GtpFailure("invalid number of stones")
+    edge = 2 if size < 13 else 3
+    lo, hi, mid = edge, size - 1 - edge, size // 2
+    # (x, y) with y from the bottom, in the spec's order
+    corners = [(lo, lo), (hi, hi), (lo, hi), (hi, lo)]
+    sides = [(lo, mid), (hi, mid)]
+    middle_rows = [(mid, lo), (mid, hi)]
+    points = corners[: min(n, 4)]
+    if n >= 6:
+        points += sides
+    if n >= 8:
+        points += middle_rows
+    if n in (5, 7, 9):
+        points.append((mid, mid))
+    from zeroplay.games.go import COLUMNS
+
+    return [f"{COLUMNS[x]}{y + 1}" for x, y in points]
+
+
+def analysis_interval(args: list[str]) -> int:
+    """The reporting interval of an analysis command's arguments, centiseconds (default 100, in
+    1..100000): the number after ``interval``, after the colour, or first."""
+    interval = 100
+    for i, a in enumerate(args):
+        if a.isdigit() and (i == 0 or args[i - 1] in ("interval",) or args[i - 1].lower() in COLORS):
+            interval = int(a)
+    return min(max(interval, 1), 100_000)
+
+
+def info_line(state, stats, style: str) -> str:
+    """One ``info move ...`` line for ``stats`` (``MoveStats``, most visited first) of ``state``:
+    Leela Zero's fields (``style`` ``"lz"``: win rate and prior in 1/100 %) or KataGo's (``"kata"``:
+    fractions and score fields). Win rates are the side to move's, in [0, 1]."""
+    prior = 1.0 / max(len(state.legal_moves()), 1)
+    parts = []
+    for order, s in enumerate(stats):
+        v = state.game.format_move(s.move)
+        if style == "lz":
+            parts.append(f"info move {v} visits {s.visits} winrate {round(s.winrate * 10000)} "
+                         f"prior {round(prior * 10000)} lcb {round(max(s.lcb, 0) * 10000)} order {order} pv {v}")
+        else:
+            score = "" if s.score_mean is None else (
+                f"scoreMean {s.score_mean:.3f} scoreStdev {s.score_stdev:.3f} scoreLead {s.score_mean:.3f} "
+                f"scoreSelfplay {s.score_mean:.3f} ")
+            parts.append(f"info move {v} visits {s.visits} utility {2 * s.winrate - 1:.6f} winrate {s.winrate:.6f} "
+                         f"{score}prior {prior:.6f} lcb {max(s.lcb, 0):.6f} "
+                         f"utilityLcb {2 * max(s.lcb, 0) - 1:.6f} order {order} pv {v}")
+    return " ".join(parts)
