@@ -199,12 +199,18 @@ class TerminalGame:
     def summary(self, result) -> str:
         """``1,000 playouts in 0.4 s, win rate 55% for zeroplay, best line h9 i10 g8``.
 
-        The win rate is the root mover's (zeroplay's) expected score, (Q + 1) / 2.
+        The win rate is the root mover's (zeroplay's) expected score, ``SearchResult.win_rate``:
+        (Q + 1) / 2, or 100 % / 0 % / 50 % once the result is proven. A result the root threat
+        search proved with no playout reads ``threat search in 4.0 s``.
         """
         proven = (f", proven {result.proven} in {_count(result.proven_distance, 'ply', 'plies')}"
                   if result.proven else "")
         line = " ".join(self.fmt(m) for m in result.pv[:8])
-        return (f"{_count(result.playouts, 'playout')} in {result.seconds:.1f} s, win rate "
+        # a result the threat search proved before the tree ran reads as "0 playouts", as if the
+        # engine had not thought; say what did the work
+        work = ("threat search" if result.proven and result.playouts == 0
+                else _count(result.playouts, 'playout'))
+        return (f"{work} in {result.seconds:.1f} s, win rate "
                 f"{100 * result.win_rate:.0f}% for zeroplay{proven}, best line {line}")
 
     def report_end(self) -> None:

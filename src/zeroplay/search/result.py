@@ -74,8 +74,16 @@ class SearchResult:
 
     @property
     def win_rate(self) -> float:
-        """(root_q + 1) / 2: the root mover's expected score in [0, 1]."""
+        """The root mover's expected score in [0, 1]: 1, 0 or 1/2 when the result is proven (a
+        win, loss or draw), else (root_q + 1) / 2. A proof found by the threat solver at the root
+        leaves root_q at the net's estimate, which a player would read as doubt ("82 %, proven
+        win")."""
+        if self.proven is not None:
+            return _PROVEN_SCORE[self.proven]
         return (self.root_q + 1.0) / 2.0
+
+
+_PROVEN_SCORE = {"win": 1.0, "loss": 0.0, "draw": 0.5}
 
 
 def lcb(q: float, n: int, z: float) -> float:
