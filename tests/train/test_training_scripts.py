@@ -113,3 +113,19 @@ def test_run_sh_reads_iterations_written_with_an_equals_sign(tmp_path):
     out = subprocess.run(["bash", str(script), "x"], env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and "x has its 3 iterations" in out.stderr
     assert not (tmp_path / "started").exists()
+
+
+@pytest.mark.parametrize("args_file", sorted((Path(__file__).resolve().parents[2] / "training").glob("*.args")),
+                         ids=lambda p: p.name)
+def test_every_recipe_parses_as_train_options(args_file):
+    # a recipe that argparse refuses would only show when its run starts, in run.sh's log
+    import shlex
+
+    from zeroplay.cli import build_parser
+
+    words = []
+    for line in args_file.read_text().splitlines():
+        if not line.lstrip().startswith("#"):
+            words += shlex.split(line)
+    ns = build_parser().parse_args(["train", "--run-dir", "unused", *words])
+    assert ns.game in ("gomoku", "go", "connect4", "othello", "tictactoe", "shogi")
