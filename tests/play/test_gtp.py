@@ -12,28 +12,20 @@ import threading
 from pathlib import Path
 
 import pytest
+from gtp_helpers import ask, gtp_session
 
-from zeroplay.play.gtp import GtpSession, clean_line, handicap_points
+from zeroplay.play.gtp import clean_line, handicap_points
 
 REPLY = re.compile(r"^[=?]\d*( [^\n]*)?(\n[^\n]+)*\n\n$")
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _session(**options):
-    out = []
-    stop = threading.Event()
-    stop.set()  # a command is always "waiting": analyses end after their first round
-    return GtpSession(out.append, interrupted=stop, playouts=options.pop("playouts", 30), **options), out
 
 
-def ask(session, out, line):
-    out.clear()
-    session.handle(line)
-    return "".join(out)
 
 
 def test_required_commands_and_ids():
-    s, out = _session()
+    s, out = gtp_session()
     assert ask(s, out, "protocol_version") == "= 2\n\n"
     assert ask(s, out, "7 name") == "=7 zeroplay\n\n"
     assert ask(s, out, "known_command genmove") == "= true\n\n"
@@ -53,12 +45,12 @@ def test_required_commands_and_ids():
 def test_preprocessing():
     assert clean_line("  play\tb D4 # a comment\r") == "play b D4"
     assert clean_line("pl\x01ay b\x7f D4") == "play b D4"
-    s, out = _session()
+    s, out = gtp_session()
     assert ask(s, out, "# only a comment") == "" and ask(s, out, "   ") == ""
 
 
 def test_play_ko_and_undo():
-    s, out = _session()
+    s, out = gtp_session()
     for i, v in enumerate("C4 E5 D5 E3 D3 F4 J9 D4 E4".split()):
         assert ask(s, out, f"play {'bw'[i % 2]} {v}") == "=\n\n"
     assert ask(s, out, "play w D4") == "? illegal move\n\n"
@@ -72,7 +64,7 @@ def test_play_ko_and_undo():
 
 
 def test_out_of_turn_play_and_genmove():
-    s, out = _session()
+    s, out = gtp_session()
     assert ask(s, out, "play b D4") == "=\n\n" and ask(s, out, "play b E5") == "=\n\n"
     reply = ask(s, out, "genmove b")
     assert REPLY.match(reply) and reply.startswith("= ")
@@ -83,7 +75,7 @@ def test_out_of_turn_play_and_genmove():
 def test_handicap():
     assert handicap_points(19, 9) == ["D4", "Q16", "D16", "Q4", "D10", "Q10", "K4", "K16", "K10"]
     assert handicap_points(9, 2) == ["C3", "G7"] and handicap_points(9, 5)[-1] == "E5"
-    s, out = _session()
+    s, out = gtp_session()
     assert ask(s, out, "fixed_handicap 3") == "= C3 G7 C7\n\n"
     assert s.state.to_play == 1
     assert ask(s, out, "fixed_handicap 2") == "? board not empty\n\n"
@@ -96,7 +88,7 @@ def test_handicap():
 
 
 def test_scoring_hand_case_over_gtp():
-    s, out = _session()
+    s, out = gtp_session()
     assert ask(s, out, "boardsize 5") == "=\n\n" and ask(s, out, "komi 0.5") == "=\n\n"
     for v in ("C1", "C2", "C3", "C4", "C5", "A1"):
         assert ask(s, out, f"play b {v}") == "=\n\n"
@@ -107,7 +99,7 @@ def test_scoring_hand_case_over_gtp():
 
 
 def test_final_status_finds_a_dead_stone():
-    s, out = _session()
+    s, out = gtp_session()
     assert ask(s, out, "boardsize 5") == "=\n\n" and ask(s, out, "komi 0") == "=\n\n"
     for v in ("C1", "C2", "C3", "C4", "C5"):
         assert ask(s, out, f"play b {v}") == "=\n\n"
@@ -118,7 +110,7 @@ def test_final_status_finds_a_dead_stone():
 
 
 def test_time_controls_set_the_move_time():
-    s, out = _session()
+    s, out = gtp_session()
     assert s._move_seconds(0) is None
     assert ask(s, out, "time_settings 300 10 5") == "=\n\n"
     assert s._move_seconds(0) == pytest.approx(10)
@@ -130,7 +122,7 @@ def test_time_controls_set_the_move_time():
 @pytest.mark.parametrize("command,style", [("lz-analyze b 10", "lz"), ("kata-analyze 5", "kata"),
                                           ("analyze", "lz")])
 def test_analysis_streams_info_lines(command, style):
-    s, out = _session()
+    s, out = gtp_session()
     s.interrupted = threading.Event()
     threading.Timer(0.5, s.interrupted.set).start()
     reply = ask(s, out, command)
@@ -140,7 +132,7 @@ def test_analysis_streams_info_lines(command, style):
 
 
 def test_genmove_analyze_ends_with_play():
-    s, out = _session()
+    s, out = gtp_session()
     reply = ask(s, out, "genmove_analyze b 10")
     assert REPLY.match(reply) and re.search(r"\nplay [A-HJ-T]\d+\n\n$|\nplay pass\n\n$", reply)
 
@@ -168,7 +160,7 @@ def _fuzz_lines(n, seed):
 
 
 def _check_fuzz(n, seed):
-    s, out = _session(playouts=4)
+    s, out = gtp_session(playouts=4)
     for line in _fuzz_lines(n, seed):
         if line.strip().split()[:1] == ["quit"]:
             continue
@@ -201,23 +193,23 @@ def test_the_command_prints_only_replies():
 
 
 def test_flat_engine_plays_and_names_itself():
-    s, out = _session(engine_kind="flat")
+    s, out = gtp_session(engine_kind="flat")
     assert "flat Monte-Carlo" in ask(s, out, "version")
     reply = ask(s, out, "genmove b")
     assert REPLY.match(reply) and s.state.ply == 1
     with pytest.raises(ValueError, match="engine"):
-        _session(engine_kind="gnu")
+        gtp_session(engine_kind="gnu")
 
 
 def test_printsgf_and_loadsgf_round_trip(tmp_path):
-    s, out = _session()
+    s, out = gtp_session()
     for i, v in enumerate("C4 E5 D5 E3 D3 F4 J9 D4 E4 pass".split()):
         assert ask(s, out, f"play {'bw'[i % 2]} {v}") == "=\n\n"
     sgf = ask(s, out, "printsgf")
     assert REPLY.match(sgf) and "GM[1]" in sgf and "KM[7.5]" in sgf and ";W[]" in sgf
     path = tmp_path / "game.sgf"
     path.write_text(sgf[3:-2])
-    t, out2 = _session()
+    t, out2 = gtp_session()
     assert ask(t, out2, f"loadsgf {path}") == "= black\n\n"
     assert ask(t, out2, "showboard") == ask(s, out, "showboard")
     assert ask(t, out2, f"loadsgf {path} 9") == "= black\n\n"  # before move 9: Black to play E4
@@ -237,7 +229,7 @@ def test_printsgf_and_loadsgf_round_trip(tmp_path):
 
 
 def test_printsgf_keeps_a_handicap_setup():
-    s, out = _session()
+    s, out = gtp_session()
     assert ask(s, out, "fixed_handicap 2") == "= C3 G7\n\n"
     ask(s, out, "play w E5")
     sgf = ask(s, out, "printsgf")
@@ -251,6 +243,6 @@ def test_printsgf_keeps_a_handicap_setup():
     ("boardsize \u0669", "? syntax error\n\n"),  # Arabic-Indic nine
 ])
 def test_extreme_komi_and_unicode_digits_are_refused_not_internal_errors(line, reply):
-    s, out = _session()
+    s, out = gtp_session()
     assert ask(s, out, line) == reply
     assert ask(s, out, "komi 6.5") == "=\n\n"  # the session goes on

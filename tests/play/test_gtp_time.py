@@ -4,26 +4,13 @@
 
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
+from gtp_helpers import ask, gtp_session
 
-from zeroplay.play.gtp import GtpSession, main
+from zeroplay.play.gtp import main
 from zeroplay.play.gtp_time import DEFAULT_MAX_MOVE_SECONDS, MIN_MOVE_SECONDS, TimeControl, TimeError
-
-
-def _session(**options):
-    out: list[str] = []
-    stop = threading.Event()
-    stop.set()
-    return GtpSession(out.append, interrupted=stop, playouts=8, **options), out
-
-
-def ask(session, out, line):
-    out.clear()
-    session.handle(line)
-    return "".join(out)
 
 
 @pytest.mark.parametrize("args, left, seconds", [
@@ -64,13 +51,13 @@ def test_the_cap_itself_must_be_finite_and_positive(max_seconds):
 @pytest.mark.parametrize("line", ["time_settings inf 0 0", "time_settings nan 0 0", "time_settings 1e309 0 0",
                                   "time_left b inf 0", "time_left w nan 1", "time_left b 1e400 0"])
 def test_gtp_refuses_non_finite_times(line):
-    s, out = _session()
+    s, out = gtp_session(8)
     reply = ask(s, out, line)
     assert reply.startswith("? syntax error: ") and "finite" in reply
 
 
 def test_a_huge_time_setting_still_ends_the_move_at_the_cap():
-    s, out = _session(max_seconds=0.3)
+    s, out = gtp_session(8, max_seconds=0.3)
     assert ask(s, out, "time_settings 1e308 0 0") == "=\n\n"
     assert ask(s, out, "time_left b 1e308 0") == "=\n\n"
     assert s._move_seconds(0) == pytest.approx(0.3)
@@ -81,7 +68,7 @@ def test_a_huge_time_setting_still_ends_the_move_at_the_cap():
 
 def test_seconds_above_the_cap_are_refused_at_start():
     with pytest.raises(ValueError, match="max-seconds"):
-        _session(seconds=5.0, max_seconds=1.0)
+        gtp_session(8, seconds=5.0, max_seconds=1.0)
     assert main(["--seconds", "700"]) == 2  # above the default cap: refused before reading stdin
     assert main(["--max-seconds", "inf"]) == 2
     assert main(["--max-seconds", "0"]) == 2

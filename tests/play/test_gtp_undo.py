@@ -8,26 +8,11 @@ from __future__ import annotations
 import random
 import shutil
 import subprocess
-import threading
 
 import pytest
-
-from zeroplay.play.gtp import GtpSession
+from gtp_helpers import ask, gtp_session
 
 GNUGO = shutil.which("gnugo") or shutil.which("gnugo", path="/usr/games")
-
-
-def _session(**options):
-    out: list[str] = []
-    stop = threading.Event()
-    stop.set()
-    return GtpSession(out.append, interrupted=stop, playouts=8, **options), out
-
-
-def ask(session, out, line):
-    out.clear()
-    session.handle(line)
-    return "".join(out)
 
 
 def stones(session, color):
@@ -36,7 +21,7 @@ def stones(session, color):
 
 def test_undo_steps_back_past_a_double_pass_and_the_move_after_it():
     """Was: the move after two passes pushed a hidden set-up entry, and ``undo`` stopped there."""
-    s, out = _session()
+    s, out = gtp_session(8)
     for line in ("play b D4", "play w pass", "play b pass", "play w E5"):
         assert ask(s, out, line) == "=\n\n"
     assert stones(s, 1) == ["E5"]
@@ -47,7 +32,7 @@ def test_undo_steps_back_past_a_double_pass_and_the_move_after_it():
 
 
 def test_undo_steps_back_past_moves_out_of_turn():
-    s, out = _session()
+    s, out = gtp_session(8)
     assert ask(s, out, "play b D4") == "=\n\n" and ask(s, out, "play b E5") == "=\n\n"
     assert stones(s, 0) == ["D4", "E5"] and s.state.to_play == 1
     assert ask(s, out, "undo") == "=\n\n"
@@ -58,7 +43,7 @@ def test_undo_steps_back_past_moves_out_of_turn():
 
 
 def test_a_genmove_out_of_turn_is_one_undo_step():
-    s, out = _session()
+    s, out = gtp_session(8)
     assert ask(s, out, "play b D4") == "=\n\n"
     reply = ask(s, out, "genmove b")
     assert reply.startswith("= ") and "resign" not in reply
@@ -68,7 +53,7 @@ def test_a_genmove_out_of_turn_is_one_undo_step():
 
 
 def test_undo_keeps_the_handicap_and_the_game_goes_on():
-    s, out = _session()
+    s, out = gtp_session(8)
     assert ask(s, out, "fixed_handicap 2") == "= C3 G7\n\n"
     assert ask(s, out, "play w E5") == "=\n\n" and ask(s, out, "play w D5") == "=\n\n"  # out of turn
     assert ask(s, out, "undo") == "=\n\n" and ask(s, out, "undo") == "=\n\n"
@@ -79,7 +64,7 @@ def test_undo_keeps_the_handicap_and_the_game_goes_on():
 def test_printsgf_after_a_move_out_of_turn_sets_up_the_stones_before_it():
     from zeroplay.games.go.sgf import read_go_sgf
 
-    s, out = _session()
+    s, out = gtp_session(8)
     for line in ("play b D4", "play w E5", "play w F6", "play b C3"):
         assert ask(s, out, line) == "=\n\n"
     record = read_go_sgf(ask(s, out, "printsgf")[3:-2])
@@ -128,7 +113,7 @@ def _gnugo_replies(lines: list[str]) -> list[tuple[str, list[str], list[str]]]:
 def test_play_and_undo_agree_with_gnugo(seed):
     lines = _random_script(seed, 120)
     theirs = _gnugo_replies(lines)
-    s, out = _session()
+    s, out = gtp_session(8)
     for line, (status, black, white) in zip(lines, theirs):
         reply = ask(s, out, line)
         assert (reply[0], stones(s, 0), stones(s, 1)) == (status, black, white), line
