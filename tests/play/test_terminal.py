@@ -128,7 +128,7 @@ def test_session_functions(warm):
     assert s.t.state.ply == 2 and s.t.state.to_play == 0
     s.t.handle("")
     s.t.handle("help")
-    assert "Commands: undo, hint" in s.lines[-1]
+    assert "\n  hint " in s.lines[-1]
     s.t.handle("new purple")
     assert "new takes black or white" in s.lines[-1]
     s.t.handle("undo")
@@ -149,13 +149,13 @@ def test_the_engine_takes_a_win_and_the_game_ends(warm):
         if s.t.state.board.reshape(-1)[game.parse_move(move)] == 0:
             s.t.handle(move)
     assert s.t.state.is_terminal
-    # one line says who won, by colour, player number and name; the board's own status line
+    # one line says who won, by colour and name; the board's own status line
     # ("Black (player 0) wins") is not printed besides it
     ends = [line for line in s.lines if line.endswith("Type new for another game, or quit.")]
     assert len(ends) == 1, s.text()
     assert ends[0] in ("Draw. Type new for another game, or quit.",
-                       "Black (player 0, you) wins. Type new for another game, or quit.",
-                       "White (player 1, zeroplay) wins. Type new for another game, or quit.")
+                       "Black (you) wins. Type new for another game, or quit.",
+                       "White (zeroplay) wins. Type new for another game, or quit.")
     assert "(player 0) wins" not in s.text() and "(player 1) wins" not in s.text()
     s.t.handle("e5")
     assert "The game is over" in s.lines[-1]
@@ -314,7 +314,7 @@ def test_connect4_short_game(warm):
     # row 1 at the bottom: your first stone lies on the last printed row, in column 1
     assert boards[1][-1].startswith(" X") and all(row.startswith(" .") for row in boards[1][:-1])
     assert "You play 1." in out and "zeroplay plays " in out and "playouts in" in out
-    assert any(end in out for end in ("O (player 1, zeroplay) wins.", "X (player 0, you) wins.", "Draw.")), out[-2000:]
+    assert any(end in out for end in ("O (zeroplay) wins.", "X (you) wins.", "Draw.")), out[-2000:]
     assert "(player 1) wins" not in out and "(player 0) wins" not in out  # said once, with the name
     assert out.rstrip().endswith("Bye.")
 
@@ -482,16 +482,16 @@ def test_hint_names_the_recommended_move_first(warm):
 
 
 # --- the end of a game and the help's example move ---------------------------------------------------
-def test_the_result_is_one_line_naming_colour_player_and_who():
+def test_the_result_is_one_line_naming_colour_and_who():
     from zeroplay.play.terminal import result_text
 
     gomoku, c4 = make("gomoku", width=9, height=9), make("connect4")
-    assert result_text(gomoku, 1, human=0) == "White (player 1, zeroplay) wins."
-    assert result_text(gomoku, 0, human=0) == "Black (player 0, you) wins."
-    assert result_text(gomoku, 0, human=1) == "Black (player 0, zeroplay) wins."
+    assert result_text(gomoku, 1, human=0) == "White (zeroplay) wins."
+    assert result_text(gomoku, 0, human=0) == "Black (you) wins."
+    assert result_text(gomoku, 0, human=1) == "Black (zeroplay) wins."
     assert result_text(gomoku, None, human=0) == "Draw."
-    assert result_text(c4, 1, human=0) == "O (player 1, zeroplay) wins."  # as the board names them
-    assert result_text(make("tictactoe"), 1, human=1) == "White (player 1, you) wins."
+    assert result_text(c4, 1, human=0) == "O (zeroplay) wins."  # as the board names them
+    assert result_text(make("tictactoe"), 1, human=1) == "White (you) wins."
 
 
 def test_a_finished_game_says_the_result_once(warm):
@@ -511,7 +511,7 @@ def test_a_finished_game_says_the_result_once(warm):
     t.engine_move()
     assert t.state.is_terminal and t.state.winner == 1
     text = "\n".join(lines)
-    assert lines[-1] == "White (player 1, zeroplay) wins. Type new for another game, or quit."
+    assert lines[-1] == "White (zeroplay) wins. Type new for another game, or quit."
     assert "zeroplay wins." not in text and "(player 1) wins" not in text
     assert lines[-2].startswith("   a b c d e f g h i")  # the board's last line: its coordinates
 
@@ -559,7 +559,7 @@ def test_go_shows_prisoners_takes_passes_and_scores_the_end():
     assert s.t.state.is_terminal
     text = s.text()
     # area: 11 - 10 - 0.5 (issue 22's hand case)
-    assert "Score B+4.5. Black (player 0, you) wins. Type new for another game, or quit." in text
+    assert "Score B+4.5. Black (you) wins. Type new for another game, or quit." in text
     assert "Count (stones + territory): Black 15, White 10 + komi 0.5." in text
 
 
@@ -586,3 +586,19 @@ def test_a_proven_move_reads_as_certain_and_names_the_threat_search():
                                  "17 plies, best line l11")
     searched = SearchResult(best_move=move, root_q=0.5, pv=(move,), playouts=800, seconds=2.0)
     assert t.summary(searched).startswith("800 playouts in 2.0 s, win rate 75% for zeroplay, best")
+
+
+def test_help_explains_every_command_and_the_game(warm):
+    """``help`` only repeated the two usage lines printed at the start (a new user's remark): it
+    names the game and the engine's limit, and says what each command does."""
+    game = make("gomoku", width=9, height=9)
+    s = Session(game, playouts=30)
+    s.t.handle("help")
+    text = s.text()
+    assert text.startswith(f"Playing {game.describe()}; the engine thinks 30 playouts per move.")
+    for command in ("undo ", "hint ", "new [black|white] ", "help, ? ", "quit, exit, q "):
+        assert any(line.startswith(f"  {command}") for line in text.splitlines()), command
+    assert "Ctrl-C" in text and game.move_help() in text and s.t.state.ply == 0
+    s.lines.clear()
+    s.t.handle("?")
+    assert s.text() == text

@@ -23,10 +23,30 @@ COMMANDS = "Commands: undo, hint, new [black|white], help, quit."
 COLOURS = ("black", "white")
 
 
+COMMAND_HELP = (
+    "Commands:",
+    "  undo               take back your last move and the engine's reply",
+    "  hint               the engine searches your position: its move, top moves with your win rate, best line",
+    "  new [black|white]  a new game, playing the colour given (else the same as before)",
+    "  help, ?            this text",
+    "  quit, exit, q      leave (Ctrl-D too)",
+    "Ctrl-C while the engine thinks makes it play its best move so far.",
+)
+"""What ``help`` prints after the notation: each command with what it does (the start prints
+the one-line ``COMMANDS``; ``help`` repeating that line was a new user's remark)."""
+
+
 def help_text(game: Game) -> str:
     """The notation (the game's ``move_help``: ``h8`` / ``7,7`` at the board's centre for
     Gomoku, column digits for Connect Four) and the commands."""
     return f"{game.move_help()}\n{COMMANDS}"
+
+
+def full_help(game: Game, limits: str) -> str:
+    """``help``: the game, the engine's limit per move (``limits``, e.g. ``800 playouts``), the
+    notation and every command with what it does."""
+    return "\n".join((f"Playing {describe(game)}; the engine thinks {limits} per move.", game.move_help(),
+                      *COMMAND_HELP))
 
 
 def side_names(game: Game) -> tuple[str, str]:
@@ -40,14 +60,14 @@ def side_names(game: Game) -> tuple[str, str]:
 
 
 def result_text(game: Game, winner: int | None, human: int) -> str:
-    """The end of a game in one line: ``Draw.``, ``White (player 1, zeroplay) wins.``, ``Black
-    (player 0, you) wins.``; the colour and player number as the board prints them (Connect Four:
-    X and O)."""
+    """The end of a game in one line: ``Draw.``, ``White (zeroplay) wins.``, ``Black (you) wins.``;
+    the colour as the board prints it (Connect Four: X and O). The internal player number is left
+    out: a player thinks in colours and in who played them (a new user's remark)."""
     if winner is None:
         return "Draw."
     colours = game.player_names
     who = "you" if winner == human else "zeroplay"
-    return f"{colours[winner]} (player {winner}, {who}) wins."
+    return f"{colours[winner]} ({who}) wins."
 
 
 SOLVE_FROM_PLY = 12
@@ -237,7 +257,9 @@ class TerminalGame:
             self.quit = True
             return
         if cmd in ("help", "?"):
-            self.out(help_text(self.game))
+            limits = " or ".join(part for part in (self.playouts and _count(self.playouts, "playout"),
+                                                   self.seconds and f"{self.seconds:g} s") if part)
+            self.out(full_help(self.game, limits))
             return
         if cmd == "new":
             if len(words) > 1 and words[1].lower() not in COLOURS:
