@@ -81,3 +81,19 @@ def test_the_search_tables_are_sized_for_the_playouts_as_elsewhere():
     # moves timed by --seconds: the terminal's memory budget, as zeroplay play --seconds
     assert GtpSession(lambda text: None, playouts=300, seconds=1.0).engine.memory_bytes == MEMORY_BYTES
     assert GtpSession(lambda text: None, playouts=300).engine.memory_bytes is None
+
+
+def test_a_move_timed_by_time_settings_gets_tables_sized_to_the_memory_budget():
+    """A GTP move timed by ``time_settings`` searched in tables sized for ``--playouts`` (300
+    here), recycling nodes all move long; from the first timed move the tables are sized to the
+    terminal's memory budget, as under ``--seconds``, and stay so."""
+    engine = GtpSession(lambda text: None, playouts=300).engine
+    game = make("go", size=7)
+    engine.think(game.initial(), playouts=20)
+    small = engine._searcher.config.node_capacity
+    assert engine.memory_bytes is None and small == SearchConfig.for_playouts(300, game, batch_size=16).node_capacity
+    engine.think(game.initial(), seconds=0.05)
+    budget = SearchConfig.for_memory(MEMORY_BYTES, game, **dict(game.play_search_options), batch_size=16)
+    assert engine.memory_bytes == MEMORY_BYTES and engine._searcher.config.node_capacity == budget.node_capacity > small
+    engine.think(game.initial(), playouts=20)  # later playout-limited searches keep the big tables
+    assert engine._searcher.config.node_capacity == budget.node_capacity

@@ -30,6 +30,11 @@ class PuctRollout:
         memory_bytes: size the tables to this budget instead (``SearchConfig.for_memory``: the
             front-end searches by time). A search longer than its tables hold recycles its least
             visited nodes and goes on (``search/gc.py``).
+        timed_memory_bytes: the budget of the tables once a search is timed (``think`` with
+            ``seconds`` and no ``playouts``: GTP's ``time_settings``) while ``memory_bytes`` is
+            None: the playout-sized tables are replaced by ones sized to it at that search (the
+            tree is not reused across that switch) and kept for every later search. None: the
+            playout-sized tables serve timed searches too, recycling when full.
         resign_below: resign when the root win rate is under this after 1000 playouts (0 never).
         batch_size: leaves per evaluator call.
     """
@@ -37,11 +42,12 @@ class PuctRollout:
     name = ENGINE_NAME
 
     def __init__(self, playouts: int = 2000, *, memory_bytes: int | None = None, resign_below: float = 0.03,
-                 batch_size: int = 16, seed: int = 0):
+                 batch_size: int = 16, seed: int = 0, timed_memory_bytes: int | None = None):
         if playouts < 1:
             raise ValueError(f"playouts must be >= 1, got {playouts}")
         self.playouts = int(playouts)
         self.memory_bytes = memory_bytes
+        self.timed_memory_bytes = timed_memory_bytes
         self.resign_below = float(resign_below)
         self.batch_size = int(batch_size)
         self.seed = seed
@@ -80,6 +86,9 @@ class PuctRollout:
         after ``seconds``, or when ``stop.is_set()``; ``on_progress(stats)`` between slices."""
         if state.is_terminal:
             raise ValueError("the game is over")
+        if seconds is not None and playouts is None and self.memory_bytes is None and self.timed_memory_bytes:
+            # a timed move can run far past the playouts the tables were sized for
+            self.memory_bytes, self._searcher = self.timed_memory_bytes, None
         searcher = self._searcher_for(state.game)
         if playouts is None and seconds is None:
             playouts = self.playouts

@@ -91,10 +91,10 @@ class GtpSession:
             if engine_kind not in ("search", "flat"):
                 raise ValueError(f"engine must be search or flat, got {engine_kind!r}")
             # tables sized as zeroplay play sizes its own: for the playouts, or to a memory budget
-            # when moves are timed by --seconds (time controls' moves recycle past them)
+            # when moves are timed by --seconds, or from the first move time controls time
             memory = MEMORY_BYTES if seconds is not None else None
-            engine = PuctRollout(self.playouts, memory_bytes=memory) if engine_kind == "search" \
-                else FlatMonteCarlo(self.playouts)
+            engine = PuctRollout(self.playouts, memory_bytes=memory, timed_memory_bytes=MEMORY_BYTES) \
+                if engine_kind == "search" else FlatMonteCarlo(self.playouts)
         self.engine = engine
         self.log = log or sys.stderr
         self.clock = TimeControl(max_seconds)
