@@ -86,9 +86,14 @@ while :; do
     /usr/bin/time -f '%e %U %S' -o "$tf" "$ZP" train --run-dir "$RUN" $(grep -v '^#' "$ARGS_FILE") \
         --hours "$CHUNK_HOURS" --no-progress &
     tpid=$!
+    polls=0
     while kill -0 "$tpid" 2>/dev/null; do
-        sleep 30 & sleeper=$!
+        # a 1 s poll, a sample every 30: a chunk's end is seen within a second (a 30 s sleep
+        # made every chunk, and a refused one, wait out the rest of it)
+        sleep 1 & sleeper=$!
         wait "$sleeper"   # wait, unlike sleep, lets a trap run at once
+        polls=$((polls + 1))
+        [ $((polls % 30)) -eq 0 ] || continue
         kill -0 "$tpid" 2>/dev/null || break
         printf '%s %s %s\n' "$start" "$(( $(date +%s) - t0 ))" "$(cpu_of_tree "$tpid")" > "$RUN/cputime.live.tmp"
         mv -f "$RUN/cputime.live.tmp" "$RUN/cputime.live"
