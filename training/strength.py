@@ -33,7 +33,13 @@ MODELS = {
         "previous": "training/runs/gomoku-6x6-4/checkpoints/iter-{prev:06d}.safetensors",
         "extra": ["heuristic:400"],
     },
+    # the first 8x8 model (tiny net, PUCT self-play), shipped until 2026-12-05 as
+    # src/zeroplay/models/gomoku-8x8-5-freestyle.safetensors: its rows were measured under that
+    # name ("measured_as"); the same weights are its run's checkpoint of iteration 154 ("path")
     "gomoku-8x8-5-freestyle": {
+        "path": "training/runs/gomoku-8x8-5/checkpoints/iter-000154.safetensors",
+        "measured_as": "src/zeroplay/models/gomoku-8x8-5-freestyle.safetensors",
+        "previous_iteration": 149,
         "game": ["--game", "gomoku", "--size", "8", "--n-in-row", "5", "--rule", "freestyle"],
         "playouts": 400,
         "previous": "training/runs/gomoku-8x8-5/checkpoints/iter-{prev:06d}.safetensors",
@@ -44,6 +50,18 @@ MODELS = {
         "playouts": 800,
         "previous": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-{prev:06d}.safetensors",
         "extra": ["heuristic:800"],
+    },
+    # the second 8x8 model (issue 20's recipe: b4c32, Gumbel self-play, training/gomoku-8x8-5-gumbel.args),
+    # shipped under the same file name; its rows go to their own results file, and it meets the
+    # model it replaced (the first run's iteration 154) as well as its own run's previous best
+    "gomoku-8x8-5-gumbel": {
+        "file": "gomoku-8x8-5-freestyle",
+        "game": ["--game", "gomoku", "--size", "8", "--n-in-row", "5", "--rule", "freestyle"],
+        "playouts": 400,
+        "previous": "training/runs/gomoku-8x8-5-gumbel/checkpoints/iter-{prev:06d}.safetensors",
+        "opponents": ["rollout:1000", "rollout:5000", "uniform:800", "heuristic:400",
+                      ("the model it replaced (first run, iteration 154)",
+                       "vcf:training/runs/gomoku-8x8-5/checkpoints/iter-000154.safetensors")],
     },
     # the 11x11 five-in-row setting, played by the fully convolutional 15x15 model: the two rows
     # that decide whether it plays by default there (the search-only engine) and the issue's target
@@ -58,7 +76,10 @@ MODELS = {
 
 
 def model_path(key: str) -> str:
-    """The shipped file, or the candidate in training/candidates/ while the model is not shipped."""
+    """The shipped file, or the candidate in training/candidates/ while the model is not shipped;
+    a model no longer shipped: its fixed ``path``."""
+    if "path" in MODELS[key]:
+        return MODELS[key]["path"]
     name = f"{MODELS[key].get('file', key)}.safetensors"
     shipped = f"src/zeroplay/models/{name}"
     return shipped if (ROOT / shipped).exists() else f"training/candidates/{name}"
@@ -70,6 +91,8 @@ def previous_iteration(key: str) -> int | None:
     spec = MODELS[key]
     if "previous" not in spec:
         return None
+    if "previous_iteration" in spec:  # a model no longer shipped: as it was measured
+        return int(spec["previous_iteration"])
     sys.path.insert(0, str(ROOT / "src"))
     from zeroplay.nn import read_checkpoint_meta
 
@@ -98,7 +121,8 @@ def matches(key: str, games: int) -> list[tuple[str, list[str]]]:
     path = model_path(key)
     me = f"vcf:{path}"
     opp = spec.get("opponents", ["rollout:1000", "rollout:5000", "uniform:800"] + spec.get("extra", []))
-    out = [(o, [me, o]) for o in opp]
+    # an opponent is its player spec, or (label, spec) where the spec is a path no table should show
+    out = [(o, [me, o]) if isinstance(o, str) else (o[0], [me, o[1]]) for o in opp]
     prev = previous_iteration(key)
     if prev is not None:
         out.append((f"previous model (iteration {prev})", [me, "vcf:" + spec["previous"].format(prev=prev)]))
@@ -126,12 +150,23 @@ def load_results(key: str) -> dict[str, dict]:
     return {r["command"]: r for r in rows}
 
 
-def recorded(done: dict[str, dict], argv: list[str]) -> dict | None:
+def recorded(done: dict[str, dict], argv: list[str], measured_as: tuple[str, str] | None = None) -> dict | None:
     """The result row of the match ``argv``: recorded under its command, or, for rows measured
     before ``heuristic:N`` was a ``zeroplay arena`` player, under the same arguments run by
-    ``.venv/bin/python training/arena.py``."""
+    ``.venv/bin/python training/arena.py``; with ``measured_as`` = (path, old path), also under the
+    command naming the model's file by the path it had when measured."""
     legacy = [".venv/bin/python", "training/arena.py", *argv[2:]]
-    return done.get(shlex.join(argv)) or done.get(shlex.join(legacy))
+    found = done.get(shlex.join(argv)) or done.get(shlex.join(legacy))
+    if found is None and measured_as is not None:
+        path, old = measured_as
+        renamed = [a.replace(path, old) for a in argv]
+        return recorded(done, renamed)
+    return found
+
+
+def _measured_as(key: str) -> tuple[str, str] | None:
+    spec = MODELS[key]
+    return (spec["path"], spec["measured_as"]) if "measured_as" in spec else None
 
 
 def cmd_run(args) -> int:
@@ -140,7 +175,7 @@ def cmd_run(args) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     for label, argv in matches(args.model, args.games):
         command = shlex.join(argv)
-        if recorded(done, argv) is not None or (args.only and args.only not in label):
+        if recorded(done, argv, _measured_as(args.model)) is not None or (args.only and args.only not in label):
             continue
         print(f"{args.model}: {label}: {command}", file=sys.stderr, flush=True)
         # the finished games go to a record, so that a stopped match resumes where it was
@@ -199,7 +234,7 @@ def cmd_table(args) -> int:
     print("|---|---|---|---|---|---|---|---|---|")
     for label, argv in matches(args.model, args.games):
         command = shlex.join(argv)
-        r = recorded(done, argv)
+        r = recorded(done, argv, _measured_as(args.model))
         if r is None:
             print(f"| {label} | - | pending{_so_far(args.model, label, argv)} | | | | | | `{command}` |")
             continue
