@@ -11,6 +11,7 @@ playouts a position keep it to seconds once the search is compiled. Saves
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from browser_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, running_server
@@ -18,6 +19,10 @@ from browser_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, running_server
 # Black's five on row 5 after White's blunder b9 (White had to block d5); see test_server_review
 RECORD = "Piskvorky 9x9, 11:11, 0\n" + "".join(
     f"{x},{y},0\n" for x, y in ((5, 5), (9, 5), (6, 5), (1, 1), (7, 5), (1, 9), (8, 5), (2, 9), (4, 5))) + "-1\n"
+
+# Black d5 e5 f5 (an open three), White a1 a9 i9 far away; Black to move wins in 3 plies
+OPEN_THREE = "Piskvorky 9x9, 11:11, 0\n" + "".join(
+    f"{x},{y},0\n" for x, y in ((4, 5), (1, 9), (5, 5), (1, 1), (6, 5), (9, 1))) + "-1\n"
 
 
 @pytest.fixture()
@@ -55,6 +60,7 @@ def test_review_a_game_in_chromium(server, tmp_path):
             other.goto(url)
             other.wait_for_function("game && game.line.length === 9 && game.cursor === 5")
             assert other.locator("circle.stone").count() == 5
+            _forced_line(page, record)
         finally:
             browser.close()
     assert not errors, errors
@@ -205,3 +211,18 @@ def _review(page, record) -> None:
     page.uncheck("#opt-analysis")
     assert not page.locator("#top-moves").is_visible() and not page.locator("#winbar-text").is_visible()
     assert page.locator("circle.candidate").count() == 0
+
+
+def _forced_line(page, record) -> None:
+    """A forced win of more than one move is drawn whole: Black's open three d5 e5 f5, Black to
+    move; the line runs to the five (an open four, White's block, the five), numbered 1 2 3."""
+    page.check("#opt-analysis")
+    open_three = record.with_name("open-three.psq")
+    open_three.write_text(OPEN_THREE)
+    page.set_input_files("#load-file", str(open_three))
+    page.wait_for_function("document.querySelectorAll('#moves span').length === 6")
+    page.wait_for_function("!document.getElementById('forced').hidden", timeout=60_000)
+    forced = page.locator("#forced").text_content()
+    assert re.fullmatch(r"Black wins in 2: [a-i]\d [a-i]\d [a-i]\d", forced), forced
+    assert page.locator("text.pv-number").all_text_contents() == ["1", "2", "3"]
+    assert page.locator("circle.pv-stone").count() == 3
