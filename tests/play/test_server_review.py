@@ -210,6 +210,44 @@ def test_a_proven_win_is_sent_with_its_line_and_the_end_shows_the_five(client):
     assert g["winrates"][-1] == {"ply": 9, "black": 1.0}  # the result, not a stale 50 %
 
 
+def _cell(text: str) -> int:
+    """'e5' on 9x9 (column letter, row from the bottom) as the cell row * 9 + col."""
+    return (9 - int(text[1:])) * 9 + "abcdefghi".index(text[0])
+
+
+@pytest.mark.parametrize("black, white, to_play, proven, plies", [
+    # Black's open three d5 e5 f5, Black to move: c5 (or g5) makes an open four, a block, the five
+    (("d5", "e5", "f5"), ("a1", "a9", "i9"), "black", "win", 3),
+    # two open threes crossing at e5, White to move: one block, an open four, a block, the five
+    (("d5", "e5", "f5", "e4", "e6"), ("a1", "a9", "i9", "i1"), "white", "loss", 4),
+    # an open four, White to move: one end blocked, the other makes five
+    (("c5", "d5", "e5", "f5"), ("a1", "a9", "i9"), "white", "loss", 2),
+])
+def test_a_proven_result_is_sent_with_its_whole_line_to_the_five(client, black, white, to_play, proven, plies):
+    """The issue: the search proved a win in 3 plies but the analysis sent ['c5'] alone, so the
+    board drew one numbered stone under "Black wins in 2". The line goes to the five, for wins
+    and losses, and the proven move's own line in the top moves is the same."""
+    r = client.post("/api/games", json={"size": 9, "playouts": 800, "setup": {
+        "black": [_cell(c) for c in black], "white": [_cell(c) for c in white], "to_play": to_play}})
+    assert r.status_code == 201, r.text
+    g = r.json()
+    with client.stream("GET", f"/api/games/{g['id']}/analyze/stream?playouts=800") as resp:
+        search = events(resp)[-1][1]["search"]
+    assert search["proven"] == proven and search["proven_distance"] == plies
+    line = [m["cell"] for m in search["pv"]]
+    assert len(line) == plies, [m["text"] for m in search["pv"]]
+    game = Options(size=9).make_game()
+    s = game.from_stones([_cell(c) for c in black], [_cell(c) for c in white], to_play=0 if to_play == "black" else 1)
+    mover = s.to_play
+    for i, m in enumerate(line):
+        assert not s.is_terminal and m in set(s.legal_moves().tolist()), (i, search["pv"])
+        s = s.play(m)
+    assert s.is_terminal and s.winner == (mover if proven == "win" else 1 - mover)
+    assert len(winning_line(s.board.reshape(-1), 9, 9, s.last_move, 5)) >= 5  # the last move makes five
+    proven_top = [t for t in search["top"] if t["cell"] == line[0]]
+    assert not proven_top or [m["cell"] for m in proven_top[0]["pv"]] == line
+
+
 # --- records keep the analysis ------------------------------------------------------------------
 def test_records_carry_result_rule_and_analysis_and_load_them_back(client):
     g = load(client, FOUR_MOVES, rule="standard")

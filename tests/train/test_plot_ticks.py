@@ -1,6 +1,9 @@
-"""``zeroplay plot``'s Elo chart: whole iterations on its axis."""
+"""``zeroplay plot``'s charts: whole iterations on the Elo axis; the Elo line broken at clean
+sweeps and the throughput line at a pause of the run."""
 
 from __future__ import annotations
+
+import math
 
 import pytest
 
@@ -8,7 +11,7 @@ pytest.importorskip("matplotlib", reason="matplotlib (the plots) is not installe
 
 from zeroplay.engine.elo import elo_estimate  # noqa: E402
 from zeroplay.train import MetricsLog, read_metrics  # noqa: E402
-from zeroplay.train.plot import _elo, _pyplot, plot_run  # noqa: E402
+from zeroplay.train.plot import _elo, _games_per_hour, _pyplot, games_per_hour_line, plot_run  # noqa: E402
 
 
 @pytest.mark.parametrize("iterations", [(1, 2), (1,), (3, 4, 5), tuple(range(1, 40))])
@@ -81,3 +84,52 @@ def test_games_per_hour_starts_at_zero_and_per_iteration_charts(tmp_path):
         assert list(ax.get_lines()[0].get_ydata()) == [12.0, 14.0, 16.0]
     finally:
         plt.close(fig)
+
+
+def test_the_elo_line_breaks_at_clean_sweeps_between_measured_points(tmp_path):
+    """Against a fixed baseline, iterations 2 and 3 swept (Elo infinite, drawn as bounds): the
+    measured line used to run straight from iteration 1 to 4 across them."""
+    log = MetricsLog(tmp_path / "metrics.jsonl")
+    for it, (w, d, lost) in enumerate([(6, 2, 2), (10, 0, 0), (10, 0, 0), (7, 2, 1)], start=1):
+        e = elo_estimate(w, d, lost)
+        log.append("arena", iteration=it, opponent="baseline rollout:200", elo=e.elo, elo_low=e.elo_low,
+                   elo_high=e.elo_high)
+    plt = _pyplot()
+    fig, ax = plt.subplots()
+    try:
+        assert _elo(ax, read_metrics(tmp_path / "metrics.jsonl"))
+        line = next(line for line in ax.get_lines() if line.get_marker() == "o")
+        assert list(line.get_xdata()) == [1, 2, 3, 4]
+        y = list(line.get_ydata())
+        assert math.isfinite(y[0]) and math.isfinite(y[3]) and math.isnan(y[1]) and math.isnan(y[2])
+        bounds = next(line for line in ax.get_lines() if line.get_marker() == "^")
+        assert list(bounds.get_xdata()) == [2, 3]
+    finally:
+        plt.close(fig)
+
+
+def test_the_games_per_hour_line_breaks_at_a_long_pause():
+    """Iterations every ~15 minutes (10 of self-play, 5 of training), then the run stopped for
+    a night: no line from the last point before the pause to the first after it."""
+    records, t = [], 0.0
+    for it in range(1, 9):
+        t += 600.0 + (12 * 3600.0 if it == 5 else 300.0)  # a 12-hour pause before iteration 5
+        records.append({"kind": "selfplay", "iteration": it, "games": 100, "seconds": 600.0, "time": t})
+    x, y = games_per_hour_line(records)
+    assert len(x) == len(y) == 9
+    gaps = [i for i, v in enumerate(y) if math.isnan(v)]
+    assert gaps == [4]  # between iterations 4 and 5
+    assert x[3] < x[4] < x[5] and math.isclose(x[5] - x[4], 600.0 / 3600)
+    assert all(math.isclose(v, 600.0) for v in y if not math.isnan(v))
+    plt = _pyplot()
+    fig, ax = plt.subplots()
+    try:
+        assert _games_per_hour(ax, records)
+        assert math.isnan(ax.get_lines()[0].get_ydata()[4])
+    finally:
+        plt.close(fig)
+    # the usual gaps, or a run too short to say what usual is, break nothing
+    for n in (2, 8):
+        steady = [{"kind": "selfplay", "iteration": it, "games": 100, "seconds": 600.0, "time": 900.0 * it}
+                  for it in range(1, n + 1)]
+        assert not any(math.isnan(v) for v in games_per_hour_line(steady)[1])

@@ -131,7 +131,12 @@ class GameAnalysis:
         for m in result.moves[:TOP_MOVES]:
             if m.visits == 0:
                 break
-            line = self.searcher._principal_variation(int(m.move))[:PV_SHOWN] if final else [int(m.move)]
+            if not final:
+                line = [int(m.move)]
+            elif result.proven in ("win", "loss") and int(m.move) == result.best_move:
+                line = [int(c) for c in result.pv[:PV_SHOWN]]  # the whole proven line, to the end
+            else:
+                line = self.searcher._principal_variation(int(m.move))[:PV_SHOWN]
             top.append({"cell": int(m.move), "text": self.fmt(m.move), "visits": int(m.visits),
                         "winrate": round((m.q + 1.0) / 2.0, 4), "prior": round(float(m.prior), 4),
                         "proven": m.proven, "pv": [{"cell": int(c), "text": self.fmt(c)} for c in line]})

@@ -440,6 +440,7 @@ class Searcher:
         proven = PROOF_NAMES.get(int(t.node_proof[r]))
         distance = int(t.node_dist[r]) if proven else None
         best = None
+        line: list[int] = []
         if proven:
             line = proof_line(t, r)
             line += proof_tail(self, line)  # a VCF-proven node's line, down to the five
@@ -456,6 +457,13 @@ class Searcher:
             best = gumbel_move if gumbel_move is not None else \
                 self._choose(stats) if stats else int(state.legal_moves()[0])
         pv = vct_line if vct_line else self._principal_variation(best)
+        if proven in ("win", "loss"):
+            # the whole proven line to the game's end (the web board draws it: "wins in N"), not
+            # the tree's few visited plies: the proof's own line (VCF tail included) when it starts
+            # with the move chosen, finished where it stops at a double threat
+            if not vct_line and line and line[0] == best and len(line) > len(pv):
+                pv = line
+            pv = self._to_the_end(list(pv))
         root_q = float(t.node_q[r])
         return SearchResult(
             best_move=best,
@@ -568,6 +576,23 @@ class Searcher:
         if n >= 0 and t.node_proof[n] == LOSS and t.node_num_edges[n] == 0 and len(pv) < 64:
             pv += self._double_threat_ending(pv)
         return pv
+
+    def _to_the_end(self, pv: list[int]) -> list[int]:
+        """A proven line ``pv`` (from the root) finished where it stops short of the game's end:
+        the side to move's winning move, or (facing two winning cells) a block and the win that
+        remains; unchanged at the end, or when neither applies."""
+        if len(pv) >= 64:
+            return pv
+        try:
+            s = self.root_state.play_many(pv)
+        except ValueError:
+            return pv
+        if s.is_terminal:
+            return pv
+        wins = s.winning_moves(s.to_play)
+        if len(wins):
+            return pv + [int(wins[0])]
+        return pv + self._double_threat_ending(pv)
 
     def _double_threat_ending(self, pv: list[int]) -> list[int]:
         """Two plies that finish a line ending where the side to move faces two winning cells

@@ -3,15 +3,17 @@
 Writes ``losses.png`` (training and validation losses by step), ``elo.png`` (arena Elo with
 its 95 % interval by iteration, one chart per measure: against the baseline, the previous net,
 cumulative, ...; a clean sweep, whose Elo is infinite, drawn as its finite bound, a triangle
-pointing the way the Elo lies), ``games_per_hour.png`` (self-play throughput over wall time from
-0, one point per iteration: its games over its self-play seconds, so that shards flushed moments
-apart do not show as spikes), ``wins_by_colour.png`` (self-play results per iteration: Black's,
-White's and draws' shares) and ``game_length.png`` (self-play moves per game per iteration). A
-chart without data is skipped.
+pointing the way the Elo lies, the measured line broken there), ``games_per_hour.png`` (self-play
+throughput over wall time from 0, one point per iteration: its games over its self-play seconds,
+so that shards flushed moments apart do not show as spikes; the line broken at a pause of the
+run), ``wins_by_colour.png`` (self-play results per iteration: Black's, White's and draws'
+shares) and ``game_length.png`` (self-play moves per game per iteration). A chart without data
+is skipped.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
@@ -124,12 +126,15 @@ def _elo(ax, records, opponent: str | None = None) -> bool:
     opponent = measures[0] if opponent is None else opponent
     rows = [r for r in records if r.get("kind") == "arena" and str(r.get("opponent", "?")) == opponent]
     rows = [(r.get("iteration", i), r) for i, r in enumerate(rows)]
-    whole = [(x, r) for x, r in rows if r.get("elo") is not None]
-    if whole:
-        x = [x for x, _ in whole]
-        y = [r["elo"] for _, r in whole]
-        low = [r["elo"] - r["elo_low"] if r.get("elo_low") is not None else 0.0 for _, r in whole]
-        high = [r["elo_high"] - r["elo"] if r.get("elo_high") is not None else 0.0 for _, r in whole]
+    if any(r.get("elo") is not None for _, r in rows):
+        # every iteration of the measure, NaN where the Elo is not finite (a clean sweep, drawn
+        # as its bound below): the line breaks there instead of running straight across it
+        x = [x for x, _ in rows]
+        y = [r["elo"] if r.get("elo") is not None else math.nan for _, r in rows]
+        low = [r["elo"] - r["elo_low"] if r.get("elo") is not None and r.get("elo_low") is not None else 0.0
+               for _, r in rows]
+        high = [r["elo_high"] - r["elo"] if r.get("elo") is not None and r.get("elo_high") is not None else 0.0
+                for _, r in rows]
         ax.errorbar(x, y, yerr=[low, high], marker="o", capsize=3, label="Elo, 95 % interval")
     for marker, key, label in (("^", "elo_low", "clean sweep won: at least"), ("v", "elo_high", "all lost: at most")):
         pts = [(x, r[key]) for x, r in rows if r.get("elo") is None and r.get(key) is not None]
@@ -185,6 +190,21 @@ def _game_length(ax, records) -> bool:
     return True
 
 
+def _games_per_hour_rows(records) -> tuple[float, list[tuple[float, int, float]]]:
+    """(the first shard's start, [(the iteration's last shard's time, its games, its self-play
+    seconds)] by time); (0, []) without self-play records."""
+    rows = [r for r in records if r.get("kind") == "selfplay" and r.get("seconds") is not None and "time" in r]
+    if not rows:
+        return 0.0, []
+    t0 = min(r["time"] - r["seconds"] for r in rows)
+    by_iteration: dict = {}
+    for i, r in enumerate(rows):
+        key = r.get("iteration", ("record", i))  # records without an iteration: one point each
+        games, seconds, end = by_iteration.get(key, (0, 0.0, r["time"]))
+        by_iteration[key] = (games + r["games"], seconds + r["seconds"], max(end, r["time"]))
+    return t0, sorted((end, games, seconds) for games, seconds, end in by_iteration.values() if seconds > 0)
+
+
 def games_per_hour_points(records) -> tuple[list[float], list[float]]:
     """Self-play throughput, one point per iteration: (hours since the first shard's start at the
     iteration's last shard, the iteration's games / its self-play hours).
@@ -193,22 +213,41 @@ def games_per_hour_points(records) -> tuple[list[float], list[float]]:
     record alone can span milliseconds (workers finishing together) and read as millions of games
     an hour; the sum over an iteration is its self-play wall time.
     """
-    rows = [r for r in records if r.get("kind") == "selfplay" and r.get("seconds") is not None and "time" in r]
-    if not rows:
-        return [], []
-    t0 = min(r["time"] - r["seconds"] for r in rows)
-    by_iteration: dict = {}
-    for i, r in enumerate(rows):
-        key = r.get("iteration", ("record", i))  # records without an iteration: one point each
-        games, seconds, end = by_iteration.get(key, (0, 0.0, r["time"]))
-        by_iteration[key] = (games + r["games"], seconds + r["seconds"], max(end, r["time"]))
-    points = sorted((end, games, seconds) for games, seconds, end in by_iteration.values() if seconds > 0)
+    t0, points = _games_per_hour_rows(records)
     return ([(end - t0) / 3600.0 for end, _, _ in points],
             [games / seconds * 3600.0 for _, games, seconds in points])
 
 
+PAUSE_FACTOR = 5.0
+"""A gap between two iterations' self-play (the end of one to the start of the next) longer
+than this many times the usual one is a pause (the run stopped, then resumed)."""
+PAUSE_MIN_S = 600.0
+"""No gap under 10 minutes is a pause."""
+
+
+def games_per_hour_line(records) -> tuple[list[float], list[float]]:
+    """``games_per_hour_points`` with a NaN point (a break in the drawn line) at each pause: a gap
+    from one iteration's self-play end to the next one's start (its end less its self-play
+    seconds) over PAUSE_FACTOR times the usual gap (their median; with fewer than three gaps,
+    the median self-play time of an iteration) and over PAUSE_MIN_S. A straight line across a
+    night the run was stopped would read as a measured throughput."""
+    t0, points = _games_per_hour_rows(records)
+    gaps = [end - seconds - before for (before, _, _), (end, _, seconds) in zip(points, points[1:])]
+    usual = sorted(gaps)[len(gaps) // 2] if len(gaps) >= 3 else \
+        sorted(seconds for _, _, seconds in points)[len(points) // 2] if points else 0.0
+    x: list[float] = []
+    y: list[float] = []
+    for i, (end, games, seconds) in enumerate(points):
+        if i and gaps[i - 1] > max(PAUSE_FACTOR * usual, PAUSE_MIN_S):
+            x.append((end - seconds - t0) / 3600.0)  # where the pause ends: no line drawn to it
+            y.append(math.nan)
+        x.append((end - t0) / 3600.0)
+        y.append(games / seconds * 3600.0)
+    return x, y
+
+
 def _games_per_hour(ax, records) -> bool:
-    x, y = games_per_hour_points(records)
+    x, y = games_per_hour_line(records)
     if not x:
         return False
     ax.plot(x, y, marker=".")

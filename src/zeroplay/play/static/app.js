@@ -160,7 +160,18 @@ function sameBoard(a, b) {
     a.moves.every((m, i) => m.cell === b.moves[i].cell);
 }
 
-function setGame(g) {
+// Answers that carry the game can arrive out of order: a review's refresh still in flight when the
+// review's done event (or a click's goto) has shown a newer game. Each game shown takes a number
+// (gameTicket); a refresh takes its number when it is sent, everything else when it arrives, and
+// setGame drops a game numbered before the one shown (a stale refresh would put back a mid-review
+// graph and marks after "review done").
+let gameTickets = 0;        // the numbers given so far
+let gameShownTicket = 0;    // the number of the game shown
+const gameTicket = () => ++gameTickets;
+
+function setGame(g, ticket = gameTicket()) {
+  if (ticket < gameShownTicket) return;  // an older answer than the game shown
+  gameShownTicket = ticket;
   // a finished analysis brings the same position back: redraw only the overlay, so that the
   // board's click targets are not replaced under the user's pointer
   const redraw = !sameBoard(game, g);
@@ -417,7 +428,8 @@ async function stopReview() {
 // The game again (a review's progress): marks and graph update, the board stays.
 async function refresh() {
   if (!game) return;
-  try { setGame(await api("GET", `/api/games/${game.id}`)); } catch (e) { /* the next event retries */ }
+  const ticket = gameTicket();  // numbered when sent: a done event or a goto meanwhile is newer
+  try { setGame(await api("GET", `/api/games/${game.id}`), ticket); } catch (e) { /* the next event retries */ }
 }
 
 async function loadRecord(file) {
