@@ -17,8 +17,9 @@ back in the reply; every reply is ``=[id] text`` or ``?[id] message`` and ends w
 line. Nothing else reaches stdout (file descriptor 1 points at stderr; replies go to a private
 copy of it). Vertices skip the letter I, rows count from the bottom; ``genmove`` may answer
 ``pass`` or ``resign``. Moves out of turn (``play b`` twice), and moves after the two passes that
-end a game, are accepted: the stones are set up again with that colour to move (its ko history
-starts there). Every accepted ``play`` / ``genmove``, passes and moves out of turn included, is
+end a game (KGS's dead-stone settling), are accepted: the stones are set up again with that colour
+to move (its ko history starts there; the prisoners are kept), and ``printsgf`` writes them as
+moves of that colour. Every accepted ``play`` / ``genmove``, passes and moves out of turn included, is
 one ``undo`` step, as in GNU Go 3.8 and KataGo; handicap stones and a ``loadsgf`` position are the
 start of the game, and ``undo`` with nothing to take back answers ``? cannot undo``.
 
@@ -125,15 +126,11 @@ class GtpSession:
 
     def _to_move(self, state, color: int):
         """``state``, or its stones set up with ``color`` to move when it is not (or the game has
-        ended)."""
+        ended): the prisoners are kept, as GNU Go and KataGo keep them."""
         if state.to_play != color or state.is_terminal:
-            return self.game.from_stones(state.stones(0), state.stones(1), to_play=color)
+            return self.game.from_stones(state.stones(0), state.stones(1), to_play=color,
+                                         prisoners=self.game.prisoners(state))
         return state
-
-    def _restarts(self, i: int) -> bool:
-        """Whether events[i] starts play from a set-up position (explicit or out of turn)."""
-        e = self.events[i]
-        return e[0] == "setup" or self._to_move(self.states[i], e[2]) is not self.states[i]
 
     def _push(self, event) -> None:
         """Append ``event`` and its position; raises ValueError (and changes nothing) when it is
@@ -459,14 +456,15 @@ class GtpSession:
 
         if args:
             raise GtpFailure("printsgf writes no files here: give no argument")
-        start = max((i for i in range(len(self.events)) if self._restarts(i)), default=-1)
+        # the game from its start (or its last handicap / loadsgf set-up): every move, passes,
+        # moves out of turn and moves after two passes included, each with its colour
+        start = max((i for i, e in enumerate(self.events) if e[0] == "setup"), default=-1)
+        moves = self.events[start + 1:]
         g = self.game
-        first = start + 1 if start >= 0 and self.events[start][0] == "setup" else max(start, 0)
-        record = GoRecord(g.width, g.height, g.rules.komi, rules=g.rules.scoring,
-                          moves=[e[1] for e in self.events[first:]])
-        if start >= 0:  # the stones the game (or its last out-of-turn move) started from
-            set_up = self._to_move(self.states[start], self.events[start][2]) if first == start \
-                else self.states[start + 1]
+        record = GoRecord(g.width, g.height, g.rules.komi, rules=g.rules.scoring, moves=[e[1] for e in moves],
+                          colors=[e[2] for e in moves])
+        if start >= 0:
+            set_up = self.states[start + 1]
             record.black_setup = [int(c) for c in set_up.stones(0)]
             record.white_setup = [int(c) for c in set_up.stones(1)]
             record.to_play = set_up.to_play

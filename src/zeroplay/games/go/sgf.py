@@ -38,7 +38,8 @@ class GoRecord:
         black_setup, white_setup: cells of the set-up stones (``AB``/``AW``), ``row * width + col``.
         to_play: 0 Black or 1 White to move first (``PL``; White after a handicap set-up by
             default when only Black stones are set up, as SGF viewers do).
-        moves: actions from the set-up position, pass = ``width * height``; colours alternate.
+        moves: actions from the set-up position, pass = ``width * height``; colours alternate
+            unless ``colors`` gives them.
         black, white: player names; result: ``RE`` as written (``B+3.5``, ``W+R``, ``0``, ``""``).
         rules: ``RU`` as written; comment: the root's ``C``.
     """
@@ -55,6 +56,9 @@ class GoRecord:
     result: str = ""
     rules: str = ""
     comment: str = ""
+    colors: list[int] | None = None
+    """The colour (0 Black, 1 White) of each move, written as given: a record of moves out of turn
+    (a GTP session's). None: colours alternate from ``to_play`` (what ``read_go_sgf`` reads)."""
 
     def game(self, **rules) -> Go:
         """The ``Go`` game of this record: its size and komi, scoring from ``RU`` when it names
@@ -109,7 +113,7 @@ def write_go_sgf(record: GoRecord) -> str:
         root += f"PL[{'BW'[record.to_play]}]"
     nodes = []
     for i, a in enumerate(record.moves):
-        colour = "BW"[(record.to_play + i) % 2]
+        colour = "BW"[record.colors[i] if record.colors is not None else (record.to_play + i) % 2]
         nodes.append(f";{colour}[{'' if a == w * h else _point(a, w)}]")
     body = "\n".join("".join(nodes[i : i + 10]) for i in range(0, len(nodes), 10))
     return root + ("\n" + body if body else "") + ")\n"
