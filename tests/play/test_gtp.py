@@ -267,3 +267,10 @@ def test_a_move_out_of_turn_or_after_two_passes_keeps_the_prisoners():
         assert ask(t, out2, line) == "=\n\n"
     assert t.game.prisoners(t.state) == (1, 0) and "prisoners: Black 1, White 0" in ask(t, out2, "showboard")
     assert ask(t, out2, "final_score") == "= B+1.5\n\n"  # E5 counted alive (seeded ownership): 1 - 0.5
+
+
+@pytest.mark.parametrize("command", ["lz-analyze b 10", "kata-analyze 5", "analyze", "lz-analyze w"])
+def test_an_analysis_stopped_at_once_answers_one_empty_line(command):
+    s, out = gtp_session()  # a command is always waiting: the analysis stops before its first playout
+    assert ask(s, out, command) == "=\n\n"
+    assert ask(s, out, "name") == "= zeroplay\n\n"

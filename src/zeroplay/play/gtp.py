@@ -263,7 +263,7 @@ class GtpSession:
         progress = None
         if analysis is not None:
             def progress(stats):
-                self.write(info_line(state, stats, analysis) + "\n")
+                self._write_info(state, stats, analysis)
         if until_interrupted:
             playouts = MAX_ANALYSIS_PLAYOUTS
         else:
@@ -271,6 +271,12 @@ class GtpSession:
         return self.engine.think(state, playouts=playouts, seconds=seconds, on_progress=progress,
                                  progress_every_s=(interval or 100) / 100,
                                  stop=self.interrupted if until_interrupted else None)
+
+    def _write_info(self, state, stats, style: str) -> None:
+        """The ``info`` line of ``stats``; nothing for no statistics (an analysis stopped before
+        its first playout): an empty line would end the reply early."""
+        if stats:
+            self.write(info_line(state, stats, style) + "\n")
 
     def _genmove(self, args, ident, *, cleanup=False, analysis=None):
         if not args:
@@ -286,7 +292,7 @@ class GtpSession:
             stats = [s for s in stats if s.move != self.game.pass_action] or stats
         move = self.engine.choose(state, stats)
         if analysis:
-            self.write(info_line(state, stats, analysis) + "\n")
+            self._write_info(state, stats, analysis)
         text = "resign" if move is None else self.game.format_move(move)
         if move is not None:
             self._push(("move", move, color))
@@ -481,8 +487,8 @@ class GtpSession:
         self.write(f"={ident}\n")
         if not state.is_terminal:
             stats = self._think(state, interval=interval, analysis=style, until_interrupted=True)
-            if stats:  # the figures at the stop, also for an analysis shorter than its interval
-                self.write(info_line(state, stats, style) + "\n")
+            # the figures at the stop, also for an analysis shorter than its interval
+            self._write_info(state, stats, style)
         self.write("\n")
         return None
 
