@@ -274,3 +274,12 @@ def test_an_analysis_stopped_at_once_answers_one_empty_line(command):
     s, out = gtp_session()  # a command is always waiting: the analysis stops before its first playout
     assert ask(s, out, command) == "=\n\n"
     assert ask(s, out, "name") == "= zeroplay\n\n"
+
+
+@pytest.mark.parametrize("komi", ["0.3", "1.25", "-6.1"])
+def test_komi_that_is_not_a_multiple_of_half_a_point_is_refused_and_changes_nothing(komi):
+    s, out = gtp_session()
+    assert ask(s, out, "komi 6.5") == "=\n\n"
+    assert ask(s, out, f"komi {komi}") == "? komi must be a multiple of 0.5\n\n"
+    assert s.game.rules.komi == 6.5 and "KM[6.5]" in ask(s, out, "printsgf")
+    assert ask(s, out, "komi -2") == "=\n\n" and s.game.rules.komi == -2

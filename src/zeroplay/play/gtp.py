@@ -241,7 +241,8 @@ class GtpSession:
             raise GtpFailure("syntax error")
         if not -150 <= komi <= 150:  # before doubling: komi 1e308 would overflow round()
             raise GtpFailure("komi out of range")
-        komi = round(komi * 2) / 2  # the rules take half points
+        if komi * 2 != round(komi * 2):  # refused as --komi is, not rounded (0.3 was stored as 0.5)
+            raise GtpFailure("komi must be a multiple of 0.5")
         self._replay(self.game.width, komi)
         return ""
 
