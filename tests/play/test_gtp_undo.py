@@ -124,3 +124,19 @@ def test_play_and_undo_agree_with_gnugo(seed):
         reply = ask(s, out, line)
         assert (reply[0], stones(s, 0), stones(s, 1)) == (status, black, white), line
 
+
+
+def test_loadsgf_reads_back_a_record_with_moves_out_of_turn_and_after_two_passes(tmp_path):
+    s, out = gtp_session(8, scoring="territory")
+    for line in ("boardsize 5", "clear_board", "komi 0.5", "play b B1", "play w A1", "play b A2", "play b pass",
+                 "play w pass", "play w E5", "play w D5", "play b pass"):
+        assert ask(s, out, line) == "=\n\n"
+    path = tmp_path / "game.sgf"
+    path.write_text(ask(s, out, "printsgf")[3:-2])
+    t, out2 = gtp_session(8, scoring="territory")
+    assert ask(t, out2, f"loadsgf {path}") == "= white\n\n"
+    assert ask(t, out2, "showboard") == ask(s, out, "showboard")  # stones, prisoners, to move
+    assert [e[2] for e in t.events] == [e[2] for e in s.events]
+    assert ask(t, out2, f"loadsgf {path} 6") == "= black\n\n"  # before W E5: after the two passes
+    assert t.state.is_terminal and "prisoners: Black 1, White 0" in ask(t, out2, "showboard")
+    assert ask(t, out2, "final_score") == "= B+23.5\n\n"

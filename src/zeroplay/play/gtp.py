@@ -19,7 +19,7 @@ copy of it). Vertices skip the letter I, rows count from the bottom; ``genmove``
 ``pass`` or ``resign``. Moves out of turn (``play b`` twice), and moves after the two passes that
 end a game (KGS's dead-stone settling), are accepted: the stones are set up again with that colour
 to move (its ko history starts there; the prisoners are kept), and ``printsgf`` writes them as
-moves of that colour. Every accepted ``play`` / ``genmove``, passes and moves out of turn included, is
+moves of that colour (``loadsgf`` reads them back so). Every accepted ``play`` / ``genmove``, passes and moves out of turn included, is
 one ``undo`` step, as in GNU Go 3.8 and KataGo; handicap stones and a ``loadsgf`` position are the
 start of the game, and ``undo`` with nothing to take back answers ``? cannot undo``.
 
@@ -439,19 +439,21 @@ class GtpSession:
         if len(data) > MAX_SGF_BYTES:
             raise GtpFailure("cannot load file")
         try:
-            record = read_go_sgf(data.decode("utf-8-sig", errors="replace"))  # a BOM is no SGF text
+            # moves out of turn and after two passes are taken, as printsgf writes them
+            record = read_go_sgf(data.decode("utf-8-sig", errors="replace"), any_order=True)  # a BOM is no SGF text
         except ValueError:
             raise GtpFailure("cannot load file") from None
         if record.width != record.height:
             raise GtpFailure("cannot load file")
-        moves = record.moves[: max(int(args[1]) - 1, 0)] if len(args) == 2 else record.moves
+        count = max(int(args[1]) - 1, 0) if len(args) == 2 else len(record.moves)
+        moves = list(zip(record.moves, record.colors or []))[:count]
         saved = self.game, self.events, self.states
         try:
             self._new_game(record.width, record.komi)
             if record.black_setup or record.white_setup or record.to_play:
                 self._push(("setup", record.black_setup, record.white_setup, record.to_play))
-            for m in moves:
-                self._push(("move", m, self.state.to_play))
+            for m, color in moves:
+                self._push(("move", m, color))
         except ValueError:
             self.game, self.events, self.states = saved
             raise GtpFailure("cannot load file") from None
