@@ -15,12 +15,12 @@ def _cmd_random_game(args) -> int:
     import numpy as np
 
     from zeroplay.games import make
-
-    from zeroplay.games.gomoku import default_n_in_row
+    from zeroplay.games.gomoku import Gomoku, default_n_in_row
 
     # the defaults of zeroplay play, serve and arena: 4 in a row on 6x6, else 5
     n_in_row = default_n_in_row(args.size) if args.n_in_row is None else args.n_in_row
     game = make("gomoku", width=args.size, height=args.size, n_in_row=n_in_row, rule=args.rule)
+    assert isinstance(game, Gomoku)
     if args.seed is not None and args.seed < 0:
         raise ValueError(f"--seed must be >= 0, got {args.seed}")
     rng = np.random.default_rng(args.seed)
