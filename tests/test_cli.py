@@ -30,13 +30,22 @@ def test_random_game_finishes_and_prints_the_board(argv, capsys):
     assert main(["random-game", *argv]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert lines[0].split()[0] == "a"  # column letters
+    assert lines[0] == f"gomoku {9 if '9' in argv else 15}x{9 if '9' in argv else 15}, 5 in a row, " \
+        f"{'standard' if 'standard' in argv else 'freestyle'}"
+    assert lines[1].split()[0] == "a"  # column letters
     assert "wins" in out or "draw" in out  # a finished game
     assert lines[-1].startswith("moves: ")
     size = 9 if "9" in argv else 15
     moves = lines[-1].split()[1:]
     assert 9 <= len(moves) <= size * size
     assert len(set(moves)) == len(moves)
+
+
+def test_random_game_on_6x6_plays_four_in_a_row_as_play_does_and_says_so(capsys):
+    assert main(["random-game", "--size", "6", "--seed", "3"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "gomoku 6x6, 4 in a row, freestyle"
+    assert main(["random-game", "--size", "6", "--n-in-row", "5", "--seed", "3"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "gomoku 6x6, 5 in a row, freestyle"
 
 
 def test_random_game_is_reproducible(capsys):

@@ -15,8 +15,12 @@ def _cmd_random_game(args) -> int:
     import numpy as np
 
     from zeroplay.games import make
+    from zeroplay.games.gomoku import Gomoku, default_n_in_row
 
-    game = make("gomoku", width=args.size, height=args.size, rule=args.rule)
+    # the defaults of zeroplay play, serve and arena: 4 in a row on 6x6, else 5
+    n_in_row = default_n_in_row(args.size) if args.n_in_row is None else args.n_in_row
+    game = make("gomoku", width=args.size, height=args.size, n_in_row=n_in_row, rule=args.rule)
+    assert isinstance(game, Gomoku)
     if args.seed is not None and args.seed < 0:
         raise ValueError(f"--seed must be >= 0, got {args.seed}")
     rng = np.random.default_rng(args.seed)
@@ -24,6 +28,7 @@ def _cmd_random_game(args) -> int:
     while not state.is_terminal:
         legal = state.legal_moves()
         state = state.play(int(legal[rng.integers(len(legal))]))
+    print(f"gomoku {game.width}x{game.height}, {game.n_in_row} in a row, {game.rule}")
     print(state)
     print("moves:", " ".join(game.format_move(m) for m in state.moves))
     return 0
@@ -198,8 +203,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("random-game", help="play one game of random legal moves and print it")
     p.add_argument("--size", type=int, default=15, help="board width and height (default 15)")
+    p.add_argument("--n-in-row", type=int, default=None,
+                   help="stones in a row that win (default as zeroplay play: 4 on 6x6, else 5)")
     p.add_argument("--rule", choices=["freestyle", "standard", "renju"], default="freestyle",
-                   help="freestyle: five or more wins; standard: exactly five; renju: RIF rules, Black's "
+                   help="freestyle: n or more wins; standard: exactly n; renju: RIF rules, five in a row, Black's "
                    "forbidden points (default freestyle)")
     p.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
     p.set_defaults(func=_cmd_random_game)

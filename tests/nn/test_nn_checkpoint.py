@@ -267,3 +267,24 @@ def test_an_absurd_architecture_record_is_refused_before_any_net_is_built(saved,
     monkeypatch.setattr(ck, "model_from_spec", only_on_meta)
     with pytest.raises(CheckpointError, match="corrupt: arch|does not fit architecture"):
         load_checkpoint(path)
+
+
+@pytest.mark.parametrize("text", [b"not a model\n", b"#!/bin/sh\necho hello world\n" * 3, b"\x01" + bytes(7) + b"xyz"])
+def test_a_file_of_another_kind_is_not_a_model_file_without_a_nonsense_size(tmp_path, text):
+    from zeroplay.nn import checkpoint_differences
+
+    path = tmp_path / "notmodel.txt"
+    path.write_bytes(text)
+    for load in (load_checkpoint, checkpoint_differences):
+        with pytest.raises(CheckpointError) as err:
+            load(path)
+        assert str(err.value) == f"{path} is not a model file (safetensors checkpoint)"
+
+
+@pytest.mark.parametrize("keep", [8, 60, "half"])
+def test_a_truncated_checkpoint_still_says_truncated(saved, keep):
+    path, *_ = saved
+    data = path.read_bytes()
+    path.write_bytes(data[: {"half": len(data) // 2}.get(keep, keep)])
+    with pytest.raises(CheckpointError, match="truncated"):
+        load_checkpoint(path)

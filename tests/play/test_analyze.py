@@ -94,3 +94,10 @@ def test_a_query_file_saved_with_a_byte_order_mark_is_read():
     first, second = _answers("\ufeff" + query, "\ufeff" + query)
     assert first == {"id": "b", "error": "unknown field bogus"}
     assert second["id"] is None  # a BOM further on is no file's start: the line is refused
+
+
+def test_the_default_playouts_are_capped_at_max_playouts(warm):
+    # the user never asked for 800: a query without playouts was refused under --max-playouts 50
+    (a,) = _answers(json.dumps({"id": "x", "size": 5, "n_in_row": 4, "top": 1}), max_playouts=50)
+    assert "error" not in a, a
+    assert a["rootInfo"]["playouts"] <= 50 and len(a["moveInfos"]) == 1

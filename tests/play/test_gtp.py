@@ -246,3 +246,40 @@ def test_extreme_komi_and_unicode_digits_are_refused_not_internal_errors(line, r
     s, out = gtp_session()
     assert ask(s, out, line) == reply
     assert ask(s, out, "komi 6.5") == "=\n\n"  # the session goes on
+
+
+def _territory_game(s, out):
+    for line in ("boardsize 5", "clear_board", "komi 0.5", "play b B1", "play w A1", "play b A2"):
+        assert ask(s, out, line) == "=\n\n"
+    assert "prisoners: Black 1, White 0" in ask(s, out, "showboard")
+
+
+def test_a_move_out_of_turn_or_after_two_passes_keeps_the_prisoners():
+    """GNU Go (``gnugo --mode gtp --japanese-rules``) scores this game B+23.5 either way."""
+    s, out = gtp_session(8, scoring="territory")
+    _territory_game(s, out)
+    assert ask(s, out, "play b pass") == "=\n\n" and ask(s, out, "play w pass") == "=\n\n"  # out of turn
+    assert "prisoners: Black 1, White 0" in ask(s, out, "showboard")
+    assert ask(s, out, "final_score") == "= B+23.5\n\n"
+    t, out2 = gtp_session(8, scoring="territory")
+    _territory_game(t, out2)
+    for line in ("play w pass", "play b pass", "play w E5", "play b pass", "play w pass"):  # on after the end
+        assert ask(t, out2, line) == "=\n\n"
+    assert t.game.prisoners(t.state) == (1, 0) and "prisoners: Black 1, White 0" in ask(t, out2, "showboard")
+    assert ask(t, out2, "final_score") == "= B+1.5\n\n"  # E5 counted alive (seeded ownership): 1 - 0.5
+
+
+@pytest.mark.parametrize("command", ["lz-analyze b 10", "kata-analyze 5", "analyze", "lz-analyze w"])
+def test_an_analysis_stopped_at_once_answers_one_empty_line(command):
+    s, out = gtp_session()  # a command is always waiting: the analysis stops before its first playout
+    assert ask(s, out, command) == "=\n\n"
+    assert ask(s, out, "name") == "= zeroplay\n\n"
+
+
+@pytest.mark.parametrize("komi", ["0.3", "1.25", "-6.1"])
+def test_komi_that_is_not_a_multiple_of_half_a_point_is_refused_and_changes_nothing(komi):
+    s, out = gtp_session()
+    assert ask(s, out, "komi 6.5") == "=\n\n"
+    assert ask(s, out, f"komi {komi}") == "? komi must be a multiple of 0.5\n\n"
+    assert s.game.rules.komi == 6.5 and "KM[6.5]" in ask(s, out, "printsgf")
+    assert ask(s, out, "komi -2") == "=\n\n" and s.game.rules.komi == -2

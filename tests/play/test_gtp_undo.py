@@ -61,17 +61,23 @@ def test_undo_keeps_the_handicap_and_the_game_goes_on():
     assert stones(s, 0) == ["C3", "G7"] and stones(s, 1) == [] and s.state.to_play == 1
 
 
-def test_printsgf_after_a_move_out_of_turn_sets_up_the_stones_before_it():
-    from zeroplay.games.go.sgf import read_go_sgf
-
+def test_printsgf_writes_every_move_out_of_turn_and_after_two_passes_with_its_colour():
     s, out = gtp_session(8)
-    for line in ("play b D4", "play w E5", "play w F6", "play b C3"):
+    for line in ("play b E5", "play w C3", "play b pass", "play w pass", "play b G7", "play w F6", "play w C4"):
         assert ask(s, out, line) == "=\n\n"
-    record = read_go_sgf(ask(s, out, "printsgf")[3:-2])
-    game = s.game
-    assert sorted(game.format_move(c) for c in record.black_setup) == ["D4"]
-    assert sorted(game.format_move(c) for c in record.white_setup) == ["E5"]
-    assert record.to_play == 1 and [game.format_move(m) for m in record.moves] == ["F6", "C3"]
+    sgf = ask(s, out, "printsgf")
+    assert "AB[" not in sgf and "AW[" not in sgf and "PL[" not in sgf
+    assert sgf.endswith(";B[ee];W[cg];B[];W[];B[gc];W[fd];W[cf])\n\n"), sgf
+
+
+def test_printsgf_after_a_handicap_keeps_the_setup_and_every_move():
+    s, out = gtp_session(8)
+    assert ask(s, out, "fixed_handicap 2") == "= C3 G7\n\n"
+    for line in ("play w E5", "play w F6", "play b D4"):
+        assert ask(s, out, line) == "=\n\n"
+    sgf = ask(s, out, "printsgf")
+    assert "AB[gc][cg]PL[W]" in sgf or "AB[cg][gc]PL[W]" in sgf
+    assert "AW[" not in sgf and sgf.endswith(";W[ee];W[fd];B[df])\n\n"), sgf
 
 
 def _random_script(seed: int, n: int) -> list[str]:
@@ -118,3 +124,19 @@ def test_play_and_undo_agree_with_gnugo(seed):
         reply = ask(s, out, line)
         assert (reply[0], stones(s, 0), stones(s, 1)) == (status, black, white), line
 
+
+
+def test_loadsgf_reads_back_a_record_with_moves_out_of_turn_and_after_two_passes(tmp_path):
+    s, out = gtp_session(8, scoring="territory")
+    for line in ("boardsize 5", "clear_board", "komi 0.5", "play b B1", "play w A1", "play b A2", "play b pass",
+                 "play w pass", "play w E5", "play w D5", "play b pass"):
+        assert ask(s, out, line) == "=\n\n"
+    path = tmp_path / "game.sgf"
+    path.write_text(ask(s, out, "printsgf")[3:-2])
+    t, out2 = gtp_session(8, scoring="territory")
+    assert ask(t, out2, f"loadsgf {path}") == "= white\n\n"
+    assert ask(t, out2, "showboard") == ask(s, out, "showboard")  # stones, prisoners, to move
+    assert [e[2] for e in t.events] == [e[2] for e in s.events]
+    assert ask(t, out2, f"loadsgf {path} 6") == "= black\n\n"  # before W E5: after the two passes
+    assert t.state.is_terminal and "prisoners: Black 1, White 0" in ask(t, out2, "showboard")
+    assert ask(t, out2, "final_score") == "= B+23.5\n\n"

@@ -476,7 +476,7 @@ def test_hint_names_the_recommended_move_first(warm):
     stats = [SimpleNamespace(move=game.parse_move(m), visits=v, q=-1.0) for m, v in (("f5", 78), ("c2", 76), ("b1", 36))]
     fake = SimpleNamespace(moves=stats, best_move=game.parse_move("c2"), pv=[game.parse_move("c2")], notes=(),
                            stopped_by="playouts", playouts=190)
-    t._search = lambda state: fake
+    t._search = lambda state, searcher=None: fake
     t.hint()
     assert lines[-1].startswith("Hint: c2. Top moves (visits, your win rate): c2 (76 visits, 0%), f5 (78 visits, 0%), b1")
 
@@ -602,3 +602,20 @@ def test_help_explains_every_command_and_the_game(warm):
     s.lines.clear()
     s.t.handle("?")
     assert s.text() == text
+
+
+def test_hints_every_move_do_not_fill_the_tables_sized_for_the_playouts(warm):
+    """``play --game connect4 --playouts 100`` with a hint before each move said "search tables
+    filled" by the fifth move: hint and reply shared one tree, reused one ply at a time."""
+    from zeroplay.engine.factory import make_engine
+    from zeroplay.play.terminal import TerminalGame
+
+    game = make("connect4")
+    lines: list[str] = []
+    t = TerminalGame(game, make_engine(game), human=0, playouts=100, out=lines.append)
+    for _ in range(5):  # the person plays each hinted move (the engine's tree then reuses most)
+        t.handle("hint")
+        t.handle(next(line for line in reversed(lines) if line.startswith("Hint: ")).split()[1].rstrip("."))
+    assert t.state.ply == 10 and not t.state.is_terminal
+    assert t.searcher.recycled_total == 0 and t.hint_searcher().recycled_total == 0
+    assert not any("filled" in line or "full" in line for line in lines), "\n".join(lines)

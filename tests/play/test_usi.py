@@ -158,3 +158,20 @@ def test_console_script_starts_bare_and_answers_usiok_within_2_seconds():
     proc.stdin.flush()
     assert proc.wait(timeout=30) == 0
     assert elapsed < 2.0 and all(REPLY.match(line) for line in lines)
+
+
+def test_a_model_that_does_not_load_falls_back_to_alphabeta_with_readyok_and_bestmove():
+    s = Session(max_seconds=0.3)
+    s.send("usi", "setoption name Model value /nonexistent", "setoption name Engine value MCTS")
+    s.lines.clear()
+    s.send("isready")
+    assert s.lines[-1] == "readyok", s.lines
+    assert s.lines[0].startswith("info string") and "/nonexistent" in s.lines[0] and "AlphaBeta" in s.lines[0]
+    s.lines.clear()
+    s.send("position startpos", "go byoyomi 300")
+    s.wait_for("bestmove")
+    assert not s.lines[-1].startswith("bestmove resign") and not any("go:" in line for line in s.lines)
+    # a go with no isready before it plays too
+    fresh = Session(max_seconds=0.3)
+    fresh.send("setoption name Engine value MCTS", "setoption name Model value /nonexistent", "go byoyomi 300")
+    assert fresh.wait_for("bestmove") != "bestmove resign"

@@ -46,6 +46,18 @@ class CheckpointMismatchError(CheckpointError):
         super().__init__(f"checkpoint {shown} does not fit: " + "; ".join(differences))
 
 
+def _implausible(n: int, data: bytes) -> bool:
+    """Whether header length ``n`` (the file's first 8 bytes) and the bytes after it cannot be a
+    checkpoint's: over ``_MAX_HEADER``, or a header that does not open with ``{`` (safetensors'
+    JSON): another kind of file (a text file's first 8 letters read as a length of 10^18 bytes),
+    not a truncated checkpoint."""
+    return n > _MAX_HEADER or (len(data) > 8 and data[8:9] != b"{")
+
+
+def _not_a_model(where: str) -> str:
+    return f"{where} is not a model file (safetensors checkpoint)"
+
+
 def _parse(path, data: bytes, size: int | None = None) -> dict:
     """The zeroplay record of ``data`` (the file, or its first bytes when ``size``, the file's
     size, is given), after checking the container is whole."""
@@ -54,6 +66,8 @@ def _parse(path, data: bytes, size: int | None = None) -> dict:
     if size < 8:
         raise CheckpointError(f"checkpoint {where} is truncated or not a checkpoint ({size} bytes)")
     (n,) = struct.unpack("<Q", data[:8])
+    if _implausible(n, data):
+        raise CheckpointError(_not_a_model(where))
     if n > min(size - 8, len(data) - 8, _MAX_HEADER):
         raise CheckpointError(
             f"checkpoint {where} is truncated or not a checkpoint: header says {n} bytes, "
@@ -219,8 +233,9 @@ def read_header(path: str | os.PathLike) -> tuple[dict, bytes]:
             if len(head) < 8:
                 raise CheckpointError(f"checkpoint {where} is truncated or not a checkpoint ({len(head)} bytes)")
             (n,) = struct.unpack("<Q", head)
-            if n > _MAX_HEADER:
-                raise CheckpointError(f"checkpoint {where} is not a checkpoint: header length {n}")
+            if _implausible(n, head + f.read(1)):
+                raise CheckpointError(_not_a_model(where))
+            f.seek(8)
             header = f.read(n)
             size = os.fstat(f.fileno()).st_size
     except FileNotFoundError:

@@ -11,7 +11,8 @@ the order the queries came. Query fields (all but ``id`` optional)::
     n_in_row   stones in a row that win, 3..size (default 5)
     rule       "freestyle" (five or more wins), "standard" (exactly five) or "renju" (RIF rules:
                Black's forbidden points are never suggested; n_in_row 5) (default freestyle)
-    playouts   playouts of the search, 1..--max-playouts (default 800)
+    playouts   playouts of the search, 1..--max-playouts (default 800, or --max-playouts when
+               that is less)
     top        moves reported, 1..50 (default 10)
 
 Answer::
@@ -68,7 +69,8 @@ class Analyzer:
     Args:
         model: a checkpoint or shipped model name that plays every setting it fits (None: the
             shipped model per setting, else the search-only engine, as ``zeroplay play``).
-        max_playouts: the most playouts a query may ask for.
+        max_playouts: the most playouts a query may ask for; a query without ``playouts`` gets
+            ``DEFAULT_PLAYOUTS`` or this, whichever is less.
     """
 
     def __init__(self, model: str | None = None, max_playouts: int = DEFAULT_MAX_PLAYOUTS):
@@ -108,7 +110,7 @@ class Analyzer:
             raise QueryError(f"unknown field{'s' if len(unknown) > 1 else ''} {', '.join(unknown)[:100]}")
         size = _int(query, "size", 15, 5, 25)
         n_in_row = _int(query, "n_in_row", 5, 3, size)
-        playouts = _int(query, "playouts", DEFAULT_PLAYOUTS, 1, self.max_playouts)
+        playouts = _int(query, "playouts", min(DEFAULT_PLAYOUTS, self.max_playouts), 1, self.max_playouts)
         top = _int(query, "top", 10, 1, MAX_TOP)
         rule = query.get("rule", "freestyle")
         if rule not in ("freestyle", "standard", "renju"):

@@ -83,7 +83,8 @@ def add_play_commands(sub) -> None:
                    help="checkpoint or shipped model name for every setting it fits (default: the shipped model "
                         "per setting, else the search-only engine)")
     p.add_argument("--max-playouts", type=at_least_1, default=None,
-                   help="most playouts a query may ask for (default 100000)")
+                   help="most playouts a query may ask for (default 100000); a query without playouts gets "
+                        "800, or this when it is less")
     p.set_defaults(func=_cmd_analyze)
 
 

@@ -17,8 +17,9 @@ back in the reply; every reply is ``=[id] text`` or ``?[id] message`` and ends w
 line. Nothing else reaches stdout (file descriptor 1 points at stderr; replies go to a private
 copy of it). Vertices skip the letter I, rows count from the bottom; ``genmove`` may answer
 ``pass`` or ``resign``. Moves out of turn (``play b`` twice), and moves after the two passes that
-end a game, are accepted: the stones are set up again with that colour to move (its ko history
-starts there). Every accepted ``play`` / ``genmove``, passes and moves out of turn included, is
+end a game (KGS's dead-stone settling), are accepted: the stones are set up again with that colour
+to move (its ko history starts there; the prisoners are kept), and ``printsgf`` writes them as
+moves of that colour (``loadsgf`` reads them back so). Every accepted ``play`` / ``genmove``, passes and moves out of turn included, is
 one ``undo`` step, as in GNU Go 3.8 and KataGo; handicap stones and a ``loadsgf`` position are the
 start of the game, and ``undo`` with nothing to take back answers ``? cannot undo``.
 
@@ -125,15 +126,11 @@ class GtpSession:
 
     def _to_move(self, state, color: int):
         """``state``, or its stones set up with ``color`` to move when it is not (or the game has
-        ended)."""
+        ended): the prisoners are kept, as GNU Go and KataGo keep them."""
         if state.to_play != color or state.is_terminal:
-            return self.game.from_stones(state.stones(0), state.stones(1), to_play=color)
+            return self.game.from_stones(state.stones(0), state.stones(1), to_play=color,
+                                         prisoners=self.game.prisoners(state))
         return state
-
-    def _restarts(self, i: int) -> bool:
-        """Whether events[i] starts play from a set-up position (explicit or out of turn)."""
-        e = self.events[i]
-        return e[0] == "setup" or self._to_move(self.states[i], e[2]) is not self.states[i]
 
     def _push(self, event) -> None:
         """Append ``event`` and its position; raises ValueError (and changes nothing) when it is
@@ -244,7 +241,8 @@ class GtpSession:
             raise GtpFailure("syntax error")
         if not -150 <= komi <= 150:  # before doubling: komi 1e308 would overflow round()
             raise GtpFailure("komi out of range")
-        komi = round(komi * 2) / 2  # the rules take half points
+        if komi * 2 != round(komi * 2):  # refused as --komi is, not rounded (0.3 was stored as 0.5)
+            raise GtpFailure("komi must be a multiple of 0.5")
         self._replay(self.game.width, komi)
         return ""
 
@@ -266,7 +264,7 @@ class GtpSession:
         progress = None
         if analysis is not None:
             def progress(stats):
-                self.write(info_line(state, stats, analysis) + "\n")
+                self._write_info(state, stats, analysis)
         if until_interrupted:
             playouts = MAX_ANALYSIS_PLAYOUTS
         else:
@@ -274,6 +272,12 @@ class GtpSession:
         return self.engine.think(state, playouts=playouts, seconds=seconds, on_progress=progress,
                                  progress_every_s=(interval or 100) / 100,
                                  stop=self.interrupted if until_interrupted else None)
+
+    def _write_info(self, state, stats, style: str) -> None:
+        """The ``info`` line of ``stats``; nothing for no statistics (an analysis stopped before
+        its first playout): an empty line would end the reply early."""
+        if stats:
+            self.write(info_line(state, stats, style) + "\n")
 
     def _genmove(self, args, ident, *, cleanup=False, analysis=None):
         if not args:
@@ -289,7 +293,7 @@ class GtpSession:
             stats = [s for s in stats if s.move != self.game.pass_action] or stats
         move = self.engine.choose(state, stats)
         if analysis:
-            self.write(info_line(state, stats, analysis) + "\n")
+            self._write_info(state, stats, analysis)
         text = "resign" if move is None else self.game.format_move(move)
         if move is not None:
             self._push(("move", move, color))
@@ -435,19 +439,21 @@ class GtpSession:
         if len(data) > MAX_SGF_BYTES:
             raise GtpFailure("cannot load file")
         try:
-            record = read_go_sgf(data.decode("utf-8-sig", errors="replace"))  # a BOM is no SGF text
+            # moves out of turn and after two passes are taken, as printsgf writes them
+            record = read_go_sgf(data.decode("utf-8-sig", errors="replace"), any_order=True)  # a BOM is no SGF text
         except ValueError:
             raise GtpFailure("cannot load file") from None
         if record.width != record.height:
             raise GtpFailure("cannot load file")
-        moves = record.moves[: max(int(args[1]) - 1, 0)] if len(args) == 2 else record.moves
+        count = max(int(args[1]) - 1, 0) if len(args) == 2 else len(record.moves)
+        moves = list(zip(record.moves, record.colors or []))[:count]
         saved = self.game, self.events, self.states
         try:
             self._new_game(record.width, record.komi)
             if record.black_setup or record.white_setup or record.to_play:
                 self._push(("setup", record.black_setup, record.white_setup, record.to_play))
-            for m in moves:
-                self._push(("move", m, self.state.to_play))
+            for m, color in moves:
+                self._push(("move", m, color))
         except ValueError:
             self.game, self.events, self.states = saved
             raise GtpFailure("cannot load file") from None
@@ -459,14 +465,15 @@ class GtpSession:
 
         if args:
             raise GtpFailure("printsgf writes no files here: give no argument")
-        start = max((i for i in range(len(self.events)) if self._restarts(i)), default=-1)
+        # the game from its start (or its last handicap / loadsgf set-up): every move, passes,
+        # moves out of turn and moves after two passes included, each with its colour
+        start = max((i for i, e in enumerate(self.events) if e[0] == "setup"), default=-1)
+        moves = self.events[start + 1:]
         g = self.game
-        first = start + 1 if start >= 0 and self.events[start][0] == "setup" else max(start, 0)
-        record = GoRecord(g.width, g.height, g.rules.komi, rules=g.rules.scoring,
-                          moves=[e[1] for e in self.events[first:]])
-        if start >= 0:  # the stones the game (or its last out-of-turn move) started from
-            set_up = self._to_move(self.states[start], self.events[start][2]) if first == start \
-                else self.states[start + 1]
+        record = GoRecord(g.width, g.height, g.rules.komi, rules=g.rules.scoring, moves=[e[1] for e in moves],
+                          colors=[e[2] for e in moves])
+        if start >= 0:
+            set_up = self.states[start + 1]
             record.black_setup = [int(c) for c in set_up.stones(0)]
             record.white_setup = [int(c) for c in set_up.stones(1)]
             record.to_play = set_up.to_play
@@ -483,8 +490,8 @@ class GtpSession:
         self.write(f"={ident}\n")
         if not state.is_terminal:
             stats = self._think(state, interval=interval, analysis=style, until_interrupted=True)
-            if stats:  # the figures at the stop, also for an analysis shorter than its interval
-                self.write(info_line(state, stats, style) + "\n")
+            # the figures at the stop, also for an analysis shorter than its interval
+            self._write_info(state, stats, style)
         self.write("\n")
         return None
 

@@ -104,6 +104,7 @@ class TerminalGame:
             self.playouts = PLAY_PLAYOUTS
         self.out = out
         self.searcher = engine.new_searcher(playouts=self.playouts, memory_bytes=search_memory(self.playouts, self.seconds))
+        self._hint_searcher = None  # the hint's own tables, made at the first hint (``hint_searcher``)
         self.state: State = game.initial()
         self.quit = False
         self.noted: set[str] = set()  # the search's notes already printed in this game
@@ -136,18 +137,34 @@ class TerminalGame:
         return f" (captures {taken})" if taken > 0 else ""
 
     # --- the engine -----------------------------------------------------------------------------
-    def _search(self, state: State):
-        """The search; Ctrl-C during it stops it and the best move so far is played (as in
-        KataGo's and Leela's consoles), instead of ending the program and losing the game."""
+    def hint_searcher(self):
+        """The searcher of ``hint``: its own tables, sized as the engine's.
+
+        A hint searched with the engine's searcher made its tree reuse run one ply at a time (the
+        hint's position, then the engine's reply to it): each search kept most of the last one,
+        the tree grew past the tables sized for the playouts (``SearchConfig.for_playouts``: one
+        search plus what a reply two plies on keeps), and by the fifth Connect Four move of a game
+        with hints they filled and recycled. With its own tables the hint reuses its own tree two
+        plies on, as the engine does, and a hint changes nothing in the engine's play. The tables
+        are zeroed pages: memory is taken only as the hint's searches use it."""
+        if self._hint_searcher is None:
+            self._hint_searcher = self.engine.new_searcher(
+                playouts=self.playouts, memory_bytes=search_memory(self.playouts, self.seconds))
+        return self._hint_searcher
+
+    def _search(self, state: State, searcher=None):
+        """The search (the engine's searcher unless ``searcher``); Ctrl-C during it stops it and
+        the best move so far is played (as in KataGo's and Leela's consoles), instead of ending
+        the program and losing the game."""
+        searcher = searcher or self.searcher
         if threading.current_thread() is not threading.main_thread():
-            return self.searcher.search(state, playouts=self.playouts, seconds=self.seconds)
+            return searcher.search(state, playouts=self.playouts, seconds=self.seconds)
         import signal
 
         interrupted = threading.Event()
         previous = signal.signal(signal.SIGINT, lambda *_: interrupted.set())
         try:
-            result = self.searcher.search(state, playouts=self.playouts, seconds=self.seconds,
-                                          stop=interrupted.is_set)
+            result = searcher.search(state, playouts=self.playouts, seconds=self.seconds, stop=interrupted.is_set)
         finally:
             signal.signal(signal.SIGINT, previous)
         if interrupted.is_set():
@@ -297,6 +314,8 @@ class TerminalGame:
     def new_game(self) -> None:
         self.state = self.game.initial()
         self.searcher.reset()
+        if self._hint_searcher is not None:
+            self._hint_searcher.reset()
         self.noted.clear()
         self.out(f"New game: you play {self.side_name(self.human)}.")
         self.show_board()
@@ -326,7 +345,7 @@ class TerminalGame:
             score, move, _ = solved
             self.out(f"Hint: {self.fmt(move)} (solved exactly: {self._solved_text(score, 'you')}).")
             return
-        result = self._search(self.state)
+        result = self._search(self.state, self.hint_searcher())
         self.report_notes(result)
         # the recommended move first: in a lost position the search picks the longest proven
         # loss, which need not be the most visited move

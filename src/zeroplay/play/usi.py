@@ -15,7 +15,10 @@ in an environment) -> ``readyok``; ``setoption name N [value V]``; ``usinewgame`
 
 Options: ``USI_Hash`` (MiB, alpha-beta table), ``USI_Ponder``, ``Engine`` (AlphaBeta or MCTS),
 ``Depth`` (0 = no limit), ``Playouts`` (MCTS per move), ``HandDominance``, ``ByoyomiMargin``
-(ms kept back from every time limit), ``Model`` (MCTS network checkpoint; empty = none).
+(ms kept back from every time limit), ``Model`` (MCTS network checkpoint; empty = none). An engine
+that cannot be built (a Model that does not load) is said in an ``info string`` and the AlphaBeta
+engine, which needs no model, plays instead: ``isready`` always answers ``readyok`` and every
+well-formed ``go`` a ``bestmove``.
 
 Bad input never stops the engine: an unknown command, a malformed option or position, an
 illegal move is answered with one ``info string`` line, and the last good position is kept.
@@ -144,7 +147,10 @@ class UsiSession:
 
     def _cmd_isready(self, args):
         self._finish_search()
-        self._ensure_engine(warm=True)
+        try:
+            self._ensure_engine(warm=True)
+        except Exception as e:  # a GUI waits for readyok whatever happened: the problem is said first
+            self._say(f"isready: {e}")
         self.write("readyok")
 
     def _cmd_setoption(self, args):
@@ -195,7 +201,12 @@ class UsiSession:
             return
         if self.state is None:
             self.state = _usi_game().initial()
-        self._ensure_engine()
+        try:
+            self._ensure_engine()
+        except Exception as e:  # nothing can play: a GUI still waits for a bestmove
+            self._say(f"go: {e}")
+            self.write("bestmove resign")
+            return
         self._start(self._think, go)
 
     def _cmd_stop(self, args):
@@ -226,17 +237,18 @@ class UsiSession:
 
     # --- engine and searches ------------------------------------------------------------------
     def _ensure_engine(self, warm: bool = False):
-        from zeroplay.engine.shogi_engines import make_shogi_engine
+        """Build the engine the options ask for (again only when they change).
 
+        An engine that cannot be built (a Model that does not load, a USI_Hash that does not fit)
+        is said in an ``info string`` and replaced by the alpha-beta engine, which needs no model,
+        so that ``isready`` still answers ``readyok`` and every ``go`` a ``bestmove``.
+        """
         kind = self.options["Engine"].lower()
         key = (kind, self.options["USI_Hash"], self.options["HandDominance"], self.options["Model"])
         if self.engine is None or key != self._engine_key:
-            try:
-                self.engine = make_shogi_engine(kind, hash_mib=self.options["USI_Hash"],
-                                                hand_dominance=self.options["HandDominance"],
-                                                playouts=self.options["Playouts"], model=self.options["Model"] or None)
-            except MemoryError:
-                raise ValueError(f"USI_Hash {self.options['USI_Hash']} MiB does not fit in memory") from None
+            self.engine = None
+            self._engine_key = None
+            self.engine = self._build_engine(kind)
             self._engine_key = key
             if warm:
                 from zeroplay.games.shogi import Shogi
@@ -247,6 +259,26 @@ class UsiSession:
                 self.engine.new_game()
         if hasattr(self.engine, "playouts"):
             self.engine.playouts = self.options["Playouts"]
+
+    def _build_engine(self, kind: str):
+        from zeroplay.engine.shogi_engines import make_shogi_engine
+
+        hash_mib, dominance = self.options["USI_Hash"], self.options["HandDominance"]
+        try:
+            return make_shogi_engine(kind, hash_mib=hash_mib, hand_dominance=dominance,
+                                     playouts=self.options["Playouts"], model=self.options["Model"] or None)
+        except MemoryError:
+            problem = f"USI_Hash {hash_mib} MiB does not fit in memory"
+        except ValueError as e:
+            problem = str(e)
+        for fallback_mib in dict.fromkeys((min(hash_mib, 64), 1)):
+            try:
+                engine = make_shogi_engine("alphabeta", hash_mib=fallback_mib, hand_dominance=dominance)
+            except MemoryError:
+                continue
+            self._say(f"{problem}; playing with the AlphaBeta engine (needs no model, USI_Hash {fallback_mib} MiB)")
+            return engine
+        raise ValueError(f"{problem}; no engine fits in memory")
 
     def _start(self, target, go):
         self._stop = threading.Event()

@@ -70,3 +70,13 @@ def test_bad_records_are_refused(text, needle):
 def test_an_illegal_move_is_named():
     with pytest.raises(IllegalMoveError, match="SGF record: .*occupied"):
         load_go_sgf("(;GM[1]SZ[9];B[aa];W[aa])")
+
+
+def test_moves_out_of_turn_are_read_with_their_colours_when_asked_and_written_back():
+    text = "(;GM[1]SZ[9];B[aa];B[bb];W[];W[cc])"
+    record = read_go_sgf(text, any_order=True)
+    assert record.moves == [0, 10, 81, 20] and record.colors == [0, 0, 1, 1]
+    assert write_go_sgf(record).endswith(";B[aa];B[bb];W[];W[cc])\n")
+    with pytest.raises(ValueError, match="out of turn"):
+        record.replay()
+    assert read_go_sgf("(;GM[1]SZ[9];B[aa];W[bb])").colors is None

@@ -152,9 +152,10 @@ class Go(Game):
         )
 
     # --- compiled hooks -------------------------------------------------------------------
-    def _blank(self, board: np.ndarray, to_play: int) -> FastPosition:
+    def _blank(self, board: np.ndarray, to_play: int, prisoners: tuple[int, int] = (0, 0)) -> FastPosition:
         info = np.zeros(INFO_SIZE, dtype=np.int64)
         info[I_TO_PLAY] = to_play
+        info[I_CAPS0], info[I_CAPS0 + 1] = prisoners
         info[I_WINNER] = -1
         info[I_LAST] = -1
         info[I_KO] = -1
@@ -193,13 +194,15 @@ class Go(Game):
                 raise IllegalMoveError(f"move {text}: repeats an earlier position ({self.rules.ko} superko)")
 
     # --- set-up ---------------------------------------------------------------------------
-    def from_stones(self, black, white, to_play: int | None = 0) -> State:
+    def from_stones(self, black, white, to_play: int | None = 0, *, prisoners: tuple[int, int] = (0, 0)) -> State:
         """A position with the given stones (handicap, problems); its history starts here.
 
         Args:
             black, white: cells or GTP vertices (``"D4"``).
             to_play: 0 (Black) or 1 (White) to move; None: White after a handicap (Black stones
                 only), else Black.
+            prisoners: (stones Black has captured, stones White has captured) so far: a game
+                carried on from another position keeps them (territory scoring counts them).
 
         Raises:
             IllegalMoveError: a malformed or off-board vertex, a point listed twice.
@@ -209,6 +212,9 @@ class Go(Game):
             to_play = 1 if len(black) and not len(white) else 0
         if to_play not in (0, 1):
             raise ValueError(f"to_play must be 0 or 1, got {to_play!r}")
+        caps = (int(prisoners[0]), int(prisoners[1]))
+        if min(caps) < 0:
+            raise ValueError(f"prisoners must be >= 0, got {prisoners!r}")
         board = np.zeros(self.cells, dtype=np.int8)
         for stone, cells in ((1, black), (2, white)):
             for c in cells:
@@ -223,7 +229,7 @@ class Go(Game):
         for c in np.flatnonzero(board):
             if not K.chain_has_liberty(board, self.width, int(c), -1, queue, mark):
                 raise ValueError(f"the chain at {self.format_move(int(c))} has no liberty")
-        return State(self, self._blank(board, to_play), ())
+        return State(self, self._blank(board, to_play, caps), ())
 
     # --- results --------------------------------------------------------------------------
     def score(self, state: State) -> float:

@@ -38,7 +38,8 @@ class GoRecord:
         black_setup, white_setup: cells of the set-up stones (``AB``/``AW``), ``row * width + col``.
         to_play: 0 Black or 1 White to move first (``PL``; White after a handicap set-up by
             default when only Black stones are set up, as SGF viewers do).
-        moves: actions from the set-up position, pass = ``width * height``; colours alternate.
+        moves: actions from the set-up position, pass = ``width * height``; colours alternate
+            unless ``colors`` gives them.
         black, white: player names; result: ``RE`` as written (``B+3.5``, ``W+R``, ``0``, ``""``).
         rules: ``RU`` as written; comment: the root's ``C``.
     """
@@ -55,6 +56,9 @@ class GoRecord:
     result: str = ""
     rules: str = ""
     comment: str = ""
+    colors: list[int] | None = None
+    """The colour (0 Black, 1 White) of each move, written as given: a record of moves out of turn
+    (a GTP session's). None: colours alternate from ``to_play`` (what ``read_go_sgf`` reads)."""
 
     def game(self, **rules) -> Go:
         """The ``Go`` game of this record: its size and komi, scoring from ``RU`` when it names
@@ -69,6 +73,8 @@ class GoRecord:
         """The final position: the set-up stones, then every move (raises IllegalMoveError on an
         illegal one, ValueError on a board of another shape)."""
         game = game if game is not None else self.game()
+        if self.colors is not None and any(c != (self.to_play + i) % 2 for i, c in enumerate(self.colors)):
+            raise ValueError("record has moves out of turn: replay it move by move with their colours")
         if (game.width, game.height) != (self.width, self.height):
             raise ValueError(f"record is {self.width}x{self.height}, game is {game.width}x{game.height}")
         state = (game.from_stones(self.black_setup, self.white_setup, self.to_play)
@@ -109,18 +115,20 @@ def write_go_sgf(record: GoRecord) -> str:
         root += f"PL[{'BW'[record.to_play]}]"
     nodes = []
     for i, a in enumerate(record.moves):
-        colour = "BW"[(record.to_play + i) % 2]
+        colour = "BW"[record.colors[i] if record.colors is not None else (record.to_play + i) % 2]
         nodes.append(f";{colour}[{'' if a == w * h else _point(a, w)}]")
     body = "\n".join("".join(nodes[i : i + 10]) for i in range(0, len(nodes), 10))
     return root + ("\n" + body if body else "") + ")\n"
 
 
-def read_go_sgf(text: str, *, sizes: tuple[int, int] = (MIN_SIZE, MAX_SIZE)) -> GoRecord:
+def read_go_sgf(text: str, *, sizes: tuple[int, int] = (MIN_SIZE, MAX_SIZE), any_order: bool = False) -> GoRecord:
     """Parse the main line of an SGF Go record.
 
     Args:
         sizes: the board sides (inclusive) the reader takes: the rules' 2..19 by default, a
             front-end's own (``Go.board_sizes``) to word its refusal.
+        any_order: moves out of turn are taken (a GTP session's record: ``play b`` twice), each
+            with its colour in ``colors``; by default they are refused.
 
     Raises:
         ValueError: malformed SGF, another game's (``GM`` other than 1; an absent ``GM`` is Go,
@@ -164,6 +172,7 @@ def read_go_sgf(text: str, *, sizes: tuple[int, int] = (MIN_SIZE, MAX_SIZE)) -> 
         raise ValueError(f"SGF PL[{pl}] is not B or W")
     to_play = 1 if pl == "W" or (not pl and setup["AB"] and not setup["AW"]) else 0
     moves: list[int] = []
+    colors: list[int] = []
     for n, node in enumerate(nodes):
         if n > 0 and ("AB" in node or "AW" in node or "AE" in node):
             raise ValueError(f"SGF node {n}: set-up stones after the root are not supported")
@@ -173,15 +182,16 @@ def read_go_sgf(text: str, *, sizes: tuple[int, int] = (MIN_SIZE, MAX_SIZE)) -> 
                 if not moves and colour != expected and not pl:
                     to_play = "BW".index(colour)  # no PL: the first move says who starts
                     expected = colour
-                if colour != expected:
+                if colour != expected and not any_order:
                     raise ValueError(f"SGF node {n}: {colour} moves out of turn ({expected} to move)")
+                colors.append("BW".index(colour))
                 v = value.strip().lower()
                 if v in ("", "tt"):  # tt: FF[3]'s pass, off every board up to 19x19
                     moves.append(cells)
                 else:
                     moves.append(cell_of(v, n, colour))
     return GoRecord(width, height, komi, setup["AB"], setup["AW"], to_play, moves, first("PB"), first("PW"),
-                    first("RE"), first("RU"), first("C"))
+                    first("RE"), first("RU"), first("C"), colors if any_order else None)
 
 
 def load_go_sgf(text: str, **rules) -> State:
