@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 MIDGAME = (
     "7,7 8,8 6,8 5,9 6,7 7,9 8,9 6,10 5,11 9,7 10,6 4,8 7,11 3,9 4,9 3,10 3,7 5,10 2,10 4,11 6,9 "
@@ -53,7 +54,7 @@ def measure_defence(playouts: int = 800, searches: int = 30, batch_size: int = 1
     for where, state in positions.items():
         searchers = {name: Searcher(game, UniformEvaluator(), base.replace(defence=on))
                      for name, on in (("off", False), ("on", True))}
-        rates = {name: [] for name in searchers}
+        rates: dict[str, list[float]] = {name: [] for name in searchers}
         for _ in range(3):  # alternate, so that a busy spell of the machine hits both
             for name, searcher in searchers.items():
                 rates[name].append(_rate(searcher, state, playouts, max(1, searches // 3)))
@@ -114,7 +115,7 @@ def measure(playouts: int = 800, searches: int = 30, batch_size: int = 16, opens
                                        root_policy=root_policy)
     capacity = config.node_capacity
     uniform = Searcher(game, UniformEvaluator(), config)
-    result = {
+    result: dict[str, dict[str, Any]] = {
         "uniform": {
             "empty": {"playouts_per_s": round(_rate(uniform, empty, playouts, searches))},
             "midgame": {"playouts_per_s": round(_rate(uniform, midgame, playouts, searches))},

@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import statistics
 import time
+from typing import Any
 
 
 def add_arguments(parser) -> None:
@@ -53,6 +54,7 @@ def _one(backend: str, workers: int, game, arch: dict, weights: bytes, config, g
     from zeroplay.train.workers import WorkerPool
 
     t0 = time.perf_counter()
+    source: RaySelfPlay | WorkerPool
     if backend == "ray":
         source = RaySelfPlay(game, arch, "basic", config, workers)
     else:
@@ -61,7 +63,7 @@ def _one(backend: str, workers: int, game, arch: dict, weights: bytes, config, g
         source.set_weights(weights, 0, 11)
         source.play(workers, lambda g: None)  # warm-up: one game per worker
         startup = time.perf_counter() - t0
-        finished = []
+        finished: list = []
         t1 = time.perf_counter()
         source.play(games, finished.append)
         seconds = time.perf_counter() - t1
@@ -72,6 +74,7 @@ def _one(backend: str, workers: int, game, arch: dict, weights: bytes, config, g
            "seconds": round(seconds, 2), "games_per_hour": round(len(finished) / seconds * 3600.0, 1),
            "moves_per_s": round(moves / seconds, 2), "startup_s": round(startup, 1)}
     if backend == "ray":
+        assert isinstance(source, RaySelfPlay)
         out["game_bytes_mean"] = round(source.stats["game_bytes"] / max(1, source.stats["games"]))
     return out
 
@@ -85,7 +88,7 @@ def _traffic(measured: list[dict]) -> dict:
     from zeroplay.train.selfplay import SelfPlayConfig, SelfPlayer
     from zeroplay.train.workers import weights_bytes
 
-    out = {"weights_bytes": {}}
+    out: dict[str, Any] = {"weights_bytes": {}}
     for size in (8, 15):
         g = make("gomoku", size=size)
         for net in ("tiny", "b6c64"):

@@ -171,7 +171,7 @@ def _server(conns, opts: dict, result_conn) -> None:
     positions = calls = 0
     busy = 0.0
     while live:
-        ready = wait(live)
+        ready: list = wait(live)  # (live's connections: wait's stub adds socket | int)
         reqs = []
         for c in ready:
             msg = c.recv()

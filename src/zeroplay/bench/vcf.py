@@ -94,7 +94,7 @@ def puzzles(rows, *, nodes: int, vct_nodes: int, threats: int, vct_nodes_others:
             pns_nodes: int = 0, pns_threats: int = 4, pns_nodes_others: int = 0) -> dict:
     """Solve every row; see the module docstring for what counts."""
     from zeroplay.games import make
-    from zeroplay.solvers.threat_solver import ThreatSolver
+    from zeroplay.solvers.threat_solver import ThreatResult, ThreatSolver
     from zeroplay.solvers.vcf_check import check_vcf_line
 
     game = make("gomoku")
@@ -105,11 +105,12 @@ def puzzles(rows, *, nodes: int, vct_nodes: int, threats: int, vct_nodes_others:
     if pns_nodes:
         solver.vct(position(game, rows[0]), nodes=100, threats=1, method="pns")
     pipe_nodes, pipe_cpu, unsolved = [], [], []
-    pns_stats = Counter()
-    vcf_stats, vct_stats = Counter(), Counter()
-    false = Counter()
+    pns_stats: Counter[str] = Counter()
+    vcf_stats: Counter[str] = Counter()
+    vct_stats: Counter[str] = Counter()
+    false: Counter[str] = Counter()
     vcf_nodes, vcf_secs, vct_nodes_used, vct_secs = [], [], [], []
-    by_coll = defaultdict(Counter)
+    by_coll: defaultdict[str, Counter[str]] = defaultdict(Counter)
     def pns_stage(s, row, targets, coll, work, cpu):
         """The proof-number VCT where VCF and VCT found nothing; the pipeline's figures."""
         budget = pns_nodes if targets else pns_nodes_others
@@ -142,6 +143,7 @@ def puzzles(rows, *, nodes: int, vct_nodes: int, threats: int, vct_nodes_others:
                 pns_stats["none_budget_spent" if not p.complete else "none_within_threats"] += 1
             unsolved.append([row["id"], min(pl for _, _, pl in row["freestyle_winning_four_moves"])])
 
+    v: ThreatResult | None  # a row's VCT; None: its line does not end in five
     for row in rows:
         s = position(game, row)
         targets = listed(row)
@@ -332,6 +334,7 @@ def mcts_on_off(rows, *, positions: int, playouts: int, evaluator: str = "unifor
                 t0 = time.process_time()
                 res = searcher.search(s, playouts=playouts)
                 cpu = time.process_time() - t0
+                assert res.best_move is not None  # the positions are not over: the search has a move
                 stats = threat_stats(searcher.batch.threats)
                 entry[name] = {
                     "move": game.format_move(res.best_move),

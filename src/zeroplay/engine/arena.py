@@ -131,6 +131,7 @@ class SearchPlayer:
     def play(self, state: State) -> int:
         if self._searcher is None:
             self.new_game(state.game)
+        assert self._searcher is not None  # new_game made it
         self._searcher.search(state, playouts=self.playouts)
         return self.choose(state, self._searcher.result())
 
@@ -138,9 +139,11 @@ class SearchPlayer:
         """The best move, or a visit-proportional sample (from ``rng``, default ``self.rng``) during
         the opening plies."""
         if state.ply >= self.opening_moves or result.proven == "win":
+            assert result.best_move is not None  # the position is not over: the search has a move
             return int(result.best_move)
         stats = [s for s in result.moves if s.proven != "loss" and s.visits > 0]
         if not stats:
+            assert result.best_move is not None  # the position is not over: the search has a move
             return int(result.best_move)
         p = apply_temperature(np.array([s.visits for s in stats], np.float64), 1.0)
         return int(stats[int((rng or self.rng).choice(len(stats), p=p))].move)

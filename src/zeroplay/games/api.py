@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -214,24 +214,29 @@ class Game(ABC):
     # --- compiled hooks, through the game's kernels -----------------------------------------
     def _apply(self, pos: FastPosition, action: int) -> None:
         """Play a legal ``action`` in place (the game's ``kernels.apply``)."""
+        assert self.kernels is not None  # a game without kernels has no compiled hooks
         self.kernels.apply(self.params, self.zkeys, pos.board, pos.info, pos.stack, pos.aux, action)
 
     def _undo(self, pos: FastPosition) -> int:
         """Take back the last action in place; returns it."""
+        assert self.kernels is not None  # a game without kernels has no compiled hooks
         return int(self.kernels.undo(self.params, self.zkeys, pos.board, pos.info, pos.stack, pos.aux))
 
     def _legal_moves(self, pos: FastPosition) -> np.ndarray:
         """int64 array of legal actions, ascending."""
         out = np.empty(self.num_actions, dtype=np.int64)
+        assert self.kernels is not None  # a game without kernels has no compiled hooks
         return out[: self.kernels.legal_moves(self.params, pos.board, pos.info, pos.aux, out)]
 
     def _winning_moves(self, pos: FastPosition, player: int) -> np.ndarray:
         """int64 array of the actions that win at once for ``player``."""
         out = np.empty(self.num_actions, dtype=np.int64)
+        assert self.kernels is not None  # a game without kernels has no compiled hooks
         return out[: self.kernels.winning_moves(self.params, pos.board, pos.info, pos.aux, player, out)]
 
     def _num_winning_moves(self, pos: FastPosition, player: int) -> int:
         """How many actions win at once for ``player`` (0 when the game is over)."""
+        assert self.kernels is not None  # a game without kernels has no compiled hooks
         return int(self.kernels.num_winning_moves(self.params, pos.board, pos.info, pos.aux, player))
 
     def _shared_params(self) -> np.ndarray:
@@ -265,6 +270,10 @@ class Game(ABC):
     @abstractmethod
     def format_move(self, action: int, style: str = "algebraic") -> str:
         """Text of an action; ``parse_move(format_move(a, style)) == a`` for every style."""
+
+    if TYPE_CHECKING:  # every game defines it (not abstract: declared for the type checker only)
+        def render(self, state: State) -> str:
+            """The position as text, ``str(state)``."""
 
     def move_help(self) -> str:
         """How a person types a move, one sentence for front-ends (``zeroplay play``'s help).

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,6 +27,9 @@ class Symmetry:
     action_perm: np.ndarray
     height: int
     width: int
+    if TYPE_CHECKING:  # set by __post_init__ (not fields: declared for the type checker only)
+        _cell_gather: np.ndarray = field(init=False)
+        _action_gather: np.ndarray = field(init=False)
 
     def __post_init__(self):
         self.cell_perm.setflags(write=False)

@@ -66,7 +66,8 @@ class TrainConfig:
 
 def decay_groups(model: nn.Module) -> tuple[list[nn.Parameter], list[nn.Parameter]]:
     """(weights that get L2, parameters that do not): kernels have >= 2 dims, biases and norms 1."""
-    decay, no_decay = [], []
+    decay: list[nn.Parameter] = []
+    no_decay: list[nn.Parameter] = []
     for p in model.parameters():
         if p.requires_grad:
             (decay if p.dim() >= 2 else no_decay).append(p)
@@ -94,6 +95,7 @@ class Trainer:
             {"params": decay, "weight_decay": 2.0 * config.l2},
             {"params": no_decay, "weight_decay": 0.0},
         ]
+        self.optimizer: torch.optim.Optimizer
         if config.optimizer == "adam":
             self.optimizer = torch.optim.Adam(groups, lr=config.lr)
         elif config.optimizer == "sgd":

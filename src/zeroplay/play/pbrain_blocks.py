@@ -12,6 +12,7 @@ import time
 import numpy as np
 
 from zeroplay.games.gomoku import MAX_SIZE
+from zeroplay.play.pbrain_base import PbrainBase
 from zeroplay.play.pbrain_protocol import (
     BOARD_LINE,
     COMMANDS,
@@ -21,7 +22,7 @@ from zeroplay.play.pbrain_protocol import (
 )
 
 
-class BlockCommands:
+class BlockCommands(PbrainBase):
     """The multi-line commands of ``PbrainEngine``."""
 
     def _open_block(self, command: str) -> None:
@@ -73,8 +74,10 @@ class BlockCommands:
         elif command == "SWAP2BOARD":
             if not self._started():
                 pass  # it said why
-            elif self.rule_error or bad is not None:
-                self._say("ERROR " + (self.rule_error or f"SWAP2BOARD expects x,y lines then DONE, got {quote(bad)!r}"))
+            elif self.rule_error:
+                self._say("ERROR " + self.rule_error)
+            elif bad is not None:
+                self._say(f"ERROR SWAP2BOARD expects x,y lines then DONE, got {quote(bad)!r}")
             else:
                 self._cmd_swap2_done(lines)
         elif self.rule_error:
@@ -94,7 +97,9 @@ class BlockCommands:
         board = np.zeros(self.width * self.height, dtype=np.int8)
         last = None
         for text in lines:
-            x, y, field = (int(v) for v in BOARD_LINE.match(text).groups())
+            m = BOARD_LINE.match(text)
+            assert m is not None  # _block_line kept only the lines that match
+            x, y, field = (int(v) for v in m.groups())
             if not (x < self.width and y < self.height):
                 self._say(f"ERROR BOARD {x},{y} is off the {self.width}x{self.height} board; board unchanged")
                 return
@@ -124,7 +129,9 @@ class BlockCommands:
         game = make("gomoku", width=self.width, height=self.height, rule=self._rule_name())
         stones = []
         for text in lines:
-            x, y = (int(v) for v in COORD_LINE.match(text).groups())
+            m = COORD_LINE.match(text)
+            assert m is not None  # _block_line kept only the lines that match
+            x, y = (int(v) for v in m.groups())
             if not (x < self.width and y < self.height):
                 self._say(f"ERROR SWAP2BOARD {x},{y} is off the {self.width}x{self.height} board")
                 return

@@ -3,7 +3,8 @@ answers them.
 
 Its parts: the single-line commands here, the multi-line ones in ``pbrain_blocks``, the ``INFO``
 settings and the turn's limits in ``pbrain_limits``, our moves (warm-up, engines, search) in
-``pbrain_turn``. The process around it (stdin, stdout, the command line) is ``pbrain``.
+``pbrain_turn``; what the parts read of one another, declared for the type checker, in
+``pbrain_base``. The process around it (stdin, stdout, the command line) is ``pbrain``.
 """
 
 from __future__ import annotations

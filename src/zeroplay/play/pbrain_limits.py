@@ -22,8 +22,11 @@ under; the search's tables get what ``max_memory`` leaves after the process's re
 
 from __future__ import annotations
 
+from typing import Any
+
 from zeroplay.games import option_names
 from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
+from zeroplay.play.pbrain_base import PbrainBase
 from zeroplay.play.pbrain_protocol import INT_VALUE, quote
 
 DEFAULT_TURN_MS = 5000
@@ -33,7 +36,7 @@ RULE_EXACT5, RULE_CONTINUOUS, RULE_RENJU, RULE_CARO = 1, 2, 4, 8
 UNSUPPORTED_RULES = {RULE_CONTINUOUS: "continuous game", RULE_CARO: "caro"}
 
 
-class InfoLimits:
+class InfoLimits(PbrainBase):
     """``INFO`` settings of ``PbrainEngine``: the rule, the turn's time budget, the model's fit."""
 
     def _cmd_info(self, arg: str) -> None:
@@ -132,7 +135,7 @@ def model_error(model: str, width: int | None = None, height: int | None = None,
         path = check_model(model)
         name, options = checkpoint_game(path)
         if width is None or height is None:
-            own = (options.get("width"), options.get("height")) if "size" in option_names(name) else ()
+            own: tuple[Any, ...] = (options.get("width"), options.get("height")) if "size" in option_names(name) else ()
             playable = len(own) == 2 and all(isinstance(v, int) and MIN_SIZE <= v <= MAX_SIZE for v in own)
             width, height = own if playable else (15, 15)
         if rule is None:
@@ -147,7 +150,7 @@ def model_error(model: str, width: int | None = None, height: int | None = None,
         if any(d.startswith(("game:", "game option n_in_row")) for d in e.differences):
             who.append("the Gomocup protocol plays five in a row")
         if any(d.startswith("game option rule") for d in e.differences):
-            asked = {"standard": "1 asks for exactly five", "renju": "4 asks for renju"}
+            asked: dict[str | None, str] = {"standard": "1 asks for exactly five", "renju": "4 asks for renju"}
             who.append("INFO rule " + asked.get(rule, "0 asks for free-style"))
         return f"{e} ({'; '.join(who)})" if who else str(e)
     except CheckpointError as e:

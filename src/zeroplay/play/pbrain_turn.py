@@ -30,6 +30,7 @@ import numpy as np
 
 from zeroplay.engine import heuristic
 from zeroplay.play import yixin
+from zeroplay.play.pbrain_base import PbrainBase
 from zeroplay.play.pbrain_limits import MIN_MEMORY_BYTES, RULE_RENJU, search_memory
 from zeroplay.play.pbrain_protocol import plural
 
@@ -47,7 +48,7 @@ FAST_PLAYOUTS = 48
 """Playouts for ``timeout_turn 0`` (answer as fast as possible)."""
 
 
-class Turns:
+class Turns(PbrainBase):
     """Our move in ``PbrainEngine``: warm-up, engines, search, heuristic fallback."""
 
     def _warm_up(self) -> None:
@@ -177,7 +178,7 @@ class Turns:
             self._ready.wait(timeout=0 if seconds is None else seconds * 0.5)
         if self._ready.is_set() and self._warm_error is None:
             left = None if seconds is None else seconds - (time.perf_counter() - started)
-            if left is not None and not self._model_ready.is_set():
+            if left is not None and seconds is not None and not self._model_ready.is_set():  # (both or neither)
                 # the model's torch import holds the GIL for a second or more at a time: a
                 # search beside it gets a share of the turn that such a stall cannot overrun
                 left = min(left, seconds * STOPGAP_SHARE) if seconds >= STOPGAP_MIN_S else -1.0

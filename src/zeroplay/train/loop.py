@@ -46,6 +46,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -56,6 +57,11 @@ from zeroplay.games.records import save_record
 from zeroplay.train.metrics import METRICS_FILE, MetricsLog
 from zeroplay.train.replay import ReplayBuffer
 from zeroplay.train.selfplay import FinishedGame, SelfPlayConfig
+
+if TYPE_CHECKING:
+    from torch import nn
+
+    from zeroplay.nn.trainer import Trainer
 
 CONFIG_FILE = "config.json"
 CONFIG_VERSION = 1
@@ -265,8 +271,8 @@ def resolve_run(run_dir: str | os.PathLike, structural: dict, overrides: dict) -
         diffs.append(f"--game: run has {stored.game}, command gives {structural['game']}")
     elif given_options:
         have = stored.game_options
-        keys = [k for name in given_options for k in _GAME_FLAGS.get(name, ("", (name,)))[1]]
-        merged = {k: v for k, v in have.items() if k not in keys}
+        given_keys = [k for name in given_options for k in _GAME_FLAGS.get(name, ("", (name,)))[1]]
+        merged = {k: v for k, v in have.items() if k not in given_keys}
         wanted = dict(make(stored.game, **merged, **given_options).options)
         for name in given_options:
             flag, keys = _GAME_FLAGS.get(name, (f"--{name.replace('_', '-')}", (name,)))
@@ -412,8 +418,8 @@ class TrainingRun:
         self.buffer = ReplayBuffer(self.dir / SHARDS, self.game, config.features, window=lc.window,
                                    validation_fraction=lc.validation_fraction, log=self.log)
         self._source = None
-        self.model = None
-        self.trainer = None
+        self.model: nn.Module | None = None  # set by _load_latest (run)
+        self.trainer: Trainer | None = None
         self.iteration = -1
         self.meta: dict = {}
         self._target_iterations: int | None = None  # run(): what the ETA counts down to
@@ -526,6 +532,7 @@ class TrainingRun:
         self._save(it, train_summary)
         self._evaluate(it)
         t3 = time.monotonic()
+        assert self.trainer is not None  # _load_latest made it
         try:
             from zeroplay.train.plot import plot_run
 
@@ -636,6 +643,7 @@ class TrainingRun:
     def _train(self, it: int) -> dict:
         import torch
 
+        assert self.trainer is not None  # _load_latest made it
         lc = self.config.loop
         steps = lc.steps_per_iteration
         if steps == 0 or self.buffer.num_samples("train") == 0:
@@ -673,6 +681,7 @@ class TrainingRun:
     def _save(self, it: int, train_summary: dict) -> None:
         from zeroplay.nn import save_checkpoint
 
+        assert self.trainer is not None  # _load_latest made it
         extra = {"iteration": it, "games_total": self.buffer.next_game_id,
                  "samples_total": self.buffer.total_samples, "train": train_summary}
         save_checkpoint(checkpoint_path(self.dir, it), self.model, game=self.game, features=self.config.features,
@@ -710,25 +719,26 @@ class TrainingRun:
                 "Restore that file (from a copy or git); no iteration was played") from None
 
     def _evaluate(self, it: int) -> None:
-        from zeroplay.engine.arena import SearchPlayer, make_player, play_match, search_config
+        from zeroplay.engine.arena import Player, SearchPlayer, make_player, play_match, search_config
         from zeroplay.nn import NetEvaluator, load_checkpoint
 
         lc = self.config.loop
         prev = self._eval_record(it - 1) if it > 0 else None
         best = prev["best_after"] if prev else 0
         base_elo = (self._eval_record(best) or {}).get("elo_cumulative") or 0.0
-        record = {"iteration": it, "best_before": best, "best_after": it, "elo_cumulative": None, "matches": {}}
+        record: dict[str, Any] = {"iteration": it, "best_before": best, "best_after": it, "elo_cumulative": None, "matches": {}}
         if lc.eval_games == 0 or it == 0:
             self._write_eval(it, {**record, "best_after": it if it == 0 or lc.eval_games == 0 else best})
             return
         playouts = lc.eval_playouts or self.config.selfplay.playouts
         seed = int(np.random.SeedSequence([self.config.seed, it, 2]).generate_state(1)[0])
+        assert self.model is not None  # _load_latest made it
         model = copy.deepcopy(self.model).eval()
         # the nets play as self-play plays them (threat solver included); baselines as they are
         cfg = search_config(playouts, game=self.game, threat_solver=self.config.selfplay.threat_solver)
         me = SearchPlayer(NetEvaluator(model, self.config.features), playouts, name=f"iteration {it}", seed=seed,
                           config=cfg)
-        opponents = []
+        opponents: list[tuple[str, Player]] = []
         ck = load_checkpoint(checkpoint_path(self.dir, best), game=self.game, features=self.config.features)
         opponents.append(("previous best", SearchPlayer(NetEvaluator(ck.model, ck.features), playouts,
                                                         name=f"iteration {best}", seed=seed + 1, config=cfg)))

@@ -50,7 +50,7 @@ def plot_run(run_dir: str | os.PathLike, out_dir: str | os.PathLike | None = Non
             return []  # a run that has not finished a self-play shard yet
         raise FileNotFoundError(f"{metrics} not found: is {run_dir} a training run directory?")
     given = out_dir is not None
-    out_dir = Path(out_dir) if given else run_dir / "plots"
+    out_dir = Path(out_dir) if out_dir is not None else run_dir / "plots"
     hint = "" if given else "; give --out DIR to write them elsewhere"
     try:
         out_dir.mkdir(parents=True, exist_ok=True)

@@ -414,6 +414,7 @@ class RaySelfPlay:
                 streams[self._issue(i, owed[i], attempts)] = i
         failures, bytes_before = 0, self.stats["game_bytes"]
         while streams:
+            ready: list  # streaming generators (ObjectRefGenerator), which ray.wait's annotation calls ObjectRefs
             ready, _ = ray.wait(list(streams), num_returns=1, timeout=30.0)
             for stream in ready:
                 i = streams[stream]

@@ -206,6 +206,7 @@ class _Slot:
     """One game in progress (a row of the lockstep batch)."""
 
     searcher: Searcher
+    configs: tuple[SearchConfig, SearchConfig]  # the searcher's: (noisy for a full search, quiet)
     state: State | None = None
     moves: list = field(default_factory=list)
     policies: list = field(default_factory=list)
@@ -236,7 +237,7 @@ class SelfPlayer:
         self.game = game
         self.config = config
         self.rng = np.random.default_rng(config.seed)
-        self._searchers: list[Searcher] = []
+        self._searchers: list[tuple[Searcher, tuple[SearchConfig, SearchConfig]]] = []
         self.playouts = 0
         self.moves = 0
         self.set_evaluator(evaluator, weights_version)
@@ -247,13 +248,13 @@ class SelfPlayer:
         self.weights_version = int(weights_version)
         self._searchers = []  # rebuilt lazily: their caches and trees hold the old net's outputs
 
-    def _searcher(self, i: int) -> Searcher:
+    def _searcher(self, i: int) -> tuple[Searcher, tuple[SearchConfig, SearchConfig]]:
+        """The ``i``-th searcher, with its configs: (noisy for a full search, quiet for a fast one)."""
         while len(self._searchers) <= i:
             seed = int(self.rng.integers(1 << 62))
             cfg = self.config.search_config(noise=True, seed=seed, game=self.game)
             s = Searcher(self.game, self.evaluator, cfg)
-            s._selfplay_configs = (cfg, cfg.replace(noise=False))
-            self._searchers.append(s)
+            self._searchers.append((s, (cfg, cfg.replace(noise=False))))
         return self._searchers[i]
 
     # --- one game's steps ----------------------------------------------------------------------
@@ -271,21 +272,24 @@ class SelfPlayer:
     def _start_search(self, slot: _Slot) -> None:
         cfg = self.config
         slot.full = cfg.full_search_prob >= 1.0 or bool(self.rng.random() < cfg.full_search_prob)
-        noisy, quiet = slot.searcher._selfplay_configs
+        noisy, quiet = slot.configs
         # SearchConfig.noise is read when the root priors are prepared: switching the config
         # object between searches turns the noise off for fast searches (nothing else differs)
         slot.searcher.config = noisy if slot.full else quiet
         playouts = cfg.playouts if slot.full else cfg.fast_playouts
+        assert slot.state is not None  # _new_game set it
         slot.searcher.start(slot.state, Limits(playouts=playouts))
 
     def _choose(self, slot: _Slot, result: SearchResult) -> int:
         ply = len(slot.moves)
         tau = self.config.temperature if ply < self.config.temperature_moves else self.config.final_temperature
         if tau <= 0 or result.proven == "win" or self.config.root_policy == "gumbel":
+            assert result.best_move is not None  # the position is not over: the search has a move
             return int(result.best_move)  # a Gumbel search's choice is already a sample
         stats = [s for s in result.moves if s.proven != "loss"] or list(result.moves)
         visits = np.array([s.visits for s in stats], np.float64)
         if visits.sum() <= 0:
+            assert result.best_move is not None  # the position is not over: the search has a move
             return int(result.best_move)
         p = apply_temperature(visits, tau)
         return int(stats[int(self.rng.choice(len(stats), p=p))].move)
@@ -294,6 +298,7 @@ class SelfPlayer:
         pi = result.policy
         if result.proven == "win" or pi is None or pi.sum() <= 0:
             pi = np.zeros(self.game.num_actions, np.float32)
+            assert result.best_move is not None  # the position is not over: the search has a move
             pi[int(result.best_move)] = 1.0
         elif self.config.forced_playouts_k > 0:
             pi = self._pruned_target(result, searcher)
@@ -330,6 +335,7 @@ class SelfPlayer:
 
     def _after_search(self, slot: _Slot) -> FinishedGame | None:
         """Play the searched move; returns the game when it ended (else starts the next search)."""
+        assert slot.state is not None  # _new_game set it
         mover = slot.state.to_play
         result = slot.searcher.result()
         slot.playouts += result.playouts
@@ -371,8 +377,9 @@ class SelfPlayer:
         """
         started, done = 0, []
         slots: list[_Slot] = []
+        slot: _Slot | None  # None: the game ended and no new one starts in its row
         for i in range(min(self.config.parallel_games, n_games)):
-            slots.append(_Slot(self._searcher(i)))
+            slots.append(_Slot(*self._searcher(i)))
         active: list[_Slot] = []
         for slot in slots:
             self._new_game(slot)

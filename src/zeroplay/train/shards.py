@@ -27,6 +27,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -99,7 +100,7 @@ def write_shard(directory: str | os.PathLike, game: Game, features: str,
     planes = np.concatenate([g.planes for g in games])
     if not np.isin(planes, (0.0, 1.0)).all():
         raise ValueError("planes must be 0/1 to be stored as bytes")
-    arrays = {
+    arrays: dict[str, Any] = {  # (Any: numpy's stub would take a ** ndarray for allow_pickle)
         "planes": planes.astype(np.uint8),
         "pi": np.concatenate([g.pi for g in games]).astype(np.float32),
         "z": np.concatenate([g.z for g in games]).astype(np.float32),

@@ -39,7 +39,7 @@ class Samples:
     z: np.ndarray
     legal: np.ndarray
     ply: np.ndarray
-    reply: np.ndarray = field(default=None)
+    reply: np.ndarray = field(default=None)  # type: ignore[arg-type]  # None: __post_init__ makes the -1s
 
     def __post_init__(self):
         if self.reply is None:
@@ -120,6 +120,8 @@ def game_samples(
         winner = state.winner
     if not pis:
         return empty_samples(game, features)
+    if isinstance(winner, str):  # not FROM_BOARD: z_from_side_to_move's error, said here
+        raise ValueError(f"winner must be 0, 1 or None, got {winner!r}")
     return Samples(
         planes=np.stack(planes),
         pi=np.stack(pis),

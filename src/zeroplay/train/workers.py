@@ -108,6 +108,7 @@ class LocalSelfPlay:
         self._player = SelfPlayer(self.game, evaluator, replace(self.config, seed=seed), weights_version=version)
 
     def play(self, n_games: int, on_game: Callable[[FinishedGame], None]) -> None:
+        assert self._player is not None  # set_weights comes first
         self._player.play(n_games, on_game=on_game)
 
     def close(self) -> None:
@@ -148,7 +149,7 @@ def _worker_main(conn, game_name: str, game_options: dict, arch: dict, features:
 
         game = make(game_name, **game_options)
         model = None
-        player = None
+        player: SelfPlayer | None = None
         conn.send(("ready",))
         while True:
             msg = conn.recv()
@@ -161,7 +162,12 @@ def _worker_main(conn, game_name: str, game_options: dict, arch: dict, features:
                                     weights_version=version)
             elif msg[0] == "play":
                 _, task, n = msg
-                player.play(n, on_game=lambda g, task=task: conn.send(("game", task, g)))
+                assert player is not None  # the trainer sends weights before play
+
+                def send_game(g: FinishedGame, task=task) -> None:
+                    conn.send(("game", task, g))
+
+                player.play(n, on_game=send_game)
                 conn.send(("done", task))
     except (EOFError, BrokenPipeError, KeyboardInterrupt):
         return
@@ -204,7 +210,8 @@ class WorkerPool:
 
     def _start(self, i: int) -> None:
         parent, child = self.ctx.Pipe(duplex=True)
-        p = self.ctx.Process(target=_worker_main, name=f"zeroplay-selfplay-{i}", daemon=True,
+        # (typeshed's BaseContext, what get_context(str) returns, declares no Process; each start method's has one)
+        p = self.ctx.Process(target=_worker_main, name=f"zeroplay-selfplay-{i}", daemon=True,  # type: ignore[attr-defined]
                              args=(child, self.game.name, dict(self.game.options), self.arch, self.features,
                                    self.config.to_dict(), os.getpid()))
         p.start()
@@ -265,7 +272,7 @@ class WorkerPool:
                     continue
                 i = by_conn[r]
                 try:
-                    msg = r.recv()
+                    msg = self._conns[i].recv()  # (r itself: wait's stub types it Connection | socket | int)
                 except (EOFError, OSError, Exception):
                     dead.add(i)
                     continue
