@@ -452,7 +452,7 @@ def test_model_option_is_checked_at_start_up_and_per_board_size(tmp_path):
     text = tmp_path / "notes.txt"
     text.write_text("not a checkpoint")
     four = Path(__file__).resolve().parents[2] / "src/zeroplay/models/gomoku-6x6-4-freestyle.safetensors"
-    for bad, words in ((text, "not a checkpoint"), (four, "plays five in a row"),
+    for bad, words in ((text, "not a model file"), (four, "plays five in a row"),
                        (tmp_path / "missing.safetensors", "no checkpoint at")):
         proc = run_pbrain("START 15\nEND\n", "--model", str(bad))
         assert proc.returncode == 2 and proc.stdout == b"" and words in proc.stderr.decode()

@@ -173,3 +173,14 @@ def test_a_long_search_prints_message_lines_and_yxstop_ends_it(warm):
     assert len(progress) >= 2 and all("| n " in r and "| tm " in r for r in progress)
     assert replies[-1].count(",") == 1 and seconds < 25, (seconds, replies[-3:])
 
+
+
+def test_yixin_boards_hash_clear_and_show_info_are_answered_with_silence():
+    """Yixin-Board sends YXHASHCLEAR (its "hash autoclear") and YXSHOWINFO; both got ``UNKNOWN``
+    (an audit's finding). Neither has an answer in other engines: the next command's answer comes
+    next, and YXHASHCLEAR makes the next search start from an empty tree."""
+    e, _ = _engine(search=False)
+    assert e.send("START 15") == ["OK"]
+    e.engine._fresh_tree = False
+    assert e.send("YXHASHCLEAR", "yxshowinfo", "YXSHOWINFO 1", "ABOUT")[0].startswith('name="zeroplay"')
+    assert e.engine._fresh_tree

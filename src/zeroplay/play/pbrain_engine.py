@@ -133,6 +133,8 @@ class PbrainEngine(BlockCommands, Turns, InfoLimits):
             "YXNBEST": self._cmd_nbest,
             "YXSTOP": self._cmd_yxstop,
             "YXSHOWFORBID": self._cmd_showforbid,
+            "YXHASHCLEAR": self._cmd_hashclear,
+            "YXSHOWINFO": self._cmd_showinfo,
         }.get(command)
         if handler is None:
             self._say(f"UNKNOWN command {quote(parts[0])!r}")
@@ -268,6 +270,16 @@ class PbrainEngine(BlockCommands, Turns, InfoLimits):
     # --- Yixin extensions (play/yixin.py) ----------------------------------------------------------
     def _cmd_yxstop(self, arg: str) -> None:
         self.stop_requested.clear()  # the search it stopped is over; nothing to answer
+
+    def _cmd_hashclear(self, arg: str) -> None:
+        # Yixin-Board sends it before a search when its "hash autoclear" is on: the next search
+        # starts from an empty tree instead of reusing this one; nothing is answered (as Rapfi)
+        self._fresh_tree = True
+
+    def _cmd_showinfo(self, arg: str) -> None:
+        # Yixin-Board asks for the engine's option ranges at start; none of its options are ours
+        # (thread count, hash size, depth), so nothing is answered, as other engines without them
+        return None
 
     def _cmd_showforbid(self, arg: str) -> None:
         if not self._started():

@@ -55,7 +55,8 @@ BOARD_LINE = re.compile(r"^\s*(\d{1,9})\s*,\s*(\d{1,9})\s*,\s*(\d{1,9})\s*$", re
 UNPLAYED_BLOCKS: frozenset[str] = frozenset()
 """Multi-line commands (lines, then DONE) we do not play: the block is read, then UNKNOWN once."""
 COMMANDS = frozenset({"START", "RECTSTART", "RESTART", "BEGIN", "TURN", "BOARD", "TAKEBACK", "ABOUT",
-                      "END", "INFO", "YXBOARD", "YXNBEST", "YXSTOP", "YXSHOWFORBID", "SWAP2BOARD"}) | UNPLAYED_BLOCKS
+                      "END", "INFO", "YXBOARD", "YXNBEST", "YXSTOP", "YXSHOWFORBID", "YXHASHCLEAR", "YXSHOWINFO",
+                      "SWAP2BOARD"}) | UNPLAYED_BLOCKS
 """Command words: inside a block one of these ends the block (the manager gave up on it)."""
 MOVE_COMMANDS = frozenset({"BEGIN", "TURN", "BOARD"})
 """The commands that ask for our move: the ones an unplayable rule answers with ERROR."""

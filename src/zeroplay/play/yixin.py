@@ -14,6 +14,9 @@ What ``pbrain-zeroplay`` answers (coordinates are Gomocup ``x,y``: column, row f
     YXSHOWFORBID                       ``FORBID xxyy...xxyy.``: Black's forbidden points under
                                        renju (``INFO rule 4``), whoever is to move; ``FORBID .``
                                        when none, and always under free-style and exactly five
+    YXHASHCLEAR                        the next search starts from an empty tree; no answer
+    YXSHOWINFO                         no answer (Yixin-Board's thread, hash and depth options
+                                       are not zeroplay's)
     SWAP2BOARD / x,y lines / DONE      the SWAP2 opening (``play/swap2.py``)
     ABOUT                              name, version and the model that plays
 
