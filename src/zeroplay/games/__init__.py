@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from zeroplay.files import numba_cache
 from zeroplay.games import registry
 from zeroplay.games.api import FEATURE_SETS, FastKernels, FastPosition, Game, IllegalMoveError, State
 from zeroplay.games.symmetry import Symmetry
 
+numba_cache.install()  # before any kernel compiles or loads (at its first call): files/numba_cache.py
 _REGISTRY: dict[str, Callable[..., Game]] = registry.factories()
 
 
