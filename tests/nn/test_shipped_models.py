@@ -126,12 +126,13 @@ def test_the_note_says_why_a_loading_model_is_not_the_default():
 
     if not (MODELS_DIR / "gomoku-8x8-5-freestyle.safetensors").exists():
         pytest.skip("the shipped 8x8 model is not in this checkout (src/zeroplay/models/)")
-    note = make_engine(make("gomoku", size=8, n_in_row=5, rule="freestyle")).note
-    assert "gomoku-8x8-5-freestyle: weaker than the search-only engine on this board" in note
+    # 8x8 has its default now (the b4c32 model, 2026-12-05); 9x9 has none, and both fully
+    # convolutional models load there, unmeasured
+    assert make_engine(make("gomoku", size=8, n_in_row=5, rule="freestyle")).note is None
+    note9 = make_engine(make("gomoku", size=9, n_in_row=5, rule="freestyle")).note
+    assert "gomoku-8x8-5-freestyle: trained on 8x8, not measured on 9x9" in note9 and "weaker" not in note9
     if (MODELS_DIR / "gomoku-15x15-freestyle.safetensors").exists():
-        assert "gomoku-15x15-freestyle: trained on 15x15, not measured on 8x8" in note
-        note9 = make_engine(make("gomoku", size=9, n_in_row=5, rule="freestyle")).note
-        assert "not measured on 9x9" in note9 and "weaker" not in note9
+        assert "gomoku-15x15-freestyle: trained on 15x15, not measured on 9x9" in note9
 
 
 def test_a_shipped_model_named_outside_its_default_settings_says_so():
@@ -146,6 +147,8 @@ def test_a_shipped_model_named_outside_its_default_settings_says_so():
     assert nine.model_path is not None
     assert nine.note == "gomoku-15x15-freestyle: trained on 15x15, not measured on 9x9 (docs/STRENGTH.md)."
     eight = make_engine(make("gomoku", size=8, n_in_row=5, rule="freestyle"), "gomoku-8x8-5-freestyle")
-    assert eight.note == "gomoku-8x8-5-freestyle: weaker than the search-only engine on this board (docs/STRENGTH.md)."
+    assert eight.note is None  # its own board, where it is the default
+    nine8 = make_engine(make("gomoku", size=9, n_in_row=5, rule="freestyle"), "gomoku-8x8-5-freestyle")
+    assert nine8.note == "gomoku-8x8-5-freestyle: trained on 8x8, not measured on 9x9 (docs/STRENGTH.md)."
     for size in (15, 11):
         assert make_engine(make("gomoku", size=size, n_in_row=5, rule="freestyle"), "gomoku-15x15-freestyle").note is None

@@ -99,7 +99,7 @@ def test_the_models_game_is_the_default(eight):
     g = eight.post("/api/games", json={}).json()
     assert g["width"] == 8 and g["title"] == "gomoku 8x8 freestyle" and g["options"]["playouts"] == 40
     assert g["engine"].startswith(f"model {EIGHT}.safetensors (shipped")
-    assert g["note"] == f"{EIGHT}: weaker than the search-only engine on this board (docs/STRENGTH.md)."
+    assert g["note"] is None  # the default of its own board since 2026-12-05
     r = eight.post(f"/api/games/{g['id']}/move", json={"move": "d5"})
     assert r.status_code == 200
     r = eight.post(f"/api/games/{g['id']}/engine")
@@ -110,14 +110,15 @@ def test_the_models_game_is_the_default(eight):
 
 
 def test_settings_the_model_cannot_play_are_refused_in_plays_words(eight, capsys):
-    r = eight.post("/api/games", json={"size": 9})
+    r = eight.post("/api/games", json={"n_in_row": 4})
     assert r.status_code == 400
-    assert r.json()["detail"] == play_error(capsys, "--model", EIGHT, "--size", "9")
+    assert r.json()["detail"] == play_error(capsys, "--model", EIGHT, "--n-in-row", "4")
     r = eight.post("/api/games", json={"game": "tictactoe"})
     assert r.status_code == 400
     assert r.json()["detail"] == play_error(capsys, "--model", EIGHT, "--game", "tictactoe")
+    # the b4c32 net is fully convolutional: a 9x9 record loads, with the note that 9x9 is unmeasured
     r = eight.post("/api/games/load", json={"text": "Piskvorky 9x9, 11:11, 0\n5,5,0\n-1\n"})
-    assert r.status_code == 400 and "wanted 9x9" in r.json()["detail"]
+    assert r.status_code == 201 and "not measured on 9x9" in r.json()["note"]
     assert eight.get("/api/health").json()["ok"]  # nothing broke
 
 

@@ -212,18 +212,20 @@ def test_n_in_row_option_plays_the_shipped_6x6_model(warm, play_here):
 
 
 def test_a_shipped_model_that_is_not_the_default_plays_by_name(warm, play_here):
-    """8x8 keeps the search-only engine (its model is weaker: docs/STRENGTH.md); the note names the
-    shipped model, and --model takes that name."""
+    """9x9 keeps the search-only engine (no model measured there: docs/STRENGTH.md); the note names
+    the shipped models that load, and --model takes such a name. 8x8 plays its model by default."""
     path = MODELS_DIR / "gomoku-8x8-5-freestyle.safetensors"
     if not path.exists():
         pytest.skip("the shipped 8x8 model is not in this checkout (src/zeroplay/models/)")
-    plain = play_here("quit\n", "--size", "8", "--playouts", "30")
-    assert "no default model for gomoku 8x8 freestyle" in plain.stdout
-    assert "--model gomoku-8x8-5-freestyle to play a shipped one" in plain.stdout
-    named = play_here("d4\nquit\n", "--size", "8", "--model", "gomoku-8x8-5-freestyle", "--playouts", "30")
+    plain = play_here("quit\n", "--size", "9", "--playouts", "30")
+    assert "no default model for gomoku 9x9 freestyle" in plain.stdout and "gomoku-8x8-5-freestyle" in plain.stdout
+    named = play_here("e5\nquit\n", "--size", "9", "--model", "gomoku-8x8-5-freestyle", "--playouts", "30")
     assert named.returncode == 0 and "Traceback" not in named.stdout + named.stderr
-    assert "model gomoku-8x8-5-freestyle.safetensors (shipped, final: iteration" in named.stdout
-    # the model's own board: no --size needed (the tiny net is size-specific)
+    assert "model gomoku-8x8-5-freestyle.safetensors (shipped, intermediate: iteration" in named.stdout
+    assert "not measured on 9x9" in named.stdout
+    eight = play_here("quit\n", "--size", "8", "--playouts", "30")
+    assert "Engine: model gomoku-8x8-5-freestyle.safetensors (shipped" in eight.stdout
+    # the model's own board: no --size needed (the size is the checkpoint's)
     bare = play_here("quit\n", "--model", "gomoku-8x8-5-freestyle", "--playouts", "30")
     assert bare.returncode == 0 and "gomoku 8x8 freestyle. " in bare.stdout
 

@@ -91,6 +91,7 @@ class Engine:
 
 DEFAULT_MODELS = {
     ("gomoku", 6, 6, 4, "freestyle"): "gomoku-6x6-4-freestyle.safetensors",
+    ("gomoku", 8, 8, 5, "freestyle"): "gomoku-8x8-5-freestyle.safetensors",
     ("gomoku", 15, 15, 5, "freestyle"): "gomoku-15x15-freestyle.safetensors",
     # the fully convolutional 15x15 net, measured on 11x11 in docs/STRENGTH.md
     ("gomoku", 11, 11, 5, "freestyle"): "gomoku-15x15-freestyle.safetensors",
@@ -100,8 +101,8 @@ DEFAULT_MODELS = {
 Only the settings measured in docs/STRENGTH.md, where the model at least matched the
 search-only engine (docs/TRAINING.md, "Shipping rule"). A fully convolutional net loads on any
 board size, but on an unmeasured one (9x9, 13x13) nobody knows whether it beats the heuristic, so
-those keep the search-only engine. Other shipped files (the 8x8 model while it is weaker than the
-search-only engine) play when named: ``--model gomoku-8x8-5-freestyle``."""
+those keep the search-only engine. A shipped file on a board where it is not the default plays
+when named: ``--model gomoku-8x8-5-freestyle`` on 9x9."""
 
 
 def _key(game: Game) -> tuple:
