@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import os
 import re
-from contextlib import contextmanager
 
 import pytest
-from browser_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, running_server
+from browser_helpers import ARTIFACTS, chromium_page, running_server
 
 import zeroplay
 
@@ -53,28 +52,6 @@ def test_model_choice_in_chromium(server):
         pytest.skip(f"the shipped 6x6 model is not in this checkout (src/zeroplay/models/{MODEL}.safetensors)")
     with chromium_page(server) as page:
         _model_choice(page)
-
-
-@contextmanager
-def chromium_page(server):
-    """A Chromium page on the board, loaded; fails the test on a page error or a 5xx answer."""
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium); "
-                    ".ci/run does it in CI")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (pip) is not installed")
-    errors: list[str] = []
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1200, "height": 1000})
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("response", lambda r: r.status >= 500 and errors.append(f"{r.status} {r.url}"))
-            page.goto(server + "/")
-            page.wait_for_selector("rect.cell", timeout=30_000)
-            yield page
-        finally:
-            browser.close()
-    assert not errors, errors
 
 
 def selected(page, select: str) -> str:

@@ -7,10 +7,9 @@ compiled. Saves ``artifacts/web-tools.png``.
 
 from __future__ import annotations
 
-import os
 
 import pytest
-from browser_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, running_server
+from browser_helpers import ARTIFACTS, chromium_page, running_server
 
 # Black to move with four in a row open at one end (a5 b5 c5 d5): a win in one, proven
 FORCED = "(;GM[4]SZ[9];B[ae];W[ai];B[be];W[bi];B[ce];W[ci];B[de];W[hh])"
@@ -23,34 +22,19 @@ def server(warm):
 
 
 def test_board_tools_in_chromium(server, tmp_path):
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium); "
-                    ".ci/run does it in CI")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (pip) is not installed")
-    errors: list[str] = []
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1200, "height": 1000})
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("response", lambda r: r.status >= 500 and errors.append(f"{r.status} {r.url}"))
-            page.goto(server + "/")
-            page.wait_for_selector("rect.cell", timeout=30_000)
-            page.select_option("#opt-size", "9")
-            page.click("#btn-new")
-            page.wait_for_function("game && game.width === 9")
-            _engine_vs_engine(page)
-            url = _set_up(page)
-            other = browser.new_page()
-            other.on("pageerror", lambda e: errors.append(str(e)))
-            other.goto(url)  # the link carries the set-up start, its side to move and the line
-            other.wait_for_function("game && game.setup && game.setup.to_play === 1 && game.line.length === 1")
-            assert other.locator("circle.stone.black").count() == 2 and other.locator("circle.stone.white").count() == 3
-            _variations_in_sgf(page, tmp_path)
-            _heat_map(page, tmp_path)
-        finally:
-            browser.close()
-    assert not errors, errors
+    with chromium_page(server) as page:
+        page.select_option("#opt-size", "9")
+        page.click("#btn-new")
+        page.wait_for_function("game && game.width === 9")
+        _engine_vs_engine(page)
+        url = _set_up(page)
+        other = page.context.browser.new_page()
+        page.watch(other)
+        other.goto(url)  # the link carries the set-up start, its side to move and the line
+        other.wait_for_function("game && game.setup && game.setup.to_play === 1 && game.line.length === 1")
+        assert other.locator("circle.stone.black").count() == 2 and other.locator("circle.stone.white").count() == 3
+        _variations_in_sgf(page, tmp_path)
+        _heat_map(page, tmp_path)
 
 
 def _engine_vs_engine(page) -> None:
