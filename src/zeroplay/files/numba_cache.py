@@ -48,5 +48,5 @@ def install() -> None:
             os.close(fd)  # releases the lock
 
     save.__wrapped__ = original  # type: ignore[attr-defined]
-    caching.IndexDataCacheFile.save = save
+    caching.IndexDataCacheFile.save = save  # type: ignore[method-assign]  # numba has no hook for a saver
     _installed = True
