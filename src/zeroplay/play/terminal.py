@@ -274,9 +274,7 @@ class TerminalGame:
             self.quit = True
             return
         if cmd in ("help", "?"):
-            limits = " or ".join(part for part in (self.playouts and _count(self.playouts, "playout"),
-                                                   self.seconds and f"{self.seconds:g} s") if part)
-            self.out(full_help(self.game, limits))
+            self.out(full_help(self.game, _limits_text(self)))  # the start line's words
             return
         if cmd == "new":
             if len(words) > 1 and words[1].lower() not in COLOURS:
