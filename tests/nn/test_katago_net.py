@@ -55,9 +55,9 @@ def test_opp_head_shapes_and_forward_unchanged(game_name):
     planes = torch.zeros((3, 3, game.height, game.width))
     with torch.no_grad():
         logits, v = net(planes)
-        logits2, v2, opp = net.forward_aux(planes)
+        logits2, v2, opp, own, score = net.forward_aux(planes)
     assert logits.shape == opp.shape == (3, game.num_actions) and v.shape == (3,)
-    assert torch.equal(logits, logits2) and torch.equal(v, v2)
+    assert torch.equal(logits, logits2) and torch.equal(v, v2) and own is None and score is None
     assert build_model("b1c16", game, FEATURES, seed=0).forward_aux(planes)[2] is None
 
 

@@ -14,10 +14,12 @@ from zeroplay.games.planes import FEATURE_CHANNELS, check_features
 
 PRESETS = ("tiny", "b6c64", "b10c128")
 """Named presets; any ``bNcM`` (N residual blocks of M channels) is accepted as well, with the
-options ``-gpool`` (KataGo's global pooling blocks) and ``-opp`` (an auxiliary opponent-reply
-policy head) appended in that order, e.g. ``b6c64-gpool-opp``."""
+options ``-gpool`` (KataGo's global pooling blocks), ``-opp`` (an auxiliary opponent-reply
+policy head) and ``-own`` (auxiliary final-ownership and score heads) appended in that order,
+e.g. ``b6c64-gpool-opp`` or ``b6c64-gpool-own``."""
 OPTION_GPOOL = "-gpool"
 OPTION_OPP = "-opp"
+OPTION_OWN = "-own"
 
 PLANES_VERSION = 1
 """Version of the ``State.planes`` encodings; bump when a feature set's planes change meaning
@@ -27,7 +29,7 @@ HEAD_CELLS = "cells"
 HEAD_COLUMNS = "columns"
 HEAD_CELLS_PASS = "cells+pass"
 HEADS = (HEAD_CELLS, HEAD_COLUMNS, HEAD_CELLS_PASS)
-_TOWER = re.compile(r"^b(\d{1,3})c(\d{1,4})(-gpool)?(-opp)?$")
+_TOWER = re.compile(r"^b(\d{1,3})c(\d{1,4})(-gpool)?(-opp)?(-own)?$")
 
 TOWER_HEAD_CHANNELS = 32
 """Channels of a tower's policy, value and opponent-reply heads (their 1x1 convolutions)."""
@@ -71,6 +73,10 @@ class ArchSpec:
             before it existed, which read as False.
         opp_head: towers: a second policy head predicting the opponent's reply (KataGo's
             auxiliary policy target, Wu 2019 section 3.3); play ignores it.
+        own_head: towers: KataGo's auxiliary heads of the final position (Wu 2019 section
+            3.3): ownership, one number per cell in [-1, 1] (+1: the side to move's at the end),
+            and the final score margin from the side to move (in board-area units: points / cells);
+            play ignores them. Absent from older records, which read as False.
     """
 
     name: str
@@ -84,6 +90,7 @@ class ArchSpec:
     num_actions: int = 0
     global_pool: bool = False
     opp_head: bool = False
+    own_head: bool = False
 
     @property
     def size_specific(self) -> bool:
@@ -142,9 +149,10 @@ def arch_spec(name: str, game: Game, features: str) -> ArchSpec:
     m = _TOWER.match(name)
     if not m:
         raise ValueError(f"unknown architecture {name!r}; use one of {PRESETS} or 'bNcM' "
-                         "(N residual blocks of M channels), optionally with -gpool and/or -opp (in that order)")
+                         "(N residual blocks of M channels), optionally with -gpool, -opp and/or -own (in that order)")
     blocks, channels = int(m.group(1)), int(m.group(2))
     if not (1 <= blocks <= 64 and 8 <= channels <= 1024):
         raise ValueError(f"architecture {name!r}: blocks must be 1..64 and channels 8..1024")
     return ArchSpec(name, "tower", in_channels, blocks, channels, action_head(game),
-                    global_pool=m.group(3) is not None, opp_head=m.group(4) is not None)
+                    global_pool=m.group(3) is not None, opp_head=m.group(4) is not None,
+                    own_head=m.group(5) is not None)

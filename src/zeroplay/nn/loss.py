@@ -56,3 +56,34 @@ def opponent_reply_loss(opp_logits: torch.Tensor, reply: torch.Tensor) -> torch.
         return opp_logits.sum() * 0.0  # keeps the graph (and the head's gradient) defined
     logq = torch.log_softmax(opp_logits[has], dim=1)
     return -logq.gather(1, reply[has].unsqueeze(1)).mean()
+
+
+def ownership_loss(ownership: torch.Tensor, target: torch.Tensor, has: torch.Tensor) -> torch.Tensor:
+    """KataGo's ownership target (Wu 2019 section 3.3): the binary cross-entropy between
+    p = (1 + o) / 2 and the final owner t = (1 + y) / 2 of each cell, mean over the cells and the
+    rows that have a target; 0 when none has.
+
+    Args:
+        ownership: float32 (B, H*W) the head's output in [-1, 1], side to move's view.
+        target: float32 (B, H*W) in {-1, 0, +1}: +1 the side to move owned the cell at the end,
+            -1 the opponent, 0 neither (seki, dame, or a game without an owner).
+        has: bool (B,) rows whose game was played to the end (a resigned game has no final owner).
+    """
+    if not bool(has.any()):
+        return ownership.sum() * 0.0  # keeps the graph (and the head's gradient) defined
+    p = ((1 + ownership[has]) / 2).clamp(1e-6, 1 - 1e-6)
+    t = (1 + target[has]) / 2
+    return -torch.mean(t * torch.log(p) + (1 - t) * torch.log(1 - p))
+
+
+def score_loss(score: torch.Tensor, target: torch.Tensor, has: torch.Tensor) -> torch.Tensor:
+    """Squared error of the score head (KataGo's score-margin target, Wu 2019 section 3.3, as a
+    mean rather than a distribution), mean over the rows that have a target; 0 when none has.
+
+    Args:
+        score, target: float32 (B,) final margin from the side to move in board-area units
+            (points / cells, komi included); has: bool (B,) as in ``ownership_loss``.
+    """
+    if not bool(has.any()):
+        return score.sum() * 0.0
+    return torch.mean((score[has] - target[has]) ** 2)

@@ -7,6 +7,8 @@ Logits are raw: masking to legal moves happens in the loss and the evaluator.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -26,6 +28,26 @@ from zeroplay.nn.arch import (  # noqa: F401  (global_pool_blocks re-exported)
     global_pool_blocks,
     global_pool_channels,
 )
+
+
+class AuxOutputs(NamedTuple):
+    """What ``ResTower.forward_aux`` returns: the training pass's outputs.
+
+    Attributes:
+        logits: float32 (B, num_actions) raw policy logits; values: float32 (B,) in [-1, 1] from
+            the side to move (as ``forward``).
+        opp: float32 (B, num_actions) opponent-reply logits (``-opp`` nets), else None.
+        ownership: float32 (B, H*W) in [-1, 1], final owner of each cell from the side to move's
+            view (+1 theirs), row-major (``-own`` nets), else None.
+        score: float32 (B,) final score margin from the side to move in board-area units (points
+            divided by the number of cells; ``-own`` nets), else None.
+    """
+
+    logits: torch.Tensor
+    values: torch.Tensor
+    opp: torch.Tensor | None
+    ownership: torch.Tensor | None
+    score: torch.Tensor | None
 
 
 class TinyNet(nn.Module):
@@ -117,7 +139,10 @@ class ResTower(nn.Module):
     -> dense 64 -> ReLU -> dense 1 -> tanh.
     Options (``ArchSpec``): ``global_pool`` makes some blocks ``GlobalPoolBlock``s;
     ``opp_head`` adds an opponent-reply policy head shaped like the policy head, whose logits
-    only ``forward_aux`` returns (``forward`` and play are unchanged).
+    only ``forward_aux`` returns (``forward`` and play are unchanged); ``own_head`` adds
+    KataGo's final-position heads (Wu 2019 section 3.3): ownership (1x1 conv to 32 -> BN -> ReLU
+    -> 1x1 conv to one number per cell -> tanh) and the score margin (a second dense output of the
+    value head's hidden layer), also returned only by ``forward_aux``.
     """
 
     HEAD_CHANNELS = TOWER_HEAD_CHANNELS
@@ -147,6 +172,11 @@ class ResTower(nn.Module):
             self.opp_bn = nn.BatchNorm2d(hc)
             self.opp_out = nn.Conv2d(hc, 1, 1)
             self.opp_pass_fc = nn.Linear(2 * hc, 1) if spec.head == HEAD_CELLS_PASS else None
+        if spec.own_head:
+            self.own_conv = nn.Conv2d(c, hc, 1, bias=False)
+            self.own_bn = nn.BatchNorm2d(hc)
+            self.own_out = nn.Conv2d(hc, 1, 1)
+            self.score_fc = nn.Linear(VALUE_HIDDEN, 1)
 
     def _trunk(self, planes: torch.Tensor) -> torch.Tensor:
         _check_input(self.spec, planes)
@@ -164,26 +194,31 @@ class ResTower(nn.Module):
             return torch.cat([cell_logits.flatten(1), pass_logit], dim=1)  # (B, H*W + 1), pass last
         return cell_logits.flatten(1)  # (B, H*W): action = row * width + col
 
-    def _heads(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def _heads(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """(logits, values, the value head's hidden layer float32 (B, VALUE_HIDDEN))."""
         logits = self._action_logits(F.relu(self.policy_bn(self.policy_conv(x))), self.policy_out, self.pass_fc)
         v = F.relu(self.value_bn(self.value_conv(x)))
         pooled = torch.cat([v.mean(dim=(2, 3)), v.amax(dim=(2, 3))], dim=1)
-        v = torch.tanh(self.value_fc2(F.relu(self.value_fc1(pooled)))).squeeze(1)
-        return logits, v
+        hidden = F.relu(self.value_fc1(pooled))
+        return logits, torch.tanh(self.value_fc2(hidden)).squeeze(1), hidden
 
     def forward(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        return self._heads(self._trunk(planes))
+        logits, v, _ = self._heads(self._trunk(planes))
+        return logits, v
 
-    def forward_aux(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
-        """(logits, values, opponent-reply logits float32 (B, num_actions) or None without the
-        head): the training pass. The opponent-reply logits are for the position after the
-        side to move's move, over the same actions."""
+    def forward_aux(self, planes: torch.Tensor) -> AuxOutputs:
+        """The training pass: ``AuxOutputs`` (the auxiliary heads' outputs None where the net
+        lacks them). The opponent-reply logits are for the position after the side to move's
+        move, over the same actions."""
         x = self._trunk(planes)
-        logits, v = self._heads(x)
-        if not self.spec.opp_head:
-            return logits, v, None
-        opp = self._action_logits(F.relu(self.opp_bn(self.opp_conv(x))), self.opp_out, self.opp_pass_fc)
-        return logits, v, opp
+        logits, v, hidden = self._heads(x)
+        opp = own = score = None
+        if self.spec.opp_head:
+            opp = self._action_logits(F.relu(self.opp_bn(self.opp_conv(x))), self.opp_out, self.opp_pass_fc)
+        if self.spec.own_head:
+            own = torch.tanh(self.own_out(F.relu(self.own_bn(self.own_conv(x))))).flatten(1)
+            score = self.score_fc(hidden).squeeze(1)
+        return AuxOutputs(logits, v, opp, own, score)
 
 
 def _check_input(spec: ArchSpec, planes: torch.Tensor) -> None:

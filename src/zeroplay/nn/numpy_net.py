@@ -101,6 +101,9 @@ def expected_shapes(spec: ArchSpec) -> dict[str, tuple[int, ...]]:
             shapes |= {f"{pass_fc}.weight": (1, 2 * hc), f"{pass_fc}.bias": (1,)}
     shapes |= {"value_conv.weight": (hc, c, 1, 1), "value_fc1.weight": (VALUE_HIDDEN, 2 * hc),
                "value_fc1.bias": (VALUE_HIDDEN,), "value_fc2.weight": (1, VALUE_HIDDEN), "value_fc2.bias": (1,)}
+    if spec.own_head:
+        shapes |= {"own_conv.weight": (hc, c, 1, 1), "own_out.weight": (1, hc, 1, 1), "own_out.bias": (1,),
+                   "score_fc.weight": (1, VALUE_HIDDEN), "score_fc.bias": (1,)} | _bn("own_bn", hc)
     return shapes | _bn("value_bn", hc)
 
 
@@ -216,8 +219,8 @@ class NumpyNet:
 
     ``forward(planes)`` maps planes float32 (B, C, H, W), from the side to move's view, to
     ``(logits float32 (B, num_actions), values float32 (B,) in [-1, 1] from the side to move)``,
-    as the torch modules' ``forward`` does. The opponent-reply head of ``-opp`` nets is not run
-    (play does not use it).
+    as the torch modules' ``forward`` does. The opponent-reply head of ``-opp`` nets and the
+    ownership and score heads of ``-own`` nets are not run (play does not use them).
     """
 
     def __init__(self, spec: ArchSpec, tensors: dict[str, np.ndarray], meta: dict | None = None):

@@ -14,7 +14,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from zeroplay.nn.loss import opponent_reply_loss, policy_value_loss
+from zeroplay.nn.loss import opponent_reply_loss, ownership_loss, policy_value_loss, score_loss
 from zeroplay.nn.schedule import learning_rate
 
 
@@ -33,6 +33,11 @@ class TrainConfig:
         grad_clip: max global gradient norm, None for no clipping.
         opp_reply_weight: weight of the opponent-reply head's cross-entropy in the loss, for nets
             with that head (``-opp``; KataGo: 0.15); others ignore it.
+        ownership_weight: weight of the ownership cross-entropy (a mean over cells) for nets with
+            the final-position heads (``-own``; KataGo: 1.5 over the board-area-normalised sum,
+            the same thing); others ignore it.
+        score_weight: weight of the score head's squared error (margins in board-area units) for
+            ``-own`` nets; others ignore it.
     """
 
     optimizer: str = "adam"
@@ -47,10 +52,13 @@ class TrainConfig:
     final_fraction: float = 0.01
     grad_clip: float | None = None
     opp_reply_weight: float = 0.15
+    ownership_weight: float = 1.5
+    score_weight: float = 0.5
 
     def __post_init__(self):
-        if not self.opp_reply_weight >= 0:
-            raise ValueError(f"opp_reply_weight must be >= 0, got {self.opp_reply_weight}")
+        for name in ("opp_reply_weight", "ownership_weight", "score_weight"):
+            if not getattr(self, name) >= 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -116,21 +124,34 @@ class Trainer:
         with torch.no_grad():
             return float(self.config.l2 * sum(torch.sum(p * p) for p in self._decay_params))
 
-    def _losses(self, planes, pi, z, legal, reply):
-        """(total, value, policy, opponent-reply or None) on one batch, in the model's mode."""
-        aux = getattr(self.model, "forward_aux", None)
-        opp = None
-        if aux is not None and self.model.spec.opp_head and reply is not None:
-            logits, values, opp_logits = aux(planes)
-            opp = opponent_reply_loss(opp_logits, reply)
+    def _losses(self, planes, pi, z, legal, reply, final):
+        """(total, value, policy, {auxiliary loss name: tensor}) on one batch, in the model's mode.
+
+        ``final``: None, or (ownership float32 (B, H*W), score float32 (B,), has bool (B,)) tensors.
+        """
+        spec = getattr(self.model, "spec", None)
+        want_opp = bool(getattr(spec, "opp_head", False)) and reply is not None
+        want_own = bool(getattr(spec, "own_head", False)) and final is not None
+        aux: dict[str, torch.Tensor] = {}
+        if want_opp or want_own:
+            out = self.model.forward_aux(planes)
+            logits, values = out.logits, out.values
+            if want_opp:
+                aux["opp_reply_loss"] = opponent_reply_loss(out.opp, reply)
+            if want_own:
+                own, score, has = final
+                aux["ownership_loss"] = ownership_loss(out.ownership, own, has)
+                aux["score_loss"] = score_loss(out.score, score, has)
         else:
             logits, values = self.model(planes)
         loss, value_loss, policy_loss = policy_value_loss(logits, values, pi, z, legal)
-        if opp is not None:
-            loss = loss + self.config.opp_reply_weight * opp
-        return loss, value_loss, policy_loss, opp
+        weights = {"opp_reply_loss": self.config.opp_reply_weight,
+                   "ownership_loss": self.config.ownership_weight, "score_loss": self.config.score_weight}
+        for name, term in aux.items():
+            loss = loss + weights[name] * term
+        return loss, value_loss, policy_loss, aux
 
-    def train_step(self, planes, pi, z, legal_mask, reply=None) -> dict[str, float]:
+    def train_step(self, planes, pi, z, legal_mask, reply=None, final=None) -> dict[str, float]:
         """One optimizer step on a batch.
 
         Args:
@@ -140,20 +161,27 @@ class Trainer:
             legal_mask: bool (B, A).
             reply: int (B,) the opponent's next action, -1 none (used by nets with an
                 opponent-reply head; None: that loss is skipped).
+            final: None, or (ownership int/float (B, H*W) in {-1, 0, 1}, score float (B,), has
+                bool (B,)): the final-position targets from the side to move
+                (``Samples.ownership``, ``.score``, ``.has_final``), used by ``-own`` nets.
 
         Returns:
-            ``{"loss", "value_loss", "policy_loss", "l2", "lr"}`` and, with an opponent-reply
-            head and ``reply``, ``"opp_reply_loss"``: ``loss`` = value + policy +
-            opp_reply_weight * opp_reply + l2, each a float, measured on this batch before the
-            update; ``lr`` the rate used.
+            ``{"loss", "value_loss", "policy_loss", "l2", "lr"}`` and, where the net has the
+            head and the targets are given, ``"opp_reply_loss"``, ``"ownership_loss"`` and
+            ``"score_loss"``: ``loss`` = value + policy + each auxiliary loss times its weight +
+            l2, each a float, measured on this batch before the update; ``lr`` the rate used.
         """
         planes, pi, z, legal = self._tensors(planes, pi, z, legal_mask)
         reply = None if reply is None else torch.as_tensor(np.asarray(reply)).to(self.device, torch.int64)
+        if final is not None:
+            own, score, has = (torch.as_tensor(np.asarray(a)) for a in final)
+            final = (own.to(self.device, torch.float32), score.to(self.device, torch.float32),
+                     has.to(self.device, torch.bool))
         lr = self.config.lr_at(self.step)
         for g in self.optimizer.param_groups:
             g["lr"] = lr
         self.model.train()
-        loss, value_loss, policy_loss, opp = self._losses(planes, pi, z, legal, reply)
+        loss, value_loss, policy_loss, aux = self._losses(planes, pi, z, legal, reply, final)
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
         if self.config.grad_clip is not None:
@@ -168,8 +196,7 @@ class Trainer:
             "l2": l2,
             "lr": lr,
         }
-        if opp is not None:
-            out["opp_reply_loss"] = opp.item()
+        out.update({name: term.item() for name, term in aux.items()})
         return out
 
     def validation_loss(self, planes, pi, z, legal_mask) -> dict[str, float]:

@@ -64,6 +64,9 @@ def _add_train(sub) -> None:
     p.add_argument("--opp-reply-head", action="store_true",
                    help="KataGo's auxiliary opponent-reply policy head on the bNcM net (fixed when the run "
                    "starts: the stored net name gets -opp) (default off)")
+    p.add_argument("--ownership-head", action="store_true",
+                   help="KataGo's auxiliary final-ownership and score heads on the bNcM net, trained on games "
+                   "played to the end (Go; fixed when the run starts: the stored net name gets -own) (default off)")
     p.add_argument("--features", choices=["basic", "alphazero-gomoku", "go"], default=None,
                    help="input planes (default: the game's own: go for Go, else basic)")
     p.add_argument("--threat-planes", action="store_true",
@@ -130,6 +133,12 @@ def _add_train(sub) -> None:
     g.add_argument("--opp-reply-weight", type=float, default=None,
                    help="weight of the opponent-reply head's cross-entropy in the loss, dimensionless "
                    "(default 0.15, KataGo's; only nets with --opp-reply-head)")
+    g.add_argument("--ownership-weight", type=float, default=None,
+                   help="weight of the ownership head's cross-entropy (mean over cells) in the loss "
+                   "(default 1.5, KataGo's; only nets with --ownership-head)")
+    g.add_argument("--score-weight", type=float, default=None,
+                   help="weight of the score head's squared error (margin in board-area units) in the loss "
+                   "(default 0.5; only nets with --ownership-head)")
     g = p.add_argument_group("evaluation")
     g.add_argument("--eval-games", type=int, default=None,
                    help="arena games per opponent after each iteration (default 20; 0: none)")
@@ -163,7 +172,8 @@ def _overrides(args) -> dict:
             loop["baseline"] = None if spec.lower() == "none" else canonical_spec(spec)
         except ValueError as e:
             raise ValueError(f"--baseline {spec}: {e}") from None
-    train = pick(lr="lr", l2="l2", opp_reply_weight="opp_reply_weight")
+    train = pick(lr="lr", l2="l2", opp_reply_weight="opp_reply_weight", ownership_weight="ownership_weight",
+                 score_weight="score_weight")
     return {"seed": args.seed, "selfplay": selfplay, "loop": loop, "train": train}
 
 
@@ -177,6 +187,7 @@ _TRAIN_BOUNDS = (("--iterations", "iterations", 0, False), ("--hours", "hours", 
                  ("--full-search-prob", "full_search_prob", 0, True), ("--fast-playouts", "fast_playouts", 1, False),
                  ("--gumbel-m", "gumbel_m", 1, False), ("--forced-playouts", "forced_playouts", 0, False),
                  ("--opp-reply-weight", "opp_reply_weight", 0, False),
+                 ("--ownership-weight", "ownership_weight", 0, False), ("--score-weight", "score_weight", 0, False),
                  ("--games-per-iteration", "games_per_iteration", 1, False), ("--steps", "steps", 1, False),
                  ("--batch-size", "batch_size", 1, False), ("--window", "window", 1, False),
                  ("--flush-games", "flush_games", 1, False), ("--lr", "lr", 0, True), ("--l2", "l2", 0, False),
@@ -231,24 +242,28 @@ def check_train_args(args) -> None:
 
 
 def net_name(args) -> str | None:
-    """``--net`` with the net options ``--global-pooling`` (``-gpool``) and ``--opp-reply-head``
-    (``-opp``) appended; None when none is given (a resume keeps the stored net).
+    """``--net`` with the net options ``--global-pooling`` (``-gpool``), ``--opp-reply-head``
+    (``-opp``) and ``--ownership-head`` (``-own``) appended; None when none is given (a resume
+    keeps the stored net).
 
     Raises:
         ValueError: a net option without ``--net`` (the options change the net's shape, which is
             fixed when a run starts).
     """
-    from zeroplay.nn.arch import OPTION_GPOOL, OPTION_OPP
+    from zeroplay.nn.arch import OPTION_GPOOL, OPTION_OPP, OPTION_OWN
 
-    pool, opp = getattr(args, "global_pooling", False), getattr(args, "opp_reply_head", False)
-    if not (pool or opp):
+    options = ((OPTION_GPOOL, getattr(args, "global_pooling", False)),
+               (OPTION_OPP, getattr(args, "opp_reply_head", False)),
+               (OPTION_OWN, getattr(args, "ownership_head", False)))
+    if not any(given for _, given in options):
         return args.net
     if args.net is None:
-        raise ValueError("--global-pooling and --opp-reply-head need --net bNcM (they are part of the net, fixed "
-                         "when a run starts; a resumed run keeps its own)")
-    base = args.net.replace(OPTION_GPOOL, "").replace(OPTION_OPP, "")
-    return base + (OPTION_GPOOL if pool or OPTION_GPOOL in args.net else "") + \
-        (OPTION_OPP if opp or OPTION_OPP in args.net else "")
+        raise ValueError("--global-pooling, --opp-reply-head and --ownership-head need --net bNcM (they are part "
+                         "of the net, fixed when a run starts; a resumed run keeps its own)")
+    base = args.net
+    for option, _ in options:
+        base = base.replace(option, "")
+    return base + "".join(option for option, given in options if given or option in args.net)
 
 
 def features_name(args) -> str | None:

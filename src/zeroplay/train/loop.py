@@ -655,7 +655,8 @@ class TrainingRun:
         try:
             for _ in range(steps):
                 b = self.buffer.sample(lc.batch_size, rng, augment=lc.augment)
-                out = self.trainer.train_step(b.planes, b.pi, b.z, b.legal, b.reply)
+                out = self.trainer.train_step(b.planes, b.pi, b.z, b.legal, b.reply,
+                                              (b.ownership, b.score, b.has_final))
                 for k, v in out.items():
                     sums[k] = sums.get(k, 0.0) + v
                 if bar is not None:

@@ -193,7 +193,8 @@ class ReplayBuffer:
                 def cat(field):
                     return np.concatenate([getattr(s.samples, field) for s in shards])[-self.window:]
 
-                samples = Samples(cat("planes"), cat("pi"), cat("z"), cat("legal"), cat("ply"), cat("reply"))
+                samples = Samples(cat("planes"), cat("pi"), cat("z"), cat("legal"), cat("ply"), cat("reply"),
+                                  cat("ownership"), cat("score"), cat("has_final"))
                 gid = np.concatenate([s.game_id for s in shards])[-self.window:]
             else:
                 samples = _empty(self.game, self.features)
@@ -243,10 +244,14 @@ class ReplayBuffer:
 
 
 def transform_samples(batch: Samples, sym) -> Samples:
-    """``batch`` under one ``Symmetry``: planes by its cell map, pi, legal and reply by its action map."""
+    """``batch`` under one ``Symmetry``: planes and ownership by its cell map, pi, legal and reply
+    by its action map."""
     reply = np.where(batch.reply >= 0, sym.action_perm[np.maximum(batch.reply, 0)], -1).astype(np.int32)
+    own = batch.ownership
+    own = sym.planes(own.reshape(len(own), *batch.planes.shape[-2:])).reshape(own.shape)
     return Samples(sym.planes(batch.planes), sym.policy(batch.pi), batch.z.copy(),
-                   sym.policy(batch.legal), batch.ply.copy(), reply)
+                   sym.policy(batch.legal), batch.ply.copy(), reply, own, batch.score.copy(),
+                   batch.has_final.copy())
 
 
 def augment_samples(batch: Samples, game: Game, rng: np.random.Generator) -> Samples:
@@ -254,17 +259,20 @@ def augment_samples(batch: Samples, game: Game, rng: np.random.Generator) -> Sam
     syms = game.symmetries
     choice = rng.integers(len(syms), size=len(batch))
     planes, pi, legal, reply = batch.planes.copy(), batch.pi.copy(), batch.legal.copy(), batch.reply.copy()
+    own = batch.ownership.copy()
     for k, sym in enumerate(syms):
         sel = np.flatnonzero(choice == k)
         if len(sel):
             part = transform_samples(_rows(batch, sel), sym)
             planes[sel], pi[sel], legal[sel], reply[sel] = part.planes, part.pi, part.legal, part.reply
-    return Samples(planes, pi, batch.z.copy(), legal, batch.ply.copy(), reply)
+            own[sel] = part.ownership
+    return Samples(planes, pi, batch.z.copy(), legal, batch.ply.copy(), reply, own, batch.score.copy(),
+                   batch.has_final.copy())
 
 
 def _rows(batch: Samples, idx: np.ndarray) -> Samples:
     return Samples(batch.planes[idx], batch.pi[idx], batch.z[idx], batch.legal[idx], batch.ply[idx],
-                   batch.reply[idx])
+                   batch.reply[idx], batch.ownership[idx], batch.score[idx], batch.has_final[idx])
 
 
 def _split(split: str) -> str:

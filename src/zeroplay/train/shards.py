@@ -15,6 +15,9 @@ Arrays (``allow_pickle=False`` on both sides, so a shard cannot run code):
     ply      int32   (N,)          moves before the sample
     reply    int32   (N,)          the opponent's next action, -1 none (optional: older shards
                                    lack it and read as all -1)
+    ownership int8   (N, H*W)      final owner of each cell from the side to move, -1/0/+1 (optional)
+    score    float32 (N,)          final margin from the side to move, points / cells (optional)
+    has_final bool   (N,)          ownership and score are targets (optional: absent reads False)
     game_id  int64   (N,)          game of each sample
     game_ids int64   (G,)          every game of the shard, ascending
     meta     str     ()            JSON: format, version, game, features, planes_version, counts
@@ -107,6 +110,9 @@ def write_shard(directory: str | os.PathLike, game: Game, features: str,
         "legal": np.concatenate([g.legal for g in games]).astype(np.bool_),
         "ply": np.concatenate([g.ply for g in games]).astype(np.int32),
         "reply": np.concatenate([g.reply for g in games]).astype(np.int32),
+        "ownership": np.concatenate([g.ownership for g in games]).astype(np.int8),
+        "score": np.concatenate([g.score for g in games]).astype(np.float32),
+        "has_final": np.concatenate([g.has_final for g in games]).astype(np.bool_),
         "game_id": np.repeat(ids, [len(g) for g in games]),
         "game_ids": ids,
     }
@@ -150,7 +156,14 @@ def read_shard(path: str | os.PathLike, game: Game, features: str) -> Shard:
         # our own file object: np.load leaks its handle when the zip is damaged (ResourceWarning)
         with open(path, "rb") as f, np.load(f, allow_pickle=False) as z:
             arrays = {k: z[k] for k in (*_FIELDS, "game_ids", "meta")}
-            arrays["reply"] = z["reply"] if "reply" in z.files else np.full(len(arrays["z"]), -1, np.int32)
+            n_read = len(arrays["z"])
+            arrays["reply"] = z["reply"] if "reply" in z.files else np.full(n_read, -1, np.int32)
+            if "has_final" in z.files:  # the final-position targets (later shards only)
+                arrays.update(ownership=z["ownership"], score=z["score"], has_final=z["has_final"])
+            else:
+                cells = arrays["planes"].shape[-2] * arrays["planes"].shape[-1]
+                arrays.update(ownership=np.zeros((n_read, cells), np.int8), score=np.zeros(n_read, np.float32),
+                              has_final=np.zeros(n_read, np.bool_))
         meta = json.loads(str(arrays["meta"][()]))
     except Exception as e:  # zipfile, zlib, numpy and json each raise their own types on damage
         raise ShardError(f"shard {where} is unreadable: {_why(e)}") from None
@@ -163,9 +176,12 @@ def read_shard(path: str | os.PathLike, game: Game, features: str) -> Shard:
     n = meta["samples"]
     ids = arrays["game_ids"]
     named = parse_shard_name(path.name)
-    if any(len(arrays[k]) != n for k in (*_FIELDS, "reply")) or len(ids) != meta["games"] or len(ids) == 0 \
+    if any(len(arrays[k]) != n for k in (*_FIELDS, "reply", "ownership", "score", "has_final")) \
+            or arrays["ownership"].shape[1:] != (arrays["planes"].shape[-2] * arrays["planes"].shape[-1],) \
+            or len(ids) != meta["games"] or len(ids) == 0 \
             or named != (int(ids[0]), int(ids[-1])) or not np.isin(arrays["game_id"], ids).all():
         raise ShardError(f"shard {where} is inconsistent (array lengths, ids or name disagree)")
     samples = Samples(arrays["planes"], arrays["pi"], arrays["z"], arrays["legal"], arrays["ply"],
-                      arrays["reply"].astype(np.int32))
+                      arrays["reply"].astype(np.int32), arrays["ownership"].astype(np.int8),
+                      arrays["score"].astype(np.float32), arrays["has_final"].astype(np.bool_))
     return Shard(path, int(ids[0]), int(ids[-1]), ids, samples, arrays["game_id"], meta)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -32,6 +33,14 @@ class Samples:
             target of the auxiliary opponent-reply policy head, KataGo), -1 when there was none
             (the game ended, or was resigned, before it). Shards written before it existed read
             as all -1.
+        ownership: int8 (T, H*W) in {-1, 0, +1}: the owner of each cell at the end of the game
+            from the side to move's view at the sample (+1 its own; ``game.final_ownership``,
+            Go), 0 where there is none; the ownership head's target (KataGo).
+        score: float32 (T,) the final score margin from the side to move (komi included), in
+            board-area units (points / cells); the score head's target.
+        has_final: bool (T,) the sample's game was played to its end in a game that has final
+            ownership (Go): ``ownership`` and ``score`` are targets. A resigned game, a game
+            without ownership, and shards written before these fields existed read as False.
     """
 
     planes: np.ndarray
@@ -40,10 +49,20 @@ class Samples:
     legal: np.ndarray
     ply: np.ndarray
     reply: np.ndarray = field(default=None)  # type: ignore[arg-type]  # None: __post_init__ makes the -1s
+    ownership: np.ndarray = field(default=None)  # type: ignore[arg-type]  # None: zeros
+    score: np.ndarray = field(default=None)  # type: ignore[arg-type]  # None: zeros
+    has_final: np.ndarray = field(default=None)  # type: ignore[arg-type]  # None: all False
 
     def __post_init__(self):
+        n = len(self.z)
         if self.reply is None:
-            self.reply = np.full(len(self.z), -1, np.int32)
+            self.reply = np.full(n, -1, np.int32)
+        if self.ownership is None:
+            self.ownership = np.zeros((n, self.planes.shape[-2] * self.planes.shape[-1]), np.int8)
+        if self.score is None:
+            self.score = np.zeros(n, np.float32)
+        if self.has_final is None:
+            self.has_final = np.zeros(n, np.bool_)
 
     def __len__(self) -> int:
         return len(self.z)
@@ -111,6 +130,8 @@ def game_samples(
             plies.append(t)
             replies.append(int(moves[t + 1]) if t + 1 < len(moves) else -1)
         state = state.play(int(move))
+    # the final-position targets exist where the game was played out in a game that has them
+    played_out = winner == FROM_BOARD and hasattr(game, "final_ownership")
     if winner == FROM_BOARD:
         if not state.is_terminal:
             raise ValueError(
@@ -122,6 +143,16 @@ def game_samples(
         return empty_samples(game, features)
     if isinstance(winner, str):  # not FROM_BOARD: z_from_side_to_move's error, said here
         raise ValueError(f"winner must be 0, 1 or None, got {winner!r}")
+    n = len(pis)
+    sign = np.where(np.asarray(to_play) == 0, 1, -1).astype(np.int8)  # Black's view -> side to move's
+    if played_out:
+        go: Any = game  # a game with final ownership (Go) also has score()
+        black_owner = np.asarray(go.final_ownership(state), dtype=np.int8)
+        ownership = sign[:, None] * black_owner[None, :]
+        score = sign.astype(np.float32) * np.float32(go.score(state) / game.cells)
+    else:
+        ownership = np.zeros((n, game.cells), np.int8)
+        score = np.zeros(n, np.float32)
     return Samples(
         planes=np.stack(planes),
         pi=np.stack(pis),
@@ -129,6 +160,9 @@ def game_samples(
         legal=np.stack(legals),
         ply=np.asarray(plies, dtype=np.int32),
         reply=np.asarray(replies, dtype=np.int32),
+        ownership=ownership.astype(np.int8),
+        score=score.astype(np.float32),
+        has_final=np.full(n, played_out, np.bool_),
     )
 
 

@@ -266,6 +266,36 @@ class Go(Game):
         k = int(state._pos.info[I_KO])
         return None if k < 0 else k
 
+    def final_ownership(self, state: State) -> np.ndarray:
+        """int8 (cells,) the owner of each point under area counting of the board as it stands
+        (Tromp-Taylor: a stone owns its point, an empty region reaching only one colour belongs to
+        it), from Black's view: +1 Black, -1 White, 0 neither (an empty region reaching both).
+        Every stone counts as alive, so it is the final ownership once ``state.is_terminal`` (self-
+        play plays on until dead stones are captured). The target of the ownership head (KataGo)."""
+        board = state._pos.board
+        own = np.where(board == 1, 1, np.where(board == 2, -1, 0)).astype(np.int8)
+        w, cells = self.width, self.cells
+        seen = board != 0
+        for start in range(cells):
+            if seen[start]:
+                continue
+            region, reaches, todo = [], 0, [start]
+            seen[start] = True
+            while todo:
+                c = todo.pop()
+                region.append(c)
+                for nb in K.neighbors(c, w, cells):
+                    if nb < 0:
+                        continue
+                    if board[nb] == 0 and not seen[nb]:
+                        seen[nb] = True
+                        todo.append(nb)
+                    elif board[nb] != 0:
+                        reaches |= int(board[nb])
+            if reaches in (1, 2):
+                own[region] = 1 if reaches == 1 else -1
+        return own
+
     def score_details(self, state: State) -> dict:
         """The count of the board as it stands (every stone alive: no dead-stone removal), for
         front-ends: ``{"scoring": "area" | "territory", "komi", "ko", "stones": [B, W],
