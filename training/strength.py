@@ -63,6 +63,19 @@ MODELS = {
                       ("the model it replaced (first run, iteration 154)",
                        "vcf:training/runs/gomoku-8x8-5/checkpoints/iter-000154.safetensors")],
     },
+    # the 15x15 candidate of issue 20's recipe (Gumbel self-play from iteration 29): its run's
+    # checkpoint, measured against the issue's targets (heuristic:800, the shipped iteration 25)
+    "gomoku-15x15-gumbel": {
+        "path": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-000046.safetensors",
+        "previous_iteration": 44,
+        "game": ["--game", "gomoku", "--size", "15", "--n-in-row", "5", "--rule", "freestyle"],
+        "playouts": 800,
+        "previous": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-{prev:06d}.safetensors",
+        "opponents": ["heuristic:800",
+                      ("the shipped model (iteration 25)",
+                       "vcf:training/runs/gomoku-15x15-freestyle/checkpoints/iter-000025.safetensors"),
+                      "rollout:5000", "uniform:800"],
+    },
     # the 11x11 five-in-row setting, played by the fully convolutional 15x15 model: the two rows
     # that decide whether it plays by default there (the search-only engine) and the issue's target
     "gomoku-15x15-freestyle@11x11": {
