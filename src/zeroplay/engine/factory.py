@@ -259,9 +259,11 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         shipped = shipped or Path(model).resolve().parent == MODELS_DIR.resolve()
         evaluator, meta = _net_evaluator(model, game, inference)
         path = Path(model)
-        note = None
+        notes = []
         if shipped and DEFAULT_MODELS.get(_key(game)) != path.name:
-            note = f"{_why_not_default(path.stem, game)} (docs/STRENGTH.md)."
+            notes.append(f"{_why_not_default(path.stem, game)} (docs/STRENGTH.md).")
+        notes += _value_option_notes(meta, game)
+        note = " ".join(notes) or None
         return Engine(game, evaluator, f"model {path.name}" + _status_note(meta, shipped=shipped),
                       note, path, overrides)
     evaluator, name = search_only_evaluator(game)
@@ -293,6 +295,18 @@ def _net_evaluator(path: str, game: Game, inference: str):
 
     # the limit is held in the searching thread too (NetEvaluator re-applies it there)
     return NetEvaluator(net.model, net.features, threads=threads), net.meta
+
+
+def _value_option_notes(meta: dict, game: Game) -> list[str]:
+    """One note per ``game.value_only_options`` option (Go's komi) the model was trained under
+    another value of: it plays, but its win rates lean by the difference."""
+    trained = (meta.get("game") or {}).get("options") or {}
+    notes = []
+    for option in getattr(game, "value_only_options", ()):
+        if option in trained and trained[option] != game.options.get(option):
+            notes.append(f"the model was trained with {option} {trained[option]:g} and plays {option} "
+                         f"{game.options.get(option):g}: its win rates lean by the difference.")
+    return notes
 
 
 def _why_not_default(name: str, game: Game) -> str:

@@ -37,14 +37,25 @@ class PuctRollout:
             playout-sized tables serve timed searches too, recycling when full.
         resign_below: resign when the root win rate is under this after 1000 playouts (0 never).
         batch_size: leaves per evaluator call.
+        model: a Go checkpoint (path or shipped name, checked with ``factory.check_model``): the
+            search's priors and values come from its network instead (``factory.make_engine``:
+            its threads, its notes, e.g. a komi it was not trained with). A board it does not
+            load for (a size-specific net after ``boardsize``) gets the Go priors, with a note on
+            stderr. None: the Go priors and rollouts.
     """
 
     name = ENGINE_NAME
 
     def __init__(self, playouts: int = 2000, *, memory_bytes: int | None = None, resign_below: float = 0.03,
-                 batch_size: int = 16, seed: int = 0, timed_memory_bytes: int | None = None):
+                 batch_size: int = 16, seed: int = 0, timed_memory_bytes: int | None = None,
+                 model: str | None = None):
         if playouts < 1:
             raise ValueError(f"playouts must be >= 1, got {playouts}")
+        self.model = model
+        if model is not None:
+            from pathlib import Path
+
+            self.name = f"zeroplay PUCT search with the network {Path(model).name}"
         self.playouts = int(playouts)
         self.memory_bytes = memory_bytes
         self.timed_memory_bytes = timed_memory_bytes
@@ -55,13 +66,25 @@ class PuctRollout:
         self._game = None
         self.last = None
 
-    def _engine(self, game):
+    def _engine(self, game, *, quiet: bool = False):
         """The factory's ``Engine`` of ``game`` with this engine's evaluator: its searchers are
         made, sized and warmed up the way every front-end's are."""
-        from zeroplay.engine.factory import Engine
-        from zeroplay.engine.go_prior import GoPriorEvaluator
+        import sys
 
-        return Engine(game, GoPriorEvaluator(seed=self.seed), self.name,
+        from zeroplay.engine.factory import Engine, make_engine
+        from zeroplay.engine.go_prior import GoPriorEvaluator
+        from zeroplay.nn.record import CheckpointError
+
+        if self.model is not None:
+            try:
+                engine = make_engine(game, self.model, use_shipped=False)
+                if engine.note and not quiet:
+                    print(f"zeroplay: {engine.note}", file=sys.stderr, flush=True)
+                return engine
+            except CheckpointError as e:
+                if not quiet:
+                    print(f"zeroplay: {e}; this board is played with the Go priors", file=sys.stderr, flush=True)
+        return Engine(game, GoPriorEvaluator(seed=self.seed), ENGINE_NAME,
                       config_overrides=dict(game.play_search_options))
 
     def _searcher_for(self, game):
@@ -78,7 +101,7 @@ class PuctRollout:
         is untouched. A cold cache otherwise makes the first ``genmove`` compile for minutes."""
         from zeroplay.games import make
 
-        self._engine(make("go", size=5)).warm_up(playouts)
+        self._engine(make("go", size=5), quiet=True).warm_up(playouts)
 
     def think(self, state, *, playouts: int | None = None, seconds: float | None = None, on_progress=None,
               progress_every_s: float = 0.5, stop=None) -> list[MoveStats]:

@@ -126,6 +126,9 @@ class Game(ABC):
     threat_planes: bool = False
     """True when the game writes the eight threat input planes of the ``+threats`` feature sets
     (``write_threat_planes``; Gomoku: five, open four, four, open three for each side)."""
+    value_only_options: tuple[str, ...] = ()
+    """Options that change no rule of play, only the final result's margin (Go's komi): a net
+    trained under one value still loads under another (its values lean; front-ends say so)."""
     exact_solver: bool = False
     """True when ``zeroplay.solvers.connect4_solver`` (Pons' bitboard negamax) solves this game
     exactly, so a player may answer with it: 7 x 6 Connect Four."""

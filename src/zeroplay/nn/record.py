@@ -199,8 +199,10 @@ def _differences(record: dict, spec: ArchSpec, game: Game | None, features: str 
         if theirs["name"] != game.name:
             diffs.append(f"game: checkpoint {theirs['name']!r}, wanted {game.name!r}")
         else:
-            # board size is compared separately: only size-specific nets care
-            keys = sorted((set(theirs["options"]) | set(game.options)) - set(_SIZE_OPTIONS))
+            # board size is compared separately: only size-specific nets care; options that only
+            # move the final margin (Go's komi) do not stop a net from playing
+            keys = sorted((set(theirs["options"]) | set(game.options)) - set(_SIZE_OPTIONS)
+                          - set(getattr(game, "value_only_options", ())))
             for k in keys:
                 a, b = theirs["options"].get(k), game.options.get(k)
                 if a != b:

@@ -71,14 +71,16 @@ class GtpSession:
         max_seconds: the most seconds any move thinks, whatever ``time_settings`` / ``time_left``
             say (``gtp_time``; ``seconds`` must not exceed it).
         engine: an object with ``name``, ``think`` and ``choose``; default by ``engine_kind``:
-            ``"search"`` the PUCT search with Go priors and random-rollout leaves (``engine.go_search``),
-            ``"flat"`` flat Monte-Carlo (``engine.go_montecarlo``).
+            ``"search"`` the PUCT search (``engine.go_search``) with ``model``'s network, or with Go
+            priors and random-rollout leaves when ``model`` is None; ``"flat"`` flat Monte-Carlo
+            (``engine.go_montecarlo``, no model).
+        model: a checked Go checkpoint path for the ``"search"`` engine, or None.
     """
 
     def __init__(self, write, *, interrupted: Any = None, size: int = 9, komi: float = 7.5,
                  ko: str = "simple", suicide: str = "off", scoring: str = "area", playouts: int = 2000,
                  seconds: float | None = None, max_seconds: float = DEFAULT_MAX_MOVE_SECONDS, engine=None,
-                 engine_kind: str = "search", log=None):
+                 engine_kind: str = "search", log=None, model: str | None = None):
         from zeroplay.engine.go_montecarlo import FlatMonteCarlo
         from zeroplay.engine.go_search import PuctRollout
         from zeroplay.play.terminal import MEMORY_BYTES
@@ -91,10 +93,12 @@ class GtpSession:
         if engine is None:
             if engine_kind not in ("search", "flat"):
                 raise ValueError(f"engine must be search or flat, got {engine_kind!r}")
+            if model is not None and engine_kind != "search":
+                raise ValueError("a model plays with the search engine (--engine search), not flat Monte-Carlo")
             # tables sized as zeroplay play sizes its own: for the playouts, or to a memory budget
             # when moves are timed by --seconds, or from the first move time controls time
             memory = MEMORY_BYTES if seconds is not None else None
-            engine = PuctRollout(self.playouts, memory_bytes=memory, timed_memory_bytes=MEMORY_BYTES) \
+            engine = PuctRollout(self.playouts, memory_bytes=memory, timed_memory_bytes=MEMORY_BYTES, model=model) \
                 if engine_kind == "search" else FlatMonteCarlo(self.playouts)
         self.engine = engine
         self.log = log or sys.stderr
@@ -584,8 +588,33 @@ def add_gtp_arguments(parser) -> None:
                              f"GUI's 'time_settings 1e308 0 0' would otherwise think for ages; default "
                              f"{DEFAULT_MAX_MOVE_SECONDS:g})")
     parser.add_argument("--engine", choices=["search", "flat"], default="search",
-                        help="search: the PUCT search with Go priors and random-rollout leaves (default); flat: flat "
-                             "Monte-Carlo, UCB1 over the root moves")
+                        help="search: the PUCT search, with --model's network or Go priors and random-rollout "
+                             "leaves (default); flat: flat Monte-Carlo, UCB1 over the root moves")
+    parser.add_argument("--model", default=None,
+                        help="a Go model (checkpoint path or shipped name) for the search's priors and values "
+                             "(default: the shipped Go model of the start size if one ships, else none: Go priors "
+                             "and rollouts); 'none' for no model")
+
+
+def _start_model(args) -> str | None:
+    """The checked checkpoint path ``--model`` names for the start board, the shipped default
+    Go model of that board when none is named (and the flat engine is not asked for), or None.
+
+    Raises:
+        zeroplay.nn.CheckpointError: a named model that does not load for Go (a ValueError).
+    """
+    from zeroplay.engine.factory import check_model, find_model
+    from zeroplay.games import make
+
+    if args.model is not None and args.model.strip().lower() == "none":
+        return None
+    game = make("go", size=args.size, komi=args.komi, ko=args.ko, suicide=args.suicide, scoring=args.scoring)
+    if args.model is None:
+        found = find_model(game) if args.engine == "search" else None
+        return None if found is None else str(found)
+    if args.engine != "search":
+        raise ValueError("a model plays with --engine search, not flat")
+    return check_model(args.model, game)
 
 
 def run(args) -> int:
@@ -604,6 +633,11 @@ def run(args) -> int:
               f"{args.max_seconds:g}" + (f" --seconds {args.seconds:g}" if args.seconds is not None else ""),
               file=sys.stderr)
         return 2
+    try:
+        model = _start_model(args)
+    except ValueError as e:  # a CheckpointError: no such file, not a Go model, damaged
+        print(f"gtp: --model: {e}", file=sys.stderr)
+        return 2
     reply_fd = os.dup(1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
@@ -617,7 +651,7 @@ def run(args) -> int:
     try:
         return serve(stdin, write, size=args.size, komi=args.komi, ko=args.ko, suicide=args.suicide,
                      scoring=args.scoring, playouts=args.playouts, seconds=args.seconds,
-                     max_seconds=args.max_seconds, engine_kind=args.engine)
+                     max_seconds=args.max_seconds, engine_kind=args.engine, model=model)
     except ValueError as e:
         print(f"gtp: {e}", file=sys.stderr)
         return 2

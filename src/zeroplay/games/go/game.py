@@ -108,6 +108,7 @@ class Go(Game):
     heuristic = "go"  # the search-only engine's priors: zeroplay.engine.go_prior
     sgf_game = 1  # records: games.go.sgf
     feature_sets = ("go", "basic", "alphazero-gomoku")
+    value_only_options = ("komi",)  # the planes say who receives komi, not how much
 
     def __init__(self, width: int = 9, height: int = 9, komi: float = 7.5, ko: str = "simple",
                  suicide: str = "off", scoring: str = "area"):

@@ -1,0 +1,67 @@
+"""``zeroplay gtp --model``: a Go network's priors and values in the GTP engine (issue 22), a komi
+the net was not trained with (it plays, with a note), and a bad ``--model`` refused at start."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from gtp_helpers import ask, gtp_session
+
+from zeroplay.games import make
+from zeroplay.nn import build_model, save_checkpoint
+
+
+@pytest.fixture(scope="module")
+def go_model(tmp_path_factory):
+    """A b1c8 Go net trained for nothing, at komi 7 (the shipped run's komi)."""
+    game = make("go", size=5, komi=7.0)
+    path = tmp_path_factory.mktemp("gomodel") / "go-tiny.safetensors"
+    save_checkpoint(path, build_model("b1c8-gpool", game, "go", seed=0), game=game, features="go", step=0)
+    return str(path)
+
+
+def test_the_network_plays_and_is_named(go_model, capsys):
+    session, out = gtp_session(playouts=16, size=5, komi=7.5, model=go_model)
+    assert "go-tiny.safetensors" in ask(session, out, "version")
+    move = ask(session, out, "genmove b")
+    assert move.startswith("= ") and move.endswith("\n\n")
+    vertex = move[2:].strip().lower()
+    assert vertex != "resign"
+    # the net's evaluator searched (not the Go priors), and the komi difference was told on stderr
+    assert type(session.engine._searcher.evaluator).__name__ in ("NetEvaluator", "NumpyNetEvaluator")
+    assert "trained with komi 7 and plays komi 7.5" in capsys.readouterr().err
+    assert ask(session, out, "play w c3" if vertex != "c3" else "play w b2").startswith("=")
+
+
+def test_a_model_fits_go_at_another_komi_but_not_another_game(go_model):
+    from zeroplay.engine.factory import check_model
+    from zeroplay.nn.record import CheckpointError
+
+    assert check_model(go_model, make("go", size=9, komi=6.5)) == go_model  # fully convolutional, komi free
+    with pytest.raises(CheckpointError, match="scoring"):
+        check_model(go_model, make("go", size=9, scoring="territory"))
+    with pytest.raises(CheckpointError, match="game"):
+        check_model(go_model, make("gomoku", size=9))
+
+
+def _gtp(*args):
+    return subprocess.run([sys.executable, "-m", "zeroplay.cli", "gtp", *args], input="quit\n",
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_a_bad_model_is_refused_at_start(tmp_path):
+    missing = _gtp("--model", str(tmp_path / "nothing.safetensors"))
+    assert missing.returncode == 2 and missing.stdout == ""
+    assert "gtp: --model:" in missing.stderr and "no checkpoint" in missing.stderr
+    gomoku = tmp_path / "gomoku.safetensors"
+    game = make("gomoku", size=7)
+    save_checkpoint(gomoku, build_model("b1c8", game, "basic", seed=0), game=game, features="basic", step=0)
+    wrong = _gtp("--model", str(gomoku))
+    assert wrong.returncode == 2 and "game" in wrong.stderr
+
+
+def test_flat_takes_no_model(go_model):
+    flat = _gtp("--engine", "flat", "--model", go_model)
+    assert flat.returncode == 2 and "--engine search" in flat.stderr
