@@ -584,8 +584,9 @@ def test_a_proven_move_reads_as_certain_and_names_the_threat_search():
     move = game.parse_move("l11")
     solved = SearchResult(best_move=move, root_q=0.64, pv=(move,), proven="win", proven_distance=17,
                           playouts=0, seconds=4.0)
-    assert t.summary(solved) == ("threat search in 4.0 s, win rate 100% for zeroplay, proven win in "
-                                 "17 plies, best line l11")
+    # the main line's length, not a bound: a threat proof leaves out the defender's delaying fours
+    assert t.summary(solved) == ("threat search in 4.0 s, win rate 100% for zeroplay, proven win (main "
+                                 "line 17 plies), best line l11")
     searched = SearchResult(best_move=move, root_q=0.5, pv=(move,), playouts=800, seconds=2.0)
     assert t.summary(searched).startswith("800 playouts in 2.0 s, win rate 75% for zeroplay, best")
 
@@ -621,3 +622,16 @@ def test_hints_every_move_do_not_fill_the_tables_sized_for_the_playouts(warm):
     assert t.state.ply == 10 and not t.state.is_terminal
     assert t.searcher.recycled_total == 0 and t.hint_searcher().recycled_total == 0
     assert not any("filled" in line or "full" in line for line in lines), "\n".join(lines)
+
+
+def test_the_players_winning_move_is_echoed(warm):
+    # a fresh player's winning move went unechoed: straight to the board and "Black (you) wins"
+    game = make("tictactoe")
+    s = Session(game, human=0, playouts=200)
+    s.t.start()
+    s.t.state = game.from_stones([game.parse_move(m) for m in ("a1", "a2")],
+                                 [game.parse_move(m) for m in ("c1", "c2")])
+    s.t.handle("a3")
+    assert s.t.state.is_terminal
+    text = s.text()
+    assert "You play a3." in text and text.index("You play a3.") < text.index("Black (you) wins.")

@@ -240,7 +240,9 @@ class TerminalGame:
         (Q + 1) / 2, or 100 % / 0 % / 50 % once the result is proven. A result the root threat
         search proved with no playout reads ``threat search in 4.0 s``.
         """
-        proven = (f", proven {result.proven} in {_count(result.proven_distance, 'ply', 'plies')}"
+        # the proof's main line, not a bound on the game: a threat proof leaves out the delaying
+        # fours the defender may interpose (a fresh player saw "in 5 plies" twice running)
+        proven = (f", proven {result.proven} (main line {_count(result.proven_distance, 'ply', 'plies')})"
                   if result.proven else "")
         line = " ".join(self.fmt(m) for m in result.pv[:8])
         # a result the threat search proved before the tree ran reads as "0 playouts", as if the
@@ -302,11 +304,13 @@ class TerminalGame:
         except IllegalMoveError as e:
             self.out(f"Illegal: {e}. Type help for the notation and commands.")
             return
+        # said before the board also when the move ends the game (a fresh player's winning move
+        # went unechoed, straight to the board and the result)
+        self.out(f"You play {self.fmt(self.state.moves[-1])}{self.captured(before)}.")
         if self.state.is_terminal:
             self.show_board()
             self.report_end()
         else:
-            self.out(f"You play {self.fmt(self.state.moves[-1])}{self.captured(before)}.")
             self.engine_move()
 
     def new_game(self) -> None:
