@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from train_helpers import open_run_with
 
 from zeroplay.games import make
 from zeroplay.search import UniformEvaluator
@@ -111,8 +112,8 @@ def test_reply_survives_shards_augmentation_and_old_shards(tmp_path):
 
 
 def test_gumbel_arena_player(tmp_path):
-    from zeroplay.nn import build_model, save_checkpoint
     from zeroplay.engine.arena import make_player, play_match
+    from zeroplay.nn import build_model, save_checkpoint
 
     game = make("gomoku", size=5, n_in_row=4)
     path = tmp_path / "n.safetensors"
@@ -126,17 +127,10 @@ def test_gumbel_arena_player(tmp_path):
 
 
 def test_switches_are_stored_and_kept_on_resume(tmp_path):
-    from zeroplay.cli import build_parser
-    from zeroplay.train.commands import _overrides, net_name
-    from zeroplay.train.loop import open_run
-
     run = tmp_path / "run"
 
     def parse(*extra):
-        args = build_parser().parse_args(["train", "--run-dir", str(run), *extra])
-        structural = {"game": args.game, "net": net_name(args), "features": args.features,
-                      "game_options": None if args.size is None else {"size": args.size}}
-        return open_run(run, structural, _overrides(args))
+        return open_run_with(run, *extra)
 
     first = parse("--size", "7", "--net", "b2c16", "--global-pooling", "--opp-reply-head", "--root-policy",
                   "gumbel", "--gumbel-m", "8", "--full-search-prob", "0.5", "--opp-reply-weight", "0.3",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from train_helpers import open_run_with
 
 from zeroplay.games import make
 from zeroplay.nn import build_model
@@ -142,18 +143,11 @@ def test_bad_weights_are_refused():
 def test_ownership_switch_is_stored_and_kept_on_resume(tmp_path):
     import json
 
-    from zeroplay.cli import build_parser
     from zeroplay.nn.arch import arch_spec
-    from zeroplay.train.commands import _overrides, net_name
-    from zeroplay.train.loop import open_run
-
     run = tmp_path / "run"
 
     def parse(*extra):
-        args = build_parser().parse_args(["train", "--run-dir", str(run), *extra])
-        structural = {"game": args.game, "net": net_name(args), "features": args.features,
-                      "game_options": None if args.size is None else {"size": args.size}}
-        return open_run(run, structural, _overrides(args))
+        return open_run_with(run, *extra)
 
     first = parse("--game", "go", "--size", "5", "--net", "b2c16", "--ownership-head", "--global-pooling",
                   "--ownership-weight", "1.0", "--score-weight", "0.25", "--eval-games", "0")

@@ -267,14 +267,9 @@ class Go(Game):
         k = int(state._pos.info[I_KO])
         return None if k < 0 else k
 
-    def final_ownership(self, state: State) -> np.ndarray:
-        """int8 (cells,) the owner of each point under area counting of the board as it stands
-        (Tromp-Taylor: a stone owns its point, an empty region reaching only one colour belongs to
-        it), from Black's view: +1 Black, -1 White, 0 neither (an empty region reaching both).
-        Every stone counts as alive, so it is the final ownership once ``state.is_terminal`` (self-
-        play plays on until dead stones are captured). The target of the ownership head (KataGo)."""
-        board = state._pos.board
-        own = np.where(board == 1, 1, np.where(board == 2, -1, 0)).astype(np.int8)
+    def _empty_regions(self, board: np.ndarray):
+        """Each empty region of ``board``: (its points, a list; the colours it reaches, a bit set:
+        1 Black, 2 White)."""
         w, cells = self.width, self.cells
         seen = board != 0
         for start in range(cells):
@@ -293,6 +288,17 @@ class Go(Game):
                         todo.append(nb)
                     elif board[nb] != 0:
                         reaches |= int(board[nb])
+            yield region, reaches
+
+    def final_ownership(self, state: State) -> np.ndarray:
+        """int8 (cells,) the owner of each point under area counting of the board as it stands
+        (Tromp-Taylor: a stone owns its point, an empty region reaching only one colour belongs to
+        it), from Black's view: +1 Black, -1 White, 0 neither (an empty region reaching both).
+        Every stone counts as alive, so it is the final ownership once ``state.is_terminal`` (self-
+        play plays on until dead stones are captured). The target of the ownership head (KataGo)."""
+        board = state._pos.board
+        own = np.where(board == 1, 1, np.where(board == 2, -1, 0)).astype(np.int8)
+        for region, reaches in self._empty_regions(board):
             if reaches in (1, 2):
                 own[region] = 1 if reaches == 1 else -1
         return own
@@ -306,27 +312,10 @@ class Go(Game):
         (Black's points - White's - komi: ``score``), ``"passes"`` (consecutive, 2 ends the
         game), ``"result"`` (``B+4.5`` / ``W+0.5`` / ``0`` once the game is over, else None)}."""
         board = state._pos.board
-        w, cells = self.width, self.cells
         territory = [0, 0]
-        seen = np.zeros(cells, dtype=bool)
-        for start in range(cells):
-            if board[start] != 0 or seen[start]:
-                continue
-            region, reaches, todo = 0, set(), [start]
-            seen[start] = True
-            while todo:
-                c = todo.pop()
-                region += 1
-                for nb in K.neighbors(c, w, cells):
-                    if nb < 0:
-                        continue
-                    if board[nb] == 0 and not seen[nb]:
-                        seen[nb] = True
-                        todo.append(nb)
-                    elif board[nb] != 0:
-                        reaches.add(int(board[nb]))
-            if len(reaches) == 1:
-                territory[reaches.pop() - 1] += region
+        for region, reaches in self._empty_regions(board):
+            if reaches in (1, 2):
+                territory[reaches - 1] += len(region)
         stones = [int(np.count_nonzero(board == 1)), int(np.count_nonzero(board == 2))]
         prisoners = list(self.prisoners(state))
         if self.rules.scoring == "area":
