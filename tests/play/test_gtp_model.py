@@ -65,3 +65,15 @@ def test_a_bad_model_is_refused_at_start(tmp_path):
 def test_flat_takes_no_model(go_model):
     flat = _gtp("--engine", "flat", "--model", go_model)
     assert flat.returncode == 2 and "--engine search" in flat.stderr
+
+
+def test_start_model_none_and_default(go_model):
+    import argparse
+
+    from zeroplay.play.gtp import _start_model, add_gtp_arguments
+
+    parser = argparse.ArgumentParser()
+    add_gtp_arguments(parser)
+    assert _start_model(parser.parse_args(["--model", "none"])) is None
+    assert _start_model(parser.parse_args([])) is None  # no Go model ships: the Go priors
+    assert _start_model(parser.parse_args(["--model", go_model, "--komi", "6.5"])) == go_model
