@@ -77,3 +77,8 @@ def test_start_model_none_and_default(go_model):
     assert _start_model(parser.parse_args(["--model", "none"])) is None
     assert _start_model(parser.parse_args([])) is None  # no Go model ships: the Go priors
     assert _start_model(parser.parse_args(["--model", go_model, "--komi", "6.5"])) == go_model
+
+
+def test_a_bad_start_board_is_not_blamed_on_the_model():
+    bad = _gtp("--komi", "nan")
+    assert bad.returncode == 2 and bad.stderr.startswith("gtp: ") and "--model" not in bad.stderr

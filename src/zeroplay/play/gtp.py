@@ -605,6 +605,7 @@ def _start_model(args) -> str | None:
     """
     from zeroplay.engine.factory import check_model, find_model
     from zeroplay.games import make
+    from zeroplay.nn.record import CheckpointError
 
     if args.model is not None and args.model.strip().lower() == "none":
         return None
@@ -613,7 +614,7 @@ def _start_model(args) -> str | None:
         found = find_model(game) if args.engine == "search" else None
         return None if found is None else str(found)
     if args.engine != "search":
-        raise ValueError("a model plays with --engine search, not flat")
+        raise CheckpointError("a model plays with --engine search, not flat")
     return check_model(args.model, game)
 
 
@@ -633,10 +634,15 @@ def run(args) -> int:
               f"{args.max_seconds:g}" + (f" --seconds {args.seconds:g}" if args.seconds is not None else ""),
               file=sys.stderr)
         return 2
+    from zeroplay.nn.record import CheckpointError
+
     try:
         model = _start_model(args)
-    except ValueError as e:  # a CheckpointError: no such file, not a Go model, damaged
+    except CheckpointError as e:  # no such file, not a Go model, damaged
         print(f"gtp: --model: {e}", file=sys.stderr)
+        return 2
+    except ValueError as e:  # the start board's own options (a komi or rule the game refuses)
+        print(f"gtp: {e}", file=sys.stderr)
         return 2
     reply_fd = os.dup(1)
     os.dup2(2, 1)
