@@ -173,6 +173,8 @@ class Trainer:
         """
         planes, pi, z, legal = self._tensors(planes, pi, z, legal_mask)
         reply = None if reply is None else torch.as_tensor(np.asarray(reply)).to(self.device, torch.int64)
+        if not getattr(getattr(self.model, "spec", None), "own_head", False):
+            final = None  # a net without the heads: no tensors made per step for nothing
         if final is not None:
             own, score, has = (torch.as_tensor(np.asarray(a)) for a in final)
             final = (own.to(self.device, torch.float32), score.to(self.device, torch.float32),
