@@ -220,5 +220,8 @@ def test_loss_text_and_durations():
     assert loss_text({}) == "" and loss_text({"lr": 0.1}) == ""
     assert loss_text({"loss": 2.5, "policy_loss": 2.0, "value_loss": 0.4}) == \
         "; loss policy 2.000 value 0.400 total 2.500"
+    # a new user saw "policy 2.240 value 1.041 total 4.437" and could not make it add up
+    aux = {"loss": 4.437, "policy_loss": 2.24, "value_loss": 1.041, "ownership_loss": 0.714, "score_loss": 0.155}
+    assert loss_text(aux) == "; loss policy 2.240 value 1.041 ownership 0.714 score 0.155 total 4.437"
     assert [format_duration(s) for s in (5, 89, 600, 5400, 7200, 200_000)] == \
         ["5 s", "89 s", "10 min", "1.5 h", "2.0 h", "2.3 d"]

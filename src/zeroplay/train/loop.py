@@ -357,12 +357,16 @@ def _tqdm(enabled: bool, **kwargs):
 
 
 def loss_text(summary: dict) -> str:
-    """``; loss policy P value V total T`` of an iteration's training summary ('' without one):
-    the means over its steps; total includes the weight-decay term."""
+    """``; loss policy P value V [opp-reply R ownership O score S] total T`` of an iteration's
+    training summary ('' without one): the means over its steps, the auxiliary heads' losses
+    unweighted where the net has them; total is the weighted sum plus the weight-decay term."""
     if not summary or "loss" not in summary:
         return ""
+    aux = "".join(f" {label} {summary[key]:.3f}" for key, label in
+                  (("opp_reply_loss", "opp-reply"), ("ownership_loss", "ownership"), ("score_loss", "score"))
+                  if key in summary)
     return (f"; loss policy {summary.get('policy_loss', float('nan')):.3f} "
-            f"value {summary.get('value_loss', float('nan')):.3f} total {summary['loss']:.3f}")
+            f"value {summary.get('value_loss', float('nan')):.3f}{aux} total {summary['loss']:.3f}")
 
 
 def format_duration(seconds: float) -> str:
