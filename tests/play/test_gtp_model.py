@@ -35,6 +35,18 @@ def test_the_network_plays_and_is_named(go_model, capsys):
     assert ask(session, out, "play w c3" if vertex != "c3" else "play w b2").startswith("=")
 
 
+def test_another_board_size_plays_with_a_note(go_model, capsys):
+    session, out = gtp_session(playouts=8, size=5, komi=7.0, model=go_model)
+    capsys.readouterr()
+    assert ask(session, out, "boardsize 7").startswith("=")
+    assert ask(session, out, "genmove b").startswith("= ")
+    err = capsys.readouterr().err
+    assert "trained on 5x5 and plays 7x7" in err and "komi" not in err
+    assert ask(session, out, "boardsize 5").startswith("=")
+    assert ask(session, out, "genmove b").startswith("= ")
+    assert "trained on" not in capsys.readouterr().err  # its own board: no note
+
+
 def test_a_model_fits_go_at_another_komi_but_not_another_game(go_model):
     from zeroplay.engine.factory import check_model
     from zeroplay.nn.record import CheckpointError

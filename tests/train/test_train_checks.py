@@ -403,3 +403,13 @@ def test_a_damaged_best_after_is_named(tmp_path, capsys):
     assert _train(run, "--iterations", "2", "--eval-games", "2") == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("zeroplay train: error: ") and "iter-000001.json is damaged (best_after 'x')" in err[-1]
+
+
+# --- a loss weight for a head the net lacks -------------------------------------------------------
+@pytest.mark.parametrize(("flag", "head"), [("--ownership-weight", "--ownership-head"),
+                                            ("--score-weight", "--ownership-head"),
+                                            ("--opp-reply-weight", "--opp-reply-head")])
+def test_a_head_weight_without_its_head_is_refused(tmp_path, capsys, flag, head):
+    run = tmp_path / "run"
+    line = _refused(capsys, _train(run, flag, "2.0"), flag, "tiny", head)
+    assert not run.exists(), line

@@ -143,5 +143,9 @@ def test_switches_are_stored_and_kept_on_resume(tmp_path):
     assert stored["selfplay"]["gumbel_m"] == 8 and stored["train"]["opp_reply_weight"] == 0.3
     with pytest.raises(ValueError, match="--net"):
         parse("--net", "b2c16")  # the net options are part of the net: not droppable on a resume
-    with pytest.raises(ValueError, match="need --net"):
-        parse("--global-pooling")
+    # the command that started the run, less --net, resumes it: its net options are the stored net's
+    assert parse("--global-pooling", "--opp-reply-head") == first
+    with pytest.raises(ValueError, match="--net: run has b2c16-gpool-opp, command gives b2c16-gpool-opp-own"):
+        parse("--ownership-head")  # a head the stored net lacks changes its shape
+    with pytest.raises(ValueError, match="need --net bNcM to start a run"):
+        open_run_with(tmp_path / "new", "--global-pooling")

@@ -263,7 +263,10 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         if shipped and DEFAULT_MODELS.get(_key(game)) != path.name:
             notes.append(f"{_why_not_default(path.stem, game)} (docs/STRENGTH.md).")
         notes += _value_option_notes(meta, game)
-        note = " ".join(notes) or None
+        if not shipped:  # a shipped one off its board already has its _why_not_default note
+            notes += _board_notes(meta, game)
+        # one line of sentences: each after the first starts with a capital
+        note = " ".join(n if i == 0 else n[:1].upper() + n[1:] for i, n in enumerate(notes)) or None
         return Engine(game, evaluator, f"model {path.name}" + _status_note(meta, shipped=shipped),
                       note, path, overrides)
     evaluator, name = search_only_evaluator(game)
@@ -307,6 +310,17 @@ def _value_option_notes(meta: dict, game: Game) -> list[str]:
             notes.append(f"the model was trained with {option} {trained[option]:g} and plays {option} "
                          f"{game.options.get(option):g}: its win rates lean by the difference.")
     return notes
+
+
+def _board_notes(meta: dict, game: Game) -> list[str]:
+    """A note when the model was trained on another board size than ``game``'s: a convolutional net
+    plays there, but how well was never measured."""
+    trained = (meta.get("game") or {}).get("options") or {}
+    width, height = trained.get("width"), trained.get("height")
+    if width is None or height is None or (width, height) == (game.width, game.height):
+        return []
+    return [f"the model was trained on {width}x{height} and plays {game.width}x{game.height}: "
+            "its strength there was not measured."]
 
 
 def _why_not_default(name: str, game: Game) -> str:

@@ -246,24 +246,51 @@ def net_name(args) -> str | None:
     (``-opp``) and ``--ownership-head`` (``-own``) appended; None when none is given (a resume
     keeps the stored net).
 
+    A net option without ``--net`` on a run that exists applies to the stored net, so the command
+    that started a run (less ``--net``) resumes it, and one that would change the net is refused
+    by ``resolve_run`` naming both nets.
+
     Raises:
-        ValueError: a net option without ``--net`` (the options change the net's shape, which is
-            fixed when a run starts).
+        ValueError: a net option without ``--net`` for a run that does not exist yet (the options
+            change the net's shape, which is fixed when a run starts), or a damaged config.json.
     """
     from zeroplay.nn.arch import OPTION_GPOOL, OPTION_OPP, OPTION_OWN
+    from zeroplay.train.loop import read_run_config
 
     options = ((OPTION_GPOOL, getattr(args, "global_pooling", False)),
                (OPTION_OPP, getattr(args, "opp_reply_head", False)),
                (OPTION_OWN, getattr(args, "ownership_head", False)))
     if not any(given for _, given in options):
         return args.net
-    if args.net is None:
-        raise ValueError("--global-pooling, --opp-reply-head and --ownership-head need --net bNcM (they are part "
-                         "of the net, fixed when a run starts; a resumed run keeps its own)")
-    base = args.net
+    net = args.net
+    if net is None:
+        stored = read_run_config(args.run_dir) if args.run_dir is not None else None
+        if stored is None:
+            raise ValueError("--global-pooling, --opp-reply-head and --ownership-head need --net bNcM to start "
+                             "a run (they are part of the net, whose shape is fixed when the run starts)")
+        net = stored.net
+    base = net
     for option, _ in options:
         base = base.replace(option, "")
-    return base + "".join(option for option, given in options if given or option in args.net)
+    return base + "".join(option for option, given in options if given or option in net)
+
+
+def check_head_weights(args, net: str) -> None:
+    """Refuse a loss weight given for a head the run's net does not have: it would be stored and
+    never used.
+
+    Raises:
+        ValueError: ``--opp-reply-weight`` for a net without ``-opp``, ``--ownership-weight`` or
+            ``--score-weight`` for one without ``-own``.
+    """
+    from zeroplay.nn.arch import OPTION_OPP, OPTION_OWN
+
+    for flag, attr, option, head in (("--opp-reply-weight", "opp_reply_weight", OPTION_OPP, "--opp-reply-head"),
+                                     ("--ownership-weight", "ownership_weight", OPTION_OWN, "--ownership-head"),
+                                     ("--score-weight", "score_weight", OPTION_OWN, "--ownership-head")):
+        if getattr(args, attr, None) is not None and option not in net:
+            raise ValueError(f"{flag} weighs a head the net {net} does not have: add {head} when the run starts "
+                             f"(its net gets {option}), or drop {flag}")
 
 
 def features_name(args) -> str | None:
@@ -303,7 +330,9 @@ def _cmd_train(args) -> int:
                   "game_options": _game_options(args)}
     overrides = _overrides(args)
     # everything is checked before the run directory is created or changed: a typo costs nothing
-    check_run_config(resolve_run(args.run_dir, structural, overrides))
+    resolved = resolve_run(args.run_dir, structural, overrides)
+    check_run_config(resolved)
+    check_head_weights(args, resolved.net)
     workers = default_workers() if args.workers is None else args.workers
     workers_note = "" if args.workers is not None else " (--workers not given: all cores; it is not stored in the run)"
     if args.backend == "ray" and args.workers is None and args.address is not None:
