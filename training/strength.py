@@ -85,6 +85,18 @@ MODELS = {
         "opponents": ["rollout:5000", "heuristic:800"],
         "solver_row": False,
     },
+    # the 9x9 Go model (issue 22): area scoring, komi 7 (its training komi), simple ko; no threat
+    # solver (a Gomoku thing); the targets are GNU Go level 1 and rollout:1000, and the shipping
+    # rule's opponent is the search-only engine it replaces (heuristic:800)
+    "go-9x9": {
+        "game": ["--game", "go", "--size", "9", "--komi", "7"],
+        "playouts": 800,
+        "opponents": [("GNU Go 3.8 level 1 (training/go/gnugo-level1)", "gtp:training/go/gnugo-level1"),
+                      "rollout:1000", "heuristic:800"],
+        "previous": "training/runs/go-9x9/checkpoints/iter-{prev:06d}.safetensors",
+        "threat_solver": False,
+        "solver_row": False,
+    },
 }
 
 
@@ -127,18 +139,20 @@ def previous_iteration(key: str) -> int | None:
 def matches(key: str, games: int) -> list[tuple[str, list[str]]]:
     """(label, argv) of each match of ``key``; the model is always player A.
 
-    The model plays as ``zeroplay play`` plays it: with the threat solver on (``vcf:PATH``); one
-    match pits that against the same model with the solver off.
+    The model plays as ``zeroplay play`` plays it: Gomoku with the threat solver on (``vcf:PATH``;
+    one match pits that against the same model with the solver off), other games (``threat_solver``
+    False) as the net alone.
     """
     spec = MODELS[key]
     path = model_path(key)
-    me = f"vcf:{path}"
+    solver = "vcf:" if spec.get("threat_solver", True) else ""
+    me = solver + path
     opp = spec.get("opponents", ["rollout:1000", "rollout:5000", "uniform:800"] + spec.get("extra", []))
     # an opponent is its player spec, or (label, spec) where the spec is a path no table should show
     out = [(o, [me, o]) if isinstance(o, str) else (o[0], [me, o[1]]) for o in opp]
     prev = previous_iteration(key)
     if prev is not None:
-        out.append((f"previous model (iteration {prev})", [me, "vcf:" + spec["previous"].format(prev=prev)]))
+        out.append((f"previous model (iteration {prev})", [me, solver + spec["previous"].format(prev=prev)]))
     if spec.get("solver_row", True):
         out.append(("threat solver on vs off", [me, path]))
     common = ["--games", str(games), *spec["game"], "--playouts", str(spec["playouts"]), "--json", "--no-progress"]

@@ -635,3 +635,19 @@ def test_the_players_winning_move_is_echoed(warm):
     assert s.t.state.is_terminal
     text = s.text()
     assert "You play a3." in text and text.index("You play a3.") < text.index("Black (you) wins.")
+
+
+def test_early_replies_vary_unless_deterministic(play_here, warm):
+    """A replayed game does not replay the engine (issue 20): over the first plies it draws among
+    near-equal moves; ``--seed`` repeats a draw, ``--deterministic`` always plays the most visited."""
+    import re
+
+    def reply(*args):
+        proc = play_here("e5\nquit\n", "--size", "9", "--playouts", "64", *args)
+        assert proc.returncode == 0, proc.stderr
+        return re.search(r"zeroplay plays ([a-i]\d)", proc.stdout).group(1)
+
+    assert len({reply("--seed", str(seed)) for seed in range(8)}) >= 2
+    assert reply("--seed", "3") == reply("--seed", "3")
+    assert len({reply("--deterministic") for _ in range(3)}) == 1
+    assert play_here("", "--seed", "-1").returncode == 2

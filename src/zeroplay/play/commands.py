@@ -7,7 +7,7 @@ calls the others of ``play``; none of them imports it (no import circle).
 from __future__ import annotations
 
 from zeroplay.engine.factory import PLAY_PLAYOUTS
-from zeroplay.engine.options import at_least_1, model_argument
+from zeroplay.engine.options import at_least_0, at_least_1, model_argument
 
 
 def add_play_commands(sub) -> None:
@@ -40,6 +40,12 @@ def add_play_commands(sub) -> None:
                    help="checkpoint (.safetensors) or shipped model name (e.g. gomoku-8x8-5-freestyle) to "
                         "play with (default: the shipped model for the game and size; without one, the "
                         "search-only engine)")
+    p.add_argument("--deterministic", action="store_true",
+                   help="always play the most visited move (default: over the game's first 6 plies, the "
+                        "engine draws among the moves its search rates about as good, so a won game cannot "
+                        "be won again by replaying it)")
+    p.add_argument("--seed", type=at_least_0, default=None,
+                   help="seed (>= 0) of that draw, for a game that can be replayed (default: fresh)")
     p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("usi", help="USI shogi engine protocol on stdin/stdout (= usi-zeroplay)")

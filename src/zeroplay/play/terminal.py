@@ -15,9 +15,13 @@ import queue
 import sys
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, describe
 from zeroplay.games import Game, IllegalMoveError, State
+
+if TYPE_CHECKING:
+    import numpy
 
 COMMANDS = "Commands: undo, hint, new [black|white], help, quit."
 COLOURS = ("black", "white")
@@ -97,8 +101,12 @@ class TerminalGame:
     """
 
     def __init__(self, game: Game, engine: Engine, human: int = 0, *, playouts: int | None = PLAY_PLAYOUTS,
-                 seconds: float | None = None, out: Callable[[str], None] = print):
+                 seconds: float | None = None, out: Callable[[str], None] = print,
+                 rng: numpy.random.Generator | None = None):
+        """``rng``: the draw of the engine's early moves (``search.choice.varied_move``); None: it
+        always plays its most visited move (deterministic)."""
         self.game, self.engine, self.human = game, engine, human
+        self.rng = rng
         self.playouts, self.seconds = playouts, seconds
         if playouts is None and seconds is None:
             self.playouts = PLAY_PLAYOUTS
@@ -224,8 +232,10 @@ class TerminalGame:
             self.show_board()
             self.report_end()
             return move
+        from zeroplay.search import varied_move
+
         result = self._search(self.state)
-        move = int(result.best_move)
+        move = varied_move(result, self.state.ply, self.rng)
         before, self.state = self.state, self.state.play(move)
         self.out(f"zeroplay plays {self.fmt(move)}{self.captured(before)}: {self.summary(result)}")
         self.report_notes(result)
@@ -485,7 +495,10 @@ def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = pr
             out(f"Rules: {details['scoring']} scoring, komi {details['komi']:g}, {details['ko']} ko; two passes "
                 "end the game and it is counted (no dead-stone removal: capture what is dead).")
         warm_up_with_note(out, engine)
-        session = TerminalGame(game, engine, human, playouts=args.playouts, seconds=args.seconds, out=out)
+        import numpy as np
+
+        rng = None if getattr(args, "deterministic", True) else np.random.default_rng(getattr(args, "seed", None))
+        session = TerminalGame(game, engine, human, playouts=args.playouts, seconds=args.seconds, out=out, rng=rng)
         session.start()
         while not session.quit:
             try:

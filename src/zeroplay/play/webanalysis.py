@@ -19,6 +19,7 @@ import numpy as np
 from zeroplay.games import State
 from zeroplay.play.review import MAX_REVIEW_PLAYOUTS, MAX_REVIEW_SECONDS
 from zeroplay.play.weboptions import MAX_WEB_PLAYOUTS, GameConflictError, GameInputError
+from zeroplay.search import varied_move
 
 TOP_MOVES = 10
 PV_SHOWN = 30
@@ -28,6 +29,8 @@ PROGRESS_EVERY_S = 0.15
 
 class GameAnalysis:
     """The searches of ``WebGame``: ``think`` (a move or an analysis), ``run_review``, snapshots."""
+
+    rng: np.random.Generator  # the draw of the engine's early moves (set by WebGame)
 
     def _acquire(self, *, play: bool) -> None:
         """Take ``busy`` for a search; an analysis gives way to a newer search (the person moved
@@ -81,7 +84,7 @@ class GameAnalysis:
                     self._store(node, result, snap)
                     self.analysis = snap
                     if play:
-                        move = int(result.best_move)
+                        move = varied_move(result, s.ply, self.rng)
                         self._advance(move, s.play(move), parent=node)
                         snap["move"] = {"cell": move, "text": self.fmt(move)}
             self.touched = time.monotonic()

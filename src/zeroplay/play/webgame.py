@@ -15,6 +15,8 @@ from __future__ import annotations
 import threading
 import time
 
+import numpy as np
+
 from zeroplay.engine.factory import describe, fitting_models
 from zeroplay.games import IllegalMoveError, State, option_names
 from zeroplay.play.gametree import NONE, ROOT, GameTree, TreeFullError
@@ -105,6 +107,8 @@ class WebGame(GameAnalysis):
         self._review_cancel: threading.Event | None = None  # set: stop the running review
         self.touched = time.monotonic()
         self.closed = False
+        self.rng = np.random.default_rng()
+        """The draw of the engine's early moves (``search.choice.varied_move``)."""
 
     def _set_up(self, black, white, to_play: int | None) -> State:
         from_stones = getattr(self.game, "from_stones", None)

@@ -7,6 +7,7 @@ lockstep and merges their leaves into one evaluator batch.
 
 from __future__ import annotations
 
+from zeroplay.search.choice import varied_move
 from zeroplay.search.config import SearchConfig
 from zeroplay.search.evaluator import Evaluator, LeafBatch, UniformEvaluator
 from zeroplay.search.inspect_tree import tree_dict
@@ -80,4 +81,5 @@ __all__ = [
     "search",
     "search_many",
     "tree_dict",
+    "varied_move",
 ]
