@@ -8,7 +8,7 @@ import pytest
 
 from zeroplay.games import make
 from zeroplay.nn import NetEvaluator, load_checkpoint, read_checkpoint_meta
-from zeroplay.engine.factory import DEFAULT_MODELS, MODELS_DIR, find_model, model_files, resolve_model
+from zeroplay.engine.factory import DEFAULT_MODELS, MODELS_DIR, _key, find_model, model_files, resolve_model
 
 SHIPPED = model_files()
 # (file name, game options) that must ship once the model is trained (docs/STRENGTH.md)
@@ -16,6 +16,7 @@ EXPECTED = {
     "gomoku-6x6-4-freestyle.safetensors": dict(size=6, n_in_row=4, rule="freestyle"),
     "gomoku-8x8-5-freestyle.safetensors": dict(size=8, n_in_row=5, rule="freestyle"),
     "gomoku-15x15-freestyle.safetensors": dict(size=15, n_in_row=5, rule="freestyle"),
+    "go-9x9.safetensors": dict(size=9),  # issue 22: area scoring; komi is free (a value-only option)
 }
 MAX_BYTES = 8 << 20
 
@@ -70,7 +71,7 @@ def test_shipped_model_loads_fits_its_game_and_gives_legal_priors(path):
     if path.name in EXPECTED:
         opts = EXPECTED[path.name]
         assert (game.width, game.height) == (opts["size"], opts["size"])
-        assert game.options["n_in_row"] == opts["n_in_row"] and game.options["rule"] == opts["rule"]
+        assert all(game.options[k] == v for k, v in opts.items() if k != "size")
     shipped = meta["extra"]["shipped"]
     assert shipped["status"] in ("final", "intermediate")
     assert shipped["selfplay_games"] > 0 and shipped["iteration"] > 0
@@ -79,8 +80,7 @@ def test_shipped_model_loads_fits_its_game_and_gives_legal_priors(path):
     ck = load_checkpoint(path, game=game)
     _check_priors(game, ck)
     defaults = {k for k, name in DEFAULT_MODELS.items() if name == path.name}
-    key = (game.name, game.width, game.height, game.options["n_in_row"], game.options["rule"])
-    assert find_model(game) == (path if key in defaults else None)
+    assert find_model(game) == (path if _key(game) in defaults else None)
     assert resolve_model(path.stem) == str(path) == resolve_model(path.name)
 
 
@@ -88,12 +88,13 @@ def test_shipped_model_loads_fits_its_game_and_gives_legal_priors(path):
 def test_a_shipped_model_plays_by_default_only_where_it_was_measured(path):
     """A fully convolutional net loads on every size, but 9x9 or 13x13 keep the search-only engine."""
     meta = read_checkpoint_meta(path)
-    opts = meta["game"]["options"]
+    name, opts = meta["game"]["name"], dict(meta["game"]["options"])
     for size in range(5, 20):
-        if opts["n_in_row"] > size:
+        if opts.get("n_in_row", 0) > size:
             continue
-        game = make("gomoku", size=size, n_in_row=opts["n_in_row"], rule=opts["rule"])
-        key = ("gomoku", size, size, opts["n_in_row"], opts["rule"])
+        kept = {k: v for k, v in opts.items() if k not in ("width", "height")}
+        game = make(name, **{**kept, "width": size, "height": size})
+        key = _key(game)
         expected = MODELS_DIR / DEFAULT_MODELS[key] if key in DEFAULT_MODELS else None
         if expected is not None and not expected.exists():
             expected = None
