@@ -85,6 +85,15 @@ MODELS = {
         "opponents": ["rollout:5000", "heuristic:800"],
         "solver_row": False,
     },
+    # the 15x15 candidate (iteration 46) on 11x11, where it would also be the default: the two rows
+    # of gomoku-15x15-freestyle@11x11 for it
+    "gomoku-15x15-gumbel@11x11": {
+        "path": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-000046.safetensors",
+        "game": ["--game", "gomoku", "--size", "11", "--n-in-row", "5", "--rule", "freestyle"],
+        "playouts": 800,
+        "opponents": ["rollout:5000", "heuristic:800"],
+        "solver_row": False,
+    },
     # the 9x9 Go model (issue 22): area scoring, komi 7 (its training komi), simple ko; no threat
     # solver (a Gomoku thing); the targets are GNU Go level 1 and rollout:1000, and the shipping
     # rule's opponent is the search-only engine it replaces (heuristic:800)

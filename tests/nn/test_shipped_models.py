@@ -67,7 +67,7 @@ def test_shipped_model_loads_fits_its_game_and_gives_legal_priors(path):
     assert path.stat().st_size <= MAX_BYTES, "a shipped model is a few MB at most"
     meta = read_checkpoint_meta(path)
     game = _game_of(meta)
-    assert path.name.startswith(f"{game.name}-{game.width}x{game.height}-")
+    assert f"{path.stem}-".startswith(f"{game.name}-{game.width}x{game.height}-")
     if path.name in EXPECTED:
         opts = EXPECTED[path.name]
         assert (game.width, game.height) == (opts["size"], opts["size"])

@@ -87,7 +87,12 @@ def test_start_model_none_and_default(go_model):
     parser = argparse.ArgumentParser()
     add_gtp_arguments(parser)
     assert _start_model(parser.parse_args(["--model", "none"])) is None
-    assert _start_model(parser.parse_args([])) is None  # no Go model ships: the Go priors
+    from zeroplay.engine.factory import MODELS_DIR
+
+    shipped = MODELS_DIR / "go-9x9.safetensors"  # the default of 9x9 (issue 22), when it ships
+    assert _start_model(parser.parse_args([])) == (str(shipped) if shipped.exists() else None)
+    assert _start_model(parser.parse_args(["--size", "13"])) is None  # not measured there: the Go priors
+    assert _start_model(parser.parse_args(["--scoring", "territory"])) is None  # not its scoring
     assert _start_model(parser.parse_args(["--model", go_model, "--komi", "6.5"])) == go_model
 
 
