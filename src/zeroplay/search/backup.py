@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zeroplay.games.layout import I_TERMINAL, I_WINNER
+from zeroplay.games.layout import I_TERMINAL, I_TO_PLAY, I_WINNER
 from zeroplay.search.tree import DRAW, EXPANDED, LOSS, NEW, TERMINAL, UNPROVEN, WIN, edge_q
 
 
@@ -34,10 +34,15 @@ def init_node(tree, n, info):
     tree.node_dist[n] = 0
     if info[I_TERMINAL] != 0:
         tree.node_state[n] = TERMINAL
-        if info[I_WINNER] >= 0:
-            # the side to move at a finished game is the side that lost
+        if info[I_WINNER] >= 0 and info[I_WINNER] != info[I_TO_PLAY]:
+            # a line game (Gomoku, Connect Four) always ends on the winner's move
             tree.node_u[n] = -1.0
             tree.node_proof[n] = LOSS
+        elif info[I_WINNER] >= 0:
+            # a game ended by two passes (Go, Othello) is won by whoever the count says, which
+            # can be the side to move: the one who passed second lost
+            tree.node_u[n] = 1.0
+            tree.node_proof[n] = WIN
         else:
             tree.node_u[n] = 0.0
             tree.node_proof[n] = DRAW
