@@ -99,3 +99,12 @@ def test_start_model_none_and_default(go_model):
 def test_a_bad_start_board_is_not_blamed_on_the_model():
     bad = _gtp("--komi", "nan")
     assert bad.returncode == 2 and bad.stderr.startswith("gtp: ") and "--model" not in bad.stderr
+
+
+def test_a_setting_without_a_model_says_so_at_start():
+    """A new user's finding: --scoring territory dropped the 9x9 model without a word."""
+    territory = _gtp("--scoring", "territory")
+    assert territory.returncode == 0 and territory.stdout == "=\n\n"
+    assert "no Go model for 9x9 with territory scoring" in territory.stderr
+    named = _gtp("--model", "none")
+    assert "no Go model" not in named.stderr  # asked for none: nothing to explain

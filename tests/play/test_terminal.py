@@ -645,9 +645,24 @@ def test_early_replies_vary_unless_deterministic(play_here, warm):
     def reply(*args):
         proc = play_here("e5\nquit\n", "--size", "9", "--playouts", "64", *args)
         assert proc.returncode == 0, proc.stderr
-        return re.search(r"zeroplay plays ([a-i]\d)", proc.stdout).group(1)
+        line = re.search(r"zeroplay plays ([a-i]\d).*best line ([a-i]\d)(.*)", proc.stdout)
+        move, best, rest = line.groups()
+        # a pick other than the search's best says so (a new user read it as a contradiction)
+        assert ("opening pick" in rest) == (move != best), line.group(0)
+        return move
 
     assert len({reply("--seed", str(seed)) for seed in range(8)}) >= 2
     assert reply("--seed", "3") == reply("--seed", "3")
     assert len({reply("--deterministic") for _ in range(3)}) == 1
     assert play_here("", "--seed", "-1").returncode == 2
+    assert play_here("", "--seed", "1", "--deterministic").returncode == 2  # one or the other
+
+
+def test_go_takes_a_komi_and_other_games_refuse_it(play_here):
+    proc = play_here("quit\n", "--game", "go", "--size", "5", "--komi", "0.5", "--playouts", "8")
+    assert proc.returncode == 0, proc.stderr
+    assert "komi 0.5" in proc.stdout
+    bad = play_here("quit\n", "--game", "go", "--size", "5", "--komi", "0.3")
+    assert bad.returncode == 2 and "komi" in bad.stderr
+    other = play_here("quit\n", "--size", "9", "--komi", "6.5")
+    assert other.returncode == 2 and "--komi: a Go option; gomoku has none" in other.stderr

@@ -28,6 +28,9 @@ def add_play_commands(sub) -> None:
                    help="Gomoku: freestyle: five or more wins; standard: exactly five; renju: RIF rules, Black "
                         "may not play a double-three, double-four or overline (marked !) (default: --model's, "
                         "else freestyle)")
+    p.add_argument("--komi", type=float, default=None,
+                   help="Go: points for White, in half points (default 7.5; the shipped 9x9 model was "
+                        "trained at 7 and plays any komi)")
     p.add_argument("--color", "--colour", choices=["black", "white"], default="black",
                    help="your colour; Black moves first (Connect Four: black is X) (default black)")
     p.add_argument("--playouts", type=int, default=None,
@@ -40,11 +43,12 @@ def add_play_commands(sub) -> None:
                    help="checkpoint (.safetensors) or shipped model name (e.g. gomoku-8x8-5-freestyle) to "
                         "play with (default: the shipped model for the game and size; without one, the "
                         "search-only engine)")
-    p.add_argument("--deterministic", action="store_true",
+    variety = p.add_mutually_exclusive_group()
+    variety.add_argument("--deterministic", action="store_true",
                    help="always play the most visited move (default: over the game's first 6 plies, the "
                         "engine draws among the moves its search rates about as good, so a won game cannot "
                         "be won again by replaying it)")
-    p.add_argument("--seed", type=at_least_0, default=None,
+    variety.add_argument("--seed", type=at_least_0, default=None,
                    help="seed (>= 0) of that draw, for a game that can be replayed (default: fresh)")
     p.set_defaults(func=_cmd_play)
 
@@ -115,6 +119,8 @@ def _cmd_play(args) -> int:
                                               ("--rule", args.rule)) if value is not None]
             if given:
                 raise ValueError(f"{', '.join(given)}: Gomoku options; {args.game} has none")
+            if args.komi is not None:
+                raise ValueError(f"--komi: a Go option; {args.game} has none")
             if args.playouts is not None and args.model is None:
                 raise ValueError(f"--playouts: {args.game}'s alpha-beta engine is limited by --seconds "
                                  "(--playouts is for --model's MCTS engine)")

@@ -618,6 +618,19 @@ def _start_model(args) -> str | None:
     return check_model(args.model, game)
 
 
+def _no_model_note(args) -> str:
+    """Why the search plays without a network: the shipped Go models and the setting each plays
+    (``DEFAULT_MODELS``), so that ``--size 13`` or ``--scoring territory`` does not drop the
+    model silently."""
+    from zeroplay.engine.factory import DEFAULT_MODELS
+
+    shipped = [f"{name.removesuffix('.safetensors')} ({w}x{h}, area scoring)"
+               for (game, w, h, _, _), name in DEFAULT_MODELS.items() if game == "go"]
+    told = f"the shipped {', '.join(shipped)} does not play this board or scoring" if shipped else "none ships"
+    return (f"no Go model for {args.size}x{args.size} with {args.scoring} scoring ({told}): the search plays "
+            "with the Go priors; --model PATH names one")
+
+
 def run(args) -> int:
     """Serve GTP with parsed ``args``: fd 1 to stderr, replies to a private copy of it."""
     from zeroplay.games.go.game import MAX_SIZE, MIN_SIZE  # here: the CLI's parser imports this module
@@ -644,6 +657,8 @@ def run(args) -> int:
     except ValueError as e:  # the start board's own options (a komi or rule the game refuses)
         print(f"gtp: {e}", file=sys.stderr)
         return 2
+    if model is None and args.model is None and args.engine == "search":
+        print(f"zeroplay gtp: {_no_model_note(args)}", file=sys.stderr, flush=True)
     reply_fd = os.dup(1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr

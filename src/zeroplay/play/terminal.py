@@ -237,7 +237,10 @@ class TerminalGame:
         result = self._search(self.state)
         move = varied_move(result, self.state.ply, self.rng)
         before, self.state = self.state, self.state.play(move)
-        self.out(f"zeroplay plays {self.fmt(move)}{self.captured(before)}: {self.summary(result)}")
+        varied = ("" if result.best_move is None or move == int(result.best_move) else
+                  f" (an opening pick among moves rated about as good; --deterministic plays the "
+                  f"search's best, {self.fmt(int(result.best_move))})")
+        self.out(f"zeroplay plays {self.fmt(move)}{self.captured(before)}: {self.summary(result)}{varied}")
         self.report_notes(result)
         self.show_board()
         self.report_end()
@@ -472,6 +475,10 @@ def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = pr
         refused = ["--" + key.replace("_", "-") for key in options if key not in takes]
         if refused:
             raise ValueError(f"{', '.join(refused)}: Gomoku options; {name} has none")
+        if getattr(args, "komi", None) is not None:
+            if "komi" not in takes:
+                raise ValueError(f"--komi: a Go option; {name} has none")
+            options["komi"] = args.komi
         game = make(name, **options)
         engine = make_engine(game, args.model)
     except ValueError as e:

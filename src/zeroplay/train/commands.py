@@ -582,13 +582,18 @@ def _arena_game(args):
 
 
 def _describe_game(game) -> str:
-    """``gomoku 6x6, 4 in a row, freestyle``; ``connect4 7x6`` for games without options."""
+    """``gomoku 6x6, 4 in a row, freestyle``; ``go 9x9, komi 7, ko simple, scoring area, suicide
+    off``; ``connect4 7x6`` for games without options."""
     options = dict(getattr(game, "options", {}) or {})
     text = f"{game.name} {game.width}x{game.height}"
     if "n_in_row" in options:
         text += f", {options['n_in_row']} in a row"
     if "rule" in options:
         text += f", {options['rule']}"
+    # the other games' options by name (Go: komi 7, ko simple, scoring area, suicide off)
+    for key, value in options.items():
+        if key not in ("width", "height", "n_in_row", "rule"):
+            text += f", {key.replace('_', ' ')} {value:g}" if isinstance(value, float) else f", {key} {value}"
     return text
 
 
