@@ -45,7 +45,13 @@ MODELS = {
         "previous": "training/runs/gomoku-8x8-5/checkpoints/iter-{prev:06d}.safetensors",
         "extra": ["heuristic:400"],
     },
+    # the first 15x15 model (iteration 25, PUCT self-play), shipped until 2026-12-05 under the same
+    # file name: its rows were measured under that name ("measured_as"); the same weights are its
+    # run's checkpoint of iteration 25 ("path")
     "gomoku-15x15-freestyle": {
+        "path": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-000025.safetensors",
+        "measured_as": "src/zeroplay/models/gomoku-15x15-freestyle.safetensors",
+        "previous_iteration": 22,
         "game": ["--game", "gomoku", "--size", "15", "--n-in-row", "5", "--rule", "freestyle"],
         "playouts": 800,
         "previous": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-{prev:06d}.safetensors",
@@ -63,8 +69,9 @@ MODELS = {
                       ("the model it replaced (first run, iteration 154)",
                        "vcf:training/runs/gomoku-8x8-5/checkpoints/iter-000154.safetensors")],
     },
-    # the 15x15 candidate of issue 20's recipe (Gumbel self-play from iteration 29): its run's
-    # checkpoint, measured against the issue's targets (heuristic:800, the shipped iteration 25)
+    # the 15x15 model of issue 20's recipe (Gumbel self-play from iteration 29), shipped since
+    # 2026-12-05 under the same file name as iteration 25 was: its run's checkpoint, measured
+    # against the issue's targets (heuristic:800, the model it replaced)
     "gomoku-15x15-gumbel": {
         "path": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-000046.safetensors",
         "previous_iteration": 44,
@@ -72,20 +79,21 @@ MODELS = {
         "playouts": 800,
         "previous": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-{prev:06d}.safetensors",
         "opponents": ["heuristic:800",
-                      ("the shipped model (iteration 25)",
+                      ("the model it replaced (iteration 25)",
                        "vcf:training/runs/gomoku-15x15-freestyle/checkpoints/iter-000025.safetensors"),
                       "rollout:5000", "uniform:800"],
     },
     # the 11x11 five-in-row setting, played by the fully convolutional 15x15 model: the two rows
     # that decide whether it plays by default there (the search-only engine) and the issue's target
     "gomoku-15x15-freestyle@11x11": {
-        "file": "gomoku-15x15-freestyle",
+        "path": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-000025.safetensors",
+        "measured_as": "src/zeroplay/models/gomoku-15x15-freestyle.safetensors",
         "game": ["--game", "gomoku", "--size", "11", "--n-in-row", "5", "--rule", "freestyle"],
         "playouts": 800,
         "opponents": ["rollout:5000", "heuristic:800"],
         "solver_row": False,
     },
-    # the 15x15 candidate (iteration 46) on 11x11, where it would also be the default: the two rows
+    # the shipped 15x15 model (iteration 46) on 11x11, where it is the default too: the two rows
     # of gomoku-15x15-freestyle@11x11 for it
     "gomoku-15x15-gumbel@11x11": {
         "path": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-000046.safetensors",

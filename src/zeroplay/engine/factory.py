@@ -95,6 +95,8 @@ DEFAULT_MODELS = {
     ("gomoku", 15, 15, 5, "freestyle"): "gomoku-15x15-freestyle.safetensors",
     # the fully convolutional 15x15 net, measured on 11x11 in docs/STRENGTH.md
     ("gomoku", 11, 11, 5, "freestyle"): "gomoku-15x15-freestyle.safetensors",
+    # 9x9 Go at any komi (a value-only option) with area scoring; territory scoring does not load it
+    ("go", 9, 9, None, None): "go-9x9.safetensors",
 }
 """(game, width, height, n_in_row, rule) -> the shipped file that plays it by default.
 
