@@ -322,9 +322,10 @@ def test_connect4_short_game(warm):
 
 
 def test_connect4_illegal_and_full_column_hint_undo_new(warm):
-    # the engine answers 4 twice, then plays 3: column 4 is full after your fourth 4 (deterministic)
+    # the engine answers 4 twice, then plays 3: column 4 is full after your fourth 4
+    # (--deterministic: its early replies would otherwise be drawn among near-equal moves)
     proc = play("8\n0\nd1\n4\n4\n4\n4\n4\nhint\nundo\nhelp\nnew white\nquit\n",
-                "--game", "connect4", "--playouts", "100")
+                "--game", "connect4", "--playouts", "100", "--deterministic")
     out = proc.stdout
     assert proc.returncode == 0 and "Traceback" not in out + proc.stderr
     assert "Illegal: move '8': expected a column digit '1'..'7'" in out
