@@ -263,6 +263,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["ablate"]:
+        from zeroplay.train.ablate import glue_option_strings
+
+        argv = glue_option_strings(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

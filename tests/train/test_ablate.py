@@ -90,3 +90,15 @@ def test_chunk_cpu_time_is_that_process_trees_own(tmp_path, monkeypatch):
     monkeypatch.setattr(ablate, "_zeroplay", lambda: [sys.executable, "-c", burn])
     row = ablate._train_chunk(tmp_path, "a", "", 1)
     assert 0.25 <= row["cpu_s"] <= 1.5 and row["side"] == "a"
+
+
+def test_a_side_string_that_starts_with_a_dash_is_its_value():
+    # TRAINING.md's `--b "--ownership-head"` failed in argparse with "expected one argument"
+    from zeroplay.cli import build_parser
+    from zeroplay.train.ablate import glue_option_strings
+
+    argv = ["ablate", "--out", "x", "--cpu-hours", "1", "--common", "--game go --size 9", "--a", "",
+            "--b", "--ownership-head"]
+    args = build_parser().parse_args(glue_option_strings(argv))
+    assert (args.common, args.a, args.b) == ("--game go --size 9", "", "--ownership-head")
+    assert glue_option_strings(["ablate", "--b"]) == ["ablate", "--b"]  # argparse reports the missing value

@@ -59,6 +59,28 @@ def add_parser(sub) -> None:
     p.set_defaults(func=_cmd_ablate)
 
 
+OPTION_STRINGS = ("--common", "--a", "--b")
+
+
+def glue_option_strings(argv: list[str]) -> list[str]:
+    """Return ``argv`` with ``--common/--a/--b VALUE`` written as ``--b=VALUE``.
+
+    argparse takes a separate value that starts with ``-`` for an option of its own, so
+    ``--b "--ownership-head"`` failed with "expected one argument"; every value of these three is
+    a string of ``zeroplay train`` options, so the word after them is always their value.
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        if argv[i] in OPTION_STRINGS and i + 1 < len(argv):
+            out.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
+
+
 def _cmd_ablate(args) -> int:
     if not args.cpu_hours > 0 or args.games < 1 or args.playouts < 1:
         raise ValueError("--cpu-hours must be > 0, --games and --playouts >= 1")
