@@ -9,6 +9,7 @@ import sys
 import pytest
 from gtp_helpers import ask, gtp_session
 
+from zeroplay.engine.factory import MODELS_DIR
 from zeroplay.games import make
 from zeroplay.nn import build_model, save_checkpoint
 
@@ -108,3 +109,35 @@ def test_a_setting_without_a_model_says_so_at_start():
     assert "no Go model for 9x9 with territory scoring" in territory.stderr
     named = _gtp("--model", "none")
     assert "no Go model" not in named.stderr  # asked for none: nothing to explain
+
+
+@pytest.mark.skipif(not (MODELS_DIR / "go-9x9.safetensors").exists(), reason="the 9x9 Go model does not ship")
+def test_boardsize_picks_the_default_of_the_new_board_as_a_start_on_it_would(capsys):
+    """A session started on 9x9 kept the 9x9 model after ``boardsize 13`` (with a "trained on
+    9x9" note), while ``zeroplay gtp --size 13`` plays 13x13 with the Go priors: the two agreed on
+    nothing. Now each board gets its setting's default, whichever way the session got there."""
+    session, out = gtp_session(playouts=8, size=9, komi=7.0, shipped_default=True)
+    assert "go-9x9.safetensors" in ask(session, out, "version")
+    assert ask(session, out, "genmove b").startswith("= ")
+    assert type(session.engine._searcher.evaluator).__name__ in ("NetEvaluator", "NumpyNetEvaluator")
+    capsys.readouterr()
+    assert ask(session, out, "boardsize 13") == "=\n\n"
+    assert ask(session, out, "genmove b").startswith("= ")
+    assert type(session.engine._searcher.evaluator).__name__ == "GoPriorEvaluator"
+    assert "Go priors" in ask(session, out, "version")
+    err = capsys.readouterr().err
+    assert "no Go model for 13x13 with area scoring" in err and "trained on" not in err
+    assert ask(session, out, "genmove w").startswith("= ")
+    assert "no Go model" not in capsys.readouterr().err  # said once per setting
+    assert ask(session, out, "boardsize 9") == "=\n\n"
+    assert ask(session, out, "genmove b").startswith("= ")
+    assert type(session.engine._searcher.evaluator).__name__ in ("NetEvaluator", "NumpyNetEvaluator")
+
+
+def test_a_named_model_stays_on_every_board_and_excludes_the_default(go_model):
+    from zeroplay.engine.go_search import PuctRollout
+
+    with pytest.raises(ValueError, match="not both"):
+        PuctRollout(8, model=go_model, shipped_default=True)
+    assert PuctRollout(8, model=go_model).model_for(make("go", size=13)) == go_model
+    assert PuctRollout(8).model_for(make("go", size=9)) is None  # neither: the Go priors

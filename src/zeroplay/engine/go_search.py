@@ -20,6 +20,19 @@ from zeroplay.engine.go_montecarlo import MoveStats
 ENGINE_NAME = "zeroplay PUCT search with Go priors and random-rollout leaves (no network)"
 
 
+def no_model_note(game) -> str:
+    """Why the search plays ``game`` (a Go game) without a network: the shipped Go models and the
+    setting each is the default of (``factory.DEFAULT_MODELS``), so that another size or scoring
+    does not drop the model silently."""
+    from zeroplay.engine.factory import DEFAULT_MODELS
+
+    shipped = [f"{name.removesuffix('.safetensors')} ({w}x{h}, area scoring)"
+               for (kind, w, h, _, _), name in DEFAULT_MODELS.items() if kind == "go"]
+    told = f"the shipped {', '.join(shipped)} does not play this board or scoring" if shipped else "none ships"
+    return (f"no Go model for {game.width}x{game.height} with {game.rules.scoring} scoring ({told}): the search "
+            "plays with the Go priors; --model PATH names one")
+
+
 class PuctRollout:
     """``think(state, ...)`` -> root moves by visits; ``choose`` -> the move or None to resign.
 
@@ -41,21 +54,24 @@ class PuctRollout:
             search's priors and values come from its network instead (``factory.make_engine``:
             its threads, its notes, e.g. a komi it was not trained with). A board it does not
             load for (a size-specific net after ``boardsize``) gets the Go priors, with a note on
-            stderr. None: the Go priors and rollouts.
+            stderr. None: the Go priors and rollouts, or the shipped default of each board with
+            ``shipped_default``.
+        shipped_default: with ``model`` None, each board (``boardsize``, ``komi``, rules) is
+            played by the shipped Go model that is the default of its setting
+            (``factory.find_model``; ``go-9x9`` on 9x9 area scoring), and by the Go priors, with a
+            note on stderr naming the shipped models, where none is. So a session that changes
+            its board behaves as one started on that board (``zeroplay gtp --size``).
     """
-
-    name = ENGINE_NAME
 
     def __init__(self, playouts: int = 2000, *, memory_bytes: int | None = None, resign_below: float = 0.03,
                  batch_size: int = 16, seed: int = 0, timed_memory_bytes: int | None = None,
-                 model: str | None = None):
+                 model: str | None = None, shipped_default: bool = False):
         if playouts < 1:
             raise ValueError(f"playouts must be >= 1, got {playouts}")
+        if model is not None and shipped_default:
+            raise ValueError("a named model or the shipped default, not both")
         self.model = model
-        if model is not None:
-            from pathlib import Path
-
-            self.name = f"zeroplay PUCT search with the network {Path(model).name}"
+        self.shipped_default = bool(shipped_default)
         self.playouts = int(playouts)
         self.memory_bytes = memory_bytes
         self.timed_memory_bytes = timed_memory_bytes
@@ -64,20 +80,57 @@ class PuctRollout:
         self.seed = seed
         self._searcher = None
         self._game = None
+        self._noted: set = set()
+        self.start_game = None  # the board a session starts on (GtpSession sets it): warm-up, name
         self.last = None
 
-    def _engine(self, game, *, quiet: bool = False):
-        """The factory's ``Engine`` of ``game`` with this engine's evaluator: its searchers are
-        made, sized and warmed up the way every front-end's are."""
+    @property
+    def name(self) -> str:
+        """Which evaluator plays: the network's file name, or the Go priors (GTP ``version``).
+        With ``shipped_default``, that of the last board searched, else of ``start_game``."""
+        from pathlib import Path
+
+        game = self._game if self._game is not None else self.start_game
+        if game is None and self.shipped_default:
+            return "zeroplay PUCT search with the shipped Go model of the board where one ships, else Go priors"
+        model = self.model if game is None else self.model_for(game)
+        return ENGINE_NAME if model is None else f"zeroplay PUCT search with the network {Path(model).name}"
+
+    def model_for(self, game) -> str | None:
+        """The checkpoint that plays ``game``: ``model``, the shipped default of ``game`` with
+        ``shipped_default`` (None where none ships), else None (the Go priors)."""
+        if self.model is not None or not self.shipped_default:
+            return self.model
+        from zeroplay.engine.factory import find_model
+
+        found = find_model(game)
+        return None if found is None else str(found)
+
+    def note_board(self, game) -> None:
+        """With ``shipped_default``: say on stderr, once per setting, that ``game`` is played by the
+        Go priors because no shipped model is the default of its setting (``no_model_note``)."""
+        setting = (game.width, game.height, game.rules.scoring, game.rules.ko, game.rules.suicide)
+        if self.shipped_default and setting not in self._noted and self.model_for(game) is None:
+            import sys
+
+            self._noted.add(setting)
+            print(f"zeroplay gtp: {no_model_note(game)}", file=sys.stderr, flush=True)
+
+    def _engine(self, game, *, quiet: bool = False, model: str | None = None):
+        """The factory's ``Engine`` of ``game`` with this engine's evaluator (``model`` instead
+        where given): its searchers are made, sized and warmed up the way every front-end's are."""
         import sys
 
         from zeroplay.engine.factory import Engine, make_engine
         from zeroplay.engine.go_prior import GoPriorEvaluator
         from zeroplay.nn.record import CheckpointError
 
-        if self.model is not None:
+        model = model if model is not None else self.model_for(game)
+        if not quiet:
+            self.note_board(game)
+        if model is not None:
             try:
-                engine = make_engine(game, self.model, use_shipped=False)
+                engine = make_engine(game, model, use_shipped=False)
                 if engine.note and not quiet:
                     print(f"zeroplay: {engine.note}", file=sys.stderr, flush=True)
                 return engine
@@ -98,10 +151,12 @@ class PuctRollout:
         """Compile (or load from numba's disk cache) the kernels this engine's searches use: Go's
         rules, priors and rollouts in the search, by two tiny searches on a 5x5 board
         (``Engine.warm_up``; the kernels do not depend on the size). The engine's own searcher
-        is untouched. A cold cache otherwise makes the first ``genmove`` compile for minutes."""
+        is untouched. A cold cache otherwise makes the first ``genmove`` compile for minutes. The
+        network is the one of ``start_game`` with ``shipped_default``."""
         from zeroplay.games import make
 
-        self._engine(make("go", size=5), quiet=True).warm_up(playouts)
+        model = self.model_for(self.start_game) if self.start_game is not None else self.model
+        self._engine(make("go", size=5), quiet=True, model=model).warm_up(playouts)
 
     def think(self, state, *, playouts: int | None = None, seconds: float | None = None, on_progress=None,
               progress_every_s: float = 0.5, stop=None) -> list[MoveStats]:

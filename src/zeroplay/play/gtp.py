@@ -75,12 +75,15 @@ class GtpSession:
             priors and random-rollout leaves when ``model`` is None; ``"flat"`` flat Monte-Carlo
             (``engine.go_montecarlo``, no model).
         model: a checked Go checkpoint path for the ``"search"`` engine, or None.
+        shipped_default: with ``model`` None, each board is played by the shipped Go model that is
+            its setting's default, where one is (``PuctRollout``): ``boardsize 13`` in a session
+            started on 9x9 plays as ``zeroplay gtp --size 13`` does.
     """
 
     def __init__(self, write, *, interrupted: Any = None, size: int = 9, komi: float = 7.5,
                  ko: str = "simple", suicide: str = "off", scoring: str = "area", playouts: int = 2000,
                  seconds: float | None = None, max_seconds: float = DEFAULT_MAX_MOVE_SECONDS, engine=None,
-                 engine_kind: str = "search", log=None, model: str | None = None):
+                 engine_kind: str = "search", log=None, model: str | None = None, shipped_default: bool = False):
         from zeroplay.engine.go_montecarlo import FlatMonteCarlo
         from zeroplay.engine.go_search import PuctRollout
         from zeroplay.play.terminal import MEMORY_BYTES
@@ -93,12 +96,13 @@ class GtpSession:
         if engine is None:
             if engine_kind not in ("search", "flat"):
                 raise ValueError(f"engine must be search or flat, got {engine_kind!r}")
-            if model is not None and engine_kind != "search":
+            if (model is not None or shipped_default) and engine_kind != "search":
                 raise ValueError("a model plays with the search engine (--engine search), not flat Monte-Carlo")
             # tables sized as zeroplay play sizes its own: for the playouts, or to a memory budget
             # when moves are timed by --seconds, or from the first move time controls time
             memory = MEMORY_BYTES if seconds is not None else None
-            engine = PuctRollout(self.playouts, memory_bytes=memory, timed_memory_bytes=MEMORY_BYTES, model=model) \
+            engine = PuctRollout(self.playouts, memory_bytes=memory, timed_memory_bytes=MEMORY_BYTES, model=model,
+                                 shipped_default=shipped_default) \
                 if engine_kind == "search" else FlatMonteCarlo(self.playouts)
         self.engine = engine
         self.log = log or sys.stderr
@@ -107,6 +111,9 @@ class GtpSession:
             raise ValueError(f"seconds per move must be in (0, {self.clock.max_seconds:g}] (the cap "
                              f"--max-seconds), got {seconds}")
         self._new_game(size, komi)
+        if hasattr(self.engine, "start_game"):
+            self.engine.start_game = self.game
+            self.engine.note_board(self.game)
         self.commands = {name[4:].replace("__", "-"): getattr(self, name) for name in dir(self)
                          if name.startswith("cmd_")}
 
@@ -618,19 +625,6 @@ def _start_model(args) -> str | None:
     return check_model(args.model, game)
 
 
-def _no_model_note(args) -> str:
-    """Why the search plays without a network: the shipped Go models and the setting each plays
-    (``DEFAULT_MODELS``), so that ``--size 13`` or ``--scoring territory`` does not drop the
-    model silently."""
-    from zeroplay.engine.factory import DEFAULT_MODELS
-
-    shipped = [f"{name.removesuffix('.safetensors')} ({w}x{h}, area scoring)"
-               for (game, w, h, _, _), name in DEFAULT_MODELS.items() if game == "go"]
-    told = f"the shipped {', '.join(shipped)} does not play this board or scoring" if shipped else "none ships"
-    return (f"no Go model for {args.size}x{args.size} with {args.scoring} scoring ({told}): the search plays "
-            "with the Go priors; --model PATH names one")
-
-
 def run(args) -> int:
     """Serve GTP with parsed ``args``: fd 1 to stderr, replies to a private copy of it."""
     from zeroplay.games.go.game import MAX_SIZE, MIN_SIZE  # here: the CLI's parser imports this module
@@ -657,8 +651,7 @@ def run(args) -> int:
     except ValueError as e:  # the start board's own options (a komi or rule the game refuses)
         print(f"gtp: {e}", file=sys.stderr)
         return 2
-    if model is None and args.model is None and args.engine == "search":
-        print(f"zeroplay gtp: {_no_model_note(args)}", file=sys.stderr, flush=True)
+    shipped_default = args.model is None and args.engine == "search"  # the session notes a board without one
     reply_fd = os.dup(1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
@@ -672,7 +665,8 @@ def run(args) -> int:
     try:
         return serve(stdin, write, size=args.size, komi=args.komi, ko=args.ko, suicide=args.suicide,
                      scoring=args.scoring, playouts=args.playouts, seconds=args.seconds,
-                     max_seconds=args.max_seconds, engine_kind=args.engine, model=model)
+                     max_seconds=args.max_seconds, engine_kind=args.engine,
+                     model=None if shipped_default else model, shipped_default=shipped_default)
     except ValueError as e:
         print(f"gtp: {e}", file=sys.stderr)
         return 2
