@@ -82,6 +82,26 @@ def test_the_servers_playouts_are_the_default_and_a_game_may_choose(warm):
         assert g["options"]["playouts"] == 12
 
 
+def test_a_game_may_turn_the_varied_opening_off(warm):
+    """The web board varied the engine's first moves always; ``zeroplay play`` has
+    --deterministic. A game's ``vary_opening`` false plays the most visited move at every ply."""
+    app = create_app(playouts=40)
+    with TestClient(app, raise_server_exceptions=False, base_url="http://127.0.0.1") as c:
+        on = c.post("/api/games", json={"size": 9}).json()
+        assert on["options"]["vary_opening"] is True
+        assert app.state.games.get(on["id"]).rng is not None
+        off = c.post("/api/games", json={"size": 9, "vary_opening": False}).json()
+        assert off["options"]["vary_opening"] is False
+        assert app.state.games.get(off["id"]).rng is None
+        for move in ("e5", "d4"):
+            c.post(f"/api/games/{off['id']}/move", json={"move": move}).json()
+            r = c.post(f"/api/games/{off['id']}/engine").json()
+            assert r["search"]["move"]["cell"] == r["search"]["best"]["cell"]
+        assert c.post("/api/games", json={"size": 9, "vary_opening": "no"}).status_code == 422
+        loaded = c.post("/api/games/load", json={"text": "[record]\n", "vary_opening": False})
+        assert loaded.status_code in (201, 400)  # a bad record or not: the option itself is accepted
+
+
 def test_serve_refuses_playouts_out_of_the_web_range(capsys):
     from zeroplay.play.server import serve
 

@@ -12,10 +12,14 @@ play independent games)::
                                             playouts per move), model (null: the setting's default,
                                             "search": no network, or a shipped model's name from
                                             the game's "models"), setup (a set-up start: {black:
-                                            [cells], white: [cells], to_play: black|white|null})}
+                                            [cells], white: [cells], to_play: black|white|null}),
+                                            vary_opening (default true: the engine's moves at
+                                            plies 1-5 are drawn among its near-best; false: its
+                                            most visited move always)}
                                             -> 201 game
     POST /api/games/load                    new game from a record {text, format: psq|sgf|auto,
-                                            n_in_row, rule, color, playouts, seconds, model}
+                                            n_in_row, rule, color, playouts, seconds, model,
+                                            vary_opening}
                                             -> 201 game (SGF: every variation, a set-up start)
     GET  /api/games/{id}                    the game
     POST /api/games/{id}/move               the person's move {move: "h8" | "7,7" | cell,
@@ -132,6 +136,7 @@ class NewGameIn(BaseModel):
     seconds: StrictFloat | StrictInt | None = Field(None, gt=0, le=MAX_SECONDS_PER_MOVE)
     model: StrictStr | None = Field(None, max_length=100)
     setup: SetupIn | None = None
+    vary_opening: StrictBool = True  # the engine's first moves drawn among its near-best (Options.vary_opening)
 
 
 class MoveIn(BaseModel):
@@ -156,6 +161,7 @@ class LoadIn(BaseModel):
     playouts: StrictInt = Field(None, ge=1, le=MAX_WEB_PLAYOUTS)
     seconds: StrictFloat | StrictInt | None = Field(None, gt=0, le=MAX_SECONDS_PER_MOVE)
     model: StrictStr | None = Field(None, max_length=100)
+    vary_opening: StrictBool = True
 
 
 def create_app(store: GameStore | None = None, *, model: str | None = None,
@@ -221,7 +227,8 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
     def new_game(body: NewGameIn | None = None):
         body = body or NewGameIn()
         options = games.options(body.game, body.size, body.n_in_row, body.rule, body.color, body.playouts,
-                                body.seconds, body.model, komi=body.komi, scoring=body.scoring)
+                                body.seconds, body.model, komi=body.komi, scoring=body.scoring,
+                                vary_opening=body.vary_opening)
         takes = option_names(options.game)  # as zeroplay play: no silently ignored options
         given = sorted(k for k in {"size", "n_in_row", "rule"} & body.model_fields_set if k not in takes)
         if given:
@@ -243,7 +250,7 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
         if body.format != "psq" and sgf_game_number(text) == 1:  # Go (GM[1]): its own reader
             rec = read_go_record(text)
             options = games.options("go", rec.width, color=body.color, playouts=body.playouts, seconds=body.seconds,
-                                    model=body.model, komi=rec.komi,
+                                    model=body.model, komi=rec.komi, vary_opening=body.vary_opening,
                                     scoring=rec.rules if rec.rules in ("area", "territory") else None)
             setup = (rec.black_setup, rec.white_setup, rec.to_play) if rec.black_setup or rec.white_setup else None
             return games.new(options, tuple(rec.moves), setup).to_json()
@@ -252,7 +259,7 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
         if rule is None and rec.rule in ("freestyle", "standard", "renju"):  # the record's own, unless chosen
             rule = rec.rule
         options = games.options("gomoku", rec.width, body.n_in_row, rule, body.color, body.playouts, body.seconds,
-                                body.model)
+                                body.model, vary_opening=body.vary_opening)
         setup = (rec.black, rec.white, rec.to_play) if rec.set_up else None
         g = games.new(options, tuple(rec.main_line()), setup)
         g.load_record(rec)  # the variations and the analysis

@@ -107,8 +107,9 @@ class WebGame(GameAnalysis):
         self._review_cancel: threading.Event | None = None  # set: stop the running review
         self.touched = time.monotonic()
         self.closed = False
-        self.rng = np.random.default_rng()
-        """The draw of the engine's early moves (``search.choice.varied_move``)."""
+        self.rng = np.random.default_rng() if options.vary_opening else None
+        """The draw of the engine's early moves (``search.choice.varied_move``); None: its most
+        visited move always (``Options.vary_opening`` off)."""
 
     def _set_up(self, black, white, to_play: int | None) -> State:
         from_stones = getattr(self.game, "from_stones", None)
@@ -165,7 +166,7 @@ class WebGame(GameAnalysis):
             out.update(n_in_row=g.n_in_row, rule=self.options.rule)
         out.update({name: g.options[name] for name in ("komi", "scoring") if name in takes})
         out.update(color=self.options.color, playouts=self.options.playouts, seconds=self.options.seconds,
-                   model=self.options.model)
+                   model=self.options.model, vary_opening=self.options.vary_opening)
         return out
 
     def to_json(self) -> dict:

@@ -97,6 +97,10 @@ class Options:
     """Go: points for White (None: the game's default, 7.5)."""
     scoring: str | None = None
     """Go: ``"area"`` or ``"territory"`` (None: the game's default, area)."""
+    vary_opening: bool = True
+    """The engine draws its first moves among those rated about as good as its best
+    (``search.choice.varied_move``: plies 1-5), so that a game cannot be won again by replaying
+    it; False: always its most visited move (``zeroplay play --deterministic``)."""
 
     def __post_init__(self):
         if self.n_in_row is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
+from dataclasses import replace
 from pathlib import Path
 
 from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, resolve_model
@@ -99,10 +100,14 @@ class GameStore:
     def options(self, game: str | None = None, size: int | None = None, n_in_row: int | None = None,
                 rule: str | None = None, color: str = "black", playouts: int | None = None,
                 seconds: float | None = None, model: str | None = None, komi: float | None = None,
-                scoring: str | None = None) -> Options:
+                scoring: str | None = None, vary_opening: bool = True) -> Options:
         """A game's Options, those not given from the model's game, else the defaults
         (``terminal.game_settings``, as ``zeroplay play``; a sized game without a line length,
         Go, gets its own default size); playouts from the store's default."""
+        return replace(self._options(game, size, n_in_row, rule, color, playouts, seconds, model, komi, scoring),
+                       vary_opening=bool(vary_opening))
+
+    def _options(self, game, size, n_in_row, rule, color, playouts, seconds, model, komi, scoring) -> Options:
         from zeroplay.play.terminal import game_settings
 
         name, size, n_in_row, rule = game_settings(self.model_info, game, size, n_in_row, rule)

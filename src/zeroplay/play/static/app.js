@@ -47,6 +47,7 @@ function options() {
   const o = {
     color: $("opt-color").value,
     playouts: parseInt($("opt-playouts").value, 10),
+    vary_opening: $("opt-vary").checked,
   };
   if ($("opt-seconds").value) o.seconds = parseFloat($("opt-seconds").value);
   if ($("opt-model").value) o.model = $("opt-model").value;
@@ -191,6 +192,7 @@ function setGame(g, ticket = gameTicket()) {
     $("opt-color").value = g.options.color;
     showPlayouts(g.options.playouts);
     showSeconds(g.options.seconds);
+    $("opt-vary").checked = g.options.vary_opening !== false;
     showModels(g);
   }
   $("game-title").textContent = g.title;
@@ -440,7 +442,7 @@ async function loadRecord(file) {
   try {
     const o = options();
     overlay = null;
-    const body = { text, format: "auto", color: o.color, playouts: o.playouts };
+    const body = { text, format: "auto", color: o.color, playouts: o.playouts, vary_opening: o.vary_opening };
     if (rulePicked) body.rule = o.rule;  // else the record's rule (SGF RU, PSQ rule=), or the default
     if (o.seconds) body.seconds = o.seconds;
     // the record sets the board size: without the person's choice the server picks the default
