@@ -108,7 +108,11 @@ MODELS = {
     "go-9x9": {
         "game": ["--game", "go", "--size", "9", "--komi", "7"],
         "playouts": 800,
-        "opponents": [("GNU Go 3.8 level 1 (training/go/gnugo-level1)", "gtp:training/go/gnugo-level1"),
+        # GNU Go captures dead stones before it passes (--capture-all-dead, the -capture wrapper):
+        # the games are counted Tromp-Taylor. The first match (training/go/gnugo-level1, without
+        # it) is in the results file under its own command
+        "opponents": [("GNU Go 3.8 level 1 capturing dead stones (training/go/gnugo-level1-capture)",
+                       "gtp:training/go/gnugo-level1-capture"),
                       "rollout:1000", "heuristic:800"],
         "previous": "training/runs/go-9x9/checkpoints/iter-{prev:06d}.safetensors",
         "threat_solver": False,
