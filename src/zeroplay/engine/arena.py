@@ -331,12 +331,33 @@ register_player_kind("pbrain", _pbrain, _canonical_pbrain)
 
 
 def _gtp(arg, game, options):
-    """``gtp:COMMAND``: a GTP engine for Go, e.g. ``gtp:gnugo --mode gtp --level 1 --chinese-rules``."""
+    """``gtp:COMMAND``: a GTP engine for Go, e.g. ``gtp:gnugo --mode gtp --level 1 --chinese-rules
+    --capture-all-dead``."""
     from zeroplay.engine.gtp_player import GtpPlayer
 
     if not arg.strip():
         raise ValueError("gtp:COMMAND needs the engine's command line, e.g. gtp:gnugo --mode gtp --level 1")
     return GtpPlayer(arg.strip(), name=f"gtp:{arg.strip()}")
+
+
+def dead_stone_note(player, game) -> str | None:
+    """A note for a match whose ``player`` is GNU Go without ``--capture-all-dead``, else None.
+
+    The arena counts a Go game ended by two passes Tromp-Taylor (every stone on the board alive,
+    as CGOS does), and GNU Go by default passes with its opponent's dead stones still on the board:
+    in a 100-game 9x9 match its own ``final_score`` named another winner than the count in 28
+    games (docs/STRENGTH.md, "Go 9x9"). Its ``--capture-all-dead`` makes it remove them first.
+    """
+    from pathlib import Path
+
+    command = getattr(player, "command", None)
+    if game.name != "go" or not command or not player.name.startswith("gtp:"):
+        return None
+    if Path(command[0]).name != "gnugo" or "--capture-all-dead" in command:
+        return None
+    return (f"{player.name}: a game ended by two passes is counted Tromp-Taylor (every stone on the board "
+            "alive), and GNU Go passes with its opponent's dead stones still on the board unless it is given "
+            "--capture-all-dead: add it for a count that is the game's")
 
 
 register_player_kind("gtp", _gtp)
