@@ -70,3 +70,17 @@ def test_ties_are_not_broken_in_board_order():
 def test_rollouts_must_be_positive():
     with pytest.raises(ValueError):
         GoPriorEvaluator(rollouts=0)
+
+
+def test_no_model_note_names_the_rule_a_shipped_model_lacks():
+    """The web board said "no trained model for go 9x9 yet" for territory scoring, though a 9x9
+    model ships (for area scoring) -- a new user's finding."""
+    from zeroplay.engine.factory import MODELS_DIR, make_engine
+    from zeroplay.games import make
+
+    note = make_engine(make("go", size=9, scoring="territory"), None).note
+    if (MODELS_DIR / "go-9x9.safetensors").exists():
+        assert note.startswith("no trained model for go 9x9 with scoring 'territory' yet (the shipped go-9x9 "
+                               "plays scoring 'area')")
+    renju = make_engine(make("gomoku", size=15, rule="renju"), None).note
+    assert renju.startswith("no trained model for gomoku 15x15 renju yet")  # its rule is named once

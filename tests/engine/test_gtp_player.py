@@ -155,15 +155,19 @@ def test_the_first_genmove_may_take_longer_than_the_others(tmp_path):
 
 
 @needs_gnugo
-def test_gnu_go_without_capture_all_dead_is_noted_for_go():
-    """The games are counted Tromp-Taylor; GNU Go left dead stones on the board without
-    --capture-all-dead, and its own count named another winner in 28 of 100 games."""
-    from zeroplay.engine.arena import dead_stone_note
+def test_gnu_go_without_the_arenas_rules_is_noted_for_go():
+    """The games are counted Tromp-Taylor by area; GNU Go left dead stones on the board without
+    --capture-all-dead (its own count named another winner in 28 of 100 games), and plays
+    Japanese rules without --chinese-rules."""
+    from zeroplay.engine.arena import gnugo_notes
 
     go, gomoku = make("go", size=9, komi=7.0), make("gomoku", size=9)
-    plain = make_player(f"gtp:{GNUGO} --mode gtp --level 1 --chinese-rules", go, playouts=10)
-    assert "--capture-all-dead" in dead_stone_note(plain, go)
-    capturing = make_player(f"gtp:{GNUGO} --mode gtp --level 1 --capture-all-dead", go, playouts=10)
-    assert dead_stone_note(capturing, go) is None
-    assert dead_stone_note(make_player("heuristic:10", go, playouts=10), go) is None
-    assert dead_stone_note(make_player("heuristic:10", gomoku, playouts=10), gomoku) is None
+    plain = make_player(f"gtp:{GNUGO} --mode gtp --level 1", go, playouts=10)
+    notes = gnugo_notes(plain, go)
+    assert len(notes) == 2 and "--capture-all-dead" in notes[0] and "--chinese-rules" in notes[1]
+    territory = make("go", size=9, scoring="territory")
+    assert len(gnugo_notes(make_player(f"gtp:{GNUGO} --mode gtp", territory, playouts=10), territory)) == 1
+    both = make_player(f"gtp:{GNUGO} --mode gtp --level 1 --chinese-rules --capture-all-dead", go, playouts=10)
+    assert gnugo_notes(both, go) == []
+    assert gnugo_notes(make_player("heuristic:10", go, playouts=10), go) == []
+    assert gnugo_notes(make_player("heuristic:10", gomoku, playouts=10), gomoku) == []

@@ -106,7 +106,7 @@ def test_a_setting_without_a_model_says_so_at_start():
     """A new user's finding: --scoring territory dropped the 9x9 model without a word."""
     territory = _gtp("--scoring", "territory")
     assert territory.returncode == 0 and territory.stdout == "=\n\n"
-    assert "no Go model for 9x9 with territory scoring" in territory.stderr
+    assert "no Go model is the default for 9x9 with territory scoring" in territory.stderr
     named = _gtp("--model", "none")
     assert "no Go model" not in named.stderr  # asked for none: nothing to explain
 
@@ -122,16 +122,32 @@ def test_boardsize_picks_the_default_of_the_new_board_as_a_start_on_it_would(cap
     assert type(session.engine._searcher.evaluator).__name__ in ("NetEvaluator", "NumpyNetEvaluator")
     capsys.readouterr()
     assert ask(session, out, "boardsize 13") == "=\n\n"
+    # told at boardsize (not at the next genmove), and version names the board's engine at once
+    err = capsys.readouterr().err
+    assert "no Go model is the default for 13x13 with area scoring" in err
+    assert "--model go-9x9 plays it anyway" in err and "trained on" not in err
+    assert "Go priors" in ask(session, out, "version")
     assert ask(session, out, "genmove b").startswith("= ")
     assert type(session.engine._searcher.evaluator).__name__ == "GoPriorEvaluator"
-    assert "Go priors" in ask(session, out, "version")
-    err = capsys.readouterr().err
-    assert "no Go model for 13x13 with area scoring" in err and "trained on" not in err
+    assert ask(session, out, "clear_board") == "=\n\n"
     assert ask(session, out, "genmove w").startswith("= ")
     assert "no Go model" not in capsys.readouterr().err  # said once per setting
     assert ask(session, out, "boardsize 9") == "=\n\n"
+    assert "the shipped go-9x9 plays this board" in capsys.readouterr().err
+    assert "go-9x9.safetensors" in ask(session, out, "version")
     assert ask(session, out, "genmove b").startswith("= ")
     assert type(session.engine._searcher.evaluator).__name__ in ("NetEvaluator", "NumpyNetEvaluator")
+
+
+@pytest.mark.skipif(not (MODELS_DIR / "go-9x9.safetensors").exists(), reason="the 9x9 Go model does not ship")
+def test_an_engine_note_is_told_once_a_session(capsys):
+    """The komi note came again after time_settings (the searcher is remade for timed moves)."""
+    session, out = gtp_session(playouts=8, size=9, komi=7.5, shipped_default=True)
+    assert ask(session, out, "genmove b").startswith("= ")
+    assert capsys.readouterr().err.count("trained with komi 7 and plays komi 7.5") == 1
+    assert ask(session, out, "time_settings 5 0 0") == "=\n\n"
+    assert ask(session, out, "genmove w").startswith("= ")
+    assert "komi" not in capsys.readouterr().err
 
 
 def test_a_named_model_stays_on_every_board_and_excludes_the_default(go_model):

@@ -102,3 +102,47 @@ def test_a_side_string_that_starts_with_a_dash_is_its_value():
     args = build_parser().parse_args(glue_option_strings(argv))
     assert (args.common, args.a, args.b) == ("--game go --size 9", "", "--ownership-head")
     assert glue_option_strings(["ablate", "--b"]) == ["ablate", "--b"]  # argparse reports the missing value
+
+
+def _run(out, b, train_chunk, arena, cpu_s=60.0, **kw):
+    return run_ablation(out, "--size 9", "", b, cpu_hours=cpu_s / 3600, games=4, playouts=10, seed=0,
+                        log=kw.pop("log", lambda m: None), train_chunk=train_chunk, arena=arena, **kw)
+
+
+def test_a_rerun_with_other_options_is_refused(tmp_path):
+    """A new user reran a finished ablation with other --a/--b: nothing retrained, and RESULT.md
+    named options its nets were not trained with (with budget left, a side mixed both)."""
+    calls = []
+    train_chunk, arena = _fakes(calls, {"a": 20.0, "b": 20.0})
+    _run(tmp_path, "--root-policy gumbel", train_chunk, arena)
+    with pytest.raises(ValueError, match="trained with other options"):
+        _run(tmp_path, "--root-policy puct", train_chunk, arena, cpu_s=120.0)
+    assert "B --root-policy puct" not in (tmp_path / RESULT).read_text()
+    _run(tmp_path, " --root-policy   gumbel", train_chunk, arena)  # the same options, other spacing
+
+
+def test_a_sweep_has_the_elo_of_its_sign(tmp_path):
+    """RESULT.md said "Elo of A over B inf [?, -7]" for A 0 / 0 / 4."""
+    calls = []
+    train_chunk, _ = _fakes(calls, {"a": 60.0, "b": 60.0})
+
+    def swept(out, nets, games, playouts, seed):
+        return {"games": 4, "wins": 0, "draws": 0, "losses": 4, "score": 0.0, "elo": None,
+                "elo_low": None, "elo_high": -7.2}, ["arena"]
+
+    _run(tmp_path, "", train_chunk, swept)
+    assert "score 0.000, Elo of A over B -inf [-inf, -7]" in (tmp_path / RESULT).read_text()
+
+
+def test_raising_the_budget_after_the_arena_plays_the_new_nets_afresh(tmp_path):
+    """The old arena.jsonl recorded other nets and the arena refused it with a traceback."""
+    calls = []
+    train_chunk, arena = _fakes(calls, {"a": 30.0, "b": 30.0})
+    _run(tmp_path, "", train_chunk, arena)
+    header = {"zeroplay_match": 1, "a": str(tmp_path / "a/checkpoints/iter-000002.safetensors"),
+              "b": str(tmp_path / "b/checkpoints/iter-000002.safetensors")}
+    (tmp_path / "arena.jsonl").write_text(json.dumps(header) + "\n")
+    _run(tmp_path, "", train_chunk, arena, cpu_s=90.0)
+    assert not (tmp_path / "arena.jsonl").exists()  # the fake arena writes none
+    assert json.loads((tmp_path / "arena-until-2-2.jsonl").read_text()) == header
+    assert calls[-1] == ("arena", "iter-000003.safetensors", "iter-000003.safetensors")

@@ -340,24 +340,30 @@ def _gtp(arg, game, options):
     return GtpPlayer(arg.strip(), name=f"gtp:{arg.strip()}")
 
 
-def dead_stone_note(player, game) -> str | None:
-    """A note for a match whose ``player`` is GNU Go without ``--capture-all-dead``, else None.
+def gnugo_notes(player, game) -> list[str]:
+    """Notes for a Go match whose ``player`` is GNU Go run without the options that make it play
+    the arena's rules: ``--capture-all-dead`` and, for area scoring, ``--chinese-rules``.
 
     The arena counts a Go game ended by two passes Tromp-Taylor (every stone on the board alive,
     as CGOS does), and GNU Go by default passes with its opponent's dead stones still on the board:
     in a 100-game 9x9 match its own ``final_score`` named another winner than the count in 28
-    games (docs/STRENGTH.md, "Go 9x9"). Its ``--capture-all-dead`` makes it remove them first.
+    games (docs/STRENGTH.md, "Go 9x9"); ``--capture-all-dead`` makes it remove them first. Its
+    default rules are Japanese (territory), so under area scoring it misjudges dame and the count.
     """
     from pathlib import Path
 
     command = getattr(player, "command", None)
-    if game.name != "go" or not command or not player.name.startswith("gtp:"):
-        return None
-    if Path(command[0]).name != "gnugo" or "--capture-all-dead" in command:
-        return None
-    return (f"{player.name}: a game ended by two passes is counted Tromp-Taylor (every stone on the board "
-            "alive), and GNU Go passes with its opponent's dead stones still on the board unless it is given "
-            "--capture-all-dead: add it for a count that is the game's")
+    if game.name != "go" or not command or not player.name.startswith("gtp:") or Path(command[0]).name != "gnugo":
+        return []
+    notes = []
+    if "--capture-all-dead" not in command:
+        notes.append(f"{player.name}: a game ended by two passes is counted Tromp-Taylor (every stone on the "
+                     "board alive), and GNU Go passes with its opponent's dead stones still on the board unless "
+                     "it is given --capture-all-dead: add it, or the count can give GNU Go's won games away")
+    if game.rules.scoring == "area" and "--chinese-rules" not in command:
+        notes.append(f"{player.name}: the games are counted by area, and GNU Go plays Japanese (territory) rules "
+                     "unless it is given --chinese-rules")
+    return notes
 
 
 register_player_kind("gtp", _gtp)

@@ -281,8 +281,33 @@ def make_engine(game: Game, model: str | os.PathLike | None = None, *, use_shipp
         note = (f"no default model for {describe(game)}: the shipped {' and '.join(fits)} {verbs[0]} here but "
                 f"{verbs[1]} not its default ({why}: docs/STRENGTH.md); playing with the {name}.")
     else:
-        note = f"no trained model for {describe(game)} yet: playing with the {name}."
+        here, shipped = _rules_differ(game)
+        note = f"no trained model for {describe(game)}{here} yet{shipped}: playing with the {name}."
     return Engine(game, evaluator, name, note, None, overrides)
+
+
+def _rules_differ(game: Game) -> tuple[str, str]:
+    """``(" with scoring 'territory'", " (the shipped go-9x9 plays scoring 'area')")`` where a
+    shipped model of this game and board does not load only because of its rules, so that "no
+    trained model for go 9x9" does not read as if none shipped for the board; else ``("", "")``."""
+    import re
+
+    from zeroplay.nn.record import CheckpointError, checkpoint_differences
+
+    for path in model_files():
+        if not path.stem.startswith(f"{game.name}-{game.width}x{game.height}"):
+            continue
+        try:
+            diffs = checkpoint_differences(path, game=game)
+        except CheckpointError:
+            continue
+        found = [re.fullmatch(r"game option (\w+): checkpoint (.+), wanted (.+)", d) for d in diffs]
+        if diffs and all(found):
+            named = describe(game).replace(",", " ").split()  # "gomoku 15x15 renju" names its rule
+            here = " and ".join(f"{m[1]} {m[3]}" for m in found if m and m[3].strip("'") not in named)
+            there = " and ".join(f"{m[1]} {m[2]}" for m in found if m)
+            return (f" with {here}" if here else ""), f" (the shipped {path.stem} plays {there})"
+    return "", ""
 
 
 def _net_evaluator(path: str, game: Game, inference: str):

@@ -22,15 +22,19 @@ ENGINE_NAME = "zeroplay PUCT search with Go priors and random-rollout leaves (no
 
 def no_model_note(game) -> str:
     """Why the search plays ``game`` (a Go game) without a network: the shipped Go models and the
-    setting each is the default of (``factory.DEFAULT_MODELS``), so that another size or scoring
-    does not drop the model silently."""
-    from zeroplay.engine.factory import DEFAULT_MODELS
+    setting each is the default of (``factory.DEFAULT_MODELS``), and which of them would load here
+    by name (``factory.fitting_models``: a fully convolutional net plays any size, not another
+    scoring), so that another size or scoring does not drop the model silently."""
+    from zeroplay.engine.factory import DEFAULT_MODELS, fitting_models
 
-    shipped = [f"{name.removesuffix('.safetensors')} ({w}x{h}, area scoring)"
+    shipped = [f"{name.removesuffix('.safetensors')} ({w}x{h} area scoring's default)"
                for (kind, w, h, _, _), name in DEFAULT_MODELS.items() if kind == "go"]
-    told = f"the shipped {', '.join(shipped)} does not play this board or scoring" if shipped else "none ships"
-    return (f"no Go model for {game.width}x{game.height} with {game.rules.scoring} scoring ({told}): the search "
-            "plays with the Go priors; --model PATH names one")
+    fits = fitting_models(game)
+    told = (f"the shipped {', '.join(shipped)} is not measured on this board or scoring" if shipped
+            else "none ships")
+    named = f"--model {fits[0]} plays it anyway, --model PATH another" if fits else "--model PATH names one"
+    return (f"no Go model is the default for {game.width}x{game.height} with {game.rules.scoring} scoring ({told}): "
+            f"the search plays with the Go priors; {named}")
 
 
 class PuctRollout:
@@ -80,17 +84,19 @@ class PuctRollout:
         self.seed = seed
         self._searcher = None
         self._game = None
-        self._noted: set = set()
-        self.start_game = None  # the board a session starts on (GtpSession sets it): warm-up, name
+        self._noted: set = set()  # the settings told to have no model
+        self._on_priors = False  # the last board noted had no model
+        self._told: set[str] = set()
+        self.board = None  # the board a session is on (GtpSession sets it): warm-up, name, notes
         self.last = None
 
     @property
     def name(self) -> str:
         """Which evaluator plays: the network's file name, or the Go priors (GTP ``version``).
-        With ``shipped_default``, that of the last board searched, else of ``start_game``."""
+        With ``shipped_default``, that of ``board`` (else of the last board searched)."""
         from pathlib import Path
 
-        game = self._game if self._game is not None else self.start_game
+        game = self.board if self.board is not None else self._game
         if game is None and self.shipped_default:
             return "zeroplay PUCT search with the shipped Go model of the board where one ships, else Go priors"
         model = self.model if game is None else self.model_for(game)
@@ -107,19 +113,36 @@ class PuctRollout:
         return None if found is None else str(found)
 
     def note_board(self, game) -> None:
-        """With ``shipped_default``: say on stderr, once per setting, that ``game`` is played by the
-        Go priors because no shipped model is the default of its setting (``no_model_note``)."""
-        setting = (game.width, game.height, game.rules.scoring, game.rules.ko, game.rules.suicide)
-        if self.shipped_default and setting not in self._noted and self.model_for(game) is None:
-            import sys
+        """With ``shipped_default``, on stderr: that ``game`` is played by the Go priors because no
+        shipped model is the default of its setting (``no_model_note``, once per setting), and
+        that a shipped model plays again when the session comes back to its setting."""
+        if not self.shipped_default:
+            return
+        import sys
+        from pathlib import Path
 
+        setting = (game.width, game.height, game.rules.scoring, game.rules.ko, game.rules.suicide)
+        model = self.model_for(game)
+        if model is None and setting not in self._noted:
             self._noted.add(setting)
             print(f"zeroplay gtp: {no_model_note(game)}", file=sys.stderr, flush=True)
+        elif model is not None and self._on_priors:
+            print(f"zeroplay gtp: the shipped {Path(model).stem} plays this board ({game.width}x{game.height}, "
+                  f"{game.rules.scoring} scoring)", file=sys.stderr, flush=True)
+        self._on_priors = model is None
+
+    def _tell(self, note: str) -> None:
+        """An engine's note on stderr, once a session (a searcher remade for a timed move made it
+        again)."""
+        import sys
+
+        if note not in self._told:
+            self._told.add(note)
+            print(f"zeroplay gtp: {note}", file=sys.stderr, flush=True)
 
     def _engine(self, game, *, quiet: bool = False, model: str | None = None):
         """The factory's ``Engine`` of ``game`` with this engine's evaluator (``model`` instead
         where given): its searchers are made, sized and warmed up the way every front-end's are."""
-        import sys
 
         from zeroplay.engine.factory import Engine, make_engine
         from zeroplay.engine.go_prior import GoPriorEvaluator
@@ -132,11 +155,11 @@ class PuctRollout:
             try:
                 engine = make_engine(game, model, use_shipped=False)
                 if engine.note and not quiet:
-                    print(f"zeroplay: {engine.note}", file=sys.stderr, flush=True)
+                    self._tell(engine.note)
                 return engine
             except CheckpointError as e:
                 if not quiet:
-                    print(f"zeroplay: {e}; this board is played with the Go priors", file=sys.stderr, flush=True)
+                    self._tell(f"{e}; this board is played with the Go priors")
         return Engine(game, GoPriorEvaluator(seed=self.seed), ENGINE_NAME,
                       config_overrides=dict(game.play_search_options))
 
@@ -152,10 +175,10 @@ class PuctRollout:
         rules, priors and rollouts in the search, by two tiny searches on a 5x5 board
         (``Engine.warm_up``; the kernels do not depend on the size). The engine's own searcher
         is untouched. A cold cache otherwise makes the first ``genmove`` compile for minutes. The
-        network is the one of ``start_game`` with ``shipped_default``."""
+        network is the one of ``board`` with ``shipped_default``."""
         from zeroplay.games import make
 
-        model = self.model_for(self.start_game) if self.start_game is not None else self.model
+        model = self.model_for(self.board) if self.board is not None else self.model
         self._engine(make("go", size=5), quiet=True, model=model).warm_up(playouts)
 
     def think(self, state, *, playouts: int | None = None, seconds: float | None = None, on_progress=None,

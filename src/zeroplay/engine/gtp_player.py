@@ -145,7 +145,7 @@ class GtpPlayer:
     Args:
         command: the engine's command line, e.g. ``"gnugo --mode gtp --level 1 --chinese-rules
             --capture-all-dead"`` (games ended by two passes are counted Tromp-Taylor, so an
-            engine must capture dead stones before it passes: ``arena.dead_stone_note``).
+            engine must capture dead stones before it passes: ``arena.gnugo_notes``).
         timeout_s: seconds per reply.
         first_genmove_timeout_s: seconds the first ``genmove`` of each engine process may take
             (at least ``timeout_s``): an engine may load or compile then -- ``zeroplay gtp`` on a

@@ -24,7 +24,9 @@ one ``undo`` step, as in GNU Go 3.8 and KataGo; handicap stones and a ``loadsgf`
 start of the game, and ``undo`` with nothing to take back answers ``? cannot undo``.
 
 The engine (named on stderr at start and in ``version``): the compiled PUCT search
-(``zeroplay.search``) with Go priors and random-rollout leaves -- no Go network ships yet -- or, with
+(``zeroplay.search``) with a Go network's priors and values -- ``--model``, else the shipped model
+that is the default of the board's setting (``go-9x9`` on 9x9 with area scoring), followed through
+``boardsize`` / ``komi`` -- or, where none is, with Go priors and random-rollout leaves; or, with
 ``--engine flat``, flat Monte-Carlo (``zeroplay.engine.go_montecarlo``).
 """
 
@@ -111,9 +113,6 @@ class GtpSession:
             raise ValueError(f"seconds per move must be in (0, {self.clock.max_seconds:g}] (the cap "
                              f"--max-seconds), got {seconds}")
         self._new_game(size, komi)
-        if hasattr(self.engine, "start_game"):
-            self.engine.start_game = self.game
-            self.engine.note_board(self.game)
         self.commands = {name[4:].replace("__", "-"): getattr(self, name) for name in dir(self)
                          if name.startswith("cmd_")}
 
@@ -128,6 +127,9 @@ class GtpSession:
         from zeroplay.games import make
 
         self.game: Any = make("go", size=size, komi=komi, **self.rules)  # a Go game (from_stones, rules)
+        if hasattr(self.engine, "note_board"):  # PuctRollout: which model plays this board, told now
+            self.engine.board = self.game
+            self.engine.note_board(self.game)
         self.events: list = []
         self.states = [self.game.initial()]
 
@@ -599,8 +601,9 @@ def add_gtp_arguments(parser) -> None:
                              "leaves (default); flat: flat Monte-Carlo, UCB1 over the root moves")
     parser.add_argument("--model", default=None,
                         help="a Go model (checkpoint path or shipped name) for the search's priors and values "
-                             "(default: the shipped Go model of the start size if one ships, else none: Go priors "
-                             "and rollouts); 'none' for no model")
+                             "on every board of the session (default: the shipped Go model that is the default of "
+                             "each board's size and scoring, followed through boardsize, where one is: go-9x9 on "
+                             "9x9 area scoring; elsewhere Go priors and rollouts); 'none' for no model")
 
 
 def _start_model(args) -> str | None:

@@ -7,7 +7,8 @@ play independent games)::
     GET  /api/defaults                      what a new game gets where a request leaves options out
                                             {game, size, n_in_row, rule, playouts, model,
                                             n_in_row_by_size}
-    POST /api/games                         new game {game, size, n_in_row, rule, color, playouts,
+    POST /api/games                         new game {game, size, n_in_row, rule, komi and scoring
+                                            (Go: points for White, area|territory), color, playouts,
                                             seconds (the engine's time per move, 0..60; null:
                                             playouts per move), model (null: the setting's default,
                                             "search": no network, or a shipped model's name from

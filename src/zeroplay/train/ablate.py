@@ -20,6 +20,7 @@ the same. Colours alternate in the arena.
 from __future__ import annotations
 
 import json
+import math
 import os
 import shlex
 import subprocess
@@ -33,6 +34,7 @@ SIDES = ("a", "b")
 CPU_LOG = "cputime.jsonl"
 ARENA_LOG = "arena.jsonl"
 RESULT = "RESULT.md"
+OPTIONS = "options.json"
 
 
 def add_parser(sub) -> None:
@@ -140,6 +142,48 @@ def _train_chunk(out: Path, side: str, options: str, iterations: int) -> dict:
             "wall_s": round(time.monotonic() - started, 2)}
 
 
+def _check_options(out: Path, options: dict[str, str]) -> None:
+    """Keep OUT to the sides' training options it started with: OUT/options.json, written at the
+    first run (or, for a folder from before the file, at its first rerun).
+
+    Raises:
+        ValueError: the command's options for a side differ from OUT's: its nets would mix
+            iterations trained with both, and RESULT.md would name options they were not trained
+            with. ``--cpu-hours``, ``--games``, ``--playouts`` and ``--seed`` may change.
+    """
+    path = out / OPTIONS
+    wanted = {s: " ".join(shlex.split(options[s])) for s in SIDES}  # spacing is not an option
+    if path.exists():
+        kept = json.loads(path.read_text(encoding="utf-8"))
+        changed = [s for s in SIDES if kept.get(s) != wanted[s]]
+        if changed:
+            told = "; ".join(f"{s.upper()}: `{kept.get(s)}` there, `{wanted[s]}` here" for s in changed)
+            raise ValueError(f"{out} was trained with other options ({told}): rerun with its own options to "
+                             "resume it, or give another --out for these")
+        return
+    atomic_write_text(path, json.dumps(wanted, indent=2, sort_keys=True) + "\n")
+
+
+def _retire_stale_arena(out: Path, nets: dict, log) -> None:
+    """A match record of other nets (the budget was raised after the arena, so the sides trained
+    on) is renamed ``arena-until-A-B.jsonl`` (the nets' iterations) and the new nets play afresh.
+    """
+    path = out / ARENA_LOG
+    if not path.exists():
+        return
+    with open(path, encoding="utf-8") as f:
+        try:
+            header = json.loads(f.readline() or "{}")
+        except json.JSONDecodeError:
+            return  # not a record: the arena itself refuses it, with its own words
+    if (header.get("a"), header.get("b")) == (str(nets["a"]), str(nets["b"])):
+        return
+    iters = [Path(str(header.get(s) or "none")).stem.removeprefix("iter-").lstrip("0") or "0" for s in SIDES]
+    old = out / f"arena-until-{iters[0]}-{iters[1]}.jsonl"
+    os.replace(path, old)
+    log(f"{ARENA_LOG} played other nets ({header.get('a')}, {header.get('b')}): kept as {old.name}")
+
+
 def _final_checkpoint(run_dir: Path) -> Path:
     found = sorted((run_dir / "checkpoints").glob("iter-*.safetensors"))
     if not found:
@@ -174,6 +218,7 @@ def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, ga
     out.mkdir(parents=True, exist_ok=True)
     budget = cpu_hours * 3600.0
     options = {"a": f"{common} {a}", "b": f"{common} {b}"}
+    _check_options(out, options)
     while True:
         spent = _spent(out)
         todo = [s for s in SIDES if spent[s]["cpu_s"] < budget]
@@ -199,6 +244,7 @@ def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, ga
                 f"{budget:.0f} CPU-seconds")
     spent = _spent(out)
     nets = {s: _final_checkpoint(out / s) for s in SIDES}
+    _retire_stale_arena(out, nets, log)
     match, arena_args = arena(out, nets, games, playouts, seed)
     result = {"a": options["a"].strip(), "b": options["b"].strip(), "cpu_hours_budget": cpu_hours,
               "spent": spent, "nets": {s: str(p) for s, p in nets.items()}, "arena": match,
@@ -213,10 +259,15 @@ def _iterations(n: int) -> str:
 
 
 def _result_text(r: dict, argv: list[str] | None) -> str:
+    from zeroplay.engine.elo import format_elo
+
     m = r["arena"]
-    elo = "inf" if m.get("elo") is None else f"{m['elo']:+.0f}"
-    low = "?" if m.get("elo_low") is None else f"{m['elo_low']:+.0f}"
-    high = "?" if m.get("elo_high") is None else f"{m['elo_high']:+.0f}"
+    # the arena's JSON has None for an infinite Elo (a sweep): its sign is the score's, and an
+    # infinite bound is the low one below, the high one above
+    sweep = math.inf if m["score"] > 0.5 else -math.inf
+    elo = format_elo(sweep if m.get("elo") is None else m["elo"])
+    low = format_elo(-math.inf if m.get("elo_low") is None else m["elo_low"])
+    high = format_elo(math.inf if m.get("elo_high") is None else m["elo_high"])
     rerun = shlex.join(["zeroplay", *argv]) if argv else "(run by a script)"
     lines = [
         "# Ablation result",

@@ -600,7 +600,7 @@ def _describe_game(game) -> str:
 def _arena(args) -> int:
     import numpy as np
 
-    from zeroplay.engine.arena import dead_stone_note, make_player
+    from zeroplay.engine.arena import gnugo_notes, make_player
 
     game, taken = _arena_game(args)
     openings = _arena_openings(args, game)  # a bad file is refused before any engine starts
@@ -613,10 +613,8 @@ def _arena(args) -> int:
     b = make_player(args.b, game, playouts=args.playouts, seed=int(seeds[1]), opening_moves=args.opening_moves)
     if taken is not None:
         print(taken, file=sys.stderr, flush=True)  # once, before the match; never on --json's stdout
-    for player in (a, b):
-        note = dead_stone_note(player, game)
-        if note is not None:
-            print(f"note: {note}", file=sys.stderr, flush=True)
+    for note in gnugo_notes(a, game) + gnugo_notes(b, game):
+        print(f"note: {note}", file=sys.stderr, flush=True)
     record = _open_record(args, game, openings)
     try:
         return _arena_match(args, game, a, b, record, openings)
