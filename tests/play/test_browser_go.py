@@ -1,6 +1,6 @@
 """Go on the web board in a real browser (Playwright driving Debian's Chromium, as
 ``test_browser.py``): the Go form, hoshi and GTP letters, a capture, the pass button, two passes
-ending the game with the count shown, SGF export. Saves ``artifacts/web-board-go.png``."""
+ending the game with the count shown, SGF export, resigning and taking it back. Saves ``artifacts/web-board-go.png``."""
 
 from __future__ import annotations
 
@@ -67,6 +67,18 @@ def test_go_capture_pass_and_count_in_chromium(server):
             assert game_result(page) in page.locator("#status").text_content()
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "web-board-go.png"))
+            # a new game, resigned at once (the page asks first); Undo takes it back
+            assert page.is_visible("#opt-engine-resigns") and page.is_checked("#opt-engine-resigns")
+            page.uncheck("#opt-setup")
+            page.click("#btn-new")
+            page.wait_for_function("game && game.line.length === 0 && !game.over")
+            page.on("dialog", lambda d: d.accept())
+            page.click("#btn-resign")
+            page.wait_for_function("game && game.over && game.resigned === 0")
+            assert "You resigned. zeroplay wins. (White wins W+R)" in page.locator("#status").text_content()
+            assert page.is_disabled("#btn-resign") and page.is_disabled("#btn-pass")
+            page.click("#btn-undo")
+            page.wait_for_function("game && !game.over && game.resigned === null")
         finally:
             browser.close()
     assert not errors, errors

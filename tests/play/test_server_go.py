@@ -165,3 +165,85 @@ def test_a_set_up_go_record_loads_and_exports_its_stones(client):
 def test_bad_go_records_are_refused(client, text, words):
     r = client.post("/api/games/load", json={"text": text})
     assert r.status_code == 400 and words in r.json()["detail"]
+
+
+def test_the_person_resigns_undo_takes_it_back_and_the_record_says_so(client):
+    g = new_go(client, size=5, komi=0.5)
+    assert g["resigns"] and g["resigned"] is None and g["options"]["engine_resigns"] is True
+    g = move(client, g, "C3")
+    r = client.post(f"/api/games/{g['id']}/resign")  # the engine's turn: a person may resign any time
+    assert r.status_code == 200, r.text
+    g = r.json()
+    assert g["over"] and g["resigned"] == 0 and g["winner"] == 1 and g["result"] == "White wins W+R"
+    assert not g["your_turn"]
+    assert client.post(f"/api/games/{g['id']}/move", json={"move": "B2", "either_side": True}).status_code == 409
+    assert client.post(f"/api/games/{g['id']}/engine").status_code == 409
+    assert client.post(f"/api/games/{g['id']}/resign").status_code == 409
+    sgf = client.get(f"/api/games/{g['id']}/record?format=sgf").text
+    assert read_go_sgf(sgf).result == "W+R"
+    g = client.post(f"/api/games/{g['id']}/undo").json()  # the resignation alone goes
+    assert not g["over"] and g["resigned"] is None and len(g["line"]) == 1
+    # stepping back: resigning there is refused (the end of the line only)
+    g = client.post(f"/api/games/{g['id']}/goto", json={"ply": 0}).json()
+    r = client.post(f"/api/games/{g['id']}/resign")
+    assert r.status_code == 409 and "end of the line" in r.json()["detail"]
+
+
+def _free(g, order=(12, 6, 18, 8, 16, 2, 22, 10, 14)) -> int:
+    """The first empty cell of ``order``: a move of the person's that the engine's (real) replies
+    cannot have taken."""
+    return next(c for c in order if g["board"][c] == 0)
+
+
+def _engine_hopeless(monkeypatch, black_winrate):
+    """Every search the web board makes reports Black's win rate as ``black_winrate``."""
+    from zeroplay.play.webanalysis import GameAnalysis
+
+    real = GameAnalysis.snapshot
+
+    def snapshot(self, result, s, node, *, final):
+        snap = real(self, result, s, node, final=final)
+        snap["black_winrate"] = black_winrate
+        return snap
+
+    monkeypatch.setattr(GameAnalysis, "snapshot", snapshot)
+
+
+def test_the_engine_resigns_after_three_hopeless_moves(client, monkeypatch):
+    """A losing Go engine filled its own eyes to the end (issue 22's GNU Go games): it resigns
+    once its win rate has been under 3 % at 3 of its moves in a row (KataGo's rule)."""
+    _engine_hopeless(monkeypatch, 0.99)  # the engine plays White: 1 %
+    g = new_go(client, size=5, komi=0.5)
+    for _ in range(3):
+        g = move(client, g, _free(g))
+        r = client.post(f"/api/games/{g['id']}/engine")
+        assert r.status_code == 200, r.text
+        g, search = r.json()["game"], r.json()["search"]
+    assert "move" not in search and search["resigned"] == 1
+    assert g["over"] and g["resigned"] == 1 and g["winner"] == 0 and g["result"] == "Black wins B+R"
+    assert len(g["line"]) == 5  # two replies, then the resignation instead of a third
+    assert read_go_sgf(client.get(f"/api/games/{g['id']}/record?format=sgf").text).result == "B+R"
+    g = client.post(f"/api/games/{g['id']}/undo").json()  # your move and the resignation after it
+    assert not g["over"] and g["resigned"] is None and len(g["line"]) == 4 and g["your_turn"]
+
+
+def test_an_engine_told_not_to_resign_plays_on(client, monkeypatch):
+    _engine_hopeless(monkeypatch, 0.99)
+    g = new_go(client, size=5, komi=0.5, engine_resigns=False)
+    assert g["options"]["engine_resigns"] is False
+    for _ in range(4):
+        g = move(client, g, _free(g))
+        g = client.post(f"/api/games/{g['id']}/engine").json()["game"]
+    assert not g["over"] and len(g["line"]) == 8
+
+
+def test_a_hopeless_gomoku_engine_plays_on(client, monkeypatch):
+    """Only games whose ``Game.resigns`` is set (Go) resign; a lost Gomoku game ends by itself."""
+    _engine_hopeless(monkeypatch, 0.99)
+    r = client.post("/api/games", json={"game": "gomoku", "size": 9, "playouts": 8})
+    g = r.json()
+    assert g["resigns"] is False
+    for _ in range(4):
+        g = move(client, g, _free(g, (40, 20, 60, 24, 56)))
+        g = client.post(f"/api/games/{g['id']}/engine").json()["game"]
+    assert not g["over"] and len(g["line"]) == 8

@@ -667,3 +667,64 @@ def test_go_takes_a_komi_and_other_games_refuse_it(play_here):
     assert bad.returncode == 2 and "komi" in bad.stderr
     other = play_here("quit\n", "--size", "9", "--komi", "6.5")
     assert other.returncode == 2 and "--komi: a Go option; gomoku has none" in other.stderr
+
+
+def _hopeless(t, win_rate=0.01):
+    """The session's searcher answers every search with a lost root (its first legal move)."""
+    from zeroplay.search.result import SearchResult
+
+    def search(state, **_):
+        move = int(state.legal_moves()[0])
+        return SearchResult(best_move=move, root_q=2 * win_rate - 1, pv=(move,), playouts=800, seconds=0.1)
+
+    t.searcher.search = search
+
+
+def test_go_engine_resigns_a_lost_game_after_three_hopeless_moves_and_undo_takes_it_back():
+    """A losing Go engine filled its own eyes until every stone was captured (issue 22's GNU Go
+    games): it resigns instead, as KataGo does, after 3 moves under 3 %."""
+    game = make("go", size=5, komi=0.5)
+    s = Session(game, human=0, playouts=800)
+    _hopeless(s.t)
+    for move in ("C3", "B2", "D4"):
+        assert not s.t.over
+        s.t.handle(move)
+    assert s.t.resigned == 1 and s.t.over and not s.t.state.is_terminal
+    assert s.t.state.ply == 5  # two engine moves, then the resignation instead of a third
+    assert "zeroplay resigns: its win rate has been under 3% for 3 moves" in s.lines[-1]
+    assert "Black (you) wins." in s.lines[-1]
+    assert s.t.prompt() == "game over: new or quit> "
+    s.t.handle("B4")
+    assert s.lines[-1].startswith("The game is over")
+    s.t.handle("undo")  # your D4 goes, and the resignation that answered it
+    assert s.t.resigned is None and s.t.state.ply == 4 and not s.t.over
+    s.t.handle("new")
+    assert s.t.resigned is None and s.t.resigner.hopeless == 0
+
+
+def test_the_person_resigns_and_takes_it_back():
+    game = make("go", size=5, komi=0.5)
+    s = Session(game, human=0, playouts=8)
+    s.t.handle("resign")
+    assert s.t.resigned == 0 and "You resign. White (zeroplay) wins." in s.lines[-1]
+    s.t.handle("resign")
+    assert s.lines[-1].startswith("The game is over")
+    s.t.handle("undo")
+    assert s.lines[-1] == "Took back your resignation." and not s.t.over
+    s.t.handle("help")
+    assert "\n  resign " in s.lines[-1]
+
+
+def test_no_resign_and_games_without_resignation_play_on():
+    go = make("go", size=5, komi=0.5)
+    t = TerminalGame(go, make_engine(go, use_shipped=False), 0, playouts=800, out=lambda _: None, resign=False)
+    _hopeless(t)
+    for move in ("C3", "B2", "D4", "B4"):
+        t.handle(move)
+    assert t.resigned is None and t.state.ply == 8
+    gomoku = make("gomoku", width=9, height=9)
+    t = TerminalGame(gomoku, make_engine(gomoku, use_shipped=False), 0, playouts=800, out=lambda _: None)
+    _hopeless(t)
+    for move in ("e5", "f6", "c3", "d7"):
+        t.handle(move)
+    assert t.resigned is None and t.state.ply == 8

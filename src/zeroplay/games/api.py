@@ -182,6 +182,9 @@ class Game(ABC):
     shared records (``games.records``: PSQ, SGF ``GM[4]``)."""
     pass_action: int | None = None
     """The action that passes (Go: ``cells``), or None in games without a pass."""
+    resigns: bool = False
+    """Whether a front-end's engine resigns a game it has lost (``engine.resign``): Go, where an
+    engine playing on fills its own eyes; False (the default) where a lost game ends by itself."""
 
     def star_points(self) -> list[int] | None:
         """Cells a board diagram marks with a dot (Go's hoshi), or None: the front-end's own choice

@@ -50,6 +50,9 @@ def add_play_commands(sub) -> None:
                         "be won again by replaying it)")
     variety.add_argument("--seed", type=at_least_0, default=None,
                    help="seed (>= 0) of that draw, for a game that can be replayed (default: fresh)")
+    p.add_argument("--no-resign", dest="resign", action="store_false",
+                   help="Go: the engine plays a lost game to its end (default: it resigns once its win rate "
+                        "has been under 3%% for 3 of its moves, as KataGo does)")
     p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("usi", help="USI shogi engine protocol on stdin/stdout (= usi-zeroplay)")

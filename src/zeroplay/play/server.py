@@ -16,11 +16,14 @@ play independent games)::
                                             [cells], white: [cells], to_play: black|white|null}),
                                             vary_opening (default true: the engine's moves at
                                             plies 1-5 are drawn among its near-best; false: its
-                                            most visited move always)}
+                                            most visited move always), engine_resigns
+                                            (default true: in Go the engine resigns once
+                                            its win rate has been under 3 % at 3 of its
+                                            moves in a row; false: it plays to the end)}
                                             -> 201 game
     POST /api/games/load                    new game from a record {text, format: psq|sgf|auto,
                                             n_in_row, rule, color, playouts, seconds, model,
-                                            vary_opening}
+                                            vary_opening, engine_resigns}
                                             -> 201 game (SGF: every variation, a set-up start)
     GET  /api/games/{id}                    the game
     POST /api/games/{id}/move               the person's move {move: "h8" | "7,7" | cell,
@@ -34,7 +37,12 @@ play independent games)::
                                             closing the stream stops the search, nothing is played
     GET  /api/games/{id}/analyze/stream     analysis of the position (nothing is played), events
                                             as above; ?playouts=N
-    POST /api/games/{id}/undo               take back the person's last move and the reply -> game
+    POST /api/games/{id}/undo               take back the person's last move and the reply (or
+                                            a resignation) -> game
+    POST /api/games/{id}/resign             the person resigns at the end of the line -> game
+                                            ("over", "resigned": the player who did, "result"
+                                            "W+R" / "B+R"; the engine's own resignation reads
+                                            the same after its move)
     POST /api/games/{id}/goto               show a position {ply: n} of the line or {node: id} of the
                                             variation tree -> game (analysis follows the position)
     POST /api/games/{id}/mainline           back to the main line (where the variation left it)
@@ -138,6 +146,7 @@ class NewGameIn(BaseModel):
     model: StrictStr | None = Field(None, max_length=100)
     setup: SetupIn | None = None
     vary_opening: StrictBool = True  # the engine's first moves drawn among its near-best (Options.vary_opening)
+    engine_resigns: StrictBool = True  # Go: the engine resigns a lost game (Options.engine_resigns)
 
 
 class MoveIn(BaseModel):
@@ -163,6 +172,7 @@ class LoadIn(BaseModel):
     seconds: StrictFloat | StrictInt | None = Field(None, gt=0, le=MAX_SECONDS_PER_MOVE)
     model: StrictStr | None = Field(None, max_length=100)
     vary_opening: StrictBool = True
+    engine_resigns: StrictBool = True
 
 
 def create_app(store: GameStore | None = None, *, model: str | None = None,
@@ -229,7 +239,7 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
         body = body or NewGameIn()
         options = games.options(body.game, body.size, body.n_in_row, body.rule, body.color, body.playouts,
                                 body.seconds, body.model, komi=body.komi, scoring=body.scoring,
-                                vary_opening=body.vary_opening)
+                                vary_opening=body.vary_opening, engine_resigns=body.engine_resigns)
         takes = option_names(options.game)  # as zeroplay play: no silently ignored options
         given = sorted(k for k in {"size", "n_in_row", "rule"} & body.model_fields_set if k not in takes)
         if given:
@@ -252,6 +262,7 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
             rec = read_go_record(text)
             options = games.options("go", rec.width, color=body.color, playouts=body.playouts, seconds=body.seconds,
                                     model=body.model, komi=rec.komi, vary_opening=body.vary_opening,
+                                    engine_resigns=body.engine_resigns,
                                     scoring=rec.rules if rec.rules in ("area", "territory") else None)
             setup = (rec.black_setup, rec.white_setup, rec.to_play) if rec.black_setup or rec.white_setup else None
             return games.new(options, tuple(rec.moves), setup).to_json()
@@ -260,7 +271,7 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
         if rule is None and rec.rule in ("freestyle", "standard", "renju"):  # the record's own, unless chosen
             rule = rec.rule
         options = games.options("gomoku", rec.width, body.n_in_row, rule, body.color, body.playouts, body.seconds,
-                                body.model, vary_opening=body.vary_opening)
+                                body.model, vary_opening=body.vary_opening, engine_resigns=body.engine_resigns)
         setup = (rec.black, rec.white, rec.to_play) if rec.set_up else None
         g = games.new(options, tuple(rec.main_line()), setup)
         g.load_record(rec)  # the variations and the analysis
@@ -283,6 +294,10 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
     @app.post("/api/games/{game_id}/undo")
     def undo(game_id: str):
         return _changed(game_id, lambda g: g.undo())
+
+    @app.post("/api/games/{game_id}/resign")
+    def resign(game_id: str):
+        return _changed(game_id, lambda g: g.resign())
 
     @app.post("/api/games/{game_id}/goto")
     def goto(game_id: str, body: GotoIn):
@@ -339,7 +354,7 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
 def _precheck(g, *, play: bool, either_side: bool = False) -> None:
     """Refuse a stream with a status code before any event is sent."""
     s = g.state
-    if s.is_terminal:
+    if g.over:
         raise GameConflictError("the game is over")
     if play and s.to_play == g.human and not either_side:
         raise GameConflictError("it is your turn, not the engine's")

@@ -18,12 +18,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, describe
+from zeroplay.engine.resign import RESIGN_BELOW, RESIGN_TURNS, Resigner
 from zeroplay.games import Game, IllegalMoveError, State
 
 if TYPE_CHECKING:
     import numpy
 
-COMMANDS = "Commands: undo, hint, new [black|white], help, quit."
+COMMANDS = "Commands: undo, hint, resign, new [black|white], help, quit."
 COLOURS = ("black", "white")
 
 
@@ -31,6 +32,7 @@ COMMAND_HELP = (
     "Commands:",
     "  undo               take back your last move and the engine's reply",
     "  hint               the engine searches your position: its move, top moves with your win rate, best line",
+    "  resign             give up this game (in Go the engine resigns a lost game too)",
     "  new [black|white]  a new game, playing the colour given (else the same as before)",
     "  help, ?            this text",
     "  quit, exit, q      leave (Ctrl-D too)",
@@ -102,9 +104,12 @@ class TerminalGame:
 
     def __init__(self, game: Game, engine: Engine, human: int = 0, *, playouts: int | None = PLAY_PLAYOUTS,
                  seconds: float | None = None, out: Callable[[str], None] = print,
-                 rng: numpy.random.Generator | None = None):
+                 rng: numpy.random.Generator | None = None, resign: bool = True):
         """``rng``: the draw of the engine's early moves (``search.choice.varied_move``); None: it
-        always plays its most visited move (deterministic)."""
+        always plays its most visited move (deterministic). ``resign``: in a game whose
+        ``Game.resigns`` is set (Go), the engine resigns once its win rate has been under
+        ``RESIGN_BELOW`` for ``RESIGN_TURNS`` moves of its own (``engine.resign``); False: it
+        plays every game to its end."""
         self.game, self.engine, self.human = game, engine, human
         self.rng = rng
         self.playouts, self.seconds = playouts, seconds
@@ -116,13 +121,20 @@ class TerminalGame:
         self.state: State = game.initial()
         self.quit = False
         self.noted: set[str] = set()  # the search's notes already printed in this game
+        self.resigner = Resigner(below=RESIGN_BELOW if resign and game.resigns else 0.0)
+        self.resigned: int | None = None  # the player who resigned this game, if one did
+
+    @property
+    def over(self) -> bool:
+        """The game has ended: by its rules, or by a resignation."""
+        return self.state.is_terminal or self.resigned is not None
 
     # --- text ---------------------------------------------------------------------------------
     def side_name(self, player: int) -> str:
         return side_names(self.game)[player]
 
     def prompt(self) -> str:
-        if self.state.is_terminal:
+        if self.over:
             return "game over: new or quit> "
         return f"{self.side_name(self.state.to_play)} to move> "
 
@@ -221,8 +233,9 @@ class TerminalGame:
                     f"against best play")
         return "a draw with best play"
 
-    def engine_move(self) -> int:
-        """Search, play the engine's move, report it; returns the move."""
+    def engine_move(self) -> int | None:
+        """Search, play the engine's move, report it; returns the move, or None when the engine
+        resigns instead (``resign``)."""
         solved = self._solved()
         if solved is not None:
             score, move, seconds = solved
@@ -235,6 +248,12 @@ class TerminalGame:
         from zeroplay.search import varied_move
 
         result = self._search(self.state)
+        if self.resigner.observe(result):
+            self.resigned = self.state.to_play
+            self.out(f"zeroplay resigns: its win rate has been under {100 * RESIGN_BELOW:g}% for {RESIGN_TURNS} moves "
+                     f"({self.summary(result)}). {result_text(self.game, 1 - self.resigned, self.human)} "
+                     "Type new for another game, undo to take back your last move, or quit.")
+            return None
         move = varied_move(result, self.state.ply, self.rng)
         before, self.state = self.state, self.state.play(move)
         varied = ("" if result.best_move is None or move == int(result.best_move) else
@@ -305,7 +324,10 @@ class TerminalGame:
         if cmd == "hint":
             self.hint()
             return
-        if self.state.is_terminal:
+        if cmd == "resign":
+            self.resign()
+            return
+        if self.over:
             self.out("The game is over: type new for another game, undo, or quit.")
             return
         if self.state.to_play != self.human:
@@ -326,7 +348,18 @@ class TerminalGame:
         else:
             self.engine_move()
 
+    def resign(self) -> None:
+        """The person gives up the game in progress."""
+        if self.over:
+            self.out("The game is over: type new for another game, undo, or quit.")
+            return
+        self.resigned = self.human
+        self.out(f"You resign. {result_text(self.game, 1 - self.human, self.human)} "
+                 "Type new for another game, undo to take back your last move, or quit.")
+
     def new_game(self) -> None:
+        self.resigned = None
+        self.resigner.reset()
         self.state = self.game.initial()
         self.searcher.reset()
         if self._hint_searcher is not None:
@@ -338,18 +371,24 @@ class TerminalGame:
             self.engine_move()
 
     def undo(self) -> None:
+        if self.resigned is not None and self.resigned == self.human:
+            self.resigned = None  # the last thing done: take back that alone
+            self.out("Took back your resignation.")
+            return
         moves = list(self.state.moves)
         human_moves = [i for i in range(len(moves)) if i % 2 == self.human]
         if not human_moves:
             self.out("Nothing to undo.")
             return
         keep = human_moves[-1]  # drop your last move and everything after it
+        self.resigned = None  # a resignation is taken back with the moves before it
+        self.resigner.reset()
         self.state = self.game.initial().play_many(moves[:keep])
         self.out(f"Took back {' '.join(self.fmt(m) for m in moves[keep:])}.")
         self.show_board()
 
     def hint(self) -> None:
-        if self.state.is_terminal:
+        if self.over:
             self.out("No hint: the game is over.")
             return
         if self.state.to_play != self.human:
@@ -374,7 +413,7 @@ class TerminalGame:
     def start(self) -> None:
         """Print the first board; the engine moves first when it plays Black."""
         self.show_board()
-        if self.state.to_play != self.human and not self.state.is_terminal:
+        if self.state.to_play != self.human and not self.over:
             self.engine_move()
 
 
@@ -505,7 +544,8 @@ def run(args, inp: Callable[[str], str] = input, out: Callable[[str], None] = pr
         import numpy as np
 
         rng = None if getattr(args, "deterministic", True) else np.random.default_rng(getattr(args, "seed", None))
-        session = TerminalGame(game, engine, human, playouts=args.playouts, seconds=args.seconds, out=out, rng=rng)
+        session = TerminalGame(game, engine, human, playouts=args.playouts, seconds=args.seconds, out=out, rng=rng,
+                               resign=getattr(args, "resign", True))
         session.start()
         while not session.quit:
             try:

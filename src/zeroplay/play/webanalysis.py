@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from zeroplay.engine.resign import RESIGN_TURNS, resigns
 from zeroplay.games import State
 from zeroplay.play.review import MAX_REVIEW_PLAYOUTS, MAX_REVIEW_SECONDS
 from zeroplay.play.weboptions import MAX_WEB_PLAYOUTS, GameConflictError, GameInputError
@@ -66,7 +67,7 @@ class GameAnalysis:
         try:
             with self._lock:
                 s, node = self.state, self.cursor
-                if s.is_terminal:
+                if self.over:
                     raise GameConflictError("the game is over")
                 if play and s.to_play == self.human and not either_side:
                     raise GameConflictError("it is your turn, not the engine's")
@@ -83,7 +84,10 @@ class GameAnalysis:
                 with self._lock:
                     self._store(node, result, snap)
                     self.analysis = snap
-                    if play:
+                    if play and self._resigns(node, s, snap):
+                        self.resigned[node] = s.to_play
+                        snap["resigned"] = s.to_play
+                    elif play:
                         move = varied_move(result, s.ply, self.rng)
                         self._advance(move, s.play(move), parent=node)
                         snap["move"] = {"cell": move, "text": self.fmt(move)}
@@ -93,6 +97,20 @@ class GameAnalysis:
         finally:
             self._analysis_cancel = None
             self.busy.release()
+
+    def _resigns(self, node: int, s: State, snap: dict) -> bool:
+        """Whether the engine to move at ``node`` resigns instead of playing (``engine.resign``):
+        a game that resigns (Go), ``Options.engine_resigns``, and its win rate under the
+        threshold now (``snap``, this search) and at its previous positions of the line, as the
+        tree keeps them (each search's ``_store``)."""
+        if not (self.game.resigns and self.options.engine_resigns):
+            return False
+        def mine(black: float | None) -> float | None:  # Black's win rate -> the engine's
+            return None if black is None else (black if s.to_play == 0 else 1.0 - black)
+
+        path = self.tree.path(node)
+        earlier = [mine(self.tree.winrate(path[-1 - 2 * k])) for k in range(RESIGN_TURNS - 1, 0, -1) if 2 * k < len(path)]
+        return resigns([*earlier, mine(float(snap["black_winrate"]))])
 
     def _search(self, s: State, playouts: int, cancel: threading.Event, progress=None,
                 seconds: float | None = None):

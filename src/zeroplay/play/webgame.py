@@ -107,6 +107,9 @@ class WebGame(GameAnalysis):
         self._review_cancel: threading.Event | None = None  # set: stop the running review
         self.touched = time.monotonic()
         self.closed = False
+        self.resigned: dict[int, int] = {}
+        """Positions (tree nodes, each a line's end) where a player resigned: node -> that player
+        (0 Black, 1 White). The game is over there; undo takes a resignation back."""
         self.rng = np.random.default_rng() if options.vary_opening else None
         """The draw of the engine's early moves (``search.choice.varied_move``); None: its most
         visited move always (``Options.vary_opening`` off)."""
@@ -156,6 +159,11 @@ class WebGame(GameAnalysis):
         """Whether the shown position is the end of the line (no move after it)."""
         return int(self.tree.first_child[self.cursor]) == NONE
 
+    @property
+    def over(self) -> bool:
+        """The shown position ends the game: by the rules, or by a resignation there."""
+        return self.state.is_terminal or self.cursor in self.resigned
+
     def _options_json(self) -> dict:
         """The game's settings for the page: the options its game takes (``option_names``: no
         Gomoku rule on a Go game), then the engine's."""
@@ -166,7 +174,8 @@ class WebGame(GameAnalysis):
             out.update(n_in_row=g.n_in_row, rule=self.options.rule)
         out.update({name: g.options[name] for name in ("komi", "scoring") if name in takes})
         out.update(color=self.options.color, playouts=self.options.playouts, seconds=self.options.seconds,
-                   model=self.options.model, vary_opening=self.options.vary_opening)
+                   model=self.options.model, vary_opening=self.options.vary_opening,
+                   engine_resigns=self.options.engine_resigns)
         return out
 
     def to_json(self) -> dict:
@@ -175,7 +184,11 @@ class WebGame(GameAnalysis):
 
     def _json(self) -> dict:
         s, g, tree = self.state, self.game, self.tree
-        if s.is_terminal:
+        resigned = self.resigned.get(self.cursor)
+        winner = s.winner if resigned is None else 1 - resigned
+        if resigned is not None:
+            result = f"{('Black', 'White')[winner]} wins {'BW'[winner]}+R"
+        elif s.is_terminal:
             result = "draw" if s.winner is None else ("Black wins" if s.winner == 0 else "White wins")
             score = g.final_score_text(s)  # Go: "Black wins B+4.5"
             result = f"{result} {score}" if score else result
@@ -216,9 +229,10 @@ class WebGame(GameAnalysis):
             "forbidden": [int(c) for c in g.forbidden_moves(s)],
             "to_play": s.to_play,
             "human": self.human,
-            "your_turn": (not s.is_terminal) and (s.to_play == self.human or not self.at_end),
-            "over": s.is_terminal,
-            "winner": s.winner,
+            "your_turn": (not self.over) and (s.to_play == self.human or not self.at_end),
+            "over": self.over,
+            "winner": winner,
+            "resigned": resigned,
             "result": result,
             "winning_line": winning_line(s.board.reshape(-1), g.width, g.height, s.last_move,
                                          getattr(g, "n_in_row", None)) if s.winner is not None else [],
@@ -336,7 +350,7 @@ class WebGame(GameAnalysis):
             raise GameInputError("move text too long")
         with self._exclusive(), self._lock:
             s = self.state
-            if s.is_terminal:
+            if self.over:
                 raise GameConflictError("the game is over")
             if s.to_play != self.human and self.at_end and not either_side:
                 raise GameConflictError("it is the engine's turn")
@@ -383,6 +397,9 @@ class WebGame(GameAnalysis):
         """
         with self._exclusive(), self._lock:
             tree = self.tree
+            if self.resigned.get(self.cursor) == self.human:  # the last thing done: take back that alone
+                del self.resigned[self.cursor]
+                return
             path = tree.path(self.cursor)
             if not any(self.mover(ply - 1) == self.human for ply in range(1, len(path))):
                 raise GameConflictError("nothing to undo")
@@ -392,6 +409,7 @@ class WebGame(GameAnalysis):
             node = self.cursor
             for _ in range(2):
                 back = int(tree.parent[node])
+                self.resigned.pop(node, None)  # the node's number may be reused by a later move
                 tree.remove(node)
                 node = back
                 engine_to_move = self.mover(self.depth(node)) != self.human
@@ -399,6 +417,21 @@ class WebGame(GameAnalysis):
                     break
             self._show(node, line_end=tree.line_end(node))
             self.analysis = None
+
+    def resign(self) -> None:
+        """The person resigns at the end of the line (either colour's turn): the game is over
+        there, won by the other side (``W+R`` / ``B+R``); ``undo`` takes it back.
+
+        Raises:
+            GameConflictError: the game over here, not at the end of the line, the engine
+                thinking or a review running.
+        """
+        with self._exclusive(), self._lock:
+            if self.over:
+                raise GameConflictError("the game is over")
+            if not self.at_end:
+                raise GameConflictError("resign at the end of the line: go to its end")
+            self.resigned[self.cursor] = self.human
 
     # --- records ----------------------------------------------------------------------------
     def record(self, fmt: str) -> str:
@@ -423,7 +456,8 @@ class WebGame(GameAnalysis):
                 raise GameInputError(f"{self.game.name} records are SGF, not {fmt.upper()}")
             with self._lock:
                 moves = [int(self.tree.move[n]) for n in self.tree.path(self.line_end)[1:]]
-            return write_go_record(self.start, self.set_up, moves, black=names[0], white=names[1])
+                resigned = self.resigned.get(self.line_end)
+            return write_go_record(self.start, self.set_up, moves, black=names[0], white=names[1], resigned=resigned)
         with self._lock:
             tree = self.tree
             if fmt == "psq":
@@ -433,6 +467,9 @@ class WebGame(GameAnalysis):
                 return write_psq(rec)
             end = self.start.play_many(tree.moves(tree.line_end(ROOT)))  # the main line's result
             result = "" if not end.is_terminal else {0: "B+", 1: "W+", None: "0"}[end.winner]
+            main_end = tree.line_end(ROOT)
+            if main_end in self.resigned:
+                result = "BW"[1 - self.resigned[main_end]] + "+R"
             out = record_of_tree(tree, self.start, self.set_up, self.options.rule,
                                  lambda n: analysis_props(tree, n, self.game.width, self.fmt))
         return write_board_sgf(out, app=f"zeroplay:{__version__}", black_name=names[0], white_name=names[1],

@@ -17,9 +17,9 @@ def board_extras(game: Game, state: State) -> dict:
     """The game JSON's fields for the page: ``pass_move`` (the pass action, None without one),
     ``columns`` (column letters, None: a, b, c, ...), ``star_points`` (cells, None: the page's
     own), ``score`` (``Game.score_details`` of the shown position, None for games won by a
-    line)."""
+    line), ``resigns`` (``Game.resigns``: the page offers a resign button)."""
     return {"pass_move": game.pass_action, "columns": game.column_labels(),
-            "star_points": game.star_points(), "score": game.score_details(state)}
+            "star_points": game.star_points(), "score": game.score_details(state), "resigns": game.resigns}
 
 
 def sgf_game_number(text: str) -> int | None:
@@ -55,9 +55,11 @@ def read_go_record(text: str):
     return rec
 
 
-def write_go_record(start: State, set_up: bool, moves: list[int], *, black: str, white: str) -> str:
+def write_go_record(start: State, set_up: bool, moves: list[int], *, black: str, white: str,
+                    resigned: int | None = None) -> str:
     """Go SGF (``GM[1]``, ``SZ``, ``KM``, ``RU``, ``AB``/``AW``/``PL`` for a ``set_up`` start, ``RE``
-    when the line is finished) of ``moves`` from ``start``."""
+    when the line is finished, ``W+R`` / ``B+R`` when the player ``resigned`` at its end) of
+    ``moves`` from ``start``."""
     from zeroplay.games.go.game import Go
     from zeroplay.games.go.sgf import record_of_state, write_go_sgf
 
@@ -65,7 +67,10 @@ def write_go_record(start: State, set_up: bool, moves: list[int], *, black: str,
     if not isinstance(go, Go):  # the board sends only Go games here (its sgf_game capability)
         raise TypeError(f"write_go_record: a Go state, got {go.name}")
     end = start.play_many(moves)
-    rec = record_of_state(start, black=black, white=white, result=go.result_text(end) if end.is_terminal else "")
+    result = go.result_text(end) if end.is_terminal else ""
+    if resigned is not None:
+        result = "BW"[1 - resigned] + "+R"
+    rec = record_of_state(start, black=black, white=white, result=result)
     rec.moves = [int(m) for m in moves]
     if set_up:
         rec.black_setup = [int(c) for c in start.stones(0)]

@@ -101,6 +101,10 @@ class Options:
     """The engine draws its first moves among those rated about as good as its best
     (``search.choice.varied_move``: plies 1-5), so that a game cannot be won again by replaying
     it; False: always its most visited move (``zeroplay play --deterministic``)."""
+    engine_resigns: bool = True
+    """In a game whose ``Game.resigns`` is set (Go), the engine resigns once its win rate has
+    been under 3 % at 3 of its moves in a row (``engine.resign``, KataGo's rule); False: it plays
+    every game to its end (``zeroplay play --no-resign``)."""
 
     def __post_init__(self):
         if self.n_in_row is None:

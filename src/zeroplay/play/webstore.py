@@ -100,12 +100,12 @@ class GameStore:
     def options(self, game: str | None = None, size: int | None = None, n_in_row: int | None = None,
                 rule: str | None = None, color: str = "black", playouts: int | None = None,
                 seconds: float | None = None, model: str | None = None, komi: float | None = None,
-                scoring: str | None = None, vary_opening: bool = True) -> Options:
+                scoring: str | None = None, vary_opening: bool = True, engine_resigns: bool = True) -> Options:
         """A game's Options, those not given from the model's game, else the defaults
         (``terminal.game_settings``, as ``zeroplay play``; a sized game without a line length,
         Go, gets its own default size); playouts from the store's default."""
         return replace(self._options(game, size, n_in_row, rule, color, playouts, seconds, model, komi, scoring),
-                       vary_opening=bool(vary_opening))
+                       vary_opening=bool(vary_opening), engine_resigns=bool(engine_resigns))
 
     def _options(self, game, size, n_in_row, rule, color, playouts, seconds, model, komi, scoring) -> Options:
         from zeroplay.play.terminal import game_settings

@@ -107,6 +107,7 @@ class Go(Game):
     The rules themselves run on MIN_SIZE..MAX_SIZE (perft on 3x3 and 4x4, GTP ``boardsize 2``)."""
     heuristic = "go"  # the search-only engine's priors: zeroplay.engine.go_prior
     sgf_game = 1  # records: games.go.sgf
+    resigns = True  # front-ends: the engine resigns a lost game rather than fill its own eyes
     feature_sets = ("go", "basic", "alphazero-gomoku")
     value_only_options = ("komi",)  # the planes say who receives komi, not how much
 

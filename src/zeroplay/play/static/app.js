@@ -225,8 +225,10 @@ function next() {
       setStatus(`Engine vs engine: ${game.result === "draw" ? "a draw" : game.result}.`);
       return;
     }
+    const resigned = game.resigned === null || game.resigned === undefined ? ""
+      : game.resigned === game.human ? "You resigned. " : "zeroplay resigns. ";
     setStatus(game.result === "draw" ? "Draw." :
-      (game.winner === game.human ? "You win!" : "zeroplay wins.") + " (" + game.result + ")");
+      resigned + (game.winner === game.human ? "You win!" : "zeroplay wins.") + " (" + game.result + ")");
     return;
   }
   if (review) {  // the review holds the engine: browse, nothing starts
@@ -442,7 +444,8 @@ async function loadRecord(file) {
   try {
     const o = options();
     overlay = null;
-    const body = { text, format: "auto", color: o.color, playouts: o.playouts, vary_opening: o.vary_opening };
+    const body = { text, format: "auto", color: o.color, playouts: o.playouts, vary_opening: o.vary_opening,
+                   engine_resigns: o.engine_resigns };
     if (rulePicked) body.rule = o.rule;  // else the record's rule (SGF RU, PSQ rule=), or the default
     if (o.seconds) body.seconds = o.seconds;
     // the record sets the board size: without the person's choice the server picks the default

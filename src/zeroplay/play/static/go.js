@@ -26,6 +26,7 @@ function goOptions(o) {
   o.size = Math.max(goBoardSizes[0], Math.min(size, goBoardSizes[1]));
   o.komi = parseFloat(document.getElementById("opt-komi").value);
   o.scoring = document.getElementById("opt-scoring").value;
+  o.engine_resigns = document.getElementById("opt-engine-resigns").checked;
   return o;
 }
 
@@ -59,6 +60,7 @@ function goArrived(g) {
     komi.value = value;
     document.getElementById("opt-scoring").value = g.score.scoring;
   }
+  document.getElementById("opt-engine-resigns").checked = g.options.engine_resigns !== false;
   goSyncForm(false);
 }
 
@@ -68,6 +70,9 @@ function goPanel(g) {
   const pass = document.getElementById("btn-pass");
   pass.hidden = g.pass_move === null || g.pass_move === undefined;
   pass.disabled = g.over || (!g.your_turn && !document.getElementById("opt-setup").checked);
+  const resign = document.getElementById("btn-resign");
+  resign.hidden = !g.resigns;
+  resign.disabled = g.over || !g.at_end;
   document.getElementById("export-psq").hidden = !!g.score;  // Go records are SGF
   document.getElementById("btn-share").hidden = !!g.score;
   const s = g.score;
@@ -105,8 +110,23 @@ async function goPass() {
   }
 }
 
+// Resign: the person gives up the game at the end of the line (Undo takes it back).
+async function goResign() {
+  if (!game || game.over || !game.at_end) return;
+  if (streamKind === "engine") return;  // the engine is moving: resign on your turn
+  if (!window.confirm("Resign this game?")) return;
+  closeStream();  // an analysis of the position stops
+  try {
+    overlay = null;
+    setGame(await api("POST", `/api/games/${game.id}/resign`));
+  } catch (e) {
+    setStatus(e.message, "error");
+  }
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   document.getElementById("btn-pass").addEventListener("click", goPass);
+  document.getElementById("btn-resign").addEventListener("click", goResign);
   document.getElementById("opt-game").addEventListener("change", () => goSyncForm(true));
   document.getElementById("opt-setup").addEventListener("change", () => game && goPanel(game));
   goSyncForm(false);
