@@ -146,3 +146,41 @@ def test_raising_the_budget_after_the_arena_plays_the_new_nets_afresh(tmp_path):
     assert not (tmp_path / "arena.jsonl").exists()  # the fake arena writes none
     assert json.loads((tmp_path / "arena-until-2-2.jsonl").read_text()) == header
     assert calls[-1] == ("arena", "iter-000003.safetensors", "iter-000003.safetensors")
+
+
+def test_a_chunk_stopped_by_ctrl_c_books_its_cpu_and_the_rerun_goes_on(tmp_path):
+    """Ctrl-C reaches the training process too; its unfinished iteration's self-play games stay in
+    the run directory and count when it resumes, so its CPU time is booked to its side."""
+    from zeroplay.train.ablate import AblationStopped
+
+    calls = []
+    train_chunk, arena = _fakes(calls, {"a": 10.0, "b": 10.0})
+
+    def stopped_in_b(out, side, options, iterations):
+        if side == "b" and iterations == 2:
+            return {"side": side, "iterations": iterations - 1, "cpu_s": 4.0, "wall_s": 1.0, "interrupted": True}
+        return train_chunk(out, side, options, iterations)
+
+    said = []
+    with pytest.raises(AblationStopped):
+        run_ablation(tmp_path, "", "--a", "--b", cpu_hours=40 / 3600, games=10, playouts=10, seed=0,
+                     log=said.append, train_chunk=stopped_in_b, arena=arena)
+    assert "side b 4" in said[-1] and "rerun the same command" in said[-1]
+    rows = [json.loads(line) for line in (tmp_path / CPU_LOG).read_text().splitlines()]
+    assert rows[-1] == {"side": "b", "iterations": 1, "cpu_s": 4.0, "wall_s": 1.0, "interrupted": True}
+    calls.clear()
+    result = run_ablation(tmp_path, "", "--a", "--b", cpu_hours=40 / 3600, games=10, playouts=10, seed=0,
+                          log=lambda m: None, train_chunk=train_chunk, arena=arena)
+    # b's second iteration is trained again, its 4 CPU-seconds counted: 10 + 4 + 10 + 10 + 10 >= 40
+    assert result["spent"]["b"]["cpu_s"] == 44.0 and result["spent"]["b"]["iterations"] == 4
+
+
+def test_train_chunk_reads_exit_130_as_interrupted(tmp_path, monkeypatch):
+    import zeroplay.train.ablate as ablate
+
+    monkeypatch.setattr(ablate, "_zeroplay", lambda: [sys.executable, "-c", "raise SystemExit(130)"])
+    row = ablate._train_chunk(tmp_path, "a", "", 3)
+    assert row["interrupted"] is True and row["iterations"] == 2 and row["side"] == "a"
+    monkeypatch.setattr(ablate, "_zeroplay", lambda: [sys.executable, "-c", "raise SystemExit(1)"])
+    with pytest.raises(RuntimeError, match="failed .exit 1."):
+        ablate._train_chunk(tmp_path, "a", "", 3)

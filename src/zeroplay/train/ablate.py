@@ -5,7 +5,8 @@ Layout of OUT (resumable: rerun the same command to continue where it stopped)::
     OUT/a/, OUT/b/        the two training runs (``zeroplay train`` run directories)
     OUT/cputime.jsonl     one line per training chunk: side, iterations after it, CPU and wall
                           seconds (user + sys of the ``zeroplay train`` process and the workers
-                          it reaped)
+                          it reaped); a chunk stopped by Ctrl-C is booked too
+                          (``"interrupted": true``): its self-play games count on resume
     OUT/arena.jsonl       the final match's games (``zeroplay arena --record``)
     OUT/RESULT.md         the result: CPU per side, W/D/L of A, Elo with its 95 % interval, and
                           the command that reproduces it
@@ -89,9 +90,16 @@ def _cmd_ablate(args) -> int:
     for flag in ("--run-dir", "--iterations", "--hours"):
         if any(flag in shlex.split(opts) for opts in (args.common, args.a, args.b)):
             raise ValueError(f"{flag} is set by zeroplay ablate; drop it from --common/--a/--b")
-    result = run_ablation(Path(args.out), args.common, args.a, args.b, cpu_hours=args.cpu_hours,
-                          games=args.games, playouts=args.playouts, seed=args.seed, argv=sys.argv[1:],
-                          parallel=args.parallel)
+    try:
+        result = run_ablation(Path(args.out), args.common, args.a, args.b, cpu_hours=args.cpu_hours,
+                              games=args.games, playouts=args.playouts, seed=args.seed, argv=sys.argv[1:],
+                              parallel=args.parallel)
+    except AblationStopped:  # said, beside the training process's own line
+        return 130
+    except KeyboardInterrupt:
+        # one line (the arena process it ran says its own): not cli's "interrupted" too
+        print("ablate: interrupted; rerun the same command to continue", file=sys.stderr)
+        return 130
     print((Path(args.out) / RESULT).read_text(encoding="utf-8"), end="")
     return 0 if result else 1
 
@@ -116,11 +124,22 @@ def _spent(out: Path) -> dict[str, dict]:
     return spent
 
 
+class AblationStopped(KeyboardInterrupt):
+    """Ctrl-C stopped the training chunks; their CPU time is booked (``run_ablation`` said so)."""
+
+
+INTERRUPTED_EXITS = (130, -2)
+"""Exit statuses of a ``zeroplay train`` stopped by Ctrl-C (its own 130, or killed by SIGINT)."""
+
+
 def _train_chunk(out: Path, side: str, options: str, iterations: int) -> dict:
     """One ``zeroplay train`` call up to ``iterations`` iterations; its CPU and wall seconds.
 
     CPU time comes from ``wait4`` on that process alone (user + sys, including the workers it
-    reaped), so chunks of the two sides may run at the same time.
+    reaped), so chunks of the two sides may run at the same time. A chunk stopped by Ctrl-C (the
+    terminal sends it to the child too) is a row with ``"interrupted": true`` and the iterations
+    it started from: its self-play games are kept in the run directory and used when it resumes,
+    so its CPU counts toward the side's budget.
     """
     import time
 
@@ -135,9 +154,12 @@ def _train_chunk(out: Path, side: str, options: str, iterations: int) -> dict:
         proc.wait()
         raise
     proc.returncode = os.waitstatus_to_exitcode(status)
+    cpu = usage.ru_utime + usage.ru_stime
+    if proc.returncode in INTERRUPTED_EXITS:
+        return {"side": side, "iterations": iterations - 1, "cpu_s": round(cpu, 2),
+                "wall_s": round(time.monotonic() - started, 2), "interrupted": True}
     if proc.returncode != 0:
         raise RuntimeError(f"side {side}: zeroplay {shlex.join(cmd[3:])} failed (exit {proc.returncode})")
-    cpu = usage.ru_utime + usage.ru_stime
     return {"side": side, "iterations": iterations, "cpu_s": round(cpu, 2),
             "wall_s": round(time.monotonic() - started, 2)}
 
@@ -227,16 +249,26 @@ def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, ga
         sides = todo if parallel else [min(todo, key=lambda s: spent[s]["cpu_s"])]
         with ThreadPoolExecutor(max_workers=len(sides)) as pool:
             futures = {s: pool.submit(train_chunk, out, s, options[s], spent[s]["iterations"] + 1) for s in sides}
-            rows = {}
+            rows: dict = {}
+            stopped = False
             for s, fut in futures.items():
-                try:
-                    rows[s] = fut.result()
-                except Exception as exc:  # keep the other side's finished chunk before failing
-                    rows[s] = exc
+                while s not in rows:
+                    try:
+                        rows[s] = fut.result()
+                    except KeyboardInterrupt:  # the chunks got Ctrl-C too: they stop and say so
+                        stopped = True
+                    except Exception as exc:  # keep the other side's finished chunk before failing
+                        rows[s] = exc
         with open(out / CPU_LOG, "a", encoding="utf-8") as f:
             for row in rows.values():
                 if isinstance(row, dict):
                     f.write(json.dumps(row) + "\n")
+        cut = {s: row for s, row in rows.items() if isinstance(row, dict) and row.get("interrupted")}
+        if stopped or cut:
+            booked = ", ".join(f"side {s} {row['cpu_s']:.0f}" for s, row in cut.items()) or "none"
+            log(f"stopped; CPU-seconds of the unfinished iteration booked: {booked}; rerun the same "
+                "command to continue")
+            raise AblationStopped
         for s, row in rows.items():
             if isinstance(row, Exception):
                 raise row
