@@ -18,11 +18,23 @@ def test_bench_selfplay_reports_its_keys():
     assert d["workers"] == 1 and d["playouts"] == 16 and d["moves"] > 0
 
 
+@pytest.mark.parametrize("design", ["per-worker", "shared"])
+def test_bench_selfplay_of_go_uses_the_go_net_and_planes(design):
+    """Issue 22's "NN search >= 0.85 of the net's batched limit, as for Gomoku": the same figures
+    for 9x9 Go with the shipped Go net's shape."""
+    from zeroplay.bench.selfplay import measure
+
+    out = measure(workers=1, playouts=16, parallel_games=2, seconds=2.0, precision="fp32", game="go", design=design)
+    d = out["details"]
+    assert d["board"].startswith("9x9 Go") and "b4c48-gpool-own" in d["board"]
+    assert d["moves"] > 0 and out["net_positions_per_s"] > 0 and out["search_overhead"] < 1
+
+
 def test_bench_is_discovered_by_the_cli():
     from zeroplay.cli import build_parser
 
     args = build_parser().parse_args(["bench", "selfplay", "--seconds", "1", "--workers", "1", "--json"])
-    assert args.what == "selfplay" and args.seconds == 1.0 and args.design == "per-worker"
+    assert args.what == "selfplay" and args.seconds == 1.0 and args.design == "per-worker" and args.game == "gomoku"
 
 
 @pytest.mark.parametrize("option, needle", [

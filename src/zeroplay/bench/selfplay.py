@@ -1,4 +1,5 @@
-"""Self-play throughput: 8x8 five-in-row, tiny net, 400 playouts per move, all cores.
+"""Self-play throughput: 8x8 five-in-row, tiny net, 400 playouts per move, all cores;
+``--game go``: 9x9 Go (komi 7) with the shipped Go net's shape (b4c48-gpool-own, Go's planes).
 
 Each worker process (one torch thread) plays ``--parallel-games`` games at once through the
 lockstep batched search for ``--seconds`` after a warm-up, then measures its net alone on random
@@ -23,9 +24,23 @@ import time
 from dataclasses import replace
 
 SIZE, N_IN_ROW = 8, 5
+SETTINGS = {
+    "gomoku": ("8x8 five-in-row freestyle, tiny net (random weights), basic planes", "tiny", "basic"),
+    "go": ("9x9 Go, komi 7, b4c48-gpool-own net (random weights; the shipped go-9x9's shape), go planes",
+           "b4c48-gpool-own", "go"),
+}
+"""Per ``--game``: (what the JSON's ``board`` says, the net, its feature set)."""
+
+
+def _game(name: str):
+    from zeroplay.games import make
+
+    return make("go", size=9, komi=7) if name == "go" else make("gomoku", size=SIZE, n_in_row=N_IN_ROW)
 
 
 def add_arguments(parser) -> None:
+    parser.add_argument("--game", choices=sorted(SETTINGS), default="gomoku",
+                        help="gomoku: 8x8 five in a row, tiny net (default); go: 9x9, the Go net's shape")
     parser.add_argument("--workers", type=int, default=None, help="processes, >= 1 (default: all cores)")
     parser.add_argument("--playouts", type=int, default=400, help="playouts per move (default 400)")
     parser.add_argument("--parallel-games", type=int, default=8, help="games per worker at once (default 8)")
@@ -53,7 +68,7 @@ def run(args) -> dict:
         raise ValueError(f"--seconds must be a finite number > 0, got {args.seconds}")
     return measure(workers=args.workers or default_workers(), playouts=args.playouts,
                    parallel_games=args.parallel_games, search_batch=args.search_batch,
-                   seconds=args.seconds, design=args.design, precision=args.precision)
+                   seconds=args.seconds, design=args.design, precision=args.precision, game=args.game)
 
 
 class BenchProcessDied(RuntimeError):
@@ -80,37 +95,38 @@ class _TimedEvaluator:
 class _RemoteNet:
     """Evaluator of a worker in the shared design: sends planes to the inference process."""
 
-    features = "basic"
-
-    def __init__(self, conn):
-        self.conn = conn
+    def __init__(self, conn, features: str):
+        self.conn, self.features = conn, features
 
     def evaluate(self, batch):
         self.conn.send((batch.planes(self.features), batch.legal))
         return self.conn.recv()
 
 
-def _net(precision: str, seed: int):
+def _net(precision: str, seed: int, setting: str = "gomoku"):
     import torch
 
-    from zeroplay.games import make
     from zeroplay.nn import NetEvaluator, build_model
     from zeroplay.train.workers import inference_model
 
-    game = make("gomoku", size=SIZE, n_in_row=N_IN_ROW)
-    model = build_model("tiny", game, "basic", seed=seed)
+    _, arch, features = SETTINGS[setting]
+    game = _game(setting)
+    model = build_model(arch, game, features, seed=seed)
     torch.set_num_threads(1)
-    return game, NetEvaluator(inference_model(model, precision), "basic")
+    return game, NetEvaluator(inference_model(model, precision), features)
 
 
-def _net_rate(evaluator, batch: int, seconds: float = 3.0) -> tuple[float, float]:
+def _net_rate(evaluator, batch: int, seconds: float = 3.0, setting: str = "gomoku") -> tuple[float, float]:
     """(positions per wall second, positions per CPU second) of the net alone on random 0/1
-    planes at ``batch`` positions per call (one thread: CPU seconds = time on a core)."""
+    planes (the setting's shape) at ``batch`` positions per call (one thread: CPU seconds = time
+    on a core)."""
     import numpy as np
 
+    game = _game(setting)
+    shape = game.initial().planes(SETTINGS[setting][2]).shape
     rng = np.random.default_rng(0)
-    planes = (rng.random((batch, 3, SIZE, SIZE)) < 0.3).astype(np.float32)
-    legal = np.ones((batch, SIZE * SIZE), bool)
+    planes = (rng.random((batch, *shape)) < 0.3).astype(np.float32)
+    legal = np.ones((batch, game.num_actions), bool)
     evaluator.evaluate_planes(planes, legal)
     n, t0, c0 = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - t0 < seconds:
@@ -123,15 +139,14 @@ def _selfplay_worker(conn, remote, opts: dict) -> None:
     import torch
 
     torch.set_num_threads(1)
-    from zeroplay.games import make
     from zeroplay.search import UniformEvaluator
     from zeroplay.train.selfplay import SelfPlayConfig, SelfPlayer
 
-    game = make("gomoku", size=SIZE, n_in_row=N_IN_ROW)
+    game = _game(opts["game"])
     if remote is None:
-        _, net = _net(opts["precision"], opts["seed"])
+        _, net = _net(opts["precision"], opts["seed"], opts["game"])
     else:
-        net = _RemoteNet(remote)
+        net = _RemoteNet(remote, SETTINGS[opts["game"]][2])
     cfg = SelfPlayConfig(playouts=opts["playouts"], parallel_games=opts["parallel_games"],
                          batch_size=opts["search_batch"], seed=opts["seed"], resign_threshold=None)
     # compile before timing; wrapped, so that the warm-up takes the network's batched path (gather,
@@ -153,7 +168,8 @@ def _selfplay_worker(conn, remote, opts: dict) -> None:
            "mean_batch": timed.positions / max(timed.calls, 1),
            "game_moves": sum(len(g.moves) for g in games)}
     if remote is None:
-        out["net_positions_per_s"], out["net_positions_per_cpu_s"] = _net_rate(net, max(1, round(out["mean_batch"])))
+        out["net_positions_per_s"], out["net_positions_per_cpu_s"] = _net_rate(
+            net, max(1, round(out["mean_batch"])), setting=opts["game"])
     else:
         remote.send(None)
     conn.send(("result", out))
@@ -165,7 +181,7 @@ def _server(conns, opts: dict, result_conn) -> None:
 
     import numpy as np
 
-    _, net = _net(opts["precision"], opts["seed"])
+    _, net = _net(opts["precision"], opts["seed"], opts["game"])
     c0 = time.process_time()
     live = list(conns)
     positions = calls = 0
@@ -195,7 +211,7 @@ def _server(conns, opts: dict, result_conn) -> None:
             at += k
     mean = positions / max(calls, 1)
     cpu = time.process_time() - c0
-    rate, rate_cpu = _net_rate(net, max(1, round(mean)))
+    rate, rate_cpu = _net_rate(net, max(1, round(mean)), setting=opts["game"])
     result_conn.send({"positions": positions, "calls": calls, "net_seconds": busy, "mean_batch": mean,
                       "net_positions_per_s": rate, "net_positions_per_cpu_s": rate_cpu,
                       "cpu_seconds": cpu})
@@ -203,7 +219,8 @@ def _server(conns, opts: dict, result_conn) -> None:
 
 # --- driver ----------------------------------------------------------------------------------------
 def measure(workers: int = 2, playouts: int = 400, parallel_games: int = 8, search_batch: int = 16,
-            seconds: float = 60.0, design: str = "per-worker", precision: str = "auto", seed: int = 1) -> dict:
+            seconds: float = 60.0, design: str = "per-worker", precision: str = "auto", seed: int = 1,
+            game: str = "gomoku") -> dict:
     """Run the benchmark; see the module docstring for the figures."""
     from zeroplay.train.workers import native_bf16
 
@@ -211,7 +228,7 @@ def measure(workers: int = 2, playouts: int = 400, parallel_games: int = 8, sear
         precision = "bf16" if native_bf16() else "fp32"
     ctx = mp.get_context("spawn")
     opts = {"playouts": playouts, "parallel_games": parallel_games, "search_batch": search_batch,
-            "seconds": seconds, "precision": precision, "seed": seed}
+            "seconds": seconds, "precision": precision, "seed": seed, "game": game}
     procs, conns, server, server_result = [], [], None, None
     remotes = []
     if design == "shared":
@@ -280,7 +297,7 @@ def measure(workers: int = 2, playouts: int = 400, parallel_games: int = 8, sear
             "net_positions_per_cpu_s": round(net_rate_cpu, 1),
             "search_overhead_cpu": round(1.0 - (positions / cpu) / net_rate_cpu, 4),
             "mean_game_moves": round(sum(r["game_moves"] for r in results) / max(games, 1), 1),
-            "board": f"{SIZE}x{SIZE} five-in-row freestyle, tiny net (random weights), basic planes",
+            "board": SETTINGS[game][0],
         },
     }
     return out
