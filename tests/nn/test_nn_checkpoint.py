@@ -117,6 +117,17 @@ def test_tower_loads_on_another_board_size(tmp_path, game6):
     assert logits.shape == (1, 81)
 
 
+def test_option_differences_are_structured_and_only_for_options_alone(saved):
+    """Front-ends name a shipped model's rules from these (``factory._rules_differ``), not by
+    parsing the messages of ``checkpoint_differences``."""
+    from zeroplay.nn import option_differences
+
+    path, *_ = saved  # a 6x6 four-in-a-row net
+    assert option_differences(path, make("gomoku", size=6, n_in_row=5)) == {"n_in_row": (4, 5)}
+    assert option_differences(path, make("gomoku", size=6, n_in_row=4)) is None  # it fits
+    assert option_differences(path, make("go", size=6)) is None  # another game
+
+
 @pytest.mark.parametrize("keep", [0, 5, 8, 60, "half", -1])
 def test_truncated_file_is_rejected(saved, keep):
     path, *_ = saved

@@ -290,22 +290,19 @@ def _rules_differ(game: Game) -> tuple[str, str]:
     """``(" with scoring 'territory'", " (the shipped go-9x9 plays scoring 'area')")`` where a
     shipped model of this game and board does not load only because of its rules, so that "no
     trained model for go 9x9" does not read as if none shipped for the board; else ``("", "")``."""
-    import re
-
-    from zeroplay.nn.record import CheckpointError, checkpoint_differences
+    from zeroplay.nn.record import CheckpointError, option_differences
 
     for path in model_files():
         if not path.stem.startswith(f"{game.name}-{game.width}x{game.height}"):
             continue
         try:
-            diffs = checkpoint_differences(path, game=game)
+            found = option_differences(path, game)
         except CheckpointError:
             continue
-        found = [re.fullmatch(r"game option (\w+): checkpoint (.+), wanted (.+)", d) for d in diffs]
-        if diffs and all(found):
+        if found:
             named = describe(game).replace(",", " ").split()  # "gomoku 15x15 renju" names its rule
-            here = " and ".join(f"{m[1]} {m[3]}" for m in found if m and m[3].strip("'") not in named)
-            there = " and ".join(f"{m[1]} {m[2]}" for m in found if m)
+            here = " and ".join(f"{k} {wanted!r}" for k, (_, wanted) in found.items() if str(wanted) not in named)
+            there = " and ".join(f"{k} {theirs!r}" for k, (theirs, _) in found.items())
             return (f" with {here}" if here else ""), f" (the shipped {path.stem} plays {there})"
     return "", ""
 

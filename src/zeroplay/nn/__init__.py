@@ -22,6 +22,7 @@ _EXPORTS = {
     "CheckpointError": "record",
     "CheckpointMismatchError": "record",
     "checkpoint_differences": "record",
+    "option_differences": "record",
     "load_checkpoint": "checkpoint",
     "read_checkpoint_meta": "record",
     "save_checkpoint": "checkpoint",

@@ -277,6 +277,29 @@ def checkpoint_differences(path: str | os.PathLike, *, game: Game | None = None,
     return _differences(record, spec, game, features, arch)
 
 
+def option_differences(path: str | os.PathLike, game: Game) -> dict[str, tuple[object, object]] | None:
+    """The game options in which the checkpoint at ``path`` differs from ``game``, as name ->
+    (the checkpoint's value, ``game``'s), when those are all that keep it from loading (header
+    only); None when it fits, or when anything else differs too (the game, a size-specific
+    board, the planes version). Front-ends name a shipped model's rules with it ("the shipped
+    go-9x9 plays scoring 'area'").
+
+    Raises:
+        CheckpointError: as ``read_header``.
+    """
+    record, _ = read_header(path)
+    try:
+        spec = ArchSpec.from_dict(record["arch"])
+    except (KeyError, ValueError) as e:
+        raise CheckpointError(f"checkpoint {os.fspath(path)} has a bad architecture record: {e}") from None
+    diffs = _differences(record, spec, game, None, None)
+    if not diffs or not all(d.startswith("game option ") for d in diffs):
+        return None
+    theirs = record["game"]["options"]
+    keys = sorted((set(theirs) | set(game.options)) - set(_SIZE_OPTIONS) - set(getattr(game, "value_only_options", ())))
+    return {k: (theirs.get(k), game.options.get(k)) for k in keys if theirs.get(k) != game.options.get(k)}
+
+
 def check_shapes(where: str, arch: str, expected: dict[str, tuple], have: dict[str, tuple]) -> None:
     """Raise ``CheckpointError`` unless the tensors ``have`` (name -> shape) are exactly those the
     architecture ``arch`` needs (``expected``): a wrong shape, a missing or an unexpected tensor
