@@ -87,6 +87,18 @@ def test_handicap():
     assert sorted(s.game.format_move(int(c)) for c in s.state.stones(0)) == ["A1", "E5", "J9"]
 
 
+def test_handicap_after_passes_alone_starts_the_game_afresh():
+    """GNU Go refuses a handicap only when stones are on the board; passes alone left ours
+    refusing it too ("board not empty" on an empty board)."""
+    s, out = gtp_session()
+    assert ask(s, out, "play b pass") == "=\n\n" and ask(s, out, "play w pass") == "=\n\n"
+    assert ask(s, out, "fixed_handicap 2") == "= C3 G7\n\n"
+    assert s.state.to_play == 1 and len(s.state.stones(0)) == 2 and not s.state.is_terminal
+    assert ask(s, out, "undo") == "? cannot undo\n\n"  # the passes went with the fresh start
+    assert ask(s, out, "play w E5") == "=\n\n"
+    assert ask(s, out, "fixed_handicap 2") == "? board not empty\n\n"
+
+
 def test_scoring_hand_case_over_gtp():
     s, out = gtp_session()
     assert ask(s, out, "boardsize 5") == "=\n\n" and ask(s, out, "komi 0.5") == "=\n\n"

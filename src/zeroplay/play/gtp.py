@@ -399,8 +399,13 @@ class GtpSession:
         return "\n".join(self.game.format_move(c) for c in chosen)
 
     def _place_handicap(self, vertices: list[str]) -> None:
-        if self.events or self.state.ply:
+        if self.state.board.any():
             raise GtpFailure("board not empty")
+        if self.events:
+            # passes alone so far (a capture always leaves its capturer's stone): the handicap
+            # starts the game afresh, as in GNU Go, whose test is the stones on the board
+            del self.events[:]
+            del self.states[1:]
         cells = [self._vertex(v) for v in vertices]
         if len(set(cells)) != len(cells) or self.game.pass_action in cells or len(cells) < 2:
             raise GtpFailure("bad vertex list")
