@@ -503,16 +503,29 @@ def legal_moves(params, board, info, aux, out):
     if info[I_TERMINAL] != 0:
         return 0
     cells = params[P_CELLS]
+    w = params[P_WIDTH]
     queue = np.empty(cells, np.int32)
     mark = np.zeros(cells, np.uint8)
     banned = np.zeros(cells, np.uint8)
     if params[P_KO] != KO_SIMPLE:
         superko_banned(params, board, info, aux, banned, queue, mark)
+    ko = info[I_KO]
     n = 0
+    x = 0  # c's column, kept by counting: a division per point was a visible share of the search
     for c in range(cells):
-        if banned[c] == 0 and basic_legality(params, board, info, c, queue, mark) != NOT_LEGAL:
-            out[n] = c
-            n += 1
+        if board[c] == 0 and c != ko and banned[c] == 0:
+            # an empty neighbour makes the point legal (most points of most positions), tested
+            # inline: basic_legality's call and neighbour tuple per point made this 6x slower
+            if ((c >= w and board[c - w] == 0) or (c + w < cells and board[c + w] == 0)
+                    or (x > 0 and board[c - 1] == 0) or (x < w - 1 and board[c + 1] == 0)):
+                out[n] = c
+                n += 1
+            elif basic_legality(params, board, info, c, queue, mark) != NOT_LEGAL:
+                out[n] = c
+                n += 1
+        x += 1
+        if x == w:
+            x = 0
     out[n] = cells
     return n + 1
 
