@@ -83,6 +83,19 @@ MODELS = {
                        "vcf:training/runs/gomoku-15x15-freestyle/checkpoints/iter-000025.safetensors"),
                       "rollout:5000", "uniform:800"],
     },
+    # the 15x15 candidate after iteration 46 (the same run, issue 20's recipe): iteration 65, the
+    # newest checkpoint when it was measured, against the issue's targets and the shipped iteration 46
+    "gomoku-15x15-iter65": {
+        "path": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-000065.safetensors",
+        "game": ["--game", "gomoku", "--size", "15", "--n-in-row", "5", "--rule", "freestyle"],
+        "playouts": 800,
+        "opponents": ["heuristic:800",
+                      ("iteration 25 (the issue's reference)",
+                       "vcf:training/runs/gomoku-15x15-freestyle/checkpoints/iter-000025.safetensors"),
+                      ("the shipped model (iteration 46)",
+                       "vcf:training/runs/gomoku-15x15-freestyle/checkpoints/iter-000046.safetensors")],
+        "solver_row": False,
+    },
     # the 11x11 five-in-row setting, played by the fully convolutional 15x15 model: the two rows
     # that decide whether it plays by default there (the search-only engine) and the issue's target
     "gomoku-15x15-freestyle@11x11": {
