@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
-from zeroplay.engine.resign import RESIGN_TURNS, Resigner
+from zeroplay.engine.resign import RESIGN_TURNS, resigns, trusted_win_rate
 from zeroplay.search.result import SearchResult
 
 
@@ -13,29 +11,17 @@ def result(win_rate: float, playouts: int = 800, proven: str | None = None) -> S
 
 
 def test_resigns_after_the_consecutive_hopeless_turns_only():
-    r = Resigner()
-    assert [r.observe(result(0.01)) for _ in range(RESIGN_TURNS)] == [False] * (RESIGN_TURNS - 1) + [True]
-    r.reset()
-    # one hopeful move in between starts the count again
-    assert not r.observe(result(0.01)) and not r.observe(result(0.01))
-    assert not r.observe(result(0.2))
-    assert not r.observe(result(0.01)) and not r.observe(result(0.01))
-    assert r.observe(result(0.01))
+    assert RESIGN_TURNS == 3
+    assert resigns([0.01, 0.02, 0.0])
+    assert resigns([0.9, 0.01, 0.02, 0.0])  # the last three
+    assert not resigns([0.01, 0.02])  # too few turns yet
+    assert not resigns([0.01, 0.2, 0.01])  # one hopeful move in between
+    assert not resigns([None, 0.01, 0.01])  # a position not searched breaks the run
+    assert not resigns([0.01, 0.01, 0.01], below=0.0)  # 0: never
+    assert resigns([0.04, 0.04], below=0.05, turns=2)
 
 
-def test_short_searches_do_not_count_but_a_proven_loss_does():
-    r = Resigner(turns=2)
-    assert not r.observe(result(0.0, playouts=10))
-    assert not r.observe(result(0.0, playouts=10))  # too few playouts to trust, either way
-    assert r.hopeless == 0
-    assert not r.observe(result(0.6, playouts=0, proven="loss"))
-    assert r.observe(result(0.6, playouts=0, proven="loss"))
-
-
-def test_threshold_zero_never_resigns_and_bad_settings_are_refused():
-    r = Resigner(below=0.0)
-    assert not any(r.observe(result(0.0, proven="loss")) for _ in range(10))
-    with pytest.raises(ValueError, match=r"in \[0, 1\]"):
-        Resigner(below=1.5)
-    with pytest.raises(ValueError, match="at least 1 turn"):
-        Resigner(turns=0)
+def test_short_searches_are_not_trusted_but_a_proven_loss_is():
+    assert abs(trusted_win_rate(result(0.01)) - 0.01) < 1e-9
+    assert trusted_win_rate(result(0.0, playouts=10)) is None  # Ctrl-C after 10 playouts
+    assert trusted_win_rate(result(0.6, playouts=0, proven="loss")) == 0.0

@@ -181,6 +181,12 @@ def test_the_person_resigns_undo_takes_it_back_and_the_record_says_so(client):
     assert client.post(f"/api/games/{g['id']}/resign").status_code == 409
     sgf = client.get(f"/api/games/{g['id']}/record?format=sgf").text
     assert read_go_sgf(sgf).result == "W+R"
+    # a record of it loads as the same finished game (a new user's finding: the RE was dropped)
+    r = client.post("/api/games/load", json={"text": sgf})
+    assert r.status_code == 201, r.text
+    loaded = r.json()
+    assert loaded["over"] and loaded["resigned"] == 0 and loaded["result"] == "White wins W+R"
+    assert read_go_sgf(client.get(f"/api/games/{loaded['id']}/record?format=sgf").text).result == "W+R"
     g = client.post(f"/api/games/{g['id']}/undo").json()  # the resignation alone goes
     assert not g["over"] and g["resigned"] is None and len(g["line"]) == 1
     # stepping back: resigning there is refused (the end of the line only)
@@ -196,24 +202,25 @@ def _free(g, order=(12, 6, 18, 8, 16, 2, 22, 10, 14)) -> int:
 
 
 def _engine_hopeless(monkeypatch, black_winrate):
-    """Every search the web board makes reports Black's win rate as ``black_winrate``."""
+    """Every search the web board makes ends with Black's win rate at ``black_winrate``."""
+    from dataclasses import replace
+
     from zeroplay.play.webanalysis import GameAnalysis
 
-    real = GameAnalysis.snapshot
+    real = GameAnalysis._search
 
-    def snapshot(self, result, s, node, *, final):
-        snap = real(self, result, s, node, final=final)
-        snap["black_winrate"] = black_winrate
-        return snap
+    def search(self, s, *args, **kwargs):
+        mover = black_winrate if s.to_play == 0 else 1.0 - black_winrate
+        return replace(real(self, s, *args, **kwargs), root_q=2.0 * mover - 1.0)
 
-    monkeypatch.setattr(GameAnalysis, "snapshot", snapshot)
+    monkeypatch.setattr(GameAnalysis, "_search", search)
 
 
 def test_the_engine_resigns_after_three_hopeless_moves(client, monkeypatch):
     """A losing Go engine filled its own eyes to the end (issue 22's GNU Go games): it resigns
     once its win rate has been under 3 % at 3 of its moves in a row (KataGo's rule)."""
     _engine_hopeless(monkeypatch, 0.99)  # the engine plays White: 1 %
-    g = new_go(client, size=5, komi=0.5)
+    g = new_go(client, size=5, komi=0.5, playouts=100)  # fewer would not be trusted
     for _ in range(3):
         g = move(client, g, _free(g))
         r = client.post(f"/api/games/{g['id']}/engine")
@@ -229,7 +236,7 @@ def test_the_engine_resigns_after_three_hopeless_moves(client, monkeypatch):
 
 def test_an_engine_told_not_to_resign_plays_on(client, monkeypatch):
     _engine_hopeless(monkeypatch, 0.99)
-    g = new_go(client, size=5, komi=0.5, engine_resigns=False)
+    g = new_go(client, size=5, komi=0.5, engine_resigns=False, playouts=100)
     assert g["options"]["engine_resigns"] is False
     for _ in range(4):
         g = move(client, g, _free(g))
@@ -245,5 +252,15 @@ def test_a_hopeless_gomoku_engine_plays_on(client, monkeypatch):
     assert g["resigns"] is False
     for _ in range(4):
         g = move(client, g, _free(g, (40, 20, 60, 24, 56)))
+        g = client.post(f"/api/games/{g['id']}/engine").json()["game"]
+    assert not g["over"] and len(g["line"]) == 8
+
+
+def test_searches_too_short_to_trust_never_resign(client, monkeypatch):
+    """8 playouts a move (the board's playouts option) is too few to give a game up on."""
+    _engine_hopeless(monkeypatch, 0.99)
+    g = new_go(client, size=5, komi=0.5, playouts=8)
+    for _ in range(4):
+        g = move(client, g, _free(g))
         g = client.post(f"/api/games/{g['id']}/engine").json()["game"]
     assert not g["over"] and len(g["line"]) == 8

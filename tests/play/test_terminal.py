@@ -151,11 +151,11 @@ def test_the_engine_takes_a_win_and_the_game_ends(warm):
     assert s.t.state.is_terminal
     # one line says who won, by colour and name; the board's own status line
     # ("Black (player 0) wins") is not printed besides it
-    ends = [line for line in s.lines if line.endswith("Type new for another game, or quit.")]
+    ends = [line for line in s.lines if line.endswith("Type new for another game, undo, or quit.")]
     assert len(ends) == 1, s.text()
-    assert ends[0] in ("Draw. Type new for another game, or quit.",
-                       "Black (you) wins. Type new for another game, or quit.",
-                       "White (zeroplay) wins. Type new for another game, or quit.")
+    assert ends[0] in ("Draw. Type new for another game, undo, or quit.",
+                       "Black (you) wins. Type new for another game, undo, or quit.",
+                       "White (zeroplay) wins. Type new for another game, undo, or quit.")
     assert "(player 0) wins" not in s.text() and "(player 1) wins" not in s.text()
     s.t.handle("e5")
     assert "The game is over" in s.lines[-1]
@@ -514,7 +514,7 @@ def test_a_finished_game_says_the_result_once(warm):
     t.engine_move()
     assert t.state.is_terminal and t.state.winner == 1
     text = "\n".join(lines)
-    assert lines[-1] == "White (zeroplay) wins. Type new for another game, or quit."
+    assert lines[-1] == "White (zeroplay) wins. Type new for another game, undo, or quit."
     assert "zeroplay wins." not in text and "(player 1) wins" not in text
     assert lines[-2].startswith("   a b c d e f g h i")  # the board's last line: its coordinates
 
@@ -562,7 +562,7 @@ def test_go_shows_prisoners_takes_passes_and_scores_the_end():
     assert s.t.state.is_terminal
     text = s.text()
     # area: 11 - 10 - 0.5 (issue 22's hand case)
-    assert "Score B+4.5. Black (you) wins. Type new for another game, or quit." in text
+    assert "Score B+4.5. Black (you) wins. Type new for another game, undo, or quit." in text
     assert "Count (stones + territory): Black 15, White 10 + komi 0.5." in text
 
 
@@ -693,13 +693,18 @@ def test_go_engine_resigns_a_lost_game_after_three_hopeless_moves_and_undo_takes
     assert s.t.state.ply == 5  # two engine moves, then the resignation instead of a third
     assert "zeroplay resigns: its win rate has been under 3% for 3 moves" in s.lines[-1]
     assert "Black (you) wins." in s.lines[-1]
-    assert s.t.prompt() == "game over: new or quit> "
+    assert s.t.prompt() == "game over: new, undo or quit> "
     s.t.handle("B4")
     assert s.lines[-1].startswith("The game is over")
+    board = [i for i, line in enumerate(s.lines) if "D4" in line and "You play" in line][-1]
+    assert any("prisoners" in line for line in s.lines[board:-1])  # the board with your D4, then the resignation
     s.t.handle("undo")  # your D4 goes, and the resignation that answered it
     assert s.t.resigned is None and s.t.state.ply == 4 and not s.t.over
+    assert sorted(s.t.engine_rates) == [1, 3]
+    s.t.handle("D4")  # the same move again: the two earlier hopeless searches still count
+    assert s.t.resigned == 1 and s.t.state.ply == 5
     s.t.handle("new")
-    assert s.t.resigned is None and s.t.resigner.hopeless == 0
+    assert s.t.resigned is None and s.t.engine_rates == {}
 
 
 def test_the_person_resigns_and_takes_it_back():
@@ -707,6 +712,7 @@ def test_the_person_resigns_and_takes_it_back():
     s = Session(game, human=0, playouts=8)
     s.t.handle("resign")
     assert s.t.resigned == 0 and "You resign. White (zeroplay) wins." in s.lines[-1]
+    assert "undo to take back the resignation" in s.lines[-1]
     s.t.handle("resign")
     assert s.lines[-1].startswith("The game is over")
     s.t.handle("undo")

@@ -39,10 +39,12 @@ play independent games)::
                                             as above; ?playouts=N
     POST /api/games/{id}/undo               take back the person's last move and the reply (or
                                             a resignation) -> game
-    POST /api/games/{id}/resign             the person resigns at the end of the line -> game
-                                            ("over", "resigned": the player who did, "result"
-                                            "W+R" / "B+R"; the engine's own resignation reads
-                                            the same after its move)
+    POST /api/games/{id}/resign             the person resigns at the end of the line, on either
+                                            side's turn -> game ("over", "resigned": the player
+                                            who did, 0 Black 1 White; "result" "White wins W+R" /
+                                            "Black wins B+R"; the engine's own resignation reads
+                                            the same, its search's JSON has "resigned" instead
+                                            of "move"; SGF RE[W+R], which a load keeps)
     POST /api/games/{id}/goto               show a position {ply: n} of the line or {node: id} of the
                                             variation tree -> game (analysis follows the position)
     POST /api/games/{id}/mainline           back to the main line (where the variation left it)
@@ -265,7 +267,9 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
                                     engine_resigns=body.engine_resigns,
                                     scoring=rec.rules if rec.rules in ("area", "territory") else None)
             setup = (rec.black_setup, rec.white_setup, rec.to_play) if rec.black_setup or rec.white_setup else None
-            return games.new(options, tuple(rec.moves), setup).to_json()
+            g = games.new(options, tuple(rec.moves), setup)
+            g.resigned_at_end(rec.result)  # RE[W+R]: the game ended by a resignation there
+            return g.to_json()
         rec = record_from_text(text, body.format)
         rule = body.rule
         if rule is None and rec.rule in ("freestyle", "standard", "renju"):  # the record's own, unless chosen

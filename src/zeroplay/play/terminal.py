@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, describe
-from zeroplay.engine.resign import RESIGN_BELOW, RESIGN_TURNS, Resigner
+from zeroplay.engine.resign import RESIGN_BELOW, RESIGN_TURNS, resigns, trusted_win_rate
 from zeroplay.games import Game, IllegalMoveError, State
 
 if TYPE_CHECKING:
@@ -121,7 +121,10 @@ class TerminalGame:
         self.state: State = game.initial()
         self.quit = False
         self.noted: set[str] = set()  # the search's notes already printed in this game
-        self.resigner = Resigner(below=RESIGN_BELOW if resign and game.resigns else 0.0)
+        self.resign_below = RESIGN_BELOW if resign and game.resigns else 0.0
+        self.engine_rates: dict[int, float | None] = {}
+        """The engine's win rate (``trusted_win_rate``) at each ply it searched to move, on the
+        line played: the record ``resigns`` reads; undo drops what it takes back."""
         self.resigned: int | None = None  # the player who resigned this game, if one did
 
     @property
@@ -135,7 +138,7 @@ class TerminalGame:
 
     def prompt(self) -> str:
         if self.over:
-            return "game over: new or quit> "
+            return "game over: new, undo or quit> "
         return f"{self.side_name(self.state.to_play)} to move> "
 
     def show_board(self) -> None:
@@ -248,8 +251,12 @@ class TerminalGame:
         from zeroplay.search import varied_move
 
         result = self._search(self.state)
-        if self.resigner.observe(result):
+        ply = self.state.ply
+        self.engine_rates[ply] = trusted_win_rate(result)
+        if resigns([self.engine_rates.get(p) for p in range(ply - 2 * (RESIGN_TURNS - 1), ply + 1, 2)],
+                   self.resign_below):
             self.resigned = self.state.to_play
+            self.show_board()  # the position it resigns in, your last move on it
             self.out(f"zeroplay resigns: its win rate has been under {100 * RESIGN_BELOW:g}% for {RESIGN_TURNS} moves "
                      f"({self.summary(result)}). {result_text(self.game, 1 - self.resigned, self.human)} "
                      "Type new for another game, undo to take back your last move, or quit.")
@@ -279,7 +286,7 @@ class TerminalGame:
         line = " ".join(self.fmt(m) for m in result.pv[:8])
         # a result the threat search proved before the tree ran reads as "0 playouts", as if the
         # engine had not thought; say what did the work
-        work = ("threat search" if result.proven and result.playouts == 0
+        work = (("threat search" if self.game.threat_space else "proof") if result.proven and result.playouts == 0
                 else _count(result.playouts, 'playout'))
         return (f"{work} in {result.seconds:.1f} s, win rate "
                 f"{100 * result.win_rate:.0f}% for zeroplay{proven}, best line {line}")
@@ -295,7 +302,7 @@ class TerminalGame:
             self.out(f"Two passes end the game. Count ({what}): Black {details['points'][0]}, White "
                      f"{details['points'][1]} + komi {details['komi']:g}.")
         self.out(f"{f'Score {score}. ' if score else ''}{result_text(self.game, s.winner, self.human)} "
-                 "Type new for another game, or quit.")
+                 "Type new for another game, undo, or quit.")
 
     # --- input ----------------------------------------------------------------------------------
     def handle(self, line: str) -> None:
@@ -355,11 +362,11 @@ class TerminalGame:
             return
         self.resigned = self.human
         self.out(f"You resign. {result_text(self.game, 1 - self.human, self.human)} "
-                 "Type new for another game, undo to take back your last move, or quit.")
+                 "Type new for another game, undo to take back the resignation, or quit.")
 
     def new_game(self) -> None:
         self.resigned = None
-        self.resigner.reset()
+        self.engine_rates.clear()
         self.state = self.game.initial()
         self.searcher.reset()
         if self._hint_searcher is not None:
@@ -382,7 +389,7 @@ class TerminalGame:
             return
         keep = human_moves[-1]  # drop your last move and everything after it
         self.resigned = None  # a resignation is taken back with the moves before it
-        self.resigner.reset()
+        self.engine_rates = {p: w for p, w in self.engine_rates.items() if p < keep}
         self.state = self.game.initial().play_many(moves[:keep])
         self.out(f"Took back {' '.join(self.fmt(m) for m in moves[keep:])}.")
         self.show_board()

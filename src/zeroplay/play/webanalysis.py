@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from zeroplay.engine.resign import RESIGN_TURNS, resigns
+from zeroplay.engine.resign import RESIGN_MIN_PLAYOUTS, RESIGN_TURNS, resigns, trusted_win_rate
 from zeroplay.games import State
 from zeroplay.play.review import MAX_REVIEW_PLAYOUTS, MAX_REVIEW_SECONDS
 from zeroplay.play.weboptions import MAX_WEB_PLAYOUTS, GameConflictError, GameInputError
@@ -84,7 +84,7 @@ class GameAnalysis:
                 with self._lock:
                     self._store(node, result, snap)
                     self.analysis = snap
-                    if play and self._resigns(node, s, snap):
+                    if play and self._resigns(node, s, result):
                         self.resigned[node] = s.to_play
                         snap["resigned"] = s.to_play
                     elif play:
@@ -98,19 +98,25 @@ class GameAnalysis:
             self._analysis_cancel = None
             self.busy.release()
 
-    def _resigns(self, node: int, s: State, snap: dict) -> bool:
+    def _resigns(self, node: int, s: State, result) -> bool:
         """Whether the engine to move at ``node`` resigns instead of playing (``engine.resign``):
         a game that resigns (Go), ``Options.engine_resigns``, and its win rate under the
-        threshold now (``snap``, this search) and at its previous positions of the line, as the
-        tree keeps them (each search's ``_store``)."""
+        threshold now (``result``, this search) and at its previous positions of the line, as
+        the tree keeps them (each search's ``_store``; one of fewer than
+        ``RESIGN_MIN_PLAYOUTS`` visits does not count)."""
         if not (self.game.resigns and self.options.engine_resigns):
             return False
-        def mine(black: float | None) -> float | None:  # Black's win rate -> the engine's
-            return None if black is None else (black if s.to_play == 0 else 1.0 - black)
+        tree = self.tree
 
-        path = self.tree.path(node)
-        earlier = [mine(self.tree.winrate(path[-1 - 2 * k])) for k in range(RESIGN_TURNS - 1, 0, -1) if 2 * k < len(path)]
-        return resigns([*earlier, mine(float(snap["black_winrate"]))])
+        def mine(n: int) -> float | None:  # the engine's win rate kept at node n, if trusted
+            black = tree.winrate(n)
+            if black is None or int(tree.visits[n]) < RESIGN_MIN_PLAYOUTS:
+                return None
+            return black if s.to_play == 0 else 1.0 - black
+
+        path = tree.path(node)
+        earlier = [mine(path[-1 - 2 * k]) for k in range(RESIGN_TURNS - 1, 0, -1) if 2 * k < len(path)]
+        return resigns([*earlier, trusted_win_rate(result)])
 
     def _search(self, s: State, playouts: int, cancel: threading.Event, progress=None,
                 seconds: float | None = None):

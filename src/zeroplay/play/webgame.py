@@ -433,6 +433,14 @@ class WebGame(GameAnalysis):
                 raise GameConflictError("resign at the end of the line: go to its end")
             self.resigned[self.cursor] = self.human
 
+    def resigned_at_end(self, result: str) -> None:
+        """A loaded record's ``RE`` of a resignation (``W+R``: Black resigned, ``B+R``: White) is
+        the resignation at the end of the main line; any other result changes nothing."""
+        text = result.strip().upper()
+        if text in ("W+R", "W+RESIGN", "B+R", "B+RESIGN"):
+            with self._lock:
+                self.resigned[self.tree.line_end(ROOT)] = 0 if text.startswith("W") else 1
+
     # --- records ----------------------------------------------------------------------------
     def record(self, fmt: str) -> str:
         """The game as a record with its result and rule: PSQ the line shown (no set-up start:

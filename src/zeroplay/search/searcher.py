@@ -235,6 +235,7 @@ class Searcher:
             self.stopped_by = "game over"
             return
         self._set_root(state)
+        self._make_room()
         self._prepare_root_priors()
         self._threats_at_root = self.config.threat_solver
         self._check_root_threats()
@@ -254,6 +255,18 @@ class Searcher:
             self.stopped_by = ""  # whatever the limits, the root is evaluated: there must be moves to choose from
         else:
             self.stopped_by = self._limits.reason(self.playouts, int(t.node_n[r]), self._started) or ""
+
+    def _make_room(self) -> None:
+        """A reused tree that holds more than half of a table is trimmed to about half before the
+        search (``recycle``: its least visited nodes go, N and Q of what stays are unchanged), so
+        that a search sized for its playouts (``SearchConfig.for_playouts``: 2 nodes a playout)
+        runs without recycling in its middle. Over a game the reused part grows when the
+        expected lines are played (a new user's 9x9 Go game recycled at move 12 at the default
+        800 playouts, and said so)."""
+        t = self.tree
+        if not self.config.recycle or t.node_state[self.root] != EXPANDED or max(self.memory_load().values()) <= 0.5:
+            return
+        recycle(t, self.table, self.root, recycle_threshold(t, self.table, 0.5))
 
     def _recycle(self) -> bool:
         """A pool filled: free the least visited part of the graph (``search/gc.py``). True when
