@@ -138,7 +138,7 @@ MODELS = {
     },
     # the second 9x9 Go model (iteration 75 of the same run, trained with the fixed search),
     # shipped since 2026-12-05 under the same file name: its run's checkpoint, measured against the
-    # issue's targets and the model it replaced
+    # issue's targets, the model it replaced and the stretch target (GNU Go's own level 10)
     "go-9x9-iter75": {
         "path": "training/runs/go-9x9/checkpoints/iter-000075.safetensors",
         "game": ["--game", "go", "--size", "9", "--komi", "7"],
@@ -147,7 +147,9 @@ MODELS = {
                        "gtp:training/go/gnugo-level1-capture"),
                       "rollout:1000", "heuristic:800",
                       ("the model it replaced (iteration 50)",
-                       "training/runs/go-9x9/checkpoints/iter-000050.safetensors")],
+                       "training/runs/go-9x9/checkpoints/iter-000050.safetensors"),
+                      ("GNU Go 3.8 level 10 capturing dead stones (training/go/gnugo-level10-capture)",
+                       "gtp:training/go/gnugo-level10-capture")],
         "threat_solver": False,
         "solver_row": False,
     },
