@@ -92,7 +92,8 @@ def test_undo_and_the_move_list_follow_the_side_to_move_of_a_set_up_start(client
     ({"black": [3, 3]}, 400, "twice"),
     ({"black": [0, 1, 2, 3, 4], "white": [9, 10, 11, 12, 13], "to_play": "black"}, 400, "both sides"),
     ({"black": [0, 1, 2], "white": []}, 400, "to_play"),  # counts that need the side to move
-    ({"black": ["e5"]}, 422, "black"),
+    ({"black": ["z99"]}, 400, "not a point of this board"),
+    ({"black": ["e5" * 10]}, 422, "black"),  # text longer than any point's
     ({"black": [1], "to_play": "red"}, 422, "to_play"),
     ({"black": list(range(700))}, 422, "black"),
     ({"stones": [1]}, 422, "stones"),
@@ -100,6 +101,18 @@ def test_undo_and_the_move_list_follow_the_side_to_move_of_a_set_up_start(client
 def test_bad_set_ups_are_refused_with_a_message(client, setup, status, words):
     r = client.post("/api/games", json={"size": 9, "playouts": 16, "setup": setup})
     assert r.status_code == status and words in r.json()["detail"], r.text
+
+
+def test_set_up_stones_may_be_written_as_points(client):
+    """A new user's first try was Go's "E5": only cell numbers were taken (422)."""
+    g = new(client, setup={"black": ["e5", "d4"], "white": ["7,7"], "to_play": "white"})
+    assert g["setup"] == {"black": sorted([cell("e5"), cell("d4")]), "white": [7 * 9 + 7], "to_play": 1}
+    r = client.post("/api/games", json={"game": "go", "size": 9, "playouts": 8,
+                                        "setup": {"black": ["E5", "C3"], "white": ["G7"]}})
+    assert r.status_code == 201, r.text
+    assert sorted(r.json()["setup"]["black"]) == [40, 56] and r.json()["setup"]["white"] == [24]
+    r = client.post("/api/games", json={"game": "go", "size": 9, "playouts": 8, "setup": {"black": ["pass"]}})
+    assert r.status_code == 400 and "not a point" in r.json()["detail"]
 
 
 def test_a_set_up_win_is_over_at_once(client):

@@ -13,7 +13,8 @@ play independent games)::
                                             playouts per move), model (null: the setting's default,
                                             "search": no network, or a shipped model's name from
                                             the game's "models"), setup (a set-up start: {black:
-                                            [cells], white: [cells], to_play: black|white|null}),
+                                            [cells or points such as "e5"], white: [...],
+                                            to_play: black|white|null}),
                                             vary_opening (default true: the engine's moves at
                                             plies 1-5 are drawn among its near-best; false: its
                                             most visited move always), engine_resigns
@@ -92,7 +93,7 @@ import json
 import sys
 import threading
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from fastapi import FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
@@ -127,10 +128,13 @@ STATIC = Path(__file__).resolve().parent / "static"
 # gomoku 15x15 free-style, 5 in a row, 4 on 6x6; the server's --playouts); an explicit null is
 # refused as before
 class SetupIn(BaseModel):
-    """A set-up start position: the stones of each side (cells) and the side to move."""
+    """A set-up start position: the stones of each side (cells, or points as the game writes
+    them: "h8", "7,7", Go's "E5") and the side to move."""
     model_config = ConfigDict(extra="forbid")
-    black: list[StrictInt] = Field(default_factory=list, max_length=MAX_SIZE * MAX_SIZE)
-    white: list[StrictInt] = Field(default_factory=list, max_length=MAX_SIZE * MAX_SIZE)
+    black: list[StrictInt | Annotated[StrictStr, Field(max_length=12)]] = Field(
+        default_factory=list, max_length=MAX_SIZE * MAX_SIZE)
+    white: list[StrictInt | Annotated[StrictStr, Field(max_length=12)]] = Field(
+        default_factory=list, max_length=MAX_SIZE * MAX_SIZE)
     to_play: Literal["black", "white"] | None = None  # None: White when Black has one stone more
 
 

@@ -119,6 +119,7 @@ class WebGame(GameAnalysis):
         if from_stones is None:
             raise GameInputError(f"{describe(self.game)} has no position set-up")
         cells = self.game.num_actions
+        black, white = [self._set_up_cell(c) for c in black], [self._set_up_cell(c) for c in white]
         for c in (*black, *white):
             if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < cells:
                 raise GameInputError(f"set-up stone {c!r}: a cell 0..{cells - 1}")
@@ -126,6 +127,19 @@ class WebGame(GameAnalysis):
             return from_stones(list(black), list(white), to_play=to_play)
         except ValueError as e:  # IllegalMoveError too: a cell listed twice
             raise GameInputError(f"cannot set up that position: {e}") from None
+
+    def _set_up_cell(self, c):
+        """A set-up stone given as text (``"h8"``, ``"7,7"``, Go's ``"E5"``): its cell; other
+        values as they are (checked by the caller)."""
+        if not isinstance(c, str):
+            return c
+        try:
+            cell = self.game.parse_move(c)
+        except (IllegalMoveError, ValueError):
+            raise GameInputError(f"set-up stone {c!r}: not a point of this board") from None
+        if cell == self.game.pass_action:
+            raise GameInputError(f"set-up stone {c!r}: not a point of this board")
+        return cell
 
     def close(self) -> bool:
         """Free the search arrays now (an evicted game), unless the game is busy; True when done.
