@@ -191,6 +191,12 @@ def _read(path) -> bytes:
         raise CheckpointError(f"{os.fspath(path)} is a directory, not a checkpoint") from None
 
 
+def _compared_options(theirs: dict, game: Game) -> list[str]:
+    """The game options a checkpoint must share with ``game``: all but the board size and the
+    options that only move the final margin (Go's komi)."""
+    return sorted((set(theirs) | set(game.options)) - set(_SIZE_OPTIONS) - set(getattr(game, "value_only_options", ())))
+
+
 def _differences(record: dict, spec: ArchSpec, game: Game | None, features: str | None,
                  arch: str | None) -> list[str]:
     diffs = []
@@ -201,9 +207,7 @@ def _differences(record: dict, spec: ArchSpec, game: Game | None, features: str 
         else:
             # board size is compared separately: only size-specific nets care; options that only
             # move the final margin (Go's komi) do not stop a net from playing
-            keys = sorted((set(theirs["options"]) | set(game.options)) - set(_SIZE_OPTIONS)
-                          - set(getattr(game, "value_only_options", ())))
-            for k in keys:
+            for k in _compared_options(theirs["options"], game):
                 a, b = theirs["options"].get(k), game.options.get(k)
                 if a != b:
                     diffs.append(f"game option {k}: checkpoint {a!r}, wanted {b!r}")
@@ -269,12 +273,17 @@ def checkpoint_differences(path: str | os.PathLike, *, game: Game | None = None,
     Raises:
         CheckpointError: as ``read_header``.
     """
+    record, spec = _header_spec(path)
+    return _differences(record, spec, game, features, arch)
+
+
+def _header_spec(path: str | os.PathLike) -> tuple[dict, ArchSpec]:
+    """The checkpoint's record and architecture, from its header alone (``CheckpointError``)."""
     record, _ = read_header(path)
     try:
-        spec = ArchSpec.from_dict(record["arch"])
+        return record, ArchSpec.from_dict(record["arch"])
     except (KeyError, ValueError) as e:
         raise CheckpointError(f"checkpoint {os.fspath(path)} has a bad architecture record: {e}") from None
-    return _differences(record, spec, game, features, arch)
 
 
 def option_differences(path: str | os.PathLike, game: Game) -> dict[str, tuple[object, object]] | None:
@@ -287,17 +296,13 @@ def option_differences(path: str | os.PathLike, game: Game) -> dict[str, tuple[o
     Raises:
         CheckpointError: as ``read_header``.
     """
-    record, _ = read_header(path)
-    try:
-        spec = ArchSpec.from_dict(record["arch"])
-    except (KeyError, ValueError) as e:
-        raise CheckpointError(f"checkpoint {os.fspath(path)} has a bad architecture record: {e}") from None
+    record, spec = _header_spec(path)
     diffs = _differences(record, spec, game, None, None)
     if not diffs or not all(d.startswith("game option ") for d in diffs):
         return None
     theirs = record["game"]["options"]
-    keys = sorted((set(theirs) | set(game.options)) - set(_SIZE_OPTIONS) - set(getattr(game, "value_only_options", ())))
-    return {k: (theirs.get(k), game.options.get(k)) for k in keys if theirs.get(k) != game.options.get(k)}
+    return {k: (theirs.get(k), game.options.get(k)) for k in _compared_options(theirs, game)
+            if theirs.get(k) != game.options.get(k)}
 
 
 def check_shapes(where: str, arch: str, expected: dict[str, tuple], have: dict[str, tuple]) -> None:
