@@ -25,3 +25,11 @@ def test_short_searches_are_not_trusted_but_a_proven_loss_is():
     assert abs(trusted_win_rate(result(0.01)) - 0.01) < 1e-9
     assert trusted_win_rate(result(0.0, playouts=10)) is None  # Ctrl-C after 10 playouts
     assert trusted_win_rate(result(0.6, playouts=0, proven="loss")) == 0.0
+
+
+def test_the_sgf_result_of_a_resignation_both_ways():
+    from zeroplay.engine.resign import resignation_result, resigned_by
+
+    assert resignation_result(0) == "W+R" and resignation_result(1) == "B+R"
+    assert resigned_by("W+R") == 0 and resigned_by(" b+resign ") == 1
+    assert resigned_by("W+R extra") is None and resigned_by("B+4.5") is None and resigned_by("") is None

@@ -40,3 +40,18 @@ def resigns(win_rates, below: float = RESIGN_BELOW, turns: int = RESIGN_TURNS) -
     the run. True when the last ``turns`` are all under ``below`` (0: never)."""
     last = list(win_rates)[-turns:]
     return below > 0 and len(last) == turns and all(w is not None and w < below for w in last)
+
+
+def resignation_result(resigned: int) -> str:
+    """SGF's ``RE`` of a game the player ``resigned`` (0 Black, 1 White) gave up: ``"W+R"`` /
+    ``"B+R"``, the other side's win."""
+    return "BW"[1 - resigned] + "+R"
+
+
+def resigned_by(result: str) -> int | None:
+    """The player who resigned (0 Black, 1 White) by an SGF ``RE`` (``W+R``, ``B+Resign``, any
+    case), else None."""
+    text = result.strip().upper()
+    if text in ("W+R", "W+RESIGN", "B+R", "B+RESIGN"):
+        return 0 if text.startswith("W") else 1
+    return None

@@ -18,6 +18,7 @@ import time
 import numpy as np
 
 from zeroplay.engine.factory import describe, fitting_models
+from zeroplay.engine.resign import resignation_result, resigned_by
 from zeroplay.games import IllegalMoveError, State, option_names
 from zeroplay.play.gametree import NONE, ROOT, GameTree, TreeFullError
 from zeroplay.play.review import (
@@ -201,7 +202,7 @@ class WebGame(GameAnalysis):
         resigned = self.resigned.get(self.cursor)
         winner = s.winner if resigned is None else 1 - resigned
         if resigned is not None:
-            result = f"{('Black', 'White')[winner]} wins {'BW'[winner]}+R"
+            result = f"{('Black', 'White')[winner]} wins {resignation_result(resigned)}"
         elif s.is_terminal:
             result = "draw" if s.winner is None else ("Black wins" if s.winner == 0 else "White wins")
             score = g.final_score_text(s)  # Go: "Black wins B+4.5"
@@ -450,10 +451,10 @@ class WebGame(GameAnalysis):
     def resigned_at_end(self, result: str) -> None:
         """A loaded record's ``RE`` of a resignation (``W+R``: Black resigned, ``B+R``: White) is
         the resignation at the end of the main line; any other result changes nothing."""
-        text = result.strip().upper()
-        if text in ("W+R", "W+RESIGN", "B+R", "B+RESIGN"):
+        player = resigned_by(result)
+        if player is not None:
             with self._lock:
-                self.resigned[self.tree.line_end(ROOT)] = 0 if text.startswith("W") else 1
+                self.resigned[self.tree.line_end(ROOT)] = player
 
     # --- records ----------------------------------------------------------------------------
     def record(self, fmt: str) -> str:
@@ -491,7 +492,7 @@ class WebGame(GameAnalysis):
             result = "" if not end.is_terminal else {0: "B+", 1: "W+", None: "0"}[end.winner]
             main_end = tree.line_end(ROOT)
             if main_end in self.resigned:
-                result = "BW"[1 - self.resigned[main_end]] + "+R"
+                result = resignation_result(self.resigned[main_end])
             out = record_of_tree(tree, self.start, self.set_up, self.options.rule,
                                  lambda n: analysis_props(tree, n, self.game.width, self.fmt))
         return write_board_sgf(out, app=f"zeroplay:{__version__}", black_name=names[0], white_name=names[1],

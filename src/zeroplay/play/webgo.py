@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from zeroplay.engine.resign import resignation_result
 from zeroplay.games import Game, State  # noqa: F401
 from zeroplay.play.weboptions import GameInputError
 
@@ -69,7 +70,7 @@ def write_go_record(start: State, set_up: bool, moves: list[int], *, black: str,
     end = start.play_many(moves)
     result = go.result_text(end) if end.is_terminal else ""
     if resigned is not None:
-        result = "BW"[1 - resigned] + "+R"
+        result = resignation_result(resigned)
     rec = record_of_state(start, black=black, white=white, result=result)
     rec.moves = [int(m) for m in moves]
     if set_up:
