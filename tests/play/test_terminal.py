@@ -734,3 +734,12 @@ def test_no_resign_and_games_without_resignation_play_on():
     for move in ("e5", "f6", "c3", "d7"):
         t.handle(move)
     assert t.resigned is None and t.state.ply == 8
+
+
+def test_a_very_long_bad_line_is_not_echoed_back_in_full():
+    """A new user's 100,000-character line came back as a 100,171-character message."""
+    game = make("go", size=9, komi=7)
+    lines: list[str] = []
+    t = TerminalGame(game, make_engine(game, use_shipped=False), 0, playouts=8, out=lines.append)
+    t.handle("E5" * 50_000)
+    assert lines[-1].startswith("Illegal: ") and len(lines[-1]) < 300 and "..." in lines[-1]

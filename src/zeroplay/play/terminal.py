@@ -344,7 +344,8 @@ class TerminalGame:
         try:
             self.state = self.state.play(line.strip())
         except IllegalMoveError as e:
-            self.out(f"Illegal: {e}. Type help for the notation and commands.")
+            why = str(e) if len(str(e)) <= 200 else str(e)[:200] + "..."  # a pasted page is not echoed back
+            self.out(f"Illegal: {why}. Type help for the notation and commands.")
             return
         # said before the board also when the move ends the game (a fresh player's winning move
         # went unechoed, straight to the board and the result)
