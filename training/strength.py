@@ -96,6 +96,15 @@ MODELS = {
                        "vcf:training/runs/gomoku-15x15-freestyle/checkpoints/iter-000046.safetensors")],
         "solver_row": False,
     },
+    # iteration 65 on 11x11, where the 15x15 file is the default too: the shipping rule's row
+    # (at least the search-only engine's strength) before it may play there by default
+    "gomoku-15x15-iter65@11x11": {
+        "path": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-000065.safetensors",
+        "game": ["--game", "gomoku", "--size", "11", "--n-in-row", "5", "--rule", "freestyle"],
+        "playouts": 800,
+        "opponents": ["heuristic:800"],
+        "solver_row": False,
+    },
     # the 11x11 five-in-row setting, played by the fully convolutional 15x15 model: the two rows
     # that decide whether it plays by default there (the search-only engine) and the target
     "gomoku-15x15-freestyle@11x11": {

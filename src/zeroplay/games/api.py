@@ -148,6 +148,11 @@ class Game(ABC):
     """What the two players are called, player 0 first (Connect Four: the marks ``X``, ``O``)."""
     max_plies: int
     aux_shape: tuple[int, int]
+    aux_is_history: bool = False
+    """True when ``aux`` row k belongs to ply k alone (a history: Go's boards for superko) and
+    ``apply`` at ply p writes only row p + 1: the rows up to a position's ply never change below
+    it, so the search restores its root by ``board`` and ``info`` alone, without copying ``aux``
+    back after each playout (9x9 Go: 20 KB a playout, measured in docs/BENCHMARKS.md)."""
     feature_sets: tuple[str, ...] = FEATURE_SETS
     """The network input feature sets this game encodes (``games.planes``), its default first
     (what ``zeroplay train`` uses when ``--features`` is not given)."""

@@ -7,6 +7,7 @@ import torch
 from torch import nn
 
 from zeroplay.games.planes import FEATURE_CHANNELS
+from zeroplay.nn.heap import keep_heap
 from zeroplay.search.evaluator import LeafBatch
 
 
@@ -33,12 +34,15 @@ class NetEvaluator:
             built it in its warm-up thread and searched at twice the turn time on a loaded
             machine). One intra-op thread per self-play process is fastest on small machines.
 
-    The model is switched to eval mode (batch norm uses its running statistics).
+    The model is switched to eval mode (batch norm uses its running statistics). Building one
+    sets glibc's malloc to keep freed memory (``nn.heap.keep_heap``): otherwise every batch's
+    tensors cost fresh, zeroed pages.
     """
 
     def __init__(self, model: nn.Module, features: str, device: str = "cpu", threads: int | None = None):
         if features not in FEATURE_CHANNELS:
             raise ValueError(f"unknown feature set {features!r}; choose one of {tuple(FEATURE_CHANNELS)}")
+        keep_heap()
         self.threads = int(threads) if threads is not None else None
         if self.threads is not None:
             torch.set_num_threads(self.threads)

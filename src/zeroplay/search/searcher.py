@@ -190,7 +190,8 @@ class Searcher:
         self._pos = pos
         self.batch.root_board[:] = pos.board
         self.batch.root_info[:] = pos.info
-        self.batch.root_wmask[:] = pos.aux
+        if self.batch.root_wmask.shape[0]:  # (none kept for a history: Game.aux_is_history)
+            self.batch.root_wmask[:] = pos.aux
 
     def _prepare_root_priors(self) -> None:
         """Copy the root's raw priors into its private array; noise them in self-play."""

@@ -102,6 +102,7 @@ class Go(Game):
     """
 
     policy_layout = "cells+pass"
+    aux_is_history = True
     board_sizes = (5, MAX_SIZE)
     """The sides a person plays on (the web board's choice, checks and errors; issue 22: 5..19).
     The rules themselves run on MIN_SIZE..MAX_SIZE (perft on 3x3 and 4x4, GTP ``boardsize 2``)."""
