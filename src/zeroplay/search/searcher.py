@@ -343,7 +343,9 @@ class Searcher:
     def finish(self, priors: np.ndarray, values: np.ndarray) -> None:
         """Phase 3: expand the queued leaves with their evaluations and back them up."""
         q = self._queued
-        finish(self.tree, self.params, self.batch, q, np.ascontiguousarray(priors[:q], dtype=np.float32),
+        b = self.batch
+        finish(self.tree, self.params.virtual_loss, b.leaf_node, b.leaf_legal, b.moves, b.path_node, b.path_edge,
+               b.path_len, q, np.ascontiguousarray(priors[:q], dtype=np.float32),
                np.ascontiguousarray(values[:q], dtype=np.float32))
         self.playouts += q
         self._queued = 0
