@@ -69,9 +69,9 @@ MODELS = {
                       ("the model it replaced (first run, iteration 154)",
                        "vcf:training/runs/gomoku-8x8-5/checkpoints/iter-000154.safetensors")],
     },
-    # the 15x15 model of issue 20's recipe (Gumbel self-play from iteration 29), shipped since
-    # 2026-12-05 under the same file name as iteration 25 was: its run's checkpoint, measured
-    # against the issue's targets (heuristic:800, the model it replaced)
+    # the 15x15 model of issue 20's recipe (Gumbel self-play from iteration 29), shipped on
+    # 2026-12-05 under the same file name as iteration 25 was, until iteration 65 replaced it: its
+    # run's checkpoint, measured against the issue's targets (heuristic:800, the model it replaced)
     "gomoku-15x15-gumbel": {
         "path": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-000046.safetensors",
         "previous_iteration": 44,
@@ -83,8 +83,9 @@ MODELS = {
                        "vcf:training/runs/gomoku-15x15-freestyle/checkpoints/iter-000025.safetensors"),
                       "rollout:5000", "uniform:800"],
     },
-    # the 15x15 candidate after iteration 46 (the same run, issue 20's recipe): iteration 65, the
-    # newest checkpoint when it was measured, against the issue's targets and the shipped iteration 46
+    # the 15x15 model shipped since 2026-12-05 (the same run, issue 20's recipe): iteration 65, the
+    # newest checkpoint when it was measured, against the issue's targets and iteration 46, the
+    # model it replaced (shipped when the match ran, hence the label)
     "gomoku-15x15-iter65": {
         "path": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-000065.safetensors",
         "game": ["--game", "gomoku", "--size", "15", "--n-in-row", "5", "--rule", "freestyle"],
@@ -115,8 +116,8 @@ MODELS = {
         "opponents": ["rollout:5000", "heuristic:800"],
         "solver_row": False,
     },
-    # the shipped 15x15 model (iteration 46) on 11x11, where it is the default too: the two rows
-    # of gomoku-15x15-freestyle@11x11 for it
+    # the 15x15 model of iteration 46 on 11x11, where it was the default too: the two rows of
+    # gomoku-15x15-freestyle@11x11 for it
     "gomoku-15x15-gumbel@11x11": {
         "path": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-000046.safetensors",
         "game": ["--game", "gomoku", "--size", "11", "--n-in-row", "5", "--rule", "freestyle"],
