@@ -28,6 +28,10 @@ def test_bench_selfplay_of_go_uses_the_go_net_and_planes(design):
     d = out["details"]
     assert d["board"].startswith("9x9 Go") and "b4c48-gpool-own" in d["board"]
     assert d["moves"] > 0 and out["net_positions_per_s"] > 0 and out["search_overhead"] < 1
+    if design == "per-worker":  # the net alone on real batches during the run (probes)
+        assert d["net_positions_per_cpu_s_interleaved"] > 0 and d["search_overhead_cpu_interleaved"] < 1
+    else:  # the inference process serves the workers: no probes there
+        assert d["net_positions_per_cpu_s_interleaved"] is None
 
 
 def test_bench_is_discovered_by_the_cli():

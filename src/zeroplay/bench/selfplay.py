@@ -11,6 +11,12 @@ Figures:
     net_positions_per_s   the net's own batched positions/s (all workers, same batch size)
     search_overhead       1 - (network-evaluated playouts/s) / net_positions_per_s: the share of
                           self-play time not spent in the network (search, planes, Python)
+    details.search_overhead_cpu_interleaved
+                          the same per CPU-second, against the net's rate on every 4th real
+                          batch evaluated again alone during the run (``PROBE_EVERY``; the
+                          probes' time is left out of the self-play's): both rates from the same
+                          seconds, so a shared machine's drifting speed cancels. The other
+                          ``search_overhead_cpu`` compares with 3 s of the net alone after the run.
 
 ``--design shared`` measures the other way to use the cores: workers that search and one
 inference process that runs the net for all of them (requests over pipes, batched across
@@ -24,6 +30,8 @@ import time
 from dataclasses import replace
 
 SIZE, N_IN_ROW = 8, 5
+PROBE_EVERY = 4
+"""Every 4th batch of the self-play is evaluated a second time, alone, for the interleaved rate."""
 SETTINGS = {
     "gomoku": ("8x8 five-in-row freestyle, tiny net (random weights), basic planes", "tiny", "basic"),
     "go": ("9x9 Go, komi 7, b4c48-gpool-own net (random weights; the shipped go-9x9's shape), go planes",
@@ -77,11 +85,18 @@ class BenchProcessDied(RuntimeError):
 
 # --- worker side ---------------------------------------------------------------------------------
 class _TimedEvaluator:
-    """Wraps an evaluator; counts positions and the seconds spent inside ``evaluate``."""
+    """Wraps an evaluator; counts positions and the seconds spent inside ``evaluate``.
 
-    def __init__(self, inner):
+    With ``probe_every`` = k > 0, every k-th batch is evaluated once more, alone and timed (its CPU
+    and wall seconds kept apart, ``probe_*``): the net's own rate on the self-play's real batches,
+    measured over the same seconds as the self-play, so that a machine whose speed drifts (a shared
+    one) moves both rates alike."""
+
+    def __init__(self, inner, probe_every: int = 0):
         self.inner, self.features = inner, inner.features
         self.positions, self.calls, self.seconds = 0, 0, 0.0
+        self.probe_every = probe_every
+        self.probe_positions, self.probe_cpu, self.probe_wall = 0, 0.0, 0.0
 
     def evaluate(self, batch):
         t = time.perf_counter()
@@ -89,6 +104,13 @@ class _TimedEvaluator:
         self.seconds += time.perf_counter() - t
         self.positions += len(batch)
         self.calls += 1
+        if self.probe_every and self.calls % self.probe_every == 0:
+            planes = batch.planes(self.features)  # (kept by the batch: not encoded again)
+            t, c = time.perf_counter(), time.process_time()
+            self.inner.evaluate_planes(planes, batch.legal)
+            self.probe_cpu += time.process_time() - c
+            self.probe_wall += time.perf_counter() - t
+            self.probe_positions += len(batch)
         return out
 
 
@@ -152,7 +174,7 @@ def _selfplay_worker(conn, remote, opts: dict) -> None:
     # compile before timing; wrapped, so that the warm-up takes the network's batched path (gather,
     # evaluator, finish), not the uniform rule's compiled one (search/inline.py)
     SelfPlayer(game, _TimedEvaluator(UniformEvaluator()), replace(cfg, playouts=8)).play(1)
-    timed = _TimedEvaluator(net)
+    timed = _TimedEvaluator(net, probe_every=PROBE_EVERY if remote is None else 0)
     player = SelfPlayer(game, timed, cfg)
     games: list = []
     conn.send(("ready",))
@@ -162,14 +184,17 @@ def _selfplay_worker(conn, remote, opts: dict) -> None:
         time.sleep(0.01)
     t0, c0 = time.perf_counter(), time.process_time()
     player.play(1 << 30, on_game=games.append, stop=lambda: time.time() >= deadline)
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    out = {"moves": player.moves, "games": len(games), "playouts": player.playouts, "seconds": wall,
+    # the probes' extra net calls are not self-play time
+    wall = time.perf_counter() - t0 - timed.probe_wall
+    cpu = time.process_time() - c0 - timed.probe_cpu
+    out: dict = {"moves": player.moves, "games": len(games), "playouts": player.playouts, "seconds": wall,
            "cpu_seconds": cpu, "positions": timed.positions, "calls": timed.calls, "net_seconds": timed.seconds,
            "mean_batch": timed.positions / max(timed.calls, 1),
            "game_moves": sum(len(g.moves) for g in games)}
     if remote is None:
         out["net_positions_per_s"], out["net_positions_per_cpu_s"] = _net_rate(
             net, max(1, round(out["mean_batch"])), setting=opts["game"])
+        out["probe_positions_per_cpu_s"] = timed.probe_positions / timed.probe_cpu if timed.probe_cpu > 0 else None
     else:
         remote.send(None)
     conn.send(("result", out))
@@ -275,6 +300,8 @@ def measure(workers: int = 2, playouts: int = 400, parallel_games: int = 8, sear
         net_rate = shared["net_positions_per_s"]
         net_rate_cpu = shared["net_positions_per_cpu_s"]
         mean_batch = shared["mean_batch"]
+    probes = [r.get("probe_positions_per_cpu_s") for r in results]
+    probe = sum(probes) / len(probes) if probes and all(probes) else None
     evaluated_per_s = positions / wall
     out = {
         "moves_per_s": round(moves / wall, 2),
@@ -296,6 +323,9 @@ def measure(workers: int = 2, playouts: int = 400, parallel_games: int = 8, sear
             "net_evaluated_playouts_per_cpu_s": round(positions / cpu, 1),
             "net_positions_per_cpu_s": round(net_rate_cpu, 1),
             "search_overhead_cpu": round(1.0 - (positions / cpu) / net_rate_cpu, 4),
+            # the net alone on every PROBE_EVERY-th real batch, over the same seconds (per-worker only)
+            "net_positions_per_cpu_s_interleaved": round(probe, 1) if probe else None,
+            "search_overhead_cpu_interleaved": round(1.0 - (positions / cpu) / probe, 4) if probe else None,
             "mean_game_moves": round(sum(r["game_moves"] for r in results) / max(games, 1), 1),
             "board": SETTINGS[game][0],
         },
