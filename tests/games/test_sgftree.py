@@ -46,7 +46,7 @@ def test_a_long_main_line_and_deep_nesting_need_no_recursion():
     ("(;B[aa", "not closed with ']'"),
     ("(;B[aa]X)", "no value"),
     ("(;B[aa]]", "unexpected"),
-    ("(" * 3000, "no '(;'"),
+    ("(" * 3000, "does not begin with a node"),
 ])
 def test_malformed_text_is_a_value_error(text, words):
     with pytest.raises(ValueError, match=words.replace("(", r"\(")):
@@ -63,3 +63,15 @@ def test_the_writer_refuses_a_child_before_its_parent_and_bad_names():
         write_sgf_tree([SgfNode(-1, {}), SgfNode(2, {}), SgfNode(1, {})])
     with pytest.raises(ValueError, match="upper-case"):
         write_sgf_tree([SgfNode(-1, {"sz": ["9"]})])
+
+
+def test_a_tree_nested_before_its_first_node_is_called_malformed_not_missing():
+    """5,000 '(' before the first node were refused as "no '(;' game tree", which reads as if
+    the text held no SGF at all (a new user's input)."""
+    from zeroplay.games.records.sgftree import read_sgf_tree
+
+    text = "(" * 5000 + ";SZ[15];B[hh]" + ")" * 5000
+    with pytest.raises(ValueError, match=r"malformed SGF: the game tree at character 1 does not begin with a node"):
+        read_sgf_tree(text)
+    with pytest.raises(ValueError, match="not an SGF record: no '\\(;' game tree"):
+        read_sgf_tree("no tree here")

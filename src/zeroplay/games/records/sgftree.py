@@ -41,8 +41,12 @@ def read_sgf_tree(text: str, *, max_nodes: int = MAX_SGF_NODES) -> list[SgfNode]
             value, a property without a value), more than ``max_nodes`` nodes.
     """
     i = text.find("(")
-    if i < 0 or not text[i + 1 :].lstrip().startswith(";"):
+    if i < 0:
         raise ValueError("not an SGF record: no '(;' game tree")
+    if not text[i + 1 :].lstrip().startswith(";"):
+        # (SGF: a game tree is '(' then its node sequence; a variation only after a node)
+        raise ValueError(f"malformed SGF: the game tree at character {i + 1} does not begin with "
+                         f"a node ('(;'), it begins with {text[i:i + 2]!r}")
     nodes: list[SgfNode] = []
     # per open '(': the node its variation hangs from (-1: none yet, the collection's first tree)
     # and whether a sub-tree has been closed in it (no node may follow one)
