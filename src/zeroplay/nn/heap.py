@@ -4,9 +4,9 @@ glibc hands allocations above its mmap threshold (128 KB, raised on the fly up t
 ``mmap`` and gives freed heap back to the kernel once the top of the heap holds 128 KB. A net's
 activations are a few MB a batch (9x9 Go, b4c48, 128 positions: 2 MB a layer), so each batch took
 fresh pages that the kernel zeroed on first touch and unmapped after: 9x9 Go self-play (`zeroplay
-bench selfplay --game go`) spent 12 % of its CPU time in the kernel on about 65,000 page faults a
-second. With the two thresholds set here it takes about 1,300 a second and 0 % in the kernel, and
-evaluates 14 % more positions per CPU-second (docs/BENCHMARKS.md, "glibc's heap and torch").
+bench selfplay --game go`) spent 12 % of its CPU time in the kernel on about 69,000 page faults a
+second. With the two thresholds set here it takes about 1,400 a second and 0 % in the kernel
+(docs/BENCHMARKS.md, "Go: what was left between the search and the net").
 
 The cost: up to ``TRIM_THRESHOLD`` bytes of freed memory stay with the process instead of going
 back to the system. Set ``ZEROPLAY_KEEP_HEAP=0`` to leave glibc's defaults alone. Elsewhere than

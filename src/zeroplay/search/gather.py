@@ -457,8 +457,8 @@ def expand_leaf(tree, leaf_node, leaf_legal, moves, i, priors, value):
     and U; the root also keeps its float32 priors (``root_raw_prior``). No statistics yet.
 
     The order is one in-place sort of int64 keys in the batch's move scratch, code first then
-    move, so ties stay in move order and nothing is allocated per leaf (an argsort and two
-    copies were a third of ``finish``'s time on 9x9 Go)."""
+    move, so ties stay in move order and nothing is allocated per leaf (it replaced an argsort
+    and two copies; ``finish``'s time on 9x9 Go did not change measurably)."""
     n = leaf_node[i]
     start = tree.node_edge_start[n]
     k = tree.node_num_edges[n]
