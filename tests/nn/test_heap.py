@@ -28,6 +28,7 @@ def test_keep_heap_sets_the_thresholds_once_and_the_variable_turns_it_off():
         pytest.skip("not glibc")
     assert _run(None) == "True True"  # set, and the second call reports the first's outcome
     assert _run("0") == "False False"
+    assert _run("off") == "False False" and _run("False") == "False False"  # (a new user's "off")
 
 
 def test_building_an_evaluator_keeps_the_heap():

@@ -30,6 +30,8 @@ import time
 from dataclasses import replace
 
 SIZE, N_IN_ROW = 8, 5
+WARM_NET_SECONDS = 2.0
+"""Seconds of self-play with the real net before the timed run (per-worker design)."""
 PROBE_EVERY = 4
 """Every 4th batch of the self-play is evaluated a second time, alone, for the interleaved rate."""
 SETTINGS = {
@@ -174,6 +176,11 @@ def _selfplay_worker(conn, remote, opts: dict) -> None:
     # compile before timing; wrapped, so that the warm-up takes the network's batched path (gather,
     # evaluator, finish), not the uniform rule's compiled one (search/inline.py)
     SelfPlayer(game, _TimedEvaluator(UniformEvaluator()), replace(cfg, playouts=8)).play(1)
+    # and warm the net itself at the batch sizes the run sends (its first calls at a new size are
+    # slow): a cold net inside the timed seconds made a 5 s run's figures contradict each other
+    if remote is None:  # (the shared design's server would count the warm-up's positions)
+        warm_until = time.perf_counter() + WARM_NET_SECONDS
+        SelfPlayer(game, net, cfg).play(1 << 30, stop=lambda: time.perf_counter() >= warm_until)
     timed = _TimedEvaluator(net, probe_every=PROBE_EVERY if remote is None else 0)
     player = SelfPlayer(game, timed, cfg)
     games: list = []

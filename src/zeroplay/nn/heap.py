@@ -9,7 +9,7 @@ second. With the two thresholds set here it takes about 1,400 a second and 0 % i
 (docs/BENCHMARKS.md, "Go: what was left between the search and the net").
 
 The cost: up to ``TRIM_THRESHOLD`` bytes of freed memory stay with the process instead of going
-back to the system. Set ``ZEROPLAY_KEEP_HEAP=0`` to leave glibc's defaults alone. Elsewhere than
+back to the system. Set ``ZEROPLAY_KEEP_HEAP=0`` (or ``false``, ``no``, ``off``) to leave glibc's defaults alone. Elsewhere than
 glibc (macOS, Windows, musl) this does nothing.
 """
 
@@ -28,6 +28,9 @@ MMAP_THRESHOLD = 32 * 1024 * 1024
 TRIM_THRESHOLD = 128 * 1024 * 1024
 """Bytes of free memory at the heap's top that glibc keeps before giving any back."""
 
+OFF_VALUES = frozenset({"0", "false", "no", "off"})
+"""Values of ``ZEROPLAY_KEEP_HEAP`` (any case) that leave glibc's defaults alone."""
+
 _done: bool | None = None
 
 
@@ -41,7 +44,7 @@ def keep_heap() -> bool:
     if _done is not None:
         return _done
     _done = False
-    if os.environ.get("ZEROPLAY_KEEP_HEAP", "1") == "0":
+    if os.environ.get("ZEROPLAY_KEEP_HEAP", "1").strip().lower() in OFF_VALUES:
         return False
     try:
         name = ctypes.util.find_library("c")
