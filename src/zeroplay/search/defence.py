@@ -103,7 +103,7 @@ def _pass(params, info):
     info[I_KEY] ^= params[P_SIDE_KEY]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def defend(params, zkeys, board, info, stack, wmask, threats, defence, moves, k):
     """Narrow the node's candidate moves ``moves[:k]`` (its legal moves) to those that break the
     opponent's VCF after a pass; returns the new count (``k`` when nothing is narrowed).
@@ -116,9 +116,15 @@ def defend(params, zkeys, board, info, stack, wmask, threats, defence, moves, k)
         moves: int64 (>= k,) the node's legal moves; on narrowing, the kept ones are written
             first, in the order of the superset (our counter-fours first).
     """
-    cfg = defence.cfg
-    if cfg[D_ENABLED] == 0 or info[I_TERMINAL] != 0:
+    if defence.cfg[D_ENABLED] == 0 or info[I_TERMINAL] != 0:
         return k
+    return _defend_on(params, zkeys, board, info, stack, wmask, threats, defence, moves, k)
+
+
+@njit(cache=True)
+def _defend_on(params, zkeys, board, info, stack, wmask, threats, defence, moves, k):
+    """``defend``'s work when the defence is on (apart, so that a search with it off pays no call)."""
+    cfg = defence.cfg
     cfg[D_CALLS] += 1
     budget = cfg[D_NODES]
     work, table = threats.work, threats.table

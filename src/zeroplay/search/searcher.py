@@ -15,6 +15,7 @@ from zeroplay.games.layout import I_TO_PLAY
 from zeroplay.games.planes import recent_moves_shown
 from zeroplay.search import gumbel
 from zeroplay.search.backup import init_node
+from zeroplay.search.bound import BoundKernel
 from zeroplay.search.cache import EvalCache
 from zeroplay.search.config import SearchConfig
 from zeroplay.search.defence import new_defence_arrays
@@ -88,6 +89,9 @@ class Searcher:
         self.game = game
         self.evaluator = evaluator
         self.config = config = config or SearchConfig()
+        # gather / finish without numba's per-call typing of ~100 arrays (search/bound.py)
+        self._gather = BoundKernel(gather, 10)
+        self._finish = BoundKernel(finish, 8)
         self.table = new_node_table(config.node_capacity, config.max_load)
         # node indices stay below the table's limit (its free list hands out the lowest unused
         # index first), so the payload arrays need only that many entries
@@ -307,8 +311,9 @@ class Searcher:
         if self._inline is not None:
             self._run_inline(max_leaves)
             return 0
-        queued, done, collisions = gather(t, self.table, self.params, self.game.params, self.game.zkeys, pos.board,
-                                          pos.info, pos.stack, pos.aux, self.batch, max_leaves, max(remaining, 1))
+        queued, done, collisions = self._gather(t, self.table, self.params, self.game.params, self.game.zkeys,
+                                                pos.board, pos.info, pos.stack, pos.aux, self.batch, max_leaves,
+                                                max(remaining, 1))
         self.playouts += done
         self._queued = queued
         self._collisions = collisions
@@ -344,9 +349,9 @@ class Searcher:
         """Phase 3: expand the queued leaves with their evaluations and back them up."""
         q = self._queued
         b = self.batch
-        finish(self.tree, self.params.virtual_loss, b.leaf_node, b.leaf_legal, b.moves, b.path_node, b.path_edge,
-               b.path_len, q, np.ascontiguousarray(priors[:q], dtype=np.float32),
-               np.ascontiguousarray(values[:q], dtype=np.float32))
+        self._finish(self.tree, self.params.virtual_loss, b.leaf_node, b.leaf_legal, b.moves, b.path_node,
+                     b.path_edge, b.path_len, q, np.ascontiguousarray(priors[:q], dtype=np.float32),
+                     np.ascontiguousarray(values[:q], dtype=np.float32))
         self.playouts += q
         self._queued = 0
         self._release()

@@ -141,7 +141,7 @@ def vcf_node(params, zkeys, board, info, stack, wmask, threats, node, budget):
     return -(length + 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def vcf_leaf(params, zkeys, board, info, stack, wmask, threats, node):
     """``vcf_node`` with the leaf budget, when the solver is on (the gather hook)."""
     if threats.cfg[T_ENABLED] == 0:

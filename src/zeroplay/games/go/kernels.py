@@ -172,7 +172,7 @@ def place_stone(board, w, c, player, queue, mark, removed):
     return size, True, -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def history_counts(aux, row, cells):
     """(Black stones, White stones) of history row ``row``."""
     black = np.int64(aux[row, cells]) | (np.int64(aux[row, cells + 1]) << 8)
@@ -180,7 +180,7 @@ def history_counts(aux, row, cells):
     return black, white
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def write_history(aux, row, board, black, white):
     """Store ``board`` and its stone counts as history row ``row``."""
     cells = board.shape[0]
@@ -272,7 +272,7 @@ def superko_banned(params, board, info, aux, banned, queue, mark):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ban_xor(params, zkeys, board, info, aux, queue, mark):
     """XOR of the ``Z_BAN`` keys of the points ko bans for the side to move."""
     x = zkeys[Z_BAN, info[I_KO]] if info[I_KO] >= 0 else np.int64(0)
@@ -402,7 +402,7 @@ def play(params, zkeys, board, info, stack, aux, action, queue, mark, removed):
     info[I_KEY] = key ^ ban
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply(params, zkeys, board, info, stack, aux, action):
     """Play the legal ``action`` (a cell, or ``cells`` for pass) in place (fast-path contract)."""
     cells = params[P_CELLS]
