@@ -97,6 +97,19 @@ MODELS = {
                        "vcf:training/runs/gomoku-15x15-freestyle/checkpoints/iter-000046.safetensors")],
         "solver_row": False,
     },
+    # a later candidate of the same run (2026-12-05, session 19): iteration 83 against the issue's
+    # reference first (the unmet >= 0.80 target), then against iteration 65, the shipped model
+    "gomoku-15x15-iter83": {
+        "path": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-000083.safetensors",
+        "game": ["--game", "gomoku", "--size", "15", "--n-in-row", "5", "--rule", "freestyle"],
+        "playouts": 800,
+        "opponents": [("iteration 25 (the issue's reference)",
+                       "vcf:training/runs/gomoku-15x15-freestyle/checkpoints/iter-000025.safetensors"),
+                      ("the shipped model (iteration 65)",
+                       "vcf:training/runs/gomoku-15x15-freestyle/checkpoints/iter-000065.safetensors"),
+                      "heuristic:800"],
+        "solver_row": False,
+    },
     # iteration 65 on 11x11, where the 15x15 file is the default too: the shipping rule's row
     # (at least the search-only engine's strength) before it may play there by default
     "gomoku-15x15-iter65@11x11": {
