@@ -357,3 +357,12 @@ def test_tictactoe_refuses_gomoku_options(client):
     assert r.status_code == 400 and r.json()["detail"].startswith("n_in_row, rule: Gomoku options")
     r = client.post("/api/games", json={"game": "tictactoe", "playouts": 30})
     assert r.status_code == 201 and r.json()["width"] == 3
+
+
+def test_an_sgf_that_lost_its_parenthesis_is_read_as_sgf(client):
+    """A new user's record without its '(' was refused as "not a PSQ record": PSQ has no '[', so
+    the automatic format is SGF and the error names what is wrong with the SGF."""
+    r = client.post("/api/games/load", json={"text": ";FF[4]GM[4]SZ[15];B[hh];W[hi])"})
+    assert r.status_code == 400
+    detail = r.json()["detail"]
+    assert "SGF" in detail and "PSQ" not in detail and "'(;'" in detail

@@ -37,7 +37,9 @@ def record_from_text(text: str, fmt: str = "auto") -> BoardRecord:
     from zeroplay.games.records import read_psq
 
     if fmt == "auto":
-        fmt = "sgf" if text.lstrip().startswith("(") else "psq"
+        # PSQ has no '[': a text with one is SGF, even one whose '(' was lost (it then gets the
+        # SGF reader's error, not "not a PSQ record")
+        fmt = "sgf" if text.lstrip().startswith("(") or "[" in text else "psq"
     if fmt not in ("psq", "sgf"):
         raise GameInputError(f"format must be psq, sgf or auto, not {fmt!r}")
     try:

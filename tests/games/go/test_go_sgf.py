@@ -61,6 +61,8 @@ def test_rectangular_board_and_territory_rule():
     ("(;GM[1]SZ[9];B[zz])", "not on the 9x9"),
     ("(;GM[1]SZ[9];B[aa];AB[cc])", "after the root"),
     ("GM[1]", "no '\\(;'"),
+    # refused like the web board's reader does (this one used to read it)
+    ("(((;GM[1]SZ[9];B[ee])))", "does not begin with a node"),
 ])
 def test_bad_records_are_refused(text, needle):
     with pytest.raises(ValueError, match=needle):

@@ -97,6 +97,11 @@ def _sgf_main_line(text: str) -> list[dict[str, list[str]]]:
     i = text.find("(")
     if i < 0:
         return []
+    if not text[i + 1 :].lstrip().startswith(";"):
+        # the same rule and words as ``sgftree.read_sgf_tree`` (a Go record "(((;GM[1]..." was read
+        # here while the web board's reader refused it)
+        raise ValueError(f"malformed SGF: the game tree at character {i + 1} does not begin with "
+                         f"a node ('(;'), it begins with {text[i:i + 2]!r}")
     nodes: list[dict[str, list[str]]] = []
     # open[k]: whether the k-th enclosing game tree is on the main line (the first variation of a
     # main-line tree, all the way up); only main-line nodes are kept
