@@ -8,8 +8,8 @@ def test_warm_up_reports_each_stage_for_the_set_up_progress(warm):
 
     lines: list[str] = []
     assert warm_up(lines.append, solvers=True) >= 0
-    assert lines[0] == "compiling 1/4: rules (first run only, cached after) ..."
-    assert len(lines) == 8 and lines[-1].startswith("compiling 4/4: VCT solver (proof-number) done in ")
+    assert lines[0] == "compiling or loading 1/4: rules (compiled on the first run, loaded from the cache after) ..."
+    assert len(lines) == 8 and lines[-1].startswith("compiling or loading 4/4: VCT solver (proof-number) done in ")
 
 
 def test_the_terminal_warms_up_the_engine_it_will_play():
@@ -58,9 +58,9 @@ def test_a_slow_warm_up_prints_each_stage_not_one_line_then_silence(monkeypatch)
     from zeroplay.play.terminal import warm_up_with_note
 
     def slow_warm_up(progress=None, *, solvers=False):
-        progress("compiling 1/2: rules (first run only, cached after) ...")
+        progress("compiling or loading 1/2: rules (compiled on the first run, loaded from the cache after) ...")
         time.sleep(0.3)
-        progress("compiling 1/2: rules done in 0.3 s")
+        progress("compiling or loading 1/2: rules done in 0.3 s")
         return 0.3
 
     class Engine:
@@ -71,10 +71,10 @@ def test_a_slow_warm_up_prints_each_stage_not_one_line_then_silence(monkeypatch)
     printed: list[str] = []
     warm_up_with_note(printed.append, Engine(), grace_seconds=0.05)
     assert printed[0].startswith("Loading the search")
-    assert printed[1:] == ["  compiling 1/2: rules (first run only, cached after) ...",
-                           "  compiling 1/2: rules done in 0.3 s",
-                           "  compiling: the kernels of this game and engine ...",
-                           "  compiling: the kernels of this game and engine done"]
+    assert printed[1:] == ["  compiling or loading 1/2: rules (compiled on the first run, loaded from the cache after) ...",
+                           "  compiling or loading 1/2: rules done in 0.3 s",
+                           "  compiling or loading: the kernels of this game and engine ...",
+                           "  compiling or loading: the kernels of this game and engine done"]
 
 
 def test_a_quick_warm_up_prints_nothing(monkeypatch):
@@ -99,4 +99,4 @@ def test_set_up_warm_up_searches_with_the_shipped_15x15_model(warm):
         pytest.skip("the shipped 15x15 model is not in this checkout (src/zeroplay/models/)")
     lines: list[str] = []
     warm_up(lines.append, model=True)
-    assert lines[-1].startswith("compiling 3/3: search with the 15x15 model done in ")
+    assert lines[-1].startswith("compiling or loading 3/3: search with the 15x15 model done in ")

@@ -410,9 +410,10 @@ def warm_up(progress: Callable[[str], None] | None = None, *, solvers: bool = Fa
 
     def stage(i: int, name: str, work) -> None:
         started = time.perf_counter()
-        say(f"compiling {i}/{len(stages)}: {name} (first run only, cached after) ...")
+        # (the same lines when the cache is warm but the machine is slow to load it: say both)
+        say(f"compiling or loading {i}/{len(stages)}: {name} (compiled on the first run, loaded from the cache after) ...")
         work()
-        say(f"compiling {i}/{len(stages)}: {name} done in {time.perf_counter() - started:.1f} s")
+        say(f"compiling or loading {i}/{len(stages)}: {name} done in {time.perf_counter() - started:.1f} s")
 
     game = make("gomoku", width=7, height=7, rule="standard")
     position = {}

@@ -443,9 +443,9 @@ def warm_up_with_note(out: Callable[[str], None], engine: Engine | None = None,
         try:
             warm_up(lines.put)
             if engine is not None:
-                lines.put("compiling: the kernels of this game and engine ...")
+                lines.put("compiling or loading: the kernels of this game and engine ...")
                 engine.warm_up()
-                lines.put("compiling: the kernels of this game and engine done")
+                lines.put("compiling or loading: the kernels of this game and engine done")
         except BaseException as e:  # reported below in the main thread
             errors.append(e)
 
