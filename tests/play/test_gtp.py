@@ -295,3 +295,19 @@ def test_komi_that_is_not_a_multiple_of_half_a_point_is_refused_and_changes_noth
     assert ask(s, out, f"komi {komi}") == "? komi must be a multiple of 0.5\n\n"
     assert s.game.rules.komi == 6.5 and "KM[6.5]" in ask(s, out, "printsgf")
     assert ask(s, out, "komi -2") == "=\n\n" and s.game.rules.komi == -2
+
+
+def test_loadsgf_says_why_a_file_does_not_load_on_stderr(tmp_path):
+    """The answer stays GNU Go's "cannot load file"; a new user got no reason at all (each case of
+    a missing file, a nested tree, a Gomoku record answered the same). The reason goes to the log."""
+    import io
+
+    log = io.StringIO()
+    s, out = gtp_session(log=log)
+    (tmp_path / "nested.sgf").write_text("(((;GM[1]SZ[9];B[ee])))")
+    (tmp_path / "gomoku.sgf").write_text("(;GM[4]SZ[15];B[hh])")
+    for name, words in (("missing.sgf", "No such file"), ("nested.sgf", "does not begin with a node"),
+                        ("gomoku.sgf", "not Go")):
+        assert ask(s, out, f"loadsgf {tmp_path / name}") == "? cannot load file\n\n"
+        assert words in log.getvalue().splitlines()[-1] and name in log.getvalue().splitlines()[-1]
+    assert not any("loadsgf" in line for line in out)  # nothing of it on GTP's channel

@@ -153,6 +153,16 @@ def test_a_set_up_go_record_loads_and_exports_its_stones(client):
     assert rec.black_setup == [20, 60] and rec.to_play == 1 and len(rec.moves) == 2
 
 
+def test_a_go_record_after_other_text_loads_as_go(client):
+    """A new user's "Game record:" line before the SGF sent a Go record to the Gomoku reader
+    ("GM[1], not Gomoku"); a Gomoku record with the same line loaded."""
+    r = client.post("/api/games/load", json={"text": "Game record:\n(;GM[1]SZ[9]KM[7];B[ee])", "playouts": 8})
+    assert r.status_code == 201, r.text
+    assert r.json()["options"]["game"] == "go" and [m["text"] for m in r.json()["line"]] == ["E5"]
+    r = client.post("/api/games/load", json={"text": "(;GM[2]SZ[8];B[dd])"})
+    assert r.status_code == 400 and "Go (GM[1])" in r.json()["detail"]
+
+
 @pytest.mark.parametrize("text, words", [
     ("(;GM[1]SZ[21];B[aa])", "outside 5..19"),  # said "outside 2..19" (the rules'), the board takes 5..19
     ("(;GM[1]SZ[3];B[aa])", "outside 5..19"),

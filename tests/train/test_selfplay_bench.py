@@ -30,8 +30,15 @@ def test_bench_selfplay_of_go_uses_the_go_net_and_planes(design):
     assert d["moves"] > 0 and out["net_positions_per_s"] > 0 and out["search_overhead"] < 1
     if design == "per-worker":  # the net alone on real batches during the run (probes)
         assert d["net_positions_per_cpu_s_interleaved"] > 0 and d["search_overhead_cpu_interleaved"] < 1
+        # the headline is the in-run figure (the wall-second one after the run was -0.12 for a
+        # new user while the interleaved one said 0.14)
+        assert out["search_overhead"] == d["search_overhead_cpu_interleaved"]
     else:  # the inference process serves the workers: no probes there
         assert d["net_positions_per_cpu_s_interleaved"] is None
+        assert out["search_overhead"] == d["search_overhead_cpu"]
+    assert "search_overhead_wall" in d
+    if d["games"] == 0:  # no game ended in 2 s: no rate, rather than 0 games an hour
+        assert out["games_per_hour"] is None and d["mean_game_moves"] is None
 
 
 def test_bench_is_discovered_by_the_cli():
@@ -47,6 +54,9 @@ def test_bench_is_discovered_by_the_cli():
     (["--seconds", "-5"], "--seconds must be a finite number > 0, got -5.0"),
     (["--parallel-games", "0"], "--parallel-games must be >= 1, got 0"),
     (["--playouts", "1000000000000"], "--playouts must be <= 134,217,728, got 1,000,000,000,000"),
+    # a new user's huge values grew past 5 GB in 7 s before anything refused them
+    (["--search-batch", "2000000"], "--search-batch must be <= 1024, got 2,000,000"),
+    (["--parallel-games", "100000"], "--parallel-games must be <= 1024, got 100,000"),
 ])
 def test_bad_options_are_one_line_before_any_process_starts(option, needle, capsys):
     """``--playouts 0`` made the worker raise and the parent wait for ever; ``--seconds -5``

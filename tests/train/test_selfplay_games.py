@@ -122,6 +122,10 @@ def test_bad_settings_are_refused():
         SelfPlayConfig(full_search_prob=0)
     with pytest.raises(ValueError):
         SelfPlayConfig(playouts=0)
+    with pytest.raises(ValueError, match="batch_size <= 1024"):
+        SelfPlayConfig(batch_size=2_000_000)
+    with pytest.raises(ValueError, match="parallel_games must be <= 1024"):
+        SelfPlayConfig(parallel_games=100_000)
 
 
 def test_threat_solver_self_play_converts_every_forced_win():

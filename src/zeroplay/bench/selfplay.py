@@ -7,16 +7,22 @@ planes at the mean batch size its search sent, so both rates come from the same 
 
 Figures:
     moves_per_s           self-play moves per second, all workers together
-    games_per_hour        finished games per hour, all workers together
+    games_per_hour        finished games per hour, all workers together (None: no game ended in
+                          the measured seconds, so there is no rate to give)
     net_positions_per_s   the net's own batched positions/s (all workers, same batch size)
-    search_overhead       1 - (network-evaluated playouts/s) / net_positions_per_s: the share of
-                          self-play time not spent in the network (search, planes, Python)
+    search_overhead       1 - (network-evaluated playouts per CPU-s) / (the net's positions per
+                          CPU-s): the share of self-play time not spent in the network (search,
+                          planes, Python). The net's rate is ``details.
+                          search_overhead_cpu_interleaved``'s where there is one, else 3 s of
+                          the net alone after the run (``search_overhead_cpu``).
     details.search_overhead_cpu_interleaved
-                          the same per CPU-second, against the net's rate on every 4th real
-                          batch evaluated again alone during the run (``PROBE_EVERY``; the
-                          probes' time is left out of the self-play's): both rates from the same
-                          seconds, so a shared machine's drifting speed cancels. The other
-                          ``search_overhead_cpu`` compares with 3 s of the net alone after the run.
+                          against the net's rate on every 4th real batch evaluated again alone
+                          during the run (``PROBE_EVERY``; the probes' time is left out of the
+                          self-play's): both rates from the same seconds, so a shared machine's
+                          drifting speed cancels. ``search_overhead_cpu`` compares with 3 s of the
+                          net alone after the run, ``search_overhead_wall`` the same per
+                          wall-second (the headline until 2026-12-05: it could be negative on a
+                          shared machine, -0.12 next to an interleaved 0.14).
 
 ``--design shared`` measures the other way to use the cores: workers that search and one
 inference process that runs the net for all of them (requests over pipes, batched across
@@ -74,6 +80,12 @@ def run(args) -> dict:
 
     if args.playouts > MAX_PLAYOUTS:
         raise ValueError(f"--playouts must be <= {MAX_PLAYOUTS:,}, got {args.playouts:,}")
+    from zeroplay.train.selfplay import MAX_BATCH_SIZE, MAX_PARALLEL_GAMES
+
+    for flag, value, most in (("--parallel-games", args.parallel_games, MAX_PARALLEL_GAMES),
+                              ("--search-batch", args.search_batch, MAX_BATCH_SIZE)):
+        if value > most:  # (memory: a tree and a batch of leaves per game)
+            raise ValueError(f"{flag} must be <= {most}, got {value:,}")
     if not args.seconds > 0 or args.seconds == float("inf"):
         raise ValueError(f"--seconds must be a finite number > 0, got {args.seconds}")
     return measure(workers=args.workers or default_workers(), playouts=args.playouts,
@@ -310,11 +322,13 @@ def measure(workers: int = 2, playouts: int = 400, parallel_games: int = 8, sear
     probes = [r.get("probe_positions_per_cpu_s") for r in results]
     probe = sum(probes) / len(probes) if probes and all(probes) else None
     evaluated_per_s = positions / wall
+    overhead_cpu = round(1.0 - (positions / cpu) / net_rate_cpu, 4)
+    overhead_interleaved = round(1.0 - (positions / cpu) / probe, 4) if probe else None
     out = {
         "moves_per_s": round(moves / wall, 2),
-        "games_per_hour": round(games / wall * 3600.0, 1),
+        "games_per_hour": round(games / wall * 3600.0, 1) if games else None,
         "net_positions_per_s": round(net_rate, 1),
-        "search_overhead": round(1.0 - evaluated_per_s / net_rate, 4),
+        "search_overhead": overhead_interleaved if overhead_interleaved is not None else overhead_cpu,
         "details": {
             "design": design, "precision": precision, "workers": workers, "playouts": playouts,
             "parallel_games_per_worker": parallel_games, "search_batch": search_batch,
@@ -329,11 +343,12 @@ def measure(workers: int = 2, playouts: int = 400, parallel_games: int = 8, sear
             "moves_per_cpu_s": round(moves / cpu, 3),
             "net_evaluated_playouts_per_cpu_s": round(positions / cpu, 1),
             "net_positions_per_cpu_s": round(net_rate_cpu, 1),
-            "search_overhead_cpu": round(1.0 - (positions / cpu) / net_rate_cpu, 4),
+            "search_overhead_cpu": overhead_cpu,
+            "search_overhead_wall": round(1.0 - evaluated_per_s / net_rate, 4),
             # the net alone on every PROBE_EVERY-th real batch, over the same seconds (per-worker only)
             "net_positions_per_cpu_s_interleaved": round(probe, 1) if probe else None,
-            "search_overhead_cpu_interleaved": round(1.0 - (positions / cpu) / probe, 4) if probe else None,
-            "mean_game_moves": round(sum(r["game_moves"] for r in results) / max(games, 1), 1),
+            "search_overhead_cpu_interleaved": overhead_interleaved,
+            "mean_game_moves": round(sum(r["game_moves"] for r in results) / games, 1) if games else None,
             "board": SETTINGS[game][0],
         },
     }

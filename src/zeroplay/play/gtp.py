@@ -449,20 +449,26 @@ class GtpSession:
 
         if not 1 <= len(args) <= 2 or (len(args) == 2 and not args[1].isdigit()):
             raise GtpFailure("syntax error")
+
+        def cannot(reason: str) -> GtpFailure:
+            # GTP's answer is GNU Go's words; the reason goes to stderr, where GTP allows notes
+            print(f"loadsgf {args[0]}: {reason}", file=self.log, flush=True)
+            return GtpFailure("cannot load file")
+
         try:
             with open(args[0], "rb") as f:
                 data = f.read(MAX_SGF_BYTES + 1)
-        except OSError:
-            raise GtpFailure("cannot load file") from None
+        except OSError as e:
+            raise cannot(e.strerror or str(e)) from None
         if len(data) > MAX_SGF_BYTES:
-            raise GtpFailure("cannot load file")
+            raise cannot(f"larger than {MAX_SGF_BYTES:,} bytes")
         try:
             # moves out of turn and after two passes are taken, as printsgf writes them
             record = read_go_sgf(data.decode("utf-8-sig", errors="replace"), any_order=True)  # a BOM is no SGF text
-        except ValueError:
-            raise GtpFailure("cannot load file") from None
+        except ValueError as e:
+            raise cannot(str(e)) from None
         if record.width != record.height:
-            raise GtpFailure("cannot load file")
+            raise cannot(f"the board is {record.width}x{record.height}; GTP boards are square")
         count = max(int(args[1]) - 1, 0) if len(args) == 2 else len(record.moves)
         moves = list(zip(record.moves, record.colors or []))[:count]
         saved = self.game, self.events, self.states
@@ -472,9 +478,9 @@ class GtpSession:
                 self._push(("setup", record.black_setup, record.white_setup, record.to_play))
             for m, color in moves:
                 self._push(("move", m, color))
-        except ValueError:
+        except ValueError as e:
             self.game, self.events, self.states = saved
-            raise GtpFailure("cannot load file") from None
+            raise cannot(str(e)) from None
         return "white" if self.state.to_play else "black"
 
     def cmd_printsgf(self, args, ident):

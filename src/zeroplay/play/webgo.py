@@ -26,9 +26,12 @@ def board_extras(game: Game, state: State) -> dict:
 def sgf_game_number(text: str) -> int | None:
     """The ``GM`` of an SGF text's root (1 Go, 4 Gomoku), None when it names none or the text
     is not SGF."""
-    if not text.lstrip().startswith("("):
-        return None
-    m = _GM.search(text[:2000])
+    start = text.find("(")
+    if start < 0 and "[" not in text:
+        return None  # (PSQ)
+    # from the first '(': the SGF readers skip any text before it (a mail's "Game record:" line)
+    start = max(start, 0)
+    m = _GM.search(text[start:start + 2000])
     return int(m.group(1)) if m else None
 
 

@@ -41,6 +41,11 @@ from zeroplay.games.records import GameRecord, record_of_game
 from zeroplay.search import Limits, SearchConfig, Searcher, SearchResult, apply_temperature, lockstep_round
 from zeroplay.train.targets import FROM_BOARD, Samples, game_samples
 
+MAX_PARALLEL_GAMES = 1024
+"""Most games one self-play worker plays at once (``SelfPlayConfig.parallel_games``)."""
+MAX_BATCH_SIZE = 1024
+"""Most leaves one game's search gathers per round (``SelfPlayConfig.batch_size``)."""
+
 
 @dataclass(frozen=True)
 class SelfPlayConfig:
@@ -116,6 +121,11 @@ class SelfPlayConfig:
     def __post_init__(self):
         if self.playouts < 1 or self.fast_playouts < 1 or self.batch_size < 1 or self.parallel_games < 1:
             raise ValueError("playouts, fast_playouts, batch_size and parallel_games must be >= 1")
+        # each game holds a search tree and a batch of leaves, so these two size the memory: a
+        # new user's --search-batch 2000000 grew past 5 GB in 7 s before anything refused it
+        if self.parallel_games > MAX_PARALLEL_GAMES or self.batch_size > MAX_BATCH_SIZE:
+            raise ValueError(f"parallel_games must be <= {MAX_PARALLEL_GAMES} and batch_size <= {MAX_BATCH_SIZE}, "
+                             f"got {self.parallel_games} and {self.batch_size}")
         if not 0.0 < self.full_search_prob <= 1.0:
             raise ValueError(f"full_search_prob must be in (0, 1], got {self.full_search_prob}")
         if not 0.0 <= self.no_resign_fraction <= 1.0:

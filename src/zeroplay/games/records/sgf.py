@@ -187,7 +187,8 @@ def gomoku_board_size(root: dict[str, list[str]]) -> tuple[int, int]:
     """
     game = root.get("GM", ["4"])[0].strip()
     if not game.isdigit() or int(game) != 4:
-        raise ValueError(f"SGF record of game GM[{game}], not Gomoku (GM[4])")
+        raise ValueError(f"SGF record of game GM[{game}], not Gomoku (GM[4]); zeroplay reads Gomoku (GM[4]) "
+                         f"and Go (GM[1]) records")
     if "SZ" not in root:
         raise ValueError("SGF record has no board size (SZ)")
     sz = root["SZ"][0]
