@@ -153,6 +153,12 @@ def test_a_set_up_go_record_loads_and_exports_its_stones(client):
     assert rec.black_setup == [20, 60] and rec.to_play == 1 and len(rec.moves) == 2
 
 
+def test_a_japanese_rules_record_loads_with_territory_scoring(client):
+    r = client.post("/api/games/load", json={"text": "(;GM[1]SZ[9]RU[Japanese]KM[6.5];B[ee])", "playouts": 8})
+    assert r.status_code == 201, r.text
+    assert r.json()["options"]["scoring"] == "territory"
+
+
 def test_a_go_record_after_other_text_loads_as_go(client):
     """A new user's "Game record:" line before the SGF sent a Go record to the Gomoku reader
     ("GM[1], not Gomoku"); a Gomoku record with the same line loaded."""

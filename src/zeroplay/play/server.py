@@ -105,6 +105,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, Stri
 from zeroplay import __version__
 from zeroplay.engine.factory import PLAY_PLAYOUTS
 from zeroplay.games import option_names
+from zeroplay.games.go.sgf import scoring_of_rules
 from zeroplay.games.gomoku import MAX_SIZE, MIN_N_IN_ROW, MIN_SIZE
 from zeroplay.play.guards import LOCAL_NAMES, MAX_BODY_BYTES, BodyLimit, HostCheck
 from zeroplay.play.review import DEFAULT_REVIEW_PLAYOUTS, MAX_REVIEW_PLAYOUTS
@@ -269,7 +270,7 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
             options = games.options("go", rec.width, color=body.color, playouts=body.playouts, seconds=body.seconds,
                                     model=body.model, komi=rec.komi, vary_opening=body.vary_opening,
                                     engine_resigns=body.engine_resigns,
-                                    scoring=rec.rules if rec.rules in ("area", "territory") else None)
+                                    scoring=scoring_of_rules(rec.rules))
             setup = (rec.black_setup, rec.white_setup, rec.to_play) if rec.black_setup or rec.white_setup else None
             g = games.new(options, tuple(rec.moves), setup)
             g.resigned_at_end(rec.result)  # RE[W+R]: the game ended by a resignation there

@@ -82,3 +82,18 @@ def test_moves_out_of_turn_are_read_with_their_colours_when_asked_and_written_ba
     with pytest.raises(ValueError, match="out of turn"):
         record.replay()
     assert read_go_sgf("(;GM[1]SZ[9];B[aa];W[bb])").colors is None
+
+
+@pytest.mark.parametrize("ru, scoring", [
+    ("Japanese", "territory"), ("korean", "territory"), ("territory", "territory"),
+    ("Chinese", "area"), ("AGA", "area"), ("NZ", "area"), ("Tromp-Taylor", "area"), ("area", "area"),
+    ("Ing", None), ("", None),
+])
+def test_sgf_rule_names_give_the_scoring(ru, scoring):
+    """A new user's RU[Japanese] record was scored by area on the web board: SGF's own rule names
+    now count, this program's are read as before, others leave the scoring to the caller."""
+    from zeroplay.games.go.sgf import scoring_of_rules
+
+    assert scoring_of_rules(ru) == scoring
+    rec = read_go_sgf(f"(;GM[1]SZ[9]KM[6.5]RU[{ru}];B[ee])")
+    assert rec.game().rules.scoring == (scoring or "area")

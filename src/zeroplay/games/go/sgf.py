@@ -11,8 +11,9 @@ A point is two letters, column then row from the top (``a`` = 0), so ``aa`` is t
 corner (the same cell numbering as the game: ``row * width + col``). A pass is written ``B[]``
 (FF[4]); ``B[tt]`` is read as a pass too on boards up to 19x19 (FF[3]). ``AB``/``AW``/``PL`` set up
 stones and the side to move (handicap, problems). ``KM`` is the komi; ``RU`` is written as this
-program's rule name (``area`` / ``territory``) and read back only in that form (any other value,
-``Japanese``, ``Chinese``, is kept as text but the scoring comes from the caller). ``RE``: ``B+3.5``,
+program's rule name (``area`` / ``territory``); read back, SGF's names count too (``Japanese``,
+``Korean``: territory; ``Chinese``, ``AGA``, ``NZ``, ``Tromp-Taylor``: area; ``scoring_of_rules``),
+and any other value is kept as text with the scoring left to the caller. ``RE``: ``B+3.5``,
 ``W+R`` (resignation), ``0`` (draw), or absent.
 """
 
@@ -26,6 +27,23 @@ from zeroplay.games.go.game import MAX_SIZE, MIN_SIZE, Go
 from zeroplay.games.records.sgf import _sgf_escape, _sgf_main_line
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+_AREA_RULES = {"area", "chinese", "aga", "nz", "new zealand", "tromp-taylor", "tromp taylor", "cgos"}
+_TERRITORY_RULES = {"territory", "japanese", "korean"}
+
+
+def scoring_of_rules(rules: str) -> str | None:
+    """The scoring (``"area"`` / ``"territory"``) an SGF ``RU`` value names, None when it names
+    none this program knows. SGF FF[4]'s own names: ``Japanese`` and ``Korean`` count territory,
+    ``Chinese``, ``AGA``, ``NZ`` count area (AGA's pass stones make its count equal to area's);
+    ``Tromp-Taylor`` is area; this program's ``area`` / ``territory`` too. Case is ignored."""
+    name = rules.strip().lower()
+    if name in _AREA_RULES:
+        return "area"
+    if name in _TERRITORY_RULES:
+        return "territory"
+    return None
 
 
 @dataclass
@@ -64,8 +82,9 @@ class GoRecord:
         """The ``Go`` game of this record: its size and komi, scoring from ``RU`` when it names
         one (``area`` / ``territory``), other rules (``ko``, ``suicide``, ``scoring``) from ``rules``."""
         options: dict = {"komi": self.komi}
-        if self.rules in ("area", "territory"):
-            options["scoring"] = self.rules
+        scoring = scoring_of_rules(self.rules)
+        if scoring is not None:
+            options["scoring"] = scoring
         options.update(rules)
         return Go(self.width, self.height, **options)
 
