@@ -8,7 +8,10 @@ planes at the mean batch size its search sent, so both rates come from the same 
 Figures:
     moves_per_s           self-play moves per second, all workers together
     games_per_hour        finished games per hour, all workers together (None: no game ended in
-                          the measured seconds, so there is no rate to give)
+                          the measured seconds, so there is no rate to give). The nets have random
+                          weights: 9x9 Go games end in two passes after 8-28 moves, so this and
+                          ``mean_game_moves`` describe the benchmark, not real games; the rates
+                          per playout and per position are the figures to compare.
     net_positions_per_s   the net's own batched positions/s (all workers, same batch size)
     search_overhead       1 - (network-evaluated playouts per CPU-s) / (the net's positions per
                           CPU-s): the share of self-play time not spent in the network (search,
