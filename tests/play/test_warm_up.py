@@ -57,10 +57,11 @@ def test_a_slow_warm_up_prints_each_stage_not_one_line_then_silence(monkeypatch)
     import zeroplay.engine.factory as factory
     from zeroplay.play.terminal import warm_up_with_note
 
-    def slow_warm_up(progress=None, *, solvers=False):
-        progress("compiling or loading 1/2: rules (compiled on the first run, loaded from the cache after) ...")
+    def slow_warm_up(progress=None, *, solvers=False, more_stages=0):
+        assert more_stages == 1  # the engine's stage, counted in the numbering
+        progress("compiling or loading 1/3: rules (compiled on the first run, loaded from the cache after) ...")
         time.sleep(0.3)
-        progress("compiling or loading 1/2: rules done in 0.3 s")
+        progress("compiling or loading 1/3: rules done in 0.3 s")
         return 0.3
 
     class Engine:
@@ -71,17 +72,17 @@ def test_a_slow_warm_up_prints_each_stage_not_one_line_then_silence(monkeypatch)
     printed: list[str] = []
     warm_up_with_note(printed.append, Engine(), grace_seconds=0.05)
     assert printed[0].startswith("Loading the search")
-    assert printed[1:] == ["  compiling or loading 1/2: rules (compiled on the first run, loaded from the cache after) ...",
-                           "  compiling or loading 1/2: rules done in 0.3 s",
-                           "  compiling or loading: the kernels of this game and engine ...",
-                           "  compiling or loading: the kernels of this game and engine done"]
+    assert printed[1:] == ["  compiling or loading 1/3: rules (compiled on the first run, loaded from the cache after) ...",
+                           "  compiling or loading 1/3: rules done in 0.3 s",
+                           "  compiling or loading 3/3: the kernels of this game and engine ...",
+                           "  compiling or loading 3/3: the kernels of this game and engine done"]
 
 
 def test_a_quick_warm_up_prints_nothing(monkeypatch):
     import zeroplay.engine.factory as factory
     from zeroplay.play.terminal import warm_up_with_note
 
-    monkeypatch.setattr(factory, "warm_up", lambda progress=None, *, solvers=False: progress("x") or 0.0)
+    monkeypatch.setattr(factory, "warm_up", lambda progress=None, *, solvers=False, more_stages=0: progress("x") or 0.0)
     printed: list[str] = []
     warm_up_with_note(printed.append, None, grace_seconds=5.0)
     assert printed == []

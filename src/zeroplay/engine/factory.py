@@ -384,7 +384,21 @@ def describe(game: Game) -> str:
     return game.describe()
 
 
-def warm_up(progress: Callable[[str], None] | None = None, *, solvers: bool = False, model: bool = False) -> float:
+_MODEL_STAGE = "search with the 15x15 model"
+
+
+def warm_up_stages(*, solvers: bool = False, model: bool = False) -> list[str]:
+    """The names of ``warm_up``'s stages for these options, in order."""
+    from zeroplay.games import make
+
+    stages = ["rules", "search"] + (["VCT solver (alpha-beta)", "VCT solver (proof-number)"] if solvers else [])
+    if model and find_model(make("gomoku", width=15, height=15, rule="freestyle")) is not None:
+        stages.append(_MODEL_STAGE)
+    return stages
+
+
+def warm_up(progress: Callable[[str], None] | None = None, *, solvers: bool = False, model: bool = False,
+            more_stages: int = 0) -> float:
     """Compile (or load from the on-disk cache) the rules and search kernels; returns seconds.
 
     The first time in a new environment this is minutes of CPU (``make venv`` on a fresh clone:
@@ -395,7 +409,8 @@ def warm_up(progress: Callable[[str], None] | None = None, *, solvers: bool = Fa
     kernels of ``zeroplay solve gomoku --vct`` (alpha-beta and proof-number). ``model`` also searches with
     the shipped 15x15 model (its net in numpy), whose priors specialise kernels of their own
     (189 s to compile on a loaded 2-core machine), so that the Gomocup engine's first search with
-    it loads them from the cache; skipped when that model is not shipped.
+    it loads them from the cache; skipped when that model is not shipped. ``more_stages``: stages
+    the caller runs after these, counted in the lines' "i/n" (the terminal's engine warm-up).
     """
     import time
 
@@ -404,16 +419,16 @@ def warm_up(progress: Callable[[str], None] | None = None, *, solvers: bool = Fa
     from zeroplay.games import make
 
     game15 = make("gomoku", width=15, height=15, rule="freestyle")
-    with_model = model and find_model(game15) is not None
-    stages = ["rules", "search"] + (["VCT solver (alpha-beta)", "VCT solver (proof-number)"] if solvers else [])
-    stages += ["search with the 15x15 model"] if with_model else []
+    stages = warm_up_stages(solvers=solvers, model=model)
+    with_model = stages[-1] == _MODEL_STAGE
 
     def stage(i: int, name: str, work) -> None:
         started = time.perf_counter()
         # (the same lines when the cache is warm but the machine is slow to load it: say both)
-        say(f"compiling or loading {i}/{len(stages)}: {name} (compiled on the first run, loaded from the cache after) ...")
+        n = len(stages) + more_stages
+        say(f"compiling or loading {i}/{n}: {name} (compiled on the first run, loaded from the cache after) ...")
         work()
-        say(f"compiling or loading {i}/{len(stages)}: {name} done in {time.perf_counter() - started:.1f} s")
+        say(f"compiling or loading {i}/{n}: {name} done in {time.perf_counter() - started:.1f} s")
 
     game = make("gomoku", width=7, height=7, rule="standard")
     position = {}

@@ -434,18 +434,23 @@ def warm_up_with_note(out: Callable[[str], None], engine: Engine | None = None,
     lasts past ``grace_seconds`` (a cold numba cache: minutes of CPU on a busy machine) prints a
     line per compile stage as it starts and ends, as ``make venv`` does, instead of one line and
     then silence."""
-    from zeroplay.engine.factory import warm_up
+    from zeroplay.engine.factory import warm_up, warm_up_stages
 
     errors: list[BaseException] = []
     lines: queue.SimpleQueue[str] = queue.SimpleQueue()
 
     def work():
         try:
-            warm_up(lines.put)
+            # the engine's own stage is counted in the numbering (a new user saw "2/2" and then
+            # waited on a third, unnumbered stage)
+            ours = 1 if engine is not None else 0
+            warm_up(lines.put, more_stages=ours)
             if engine is not None:
-                lines.put("compiling or loading: the kernels of this game and engine ...")
+                n = len(warm_up_stages()) + 1
+                stage = f"compiling or loading {n}/{n}"
+                lines.put(f"{stage}: the kernels of this game and engine ...")
                 engine.warm_up()
-                lines.put("compiling or loading: the kernels of this game and engine done")
+                lines.put(f"{stage}: the kernels of this game and engine done")
         except BaseException as e:  # reported below in the main thread
             errors.append(e)
 
