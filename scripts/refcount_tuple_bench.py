@@ -46,8 +46,7 @@ def bump(a, i):
     return a[i]
 
 
-@njit(inline="always")
-def branchy_inlined(t, i):
+def branchy(t, i):
     if t.a2[i] > 5.0:
         return opaque(t.a2[i])
     for j in range(3):
@@ -56,36 +55,23 @@ def branchy_inlined(t, i):
     return t.a3[i]
 
 
-@njit
-def branchy_called(t, i):
-    if t.a2[i] > 5.0:
-        return opaque(t.a2[i])
-    for j in range(3):
-        if t.a4[j] > 1.0:
-            return 1.0
-    return t.a3[i]
+def make_loop(inlined: bool):
+    """A compiled loop calling ``branchy`` inlined (numba IR inlining) or as a plain call."""
+    step = njit(inline="always" if inlined else "never")(branchy)
 
-
-@njit
-def loop_inlined(t, n):
-    s = 0.0
-    for k in range(n):
-        s += branchy_inlined(t, k % 100)
-        s += bump(t.a1, k % 100)
-    return s
-
-
-@njit
-def loop_called(t, n):
-    s = 0.0
-    for k in range(n):
-        s += branchy_called(t, k % 100)
-        s += bump(t.a1, k % 100)
-    return s
+    @njit
+    def loop(t, n):
+        s = 0.0
+        for k in range(n):
+            s += step(t, k % 100)
+            s += bump(t.a1, k % 100)
+        return s
+    return loop
 
 
 def main(n: int = 2_000_000) -> None:
     arrays = [np.zeros(100) for _ in FIELDS]
+    loop_inlined, loop_called = make_loop(True), make_loop(False)
     cases = [("namedtuple, inlined", loop_inlined, Arrays(*arrays)),
              ("namedtuple, plain call", loop_called, Arrays(*arrays)),
              ("StructRef, inlined", loop_inlined, ArraysRef(*arrays))]
