@@ -1,5 +1,7 @@
 """Self-play throughput: 8x8 five-in-row, tiny net, 400 playouts per move, all cores;
 ``--game go``: 9x9 Go (komi 7) with the shipped Go net's shape (b4c48-gpool-own, Go's planes).
+``--net`` takes another shape (random weights), e.g. ``b4c32`` (the 8x8 model's) or, with ``--size
+15``, ``b6c64`` (the 15x15 model's): the search's share of the time depends on how fast the net is.
 
 Each worker process (one torch thread) plays ``--parallel-games`` games at once through the
 lockstep batched search for ``--seconds`` after a warm-up, then measures its net alone on random
@@ -51,10 +53,21 @@ SETTINGS = {
 """Per ``--game``: (what the JSON's ``board`` says, the net, its feature set)."""
 
 
-def _game(name: str):
+def _game(name: str, size: int = SIZE):
     from zeroplay.games import make
 
-    return make("go", size=9, komi=7) if name == "go" else make("gomoku", size=SIZE, n_in_row=N_IN_ROW)
+    return make("go", size=9, komi=7) if name == "go" else make("gomoku", size=size, n_in_row=N_IN_ROW)
+
+
+def _setting(opts: dict) -> tuple[str, str, str]:
+    """(what the JSON's ``board`` says, the net, its feature set) of a run's options."""
+    board, arch, features = SETTINGS[opts["game"]]
+    size = opts.get("size") or SIZE
+    net = opts.get("net") or arch
+    if net != arch or size != SIZE:
+        board = (f"9x9 Go, komi 7, {net} net (random weights), go planes" if opts["game"] == "go" else
+                 f"{size}x{size} five-in-row freestyle, {net} net (random weights), basic planes")
+    return board, net, features
 
 
 def add_arguments(parser) -> None:
@@ -69,6 +82,11 @@ def add_arguments(parser) -> None:
                         help="a net per worker (default) or one shared inference process")
     parser.add_argument("--precision", choices=["auto", "fp32", "bf16"], default="auto",
                         help="inference precision of the net (default auto: bf16 where the CPU has it)")
+    parser.add_argument("--net", default=None,
+                        help="the net's shape, random weights: tiny, b6c64, any bNcM[-gpool][-opp][-own] "
+                             "(default: tiny for gomoku, b4c48-gpool-own for go)")
+    parser.add_argument("--size", type=int, default=SIZE,
+                        help=f"gomoku's board size, 5..19 (default {SIZE}; five in a row)")
 
 
 def run(args) -> dict:
@@ -91,9 +109,21 @@ def run(args) -> dict:
             raise ValueError(f"{flag} must be <= {most}, got {value:,}")
     if not args.seconds > 0 or args.seconds == float("inf"):
         raise ValueError(f"--seconds must be a finite number > 0, got {args.seconds}")
+    size = getattr(args, "size", SIZE)
+    if size != SIZE and args.game != "gomoku":
+        raise ValueError("--size is gomoku's (go is 9x9)")
+    if not 5 <= size <= 19:
+        raise ValueError(f"--size must be 5..19, got {size}")
+    net = getattr(args, "net", None)
+    if net is not None:  # checked here, not in a worker (see above)
+        from zeroplay.nn.arch import arch_spec
+
+        _, _, features = SETTINGS[args.game]
+        arch_spec(net, _game(args.game, size), features)
     return measure(workers=args.workers or default_workers(), playouts=args.playouts,
                    parallel_games=args.parallel_games, search_batch=args.search_batch,
-                   seconds=args.seconds, design=args.design, precision=args.precision, game=args.game)
+                   seconds=args.seconds, design=args.design, precision=args.precision, game=args.game,
+                   net=net, size=size)
 
 
 class BenchProcessDied(RuntimeError):
@@ -142,27 +172,27 @@ class _RemoteNet:
         return self.conn.recv()
 
 
-def _net(precision: str, seed: int, setting: str = "gomoku"):
+def _net(precision: str, seed: int, opts: dict):
     import torch
 
     from zeroplay.nn import NetEvaluator, build_model
     from zeroplay.train.workers import inference_model
 
-    _, arch, features = SETTINGS[setting]
-    game = _game(setting)
+    _, arch, features = _setting(opts)
+    game = _game(opts["game"], opts.get("size") or SIZE)
     model = build_model(arch, game, features, seed=seed)
     torch.set_num_threads(1)
     return game, NetEvaluator(inference_model(model, precision), features)
 
 
-def _net_rate(evaluator, batch: int, seconds: float = 3.0, setting: str = "gomoku") -> tuple[float, float]:
+def _net_rate(evaluator, batch: int, opts: dict, seconds: float = 3.0) -> tuple[float, float]:
     """(positions per wall second, positions per CPU second) of the net alone on random 0/1
     planes (the setting's shape) at ``batch`` positions per call (one thread: CPU seconds = time
     on a core)."""
     import numpy as np
 
-    game = _game(setting)
-    shape = game.initial().planes(SETTINGS[setting][2]).shape
+    game = _game(opts["game"], opts.get("size") or SIZE)
+    shape = game.initial().planes(_setting(opts)[2]).shape
     rng = np.random.default_rng(0)
     planes = (rng.random((batch, *shape)) < 0.3).astype(np.float32)
     legal = np.ones((batch, game.num_actions), bool)
@@ -181,11 +211,11 @@ def _selfplay_worker(conn, remote, opts: dict) -> None:
     from zeroplay.search import UniformEvaluator
     from zeroplay.train.selfplay import SelfPlayConfig, SelfPlayer
 
-    game = _game(opts["game"])
+    game = _game(opts["game"], opts.get("size") or SIZE)
     if remote is None:
-        _, net = _net(opts["precision"], opts["seed"], opts["game"])
+        _, net = _net(opts["precision"], opts["seed"], opts)
     else:
-        net = _RemoteNet(remote, SETTINGS[opts["game"]][2])
+        net = _RemoteNet(remote, _setting(opts)[2])
     cfg = SelfPlayConfig(playouts=opts["playouts"], parallel_games=opts["parallel_games"],
                          batch_size=opts["search_batch"], seed=opts["seed"], resign_threshold=None)
     # compile before timing; wrapped, so that the warm-up takes the network's batched path (gather,
@@ -215,7 +245,7 @@ def _selfplay_worker(conn, remote, opts: dict) -> None:
            "game_moves": sum(len(g.moves) for g in games)}
     if remote is None:
         out["net_positions_per_s"], out["net_positions_per_cpu_s"] = _net_rate(
-            net, max(1, round(out["mean_batch"])), setting=opts["game"])
+            net, max(1, round(out["mean_batch"])), opts)
         out["probe_positions_per_cpu_s"] = timed.probe_positions / timed.probe_cpu if timed.probe_cpu > 0 else None
     else:
         remote.send(None)
@@ -228,7 +258,7 @@ def _server(conns, opts: dict, result_conn) -> None:
 
     import numpy as np
 
-    _, net = _net(opts["precision"], opts["seed"], opts["game"])
+    _, net = _net(opts["precision"], opts["seed"], opts)
     c0 = time.process_time()
     live = list(conns)
     positions = calls = 0
@@ -258,7 +288,7 @@ def _server(conns, opts: dict, result_conn) -> None:
             at += k
     mean = positions / max(calls, 1)
     cpu = time.process_time() - c0
-    rate, rate_cpu = _net_rate(net, max(1, round(mean)), setting=opts["game"])
+    rate, rate_cpu = _net_rate(net, max(1, round(mean)), opts)
     result_conn.send({"positions": positions, "calls": calls, "net_seconds": busy, "mean_batch": mean,
                       "net_positions_per_s": rate, "net_positions_per_cpu_s": rate_cpu,
                       "cpu_seconds": cpu})
@@ -267,15 +297,17 @@ def _server(conns, opts: dict, result_conn) -> None:
 # --- driver ----------------------------------------------------------------------------------------
 def measure(workers: int = 2, playouts: int = 400, parallel_games: int = 8, search_batch: int = 16,
             seconds: float = 60.0, design: str = "per-worker", precision: str = "auto", seed: int = 1,
-            game: str = "gomoku") -> dict:
-    """Run the benchmark; see the module docstring for the figures."""
+            game: str = "gomoku", net: str | None = None, size: int = SIZE) -> dict:
+    """Run the benchmark; see the module docstring for the figures. ``net``: the net's shape
+    (None: the game's default, ``SETTINGS``); ``size``: gomoku's board size."""
     from zeroplay.train.workers import native_bf16
 
     if precision == "auto":
         precision = "bf16" if native_bf16() else "fp32"
     ctx = mp.get_context("spawn")
     opts = {"playouts": playouts, "parallel_games": parallel_games, "search_batch": search_batch,
-            "seconds": seconds, "precision": precision, "seed": seed, "game": game}
+            "seconds": seconds, "precision": precision, "seed": seed, "game": game,
+            "net": net, "size": size}
     procs, conns, server, server_result = [], [], None, None
     remotes = []
     if design == "shared":
@@ -352,7 +384,7 @@ def measure(workers: int = 2, playouts: int = 400, parallel_games: int = 8, sear
             "net_positions_per_cpu_s_interleaved": round(probe, 1) if probe else None,
             "search_overhead_cpu_interleaved": overhead_interleaved,
             "mean_game_moves": round(sum(r["game_moves"] for r in results) / games, 1) if games else None,
-            "board": SETTINGS[game][0],
+            "board": _setting(opts)[0],
         },
     }
     return out
