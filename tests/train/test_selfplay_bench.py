@@ -41,6 +41,17 @@ def test_bench_selfplay_of_go_uses_the_go_net_and_planes(design):
         assert out["games_per_hour"] is None and d["mean_game_moves"] is None
 
 
+def test_bench_selfplay_takes_the_shipped_models_shapes():
+    """Issue 20's "NN search >= 0.85 of the net's batched limit" depends on the net: ``--net`` and
+    ``--size`` measure the 15x15 model's shape (b6c64) as well as the default tiny 8x8 one."""
+    from zeroplay.bench.selfplay import measure
+
+    out = measure(workers=1, playouts=16, parallel_games=2, seconds=2.0, precision="fp32", net="b2c16", size=9)
+    d = out["details"]
+    assert d["board"] == "9x9 five-in-row freestyle, b2c16 net (random weights), basic planes"
+    assert d["moves"] > 0 and out["net_positions_per_s"] > 0 and out["search_overhead"] < 1
+
+
 def test_bench_is_discovered_by_the_cli():
     from zeroplay.cli import build_parser
 
@@ -57,6 +68,9 @@ def test_bench_is_discovered_by_the_cli():
     # a new user's huge values grew past 5 GB in 7 s before anything refused them
     (["--search-batch", "2000000"], "--search-batch must be <= 1024, got 2,000,000"),
     (["--parallel-games", "100000"], "--parallel-games must be <= 1024, got 100,000"),
+    (["--size", "4"], "--size must be 5..19, got 4"),
+    (["--game", "go", "--size", "15"], "--size is gomoku's (go is 9x9)"),
+    (["--net", "b9"], "unknown architecture 'b9'"),
 ])
 def test_bad_options_are_one_line_before_any_process_starts(option, needle, capsys):
     """``--playouts 0`` made the worker raise and the parent wait for ever; ``--seconds -5``
@@ -64,7 +78,7 @@ def test_bad_options_are_one_line_before_any_process_starts(option, needle, caps
     from zeroplay.cli import main
 
     assert main(["bench", "selfplay", *option]) == 2
-    assert capsys.readouterr().err == f"zeroplay bench: error: {needle}\n"
+    assert capsys.readouterr().err.startswith(f"zeroplay bench: error: {needle}")
 
 
 def test_a_worker_that_dies_is_an_error_not_a_hang():
