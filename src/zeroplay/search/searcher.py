@@ -35,6 +35,7 @@ from zeroplay.search.opening import opening_priors
 from zeroplay.search.proof import PROOF_NAMES, best_proven_edge, proof_line, verify_line
 from zeroplay.search.result import MoveStats, SearchResult, lcb
 from zeroplay.search.root_vct import RootVct
+from zeroplay.search.structs import StructCache
 from zeroplay.search.threats import check_root, new_threat_arrays, proof_tail
 from zeroplay.search.tree import (
     DRAW,
@@ -92,6 +93,9 @@ class Searcher:
         # gather / finish without numba's per-call typing of ~100 arrays (search/bound.py)
         self._gather = BoundKernel(gather, 10)
         self._finish = BoundKernel(finish, 8)
+        # the kernels take the tuples as StructRefs: one reference count a call, not ~100
+        # (search/structs.py); rebuilt when a tuple object is replaced
+        self._tree_s, self._table_s, self._batch_s = StructCache(), StructCache(), StructCache()
         self.table = new_node_table(config.node_capacity, config.max_load)
         # node indices stay below the table's limit (its free list hands out the lowest unused
         # index first), so the payload arrays need only that many entries
@@ -311,9 +315,9 @@ class Searcher:
         if self._inline is not None:
             self._run_inline(max_leaves)
             return 0
-        queued, done, collisions = self._gather(t, self.table, self.params, self.game.params, self.game.zkeys,
-                                                pos.board, pos.info, pos.stack, pos.aux, self.batch, max_leaves,
-                                                max(remaining, 1))
+        queued, done, collisions = self._gather(self._tree_s.get(t), self._table_s.get(self.table), self.params,
+                                                self.game.params, self.game.zkeys, pos.board, pos.info, pos.stack,
+                                                pos.aux, self._batch_s.get(self.batch), max_leaves, max(remaining, 1))
         self.playouts += done
         self._queued = queued
         self._collisions = collisions
@@ -332,8 +336,9 @@ class Searcher:
         max_visits = limits.visits if limits.visits is not None else unlimited
         leaves = 1 if max_leaves == 1 else (rule.leaves_per_round or max_leaves)
         first = t.node_state[self.root] == NEW
-        done = run_inline_rounds(t, self.table, self.params, self.game.params, self.game.zkeys, pos.board, pos.info,
-                                 pos.stack, pos.aux, self.batch, leaves, float(rule.share), int(rule.rollouts),
+        done = run_inline_rounds(self._tree_s.get(t), self._table_s.get(self.table), self.params, self.game.params,
+                                 self.game.zkeys, pos.board, pos.info, pos.stack, pos.aux,
+                                 self._batch_s.get(self.batch), leaves, float(rule.share), int(rule.rollouts),
                                  max_playouts, max_visits, 1 if first or self.config.debug else unlimited,
                                  ROLLOUT_CHUNK_PLAYOUTS if rule.rollouts else CHUNK_PLAYOUTS)
         self.playouts += done
@@ -349,7 +354,7 @@ class Searcher:
         """Phase 3: expand the queued leaves with their evaluations and back them up."""
         q = self._queued
         b = self.batch
-        self._finish(self.tree, self.params.virtual_loss, b.leaf_node, b.leaf_legal, b.moves, b.path_node,
+        self._finish(self._tree_s.get(self.tree), self.params.virtual_loss, b.leaf_node, b.leaf_legal, b.moves, b.path_node,
                      b.path_edge, b.path_len, q, np.ascontiguousarray(priors[:q], dtype=np.float32),
                      np.ascontiguousarray(values[:q], dtype=np.float32))
         self.playouts += q
@@ -359,7 +364,8 @@ class Searcher:
 
     def _release(self) -> None:
         if self._collisions:
-            release_collisions(self.tree, self.params, self.batch, self._collisions)
+            release_collisions(self._tree_s.get(self.tree), self.params, self._batch_s.get(self.batch),
+                               self._collisions)
             self._collisions = 0
 
     def abandon(self) -> None:
