@@ -179,8 +179,44 @@ def test_train_chunk_reads_exit_130_as_interrupted(tmp_path, monkeypatch):
     import zeroplay.train.ablate as ablate
 
     monkeypatch.setattr(ablate, "_zeroplay", lambda: [sys.executable, "-c", "raise SystemExit(130)"])
-    row = ablate._train_chunk(tmp_path, "a", "", 3)
+    # the iterations a stopped chunk leaves are its run directory's (a chunk of several may have
+    # finished some of them)
+    (tmp_path / "a" / "checkpoints").mkdir(parents=True)
+    (tmp_path / "a" / "checkpoints" / "iter-000002.safetensors").write_bytes(b"")
+    row = ablate._train_chunk(tmp_path, "a", "", 5)
     assert row["interrupted"] is True and row["iterations"] == 2 and row["side"] == "a"
     monkeypatch.setattr(ablate, "_zeroplay", lambda: [sys.executable, "-c", "raise SystemExit(1)"])
     with pytest.raises(RuntimeError, match="failed .exit 1."):
         ablate._train_chunk(tmp_path, "a", "", 3)
+
+
+def test_chunks_of_several_iterations_shrink_near_the_budget(tmp_path):
+    """``chunk=4``: 4 iterations a call while the budget allows, then what the side is expected to
+    have left at its CPU per iteration so far; both sides end at (or just over) the budget."""
+    calls = []
+    per_iteration = {"a": 10.0, "b": 25.0}
+
+    def train_chunk(out, side, options, iterations):
+        ck = out / side / "checkpoints"
+        ck.mkdir(parents=True, exist_ok=True)
+        done = len(list(ck.glob("iter-*.safetensors")))
+        calls.append((side, done, iterations))
+        for i in range(done + 1, iterations + 1):
+            (ck / f"iter-{i:06d}.safetensors").write_bytes(b"")
+        return {"side": side, "iterations": iterations, "cpu_s": per_iteration[side] * (iterations - done),
+                "wall_s": 1.0}
+
+    _, arena = _fakes([], {})
+    result = run_ablation(tmp_path, "", "--a", "--b", cpu_hours=100 / 3600, games=10, playouts=10, seed=0,
+                          log=lambda m: None, train_chunk=train_chunk, arena=arena, chunk=4)
+    assert [(d, t) for s, d, t in calls if s == "a"] == [(0, 4), (4, 8), (8, 10)]
+    assert [(d, t) for s, d, t in calls if s == "b"] == [(0, 4)]
+    assert result["spent"]["a"] == {"cpu_s": 100.0, "wall_s": 3.0, "iterations": 10}
+    assert result["spent"]["b"]["cpu_s"] == 100.0
+
+
+def test_chunk_option_is_checked(capsys):
+    from zeroplay.cli import main
+
+    assert main(["ablate", "--out", "x", "--cpu-hours", "1", "--chunk", "0"]) == 2
+    assert "--chunk must be 1..100, got 0" in capsys.readouterr().err

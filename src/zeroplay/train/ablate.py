@@ -11,11 +11,17 @@ Layout of OUT (resumable: rerun the same command to continue where it stopped)::
     OUT/RESULT.md         the result: CPU per side, W/D/L of A, Elo with its 95 % interval, and
                           the command that reproduces it
 
-Equal CPU time: one iteration at a time, the side with less CPU so far trains next, until both
-have spent the budget; the last chunk of each may overshoot by up to one iteration (both figures
-are written). With ``--parallel`` both sides train their next iteration at the same time (two
-cores); each chunk's CPU time is still its own process tree's (``wait4``), so the accounting is
-the same. Colours alternate in the arena.
+Equal CPU time: one chunk at a time (``--chunk`` iterations, one ``zeroplay train`` call), the side
+with less CPU so far trains next, until both have spent the budget; near the budget a chunk shrinks
+to the iterations its side is expected to have left (from its CPU per iteration so far), and the
+last one may overshoot by up to one iteration (both figures are written). With ``--parallel`` both
+sides train their next chunk at the same time (two cores); each chunk's CPU time is still its own
+process tree's (``wait4``), so the accounting is the same. Colours alternate in the arena.
+
+Chunks of one iteration cost a process start each (imports, numba's cache, the self-play workers'
+start): 9 of the 32 CPU-seconds of one 9x9 iteration at 64 playouts (2026-12-06; 3 iterations in
+one call took 79). Both sides pay it alike, so a budget's comparison stays fair, but it is budget
+the nets do not train with.
 """
 
 from __future__ import annotations
@@ -36,6 +42,9 @@ CPU_LOG = "cputime.jsonl"
 ARENA_LOG = "arena.jsonl"
 RESULT = "RESULT.md"
 OPTIONS = "options.json"
+CHUNK_ITERATIONS = 4
+"""Iterations per ``zeroplay train`` call by default (each call starts processes: ~9 CPU-s)."""
+MAX_CHUNK = 100
 
 
 def add_parser(sub) -> None:
@@ -43,7 +52,7 @@ def add_parser(sub) -> None:
     p = sub.add_parser(
         "ablate", help="train two configurations at equal CPU time and play their final nets (an ablation)",
         description="Trains OUT/a with COMMON + A and OUT/b with COMMON + B (zeroplay train options, each a "
-        "quoted string), one iteration at a time, the side with less CPU time so far next, until each has "
+        "quoted string), a chunk of --chunk iterations at a time, the side with less CPU time so far next, until each has "
         "spent --cpu-hours; then plays --games arena games between the two final nets (colours alternate) "
         "and writes OUT/RESULT.md with the command that reproduces it. Rerun the same command to resume.")
     p.add_argument("--out", required=True, help="output directory (created; reused to resume)")
@@ -57,8 +66,11 @@ def add_parser(sub) -> None:
     p.add_argument("--playouts", type=int, default=200, help="arena playouts per move (default 200)")
     p.add_argument("--seed", type=int, default=0, help="arena seed (default 0)")
     p.add_argument("--parallel", action="store_true",
-                   help="train both sides' next iteration at the same time (uses two cores; CPU time is "
+                   help="train both sides' next chunk at the same time (uses two cores; CPU time is "
                    "still counted per side)")
+    p.add_argument("--chunk", type=int, default=CHUNK_ITERATIONS,
+                   help=f"iterations per zeroplay train call, 1..{MAX_CHUNK} (default {CHUNK_ITERATIONS}): "
+                   "fewer process starts; near the budget a chunk shrinks to what its side has left")
     p.set_defaults(func=_cmd_ablate)
 
 
@@ -87,13 +99,15 @@ def glue_option_strings(argv: list[str]) -> list[str]:
 def _cmd_ablate(args) -> int:
     if not args.cpu_hours > 0 or args.games < 1 or args.playouts < 1:
         raise ValueError("--cpu-hours must be > 0, --games and --playouts >= 1")
+    if not 1 <= args.chunk <= MAX_CHUNK:
+        raise ValueError(f"--chunk must be 1..{MAX_CHUNK}, got {args.chunk}")
     for flag in ("--run-dir", "--iterations", "--hours"):
         if any(flag in shlex.split(opts) for opts in (args.common, args.a, args.b)):
             raise ValueError(f"{flag} is set by zeroplay ablate; drop it from --common/--a/--b")
     try:
         result = run_ablation(Path(args.out), args.common, args.a, args.b, cpu_hours=args.cpu_hours,
                               games=args.games, playouts=args.playouts, seed=args.seed, argv=sys.argv[1:],
-                              parallel=args.parallel)
+                              parallel=args.parallel, chunk=args.chunk)
     except AblationStopped:  # said, beside the training process's own line
         return 130
     except KeyboardInterrupt:
@@ -155,13 +169,32 @@ def _train_chunk(out: Path, side: str, options: str, iterations: int) -> dict:
         raise
     proc.returncode = os.waitstatus_to_exitcode(status)
     cpu = usage.ru_utime + usage.ru_stime
-    if proc.returncode in INTERRUPTED_EXITS:
-        return {"side": side, "iterations": iterations - 1, "cpu_s": round(cpu, 2),
+    if proc.returncode in INTERRUPTED_EXITS:  # (a chunk of several may have finished some)
+        return {"side": side, "iterations": _run_iterations(out / side), "cpu_s": round(cpu, 2),
                 "wall_s": round(time.monotonic() - started, 2), "interrupted": True}
     if proc.returncode != 0:
         raise RuntimeError(f"side {side}: zeroplay {shlex.join(cmd[3:])} failed (exit {proc.returncode})")
     return {"side": side, "iterations": iterations, "cpu_s": round(cpu, 2),
             "wall_s": round(time.monotonic() - started, 2)}
+
+
+def _run_iterations(run_dir: Path) -> int:
+    """Iterations a run directory holds: its newest checkpoint's number (0 without one)."""
+    found = sorted((run_dir / "checkpoints").glob("iter-*.safetensors"))
+    try:
+        return int(found[-1].stem.removeprefix("iter-")) if found else 0
+    except ValueError:
+        return 0
+
+
+def _chunk_target(spent: dict, budget: float, chunk: int) -> int:
+    """The iteration count a side's next chunk trains to: ``chunk`` more, or fewer near the budget
+    (the CPU left over its CPU per iteration so far, rounded up; at least one)."""
+    done, cpu = spent["iterations"], spent["cpu_s"]
+    if done > 0 and cpu > 0:
+        left = math.ceil((budget - cpu) / (cpu / done))
+        chunk = max(1, min(chunk, left))
+    return done + chunk
 
 
 def _check_options(out: Path, options: dict[str, str]) -> None:
@@ -225,12 +258,13 @@ def _arena(out: Path, nets: dict, games: int, playouts: int, seed: int) -> tuple
 
 def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, games: int, playouts: int,
                  seed: int, argv: list[str] | None = None, log=None, train_chunk=None, arena=None,
-                 parallel: bool = False) -> dict:
+                 parallel: bool = False, chunk: int = 1) -> dict:
     """Train both sides to ``cpu_hours`` each, play the arena, write OUT/RESULT.md; returns the result.
 
     ``train_chunk(out, side, options, iterations) -> row`` and ``arena(out, nets, games, playouts,
     seed) -> (match, args)`` default to the real ``zeroplay train`` / ``zeroplay arena`` calls.
-    ``parallel``: every side still short of the budget trains its next iteration at once.
+    ``parallel``: every side still short of the budget trains its next chunk at once. ``chunk``:
+    iterations per ``train_chunk`` call (fewer near the budget, ``_chunk_target``).
 
     Raises:
         RuntimeError: a training chunk or the arena failed (its command is named).
@@ -248,7 +282,8 @@ def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, ga
             break
         sides = todo if parallel else [min(todo, key=lambda s: spent[s]["cpu_s"])]
         with ThreadPoolExecutor(max_workers=len(sides)) as pool:
-            futures = {s: pool.submit(train_chunk, out, s, options[s], spent[s]["iterations"] + 1) for s in sides}
+            futures = {s: pool.submit(train_chunk, out, s, options[s], _chunk_target(spent[s], budget, chunk))
+                       for s in sides}
             rows: dict = {}
             stopped = False
             for s, fut in futures.items():
