@@ -5,6 +5,8 @@ kernels take tuples of many arrays (``TreeArrays``, ``BatchArrays`` with the thr
 Gumbel arrays: about 100), and typing them cost 11 of ``gather``'s 15.5 us a call on 9x9 Go
 (measured: a call that queues no leaf, dispatcher 15.4 us, the overload's entry point 4.7 us).
 Self-play calls ``gather`` and ``finish`` once per game per round, a few hundred times a second.
+(Since the searcher passes those tuples as ``StructRef`` s, ``search/structs.py``, the dispatcher
+has a dozen arguments to type, not 100; the direct call still skips that.)
 
 ``BoundKernel`` calls the overload's entry point directly (it still unboxes the arguments) while
 the leading arguments are the very objects of the call that found it (or ndarrays of the same
