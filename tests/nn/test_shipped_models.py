@@ -16,6 +16,8 @@ EXPECTED = {
     "gomoku-6x6-4-freestyle.safetensors": dict(size=6, n_in_row=4, rule="freestyle"),
     "gomoku-8x8-5-freestyle.safetensors": dict(size=8, n_in_row=5, rule="freestyle"),
     "gomoku-15x15-freestyle.safetensors": dict(size=15, n_in_row=5, rule="freestyle"),
+    # the same run's iteration 65: 11x11's default, where the newer 15x15 one is not measured yet
+    "gomoku-15x15-freestyle-iter65.safetensors": dict(size=15, n_in_row=5, rule="freestyle"),
     "go-9x9.safetensors": dict(size=9),  # issue 22: area scoring; komi is free (a value-only option)
 }
 MAX_BYTES = 8 << 20
@@ -79,8 +81,10 @@ def test_shipped_model_loads_fits_its_game_and_gives_legal_priors(path):
     json.dumps(meta)
     ck = load_checkpoint(path, game=game)
     _check_priors(game, ck)
-    defaults = {k for k, name in DEFAULT_MODELS.items() if name == path.name}
-    assert find_model(game) == (path if _key(game) in defaults else None)
+    # its own board plays it by default, or another file (a newer model replaced it), or none
+    # (measured weaker than the search-only engine)
+    key = _key(game)
+    assert find_model(game) == (MODELS_DIR / DEFAULT_MODELS[key] if key in DEFAULT_MODELS else None)
     assert resolve_model(path.stem) == str(path) == resolve_model(path.name)
 
 
@@ -112,7 +116,7 @@ def test_resolve_model_keeps_paths_and_unknown_names():
 
 
 def test_11x11_plays_with_the_fully_convolutional_15x15_model():
-    path = MODELS_DIR / "gomoku-15x15-freestyle.safetensors"
+    path = MODELS_DIR / "gomoku-15x15-freestyle-iter65.safetensors"
     if not path.exists():
         pytest.skip("the shipped 15x15 model is not in this checkout (src/zeroplay/models/)")
     game = make("gomoku", size=11, n_in_row=5, rule="freestyle")
@@ -151,5 +155,22 @@ def test_a_shipped_model_named_outside_its_default_settings_says_so():
     assert eight.note is None  # its own board, where it is the default
     nine8 = make_engine(make("gomoku", size=9, n_in_row=5, rule="freestyle"), "gomoku-8x8-5-freestyle")
     assert nine8.note == "gomoku-8x8-5-freestyle: trained on 8x8, not measured on 9x9 (docs/STRENGTH.md)."
-    for size in (15, 11):
-        assert make_engine(make("gomoku", size=size, n_in_row=5, rule="freestyle"), "gomoku-15x15-freestyle").note is None
+    assert make_engine(make("gomoku", size=15, n_in_row=5, rule="freestyle"), "gomoku-15x15-freestyle").note is None
+    assert make_engine(make("gomoku", size=11, n_in_row=5, rule="freestyle"),
+                       "gomoku-15x15-freestyle-iter65").note is None
+
+
+def test_an_earlier_model_named_on_its_own_board_says_it_was_replaced():
+    """``--model gomoku-15x15-freestyle-iter65`` on 15x15 is not "weaker than the search-only
+    engine" (it scored 0.930 against it): a newer model replaced it there. On 11x11 the newer one
+    is the one not measured."""
+    from zeroplay.engine.factory import make_engine
+
+    for name in ("gomoku-15x15-freestyle", "gomoku-15x15-freestyle-iter65"):
+        if not (MODELS_DIR / f"{name}.safetensors").exists():
+            pytest.skip(f"the shipped model {name} is not in this checkout (src/zeroplay/models/)")
+    old = make_engine(make("gomoku", size=15, n_in_row=5, rule="freestyle"), "gomoku-15x15-freestyle-iter65")
+    assert old.note == ("gomoku-15x15-freestyle-iter65: an earlier model; gomoku-15x15-freestyle replaced it "
+                        "as this board's default (docs/STRENGTH.md).")
+    new11 = make_engine(make("gomoku", size=11, n_in_row=5, rule="freestyle"), "gomoku-15x15-freestyle")
+    assert new11.note == "gomoku-15x15-freestyle: trained on 15x15, not measured on 11x11 (docs/STRENGTH.md)."

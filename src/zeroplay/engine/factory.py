@@ -93,8 +93,9 @@ DEFAULT_MODELS = {
     ("gomoku", 6, 6, 4, "freestyle"): "gomoku-6x6-4-freestyle.safetensors",
     ("gomoku", 8, 8, 5, "freestyle"): "gomoku-8x8-5-freestyle.safetensors",
     ("gomoku", 15, 15, 5, "freestyle"): "gomoku-15x15-freestyle.safetensors",
-    # the fully convolutional 15x15 net, measured on 11x11 in docs/STRENGTH.md
-    ("gomoku", 11, 11, 5, "freestyle"): "gomoku-15x15-freestyle.safetensors",
+    # the fully convolutional 15x15 net's iteration 65, measured on 11x11 in docs/STRENGTH.md (the
+    # 15x15 default's newer iteration 83 is not measured there yet)
+    ("gomoku", 11, 11, 5, "freestyle"): "gomoku-15x15-freestyle-iter65.safetensors",
     # 9x9 Go at any komi (a value-only option) with area scoring; territory scoring does not load it
     ("go", 9, 9, None, None): "go-9x9.safetensors",
 }
@@ -349,7 +350,8 @@ def _board_notes(meta: dict, game: Game) -> list[str]:
 
 def _why_not_default(name: str, game: Game) -> str:
     """Why the shipped model ``name``, which loads for ``game``, does not play it by default: on its
-    own board it was measured weaker than the search-only engine; on another it was not measured."""
+    own board a newer model replaced it, or it was measured weaker than the search-only engine; on
+    another board it was not measured."""
     from zeroplay.nn.record import CheckpointError, checkpoint_game
 
     try:
@@ -358,6 +360,9 @@ def _why_not_default(name: str, game: Game) -> str:
         return f"{name}: not measured here"
     width, height = options.get("width"), options.get("height")
     if (width, height) == (game.width, game.height):
+        default = DEFAULT_MODELS.get(_key(game))
+        if default is not None and default != f"{name}.safetensors":
+            return f"{name}: an earlier model; {Path(default).stem} replaced it as this board's default"
         return f"{name}: weaker than the search-only engine on this board"
     return f"{name}: trained on {width}x{height}, not measured on {game.width}x{game.height}"
 
