@@ -11,6 +11,8 @@ Run from a tree's root: PYTHONPATH=src python scripts/playout_cost.py (docs/BENC
 Trees without the inline path (before search/inline.py) report the batched path only."""
 import time
 
+from batched_uniform import Batched  # (scripts/ is on the path when run as a script)
+
 import zeroplay.search.searcher as searcher_module
 from zeroplay.bench.mcts import MIDGAME
 from zeroplay.games import make
@@ -28,18 +30,6 @@ def timed(name, f):
         spent[name] += time.process_time() - t
         return r
     return call
-
-
-class Batched:
-    """UniformEvaluator without its inline rule: one Python evaluator call per round."""
-
-    features = None
-
-    def __init__(self):
-        self.inner = UniformEvaluator()
-
-    def evaluate(self, batch):
-        return self.inner.evaluate(batch)
 
 
 def measure(evaluator, state, phases):

@@ -15,21 +15,11 @@ from __future__ import annotations
 import argparse
 import time
 
+from batched_uniform import Batched  # (scripts/ is on the path when run as a script)
+
 import zeroplay.search.structs as structs
 from zeroplay.games import make
-from zeroplay.search import SearchConfig, Searcher, UniformEvaluator
-
-
-class Batched:
-    """UniformEvaluator without its inline rule: one Python evaluator call per round."""
-
-    features = None
-
-    def __init__(self):
-        self.inner = UniformEvaluator()
-
-    def evaluate(self, batch):
-        return self.inner.evaluate(batch)
+from zeroplay.search import SearchConfig, Searcher
 
 
 def main() -> None:

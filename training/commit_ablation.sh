@@ -25,12 +25,8 @@ done
 for p in cputime.jsonl arena.jsonl RESULT.md result.json; do
     [ -e "$dir/$p" ] && git add -f "$dir/$p"
 done
-staged=$(git diff --cached --name-only | grep -v "^$dir/" || true)
-if [ -n "$staged" ]; then
-    echo "commit_ablation.sh: other files are staged, not committing:" >&2
-    echo "$staged" >&2
-    exit 1
-fi
+. training/staged_guard.sh
+refuse_foreign_staged commit_ablation.sh "$dir/"
 state=$(.venv/bin/python - "$dir" <<'PY'
 import json, sys
 from pathlib import Path

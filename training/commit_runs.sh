@@ -35,12 +35,8 @@ for name in "$@"; do
     else git rm -q --cached --ignore-unmatch "$run/cputime.live"; fi
     [ -f "training/$name.args" ] && git add "training/$name.args"
 done
-staged=$(git diff --cached --name-only | grep -v '^training/' || true)
-if [ -n "$staged" ]; then
-    echo "commit_runs.sh: someone else's files are staged, not committing:" >&2
-    echo "$staged" >&2
-    exit 1
-fi
+. training/staged_guard.sh
+refuse_foreign_staged commit_runs.sh training/
 for i in 1 2 3 4 5; do
     git commit -q -m "$msg" && break
     sleep 5
