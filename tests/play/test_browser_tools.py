@@ -87,7 +87,9 @@ def _variations_in_sgf(page, tmp_path) -> None:
     page.wait_for_function("game && game.line.length === 3 && !stream", timeout=60_000)
     page.click('#moves span[data-ply="1"]')
     page.wait_for_function("game && game.cursor === 1")
-    page.click('rect.cell[data-move="i9"]', force=True)  # a variation for Black at ply 2
+    # a variation for Black at ply 2; dispatched, not clicked: the move list's click scrolls the
+    # page, and under CI's load a pointer click then landed "outside of the viewport" once
+    page.dispatch_event('rect.cell[data-move="i9"]', "click")
     page.wait_for_function("game && !game.main_line && game.your_turn && !stream", timeout=60_000)  # answered
     size = page.evaluate("game.tree_size")
     sgf = page.evaluate("fetch(document.getElementById('export-sgf').href).then((r) => r.text())")
