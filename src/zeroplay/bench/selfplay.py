@@ -59,6 +59,11 @@ def _game(name: str, size: int = SIZE):
     return make("go", size=9, komi=7) if name == "go" else make("gomoku", size=size, n_in_row=N_IN_ROW)
 
 
+def _opts_game(opts: dict):
+    """The game of a run's options (``size`` absent or None: the default 8x8)."""
+    return _game(opts["game"], opts.get("size") or SIZE)
+
+
 def _setting(opts: dict) -> tuple[str, str, str]:
     """(what the JSON's ``board`` says, the net, its feature set) of a run's options."""
     board, arch, features = SETTINGS[opts["game"]]
@@ -179,7 +184,7 @@ def _net(precision: str, seed: int, opts: dict):
     from zeroplay.train.workers import inference_model
 
     _, arch, features = _setting(opts)
-    game = _game(opts["game"], opts.get("size") or SIZE)
+    game = _opts_game(opts)
     model = build_model(arch, game, features, seed=seed)
     torch.set_num_threads(1)
     return game, NetEvaluator(inference_model(model, precision), features)
@@ -191,7 +196,7 @@ def _net_rate(evaluator, batch: int, opts: dict, seconds: float = 3.0) -> tuple[
     on a core)."""
     import numpy as np
 
-    game = _game(opts["game"], opts.get("size") or SIZE)
+    game = _opts_game(opts)
     shape = game.initial().planes(_setting(opts)[2]).shape
     rng = np.random.default_rng(0)
     planes = (rng.random((batch, *shape)) < 0.3).astype(np.float32)
@@ -211,7 +216,7 @@ def _selfplay_worker(conn, remote, opts: dict) -> None:
     from zeroplay.search import UniformEvaluator
     from zeroplay.train.selfplay import SelfPlayConfig, SelfPlayer
 
-    game = _game(opts["game"], opts.get("size") or SIZE)
+    game = _opts_game(opts)
     if remote is None:
         _, net = _net(opts["precision"], opts["seed"], opts)
     else:
