@@ -50,11 +50,54 @@ def test_equal_cpu_schedule_result_and_resume(tmp_path):
     assert [c[0] for c in calls] == ["arena"]
 
 
-def test_options_the_harness_sets_are_refused(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "zeroplay", "ablate", "--out", str(tmp_path / "x"), "--cpu-hours",
-                          "0.1", "--a", "--iterations 5"], capture_output=True, text=True)
-    assert out.returncode != 0 and "--iterations is set by zeroplay ablate" in out.stderr
+@pytest.mark.parametrize("opts, flag", [("--iterations 5", "--iterations"), ("--iterations=5", "--iterations"),
+                                        ("--iter 5", "--iterations"), ("--run-dir=elsewhere", "--run-dir"),
+                                        ("--hours=1", "--hours")])
+def test_options_the_harness_sets_are_refused_in_any_spelling(tmp_path, capsys, opts, flag):
+    # `--iterations=1` slipped through a word match: every later chunk did nothing while
+    # RESULT.md counted the iterations asked for
+    from zeroplay.cli import main
+
+    assert main(["ablate", "--out", str(tmp_path / "x"), "--cpu-hours", "0.1", "--a", opts]) == 2
+    assert f"{flag} is set by zeroplay ablate" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
+
+
+def test_bad_train_options_are_refused_before_out_is_written(tmp_path, capsys):
+    # a bad option used to write OUT/options.json first, so the corrected command was refused
+    from zeroplay.cli import main
+
+    assert main(["ablate", "--out", str(tmp_path / "x"), "--cpu-hours", "0.1", "--common", "--bogus"]) == 2
+    err = capsys.readouterr().err
+    assert "side A's options" in err and "unrecognized arguments: --bogus" in err and "Traceback" not in err
+    assert main(["ablate", "--out", str(tmp_path / "x"), "--cpu-hours", "0.1", "--b", "--playouts x"]) == 2
+    assert "side B's options" in capsys.readouterr().err
+    assert main(["ablate", "--out", str(tmp_path / "x"), "--cpu-hours", "0.1", "--b", "--net 'b4"]) == 2
+    assert "No closing quotation" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("flags, said", [(["--cpu-hours", "inf"], "--cpu-hours must be a finite number > 0"),
+                                         (["--cpu-hours", "0"], "--cpu-hours must be a finite number > 0"),
+                                         (["--cpu-hours", "1", "--games", "0"], "--games must be >= 1, got 0"),
+                                         (["--cpu-hours", "1", "--playouts", "0"], "--playouts must be >= 1")])
+def test_budget_and_arena_options_are_checked_one_by_one(tmp_path, capsys, flags, said):
+    from zeroplay.cli import main
+
+    assert main(["ablate", "--out", str(tmp_path / "x"), *flags]) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_a_second_ablate_on_the_same_out_is_refused(tmp_path, capsys):
+    from zeroplay.cli import main
+    from zeroplay.train.runlock import RunLock
+
+    with RunLock(tmp_path, flag="--out", owner="zeroplay ablate"):
+        assert main(["ablate", "--out", str(tmp_path), "--cpu-hours", "0.1"]) == 2
+    assert "--out " in (err := capsys.readouterr().err) and "in use by another zeroplay ablate process" in err
+    (tmp_path / "f").write_text("")
+    assert main(["ablate", "--out", str(tmp_path / "f"), "--cpu-hours", "0.1"]) == 2
+    assert "--out" in (err := capsys.readouterr().err) and "is a file" in err and "Traceback" not in err
 
 
 @pytest.mark.slow
@@ -185,9 +228,105 @@ def test_train_chunk_reads_exit_130_as_interrupted(tmp_path, monkeypatch):
     (tmp_path / "a" / "checkpoints" / "iter-000002.safetensors").write_bytes(b"")
     row = ablate._train_chunk(tmp_path, "a", "", 5)
     assert row["interrupted"] is True and row["iterations"] == 2 and row["side"] == "a"
+    # a failed chunk is booked too, with its exit status and command (run_ablation then raises)
     monkeypatch.setattr(ablate, "_zeroplay", lambda: [sys.executable, "-c", "raise SystemExit(1)"])
-    with pytest.raises(RuntimeError, match="failed .exit 1."):
-        ablate._train_chunk(tmp_path, "a", "", 3)
+    row = ablate._train_chunk(tmp_path, "a", "", 3)
+    assert row["exit"] == 1 and row["iterations"] == 2 and "interrupted" not in row
+    assert row["command"].startswith("zeroplay train --run-dir")
+
+
+def test_a_failed_chunk_is_booked_then_stops_the_ablation(tmp_path):
+    """A chunk killed by SIGKILL (the OOM killer) kept its 4 iterations while its CPU time went
+    unbooked, so that side trained on for free."""
+    from zeroplay.train.ablate import StepFailed
+
+    calls = []
+    train_chunk, arena = _fakes(calls, {"a": 10.0, "b": 10.0})
+
+    def killed_in_a(out, side, options, iterations):
+        row = train_chunk(out, side, options, iterations)
+        if side == "a" and iterations == 2:
+            row.update(exit=-9, command="zeroplay train ...")
+        return row
+
+    with pytest.raises(StepFailed, match="side a: zeroplay train ... failed .exit -9.; its 10 CPU-seconds are booked"):
+        run_ablation(tmp_path, "", "--a", "--b", cpu_hours=40 / 3600, games=10, playouts=10, seed=0,
+                     log=lambda m: None, train_chunk=killed_in_a, arena=arena)
+    result = run_ablation(tmp_path, "", "--a", "--b", cpu_hours=40 / 3600, games=10, playouts=10, seed=0,
+                          log=lambda m: None, train_chunk=train_chunk, arena=arena)
+    assert result["spent"]["a"] == {"cpu_s": 40.0, "wall_s": 4.0, "iterations": 4}
+
+
+def test_iterations_no_row_books_are_booked_at_the_sides_rate(tmp_path):
+    """The ablate process was SIGKILLed while its chunk went on and wrote iterations 3 and 4."""
+    calls = []
+    train_chunk, arena = _fakes(calls, {"a": 10.0, "b": 10.0})
+    _run(tmp_path, "", train_chunk, arena, cpu_s=20.0)
+    ck = tmp_path / "a" / "checkpoints"
+    for i in (3, 4):
+        (ck / f"iter-{i:06d}.safetensors").write_bytes(b"")
+    said = []
+    result = _run(tmp_path, "", train_chunk, arena, cpu_s=40.0, log=said.append)
+    rows = [json.loads(line) for line in (tmp_path / CPU_LOG).read_text().splitlines()]
+    assert {"side": "a", "iterations": 4, "cpu_s": 20.0, "wall_s": 0.0, "estimated": True} in rows
+    assert any("iterations 3-4" in m and "not booked" in m for m in said)
+    assert result["spent"]["a"]["iterations"] == 4 and result["spent"]["a"]["cpu_s"] == 40.0
+    assert result["spent"]["b"]["iterations"] == 4
+    # with nothing booked there is no rate: refused, not guessed
+    other = tmp_path / "other"
+    (other / "b" / "checkpoints").mkdir(parents=True)
+    (other / "b" / "checkpoints" / "iter-000002.safetensors").write_bytes(b"")
+    with pytest.raises(ValueError, match="no CPU per iteration"):
+        _run(other, "", train_chunk, arena)
+
+
+_FAKE_TRAIN = """
+import sys, time
+from pathlib import Path
+run = Path(sys.argv[sys.argv.index("--run-dir") + 1]) / "checkpoints"
+run.mkdir(parents=True, exist_ok=True)
+(run / "iter-000001.safetensors").write_bytes(b"")
+try:
+    time.sleep(60)
+except KeyboardInterrupt:
+    sys.exit(130)
+sys.exit(3)
+"""
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])
+def test_a_signal_to_ablate_stops_its_chunk_which_is_booked(tmp_path, monkeypatch, capsys, signame):
+    """SIGTERM (kill, batch schedulers) killed ablate at once while its chunk ran on unbooked; and
+    a SIGINT that reached ablate alone waited for the whole chunk. Now either is passed on as one
+    SIGINT to the chunk (its own process group), which stops and is booked."""
+    import os
+    import signal
+    import threading
+    import time
+
+    import zeroplay.train.ablate as ablate
+    from zeroplay.cli import main
+
+    monkeypatch.setattr(ablate, "_zeroplay", lambda: [sys.executable, "-c", _FAKE_TRAIN])
+
+    def send():
+        t = time.monotonic()
+        while time.monotonic() - t < 30:
+            if ablate._LIVE and (tmp_path / "a" / "checkpoints").exists():
+                time.sleep(0.3)
+                os.kill(os.getpid(), getattr(signal, signame))
+                return
+            time.sleep(0.05)
+
+    threading.Thread(target=send, daemon=True).start()
+    started = time.monotonic()
+    assert main(["ablate", "--out", str(tmp_path), "--cpu-hours", "1"]) == 130
+    assert time.monotonic() - started < 30  # not the chunk's whole minute
+    rows = [json.loads(line) for line in (tmp_path / CPU_LOG).read_text().splitlines()]
+    assert rows[0]["interrupted"] is True and rows[0]["iterations"] == 1
+    err = capsys.readouterr().err
+    assert f"{signame}: stopping" in err and "rerun the same command" in err
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # handlers restored
 
 
 def test_chunks_of_several_iterations_shrink_near_the_budget(tmp_path):

@@ -10,11 +10,12 @@ Layout of OUT (resumable: rerun the same command to continue where it stopped)::
     OUT/arena.jsonl       the final match's games (``zeroplay arena --record``)
     OUT/RESULT.md         the result: CPU per side, W/D/L of A, Elo with its 95 % interval, and
                           the command that reproduces it
+    OUT/lock              held by the ``zeroplay ablate`` process working on OUT (one at a time)
 
 Equal CPU time: one chunk at a time (``--chunk`` iterations, one ``zeroplay train`` call), the side
 with less CPU so far trains next, until both have spent the budget; near the budget a chunk shrinks
 to the iterations its side is expected to have left (from its CPU per iteration so far), and the
-last one may overshoot by up to one iteration (both figures are written). With ``--parallel`` both
+last one may overshoot by up to one iteration and its process start (both figures are written). With ``--parallel`` both
 sides train their next chunk at the same time (two cores); each chunk's CPU time is still its own
 process tree's (``wait4``), so the accounting is the same. Colours alternate in the arena.
 
@@ -22,16 +23,27 @@ Chunks of one iteration cost a process start each (imports, numba's cache, the s
 start): 9 of the 32 CPU-seconds of one 9x9 iteration at 64 playouts (2026-12-06; 3 iterations in
 one call took 79). Both sides pay it alike, so a budget's comparison stays fair, but it is budget
 the nets do not train with.
+
+Every chunk is booked however it ends: finished, stopped (Ctrl-C, ``kill``/SIGTERM or a closed
+terminal/SIGHUP to the ablate process, which passes a SIGINT on to its chunks: they run in their
+own process group, so each gets exactly one), or failed (its exit status is in its row, and the
+command then stops with the chunk's command named). A row books the iterations the run directory
+holds after the chunk, not the ones asked for. Iterations no row books (the ablate process itself
+was killed with SIGKILL while a chunk went on) are booked on the next run at the side's CPU per
+iteration so far (``"estimated": true``).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import os
 import shlex
+import signal
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -97,25 +109,124 @@ def glue_option_strings(argv: list[str]) -> list[str]:
 
 
 def _cmd_ablate(args) -> int:
-    if not args.cpu_hours > 0 or args.games < 1 or args.playouts < 1:
-        raise ValueError("--cpu-hours must be > 0, --games and --playouts >= 1")
+    if not (args.cpu_hours > 0 and math.isfinite(args.cpu_hours)):
+        raise ValueError(f"--cpu-hours must be a finite number > 0, got {args.cpu_hours}")
+    for flag, value in (("--games", args.games), ("--playouts", args.playouts)):
+        if value < 1:
+            raise ValueError(f"{flag} must be >= 1, got {value}")
     if not 1 <= args.chunk <= MAX_CHUNK:
         raise ValueError(f"--chunk must be 1..{MAX_CHUNK}, got {args.chunk}")
-    for flag in ("--run-dir", "--iterations", "--hours"):
-        if any(flag in shlex.split(opts) for opts in (args.common, args.a, args.b)):
-            raise ValueError(f"{flag} is set by zeroplay ablate; drop it from --common/--a/--b")
+    for side, extra in (("a", args.a), ("b", args.b)):
+        check_train_options(f"{args.common} {extra}", side)
+    from zeroplay.train.runlock import RunLock
+
+    out = Path(args.out)
     try:
-        result = run_ablation(Path(args.out), args.common, args.a, args.b, cpu_hours=args.cpu_hours,
-                              games=args.games, playouts=args.playouts, seed=args.seed, argv=sys.argv[1:],
-                              parallel=args.parallel, chunk=args.chunk)
+        with RunLock(out, flag="--out", owner="zeroplay ablate"), _StopSignals() as stop:
+            result = run_ablation(out, args.common, args.a, args.b, cpu_hours=args.cpu_hours,
+                                  games=args.games, playouts=args.playouts, seed=args.seed, argv=sys.argv[1:],
+                                  parallel=args.parallel, chunk=args.chunk, stop=stop)
     except AblationStopped:  # said, beside the training process's own line
         return 130
     except KeyboardInterrupt:
         # one line (the arena process it ran says its own): not cli's "interrupted" too
         print("ablate: interrupted; rerun the same command to continue", file=sys.stderr)
         return 130
-    print((Path(args.out) / RESULT).read_text(encoding="utf-8"), end="")
+    except StepFailed as e:  # the step's own output said why, above
+        print(f"zeroplay ablate: error: {e}", file=sys.stderr)
+        return 1
+    print((out / RESULT).read_text(encoding="utf-8"), end="")
     return 0 if result else 1
+
+
+HARNESS_OPTIONS = {"run_dir": "--run-dir", "iterations": "--iterations", "hours": "--hours"}
+"""``zeroplay train`` options ablate sets itself (by argparse destination, so that ``--iterations=5``
+and abbreviations such as ``--iter 5`` are caught as well)."""
+
+
+class _OptionError(ValueError):
+    pass
+
+
+class _RaisingParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors raise (with argparse's message) instead of exiting."""
+
+    def error(self, message):
+        raise _OptionError(message)
+
+
+def check_train_options(options: str, side: str) -> None:
+    """Parse one side's ``zeroplay train`` options with train's own parser, before anything is
+    written.
+
+    Raises:
+        ValueError: the string does not split (unbalanced quotes), train's parser refuses it
+            (unknown option, bad value), or it sets an option ablate sets itself (``--run-dir``,
+            ``--iterations``, ``--hours``, in any spelling argparse accepts).
+    """
+    from zeroplay.train.commands import add_parsers
+
+    where = f"side {side.upper()}'s options (--common + --{side})"
+    try:
+        words = shlex.split(options)
+    except ValueError as e:
+        raise ValueError(f"{where}: {e}") from None
+    parser = _RaisingParser(prog="zeroplay", add_help=False)
+    add_parsers(parser.add_subparsers(dest="command"))
+    marker = "\0ablate"
+    try:
+        parsed = parser.parse_args(["train", "--run-dir", marker, *words])
+    except _OptionError as e:
+        raise ValueError(f"{where}: zeroplay train refuses them: {e}") from None
+    given = {"run_dir": parsed.run_dir != marker, "iterations": parsed.iterations is not None,
+             "hours": parsed.hours is not None}
+    for dest, flag in HARNESS_OPTIONS.items():
+        if given[dest]:
+            raise ValueError(f"{flag} is set by zeroplay ablate; drop it from --common/--a/--b")
+
+
+class _StopSignals:
+    """While held: SIGINT, SIGTERM and SIGHUP to the ablate process stop it the way Ctrl-C does.
+
+    The first one passes a SIGINT on to the running chunks and the arena (their own process group:
+    a terminal's Ctrl-C reaches only ablate, so each child gets exactly one), which stop and are
+    booked; ablate then ends with status 130. Further signals are only told about.
+    """
+
+    SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+    def __init__(self):
+        self.event = threading.Event()
+        self._old: dict = {}
+
+    def _handle(self, signum, frame) -> None:
+        name = signal.Signals(signum).name
+        if self.event.is_set():
+            print(f"ablate: {name}: already stopping (the running chunks finish their step and are booked)",
+                  file=sys.stderr, flush=True)
+            return
+        self.event.set()
+        print(f"ablate: {name}: stopping; the running chunks get a SIGINT, finish their step and are booked",
+              file=sys.stderr, flush=True)
+        for proc in list(_LIVE):
+            try:
+                proc.send_signal(signal.SIGINT)
+            except OSError:
+                pass
+
+    def __enter__(self) -> threading.Event:
+        if threading.current_thread() is threading.main_thread():
+            for sig in self.SIGNALS:
+                self._old[sig] = signal.signal(sig, self._handle)
+        return self.event
+
+    def __exit__(self, *exc) -> None:
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+
+
+_LIVE: set = set()
+"""The ``zeroplay train`` and ``zeroplay arena`` processes ablate is waiting on (for the signals)."""
 
 
 def _zeroplay() -> list[str]:
@@ -147,35 +258,44 @@ INTERRUPTED_EXITS = (130, -2)
 
 
 def _train_chunk(out: Path, side: str, options: str, iterations: int) -> dict:
-    """One ``zeroplay train`` call up to ``iterations`` iterations; its CPU and wall seconds.
+    """One ``zeroplay train`` call up to ``iterations`` iterations; its row for OUT/cputime.jsonl.
 
     CPU time comes from ``wait4`` on that process alone (user + sys, including the workers it
-    reaped), so chunks of the two sides may run at the same time. A chunk stopped by Ctrl-C (the
-    terminal sends it to the child too) is a row with ``"interrupted": true`` and the iterations
-    it started from: its self-play games are kept in the run directory and used when it resumes,
-    so its CPU counts toward the side's budget.
+    reaped), so chunks of the two sides may run at the same time. Every chunk is booked, with the
+    iterations its run directory holds afterwards: a chunk stopped by SIGINT is a row with
+    ``"interrupted": true`` (its unfinished iteration's self-play games are kept in the run
+    directory and used when it resumes, so its CPU counts toward the side's budget); one that
+    failed has ``"exit"``, its exit status (``run_ablation`` books it, then raises).
     """
     import time
 
     cmd = _zeroplay() + ["train", "--run-dir", str(out / side), "--iterations", str(iterations),
                          "--no-progress", *shlex.split(options)]
     started = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, process_group=0)
+    _LIVE.add(proc)
     try:
         _, status, usage = os.wait4(proc.pid, 0)
     except BaseException:
         proc.kill()
         proc.wait()
         raise
+    finally:
+        _LIVE.discard(proc)
     proc.returncode = os.waitstatus_to_exitcode(status)
-    cpu = usage.ru_utime + usage.ru_stime
-    if proc.returncode in INTERRUPTED_EXITS:  # (a chunk of several may have finished some)
-        return {"side": side, "iterations": _run_iterations(out / side), "cpu_s": round(cpu, 2),
-                "wall_s": round(time.monotonic() - started, 2), "interrupted": True}
-    if proc.returncode != 0:
-        raise RuntimeError(f"side {side}: zeroplay {shlex.join(cmd[3:])} failed (exit {proc.returncode})")
-    return {"side": side, "iterations": iterations, "cpu_s": round(cpu, 2),
-            "wall_s": round(time.monotonic() - started, 2)}
+    row = {"side": side, "iterations": _run_iterations(out / side),
+           "cpu_s": round(usage.ru_utime + usage.ru_stime, 2), "wall_s": round(time.monotonic() - started, 2)}
+    if proc.returncode in INTERRUPTED_EXITS:
+        row["interrupted"] = True
+    elif proc.returncode != 0:
+        row["exit"] = proc.returncode
+        row["command"] = shlex.join(["zeroplay", *cmd[3:]])
+    return row
+
+
+class StepFailed(RuntimeError):
+    """A training chunk (booked all the same) or the arena ended with an error; the message names
+    its command."""
 
 
 def _run_iterations(run_dir: Path) -> int:
@@ -247,27 +367,71 @@ def _final_checkpoint(run_dir: Path) -> Path:
 
 
 def _arena(out: Path, nets: dict, games: int, playouts: int, seed: int) -> tuple[dict, list[str]]:
-    """The match A vs B (``zeroplay arena --json``): its JSON object and the command's arguments."""
+    """The match A vs B (``zeroplay arena --json``): its JSON object and the command's arguments.
+
+    Raises:
+        AblationStopped: the arena was stopped by SIGINT (its finished games stay in its record).
+        StepFailed: it failed (the command is named).
+    """
     args = ["arena", str(nets["a"]), str(nets["b"]), "--games", str(games), "--playouts", str(playouts),
             "--seed", str(seed), "--record", str(out / ARENA_LOG), "--json", "--no-progress"]
-    proc = subprocess.run(_zeroplay() + args, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(_zeroplay() + args, stdout=subprocess.PIPE, text=True, process_group=0)
+    _LIVE.add(proc)
+    try:
+        stdout, _ = proc.communicate()
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+    finally:
+        _LIVE.discard(proc)
+    if proc.returncode in INTERRUPTED_EXITS:
+        raise AblationStopped
     if proc.returncode != 0:
-        raise RuntimeError(f"arena: zeroplay {shlex.join(args)} failed (exit {proc.returncode})")
-    return json.loads(proc.stdout.strip().splitlines()[-1]), args
+        raise StepFailed(f"arena: zeroplay {shlex.join(args)} failed (exit {proc.returncode})")
+    return json.loads(stdout.strip().splitlines()[-1]), args
+
+
+def _book_unbooked(out: Path, spent: dict, log) -> None:
+    """Book iterations a side's run directory holds beyond OUT/cputime.jsonl's (a chunk that went
+    on after the ablate process was killed) at the side's CPU per iteration so far.
+
+    Raises:
+        ValueError: the side has no booked iteration to take a rate from.
+    """
+    rows = []
+    for side in SIDES:
+        held, booked = _run_iterations(out / side), spent[side]["iterations"]
+        if held <= booked:
+            continue
+        if booked == 0 or spent[side]["cpu_s"] <= 0:
+            raise ValueError(f"{out / side} holds {_iterations(held)} that {CPU_LOG} does not book (the ablate "
+                             "process was killed during a chunk), and there is no CPU per iteration to book "
+                             "them at: start over in another --out")
+        cpu = round(spent[side]["cpu_s"] / booked * (held - booked), 2)
+        rows.append({"side": side, "iterations": held, "cpu_s": cpu, "wall_s": 0.0, "estimated": True})
+        log(f"side {side}: iterations {booked + 1}-{held} are in its run directory but were not booked (the "
+            f"ablate process was killed during a chunk); booked at its CPU per iteration so far: {cpu:.0f} CPU-s")
+    if rows:
+        with open(out / CPU_LOG, "a", encoding="utf-8") as f:
+            f.writelines(json.dumps(row) + "\n" for row in rows)
 
 
 def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, games: int, playouts: int,
                  seed: int, argv: list[str] | None = None, log=None, train_chunk=None, arena=None,
-                 parallel: bool = False, chunk: int = 1) -> dict:
+                 parallel: bool = False, chunk: int = 1, stop: threading.Event | None = None) -> dict:
     """Train both sides to ``cpu_hours`` each, play the arena, write OUT/RESULT.md; returns the result.
 
     ``train_chunk(out, side, options, iterations) -> row`` and ``arena(out, nets, games, playouts,
     seed) -> (match, args)`` default to the real ``zeroplay train`` / ``zeroplay arena`` calls.
     ``parallel``: every side still short of the budget trains its next chunk at once. ``chunk``:
-    iterations per ``train_chunk`` call (fewer near the budget, ``_chunk_target``).
+    iterations per ``train_chunk`` call (fewer near the budget, ``_chunk_target``). ``stop``: once
+    set (a signal, ``_StopSignals``), no new chunk or arena starts.
 
     Raises:
-        RuntimeError: a training chunk or the arena failed (its command is named).
+        AblationStopped: stopped (Ctrl-C or ``stop``); every chunk that ran is booked.
+        StepFailed: a training chunk (booked) or the arena failed; its command is named.
+        ValueError: OUT was started with other options, or holds unbooked iterations it cannot book.
     """
     log = log or (lambda msg: print(f"ablate: {msg}", file=sys.stderr, flush=True))
     train_chunk, arena = train_chunk or _train_chunk, arena or _arena
@@ -275,11 +439,19 @@ def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, ga
     budget = cpu_hours * 3600.0
     options = {"a": f"{common} {a}", "b": f"{common} {b}"}
     _check_options(out, options)
+    _book_unbooked(out, _spent(out), log)
+
+    def stopping() -> bool:
+        return stop is not None and stop.is_set()
+
     while True:
         spent = _spent(out)
         todo = [s for s in SIDES if spent[s]["cpu_s"] < budget]
         if not todo:
             break
+        if stopping():
+            log("stopped between chunks; rerun the same command to continue")
+            raise AblationStopped
         sides = todo if parallel else [min(todo, key=lambda s: spent[s]["cpu_s"])]
         with ThreadPoolExecutor(max_workers=len(sides)) as pool:
             futures = {s: pool.submit(train_chunk, out, s, options[s], _chunk_target(spent[s], budget, chunk))
@@ -298,21 +470,35 @@ def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, ga
             for row in rows.values():
                 if isinstance(row, dict):
                     f.write(json.dumps(row) + "\n")
-        cut = {s: row for s, row in rows.items() if isinstance(row, dict) and row.get("interrupted")}
-        if stopped or cut:
-            booked = ", ".join(f"side {s} {row['cpu_s']:.0f}" for s, row in cut.items()) or "none"
-            log(f"stopped; CPU-seconds of the unfinished iteration booked: {booked}; rerun the same "
-                "command to continue")
-            raise AblationStopped
-        for s, row in rows.items():
+        booked = {s: row for s, row in rows.items() if isinstance(row, dict)}
+        for s, row in booked.items():
+            log(f"side {s}: iteration {row['iterations']}, {spent[s]['cpu_s'] + row['cpu_s']:.0f} of "
+                f"{budget:.0f} CPU-seconds{' (stopped)' if row.get('interrupted') else ''}"
+                f"{' (failed)' if 'exit' in row else ''}")
+        failed = [row for row in booked.values() if "exit" in row]
+        if failed:
+            row = failed[0]
+            raise StepFailed(f"side {row['side']}: {row['command']} failed (exit {row['exit']}); its "
+                              f"{row['cpu_s']:.0f} CPU-seconds are booked; fix the cause and rerun the same command")
+        for row in rows.values():
             if isinstance(row, Exception):
                 raise row
-            log(f"side {s}: iteration {row['iterations']}, {spent[s]['cpu_s'] + row['cpu_s']:.0f} of "
-                f"{budget:.0f} CPU-seconds")
+        if stopped or stopping() or any(row.get("interrupted") for row in booked.values()):
+            told = ", ".join(f"side {s} {row['cpu_s']:.0f}" for s, row in booked.items()) or "none"
+            log(f"stopped; CPU-seconds of this round's chunks booked: {told}; rerun the same command to continue")
+            raise AblationStopped
     spent = _spent(out)
     nets = {s: _final_checkpoint(out / s) for s in SIDES}
     _retire_stale_arena(out, nets, log)
-    match, arena_args = arena(out, nets, games, playouts, seed)
+    if stopping():
+        log("stopped before the arena; rerun the same command to continue")
+        raise AblationStopped
+    try:
+        match, arena_args = arena(out, nets, games, playouts, seed)
+    except AblationStopped:
+        log(f"the arena was stopped; its finished games are in {out / ARENA_LOG}; rerun the same command to "
+            "continue it")
+        raise
     result = {"a": options["a"].strip(), "b": options["b"].strip(), "cpu_hours_budget": cpu_hours,
               "spent": spent, "nets": {s: str(p) for s, p in nets.items()}, "arena": match,
               "arena_command": shlex.join(["zeroplay", *arena_args])}
@@ -342,8 +528,8 @@ def _result_text(r: dict, argv: list[str] | None) -> str:
         f"- A: `{r['a']}`",
         f"- B: `{r['b']}`",
         f"- budget: {r['cpu_hours_budget']} CPU-hours per side; spent: "
-        + "; ".join(f"{s.upper()} {r['spent'][s]['cpu_s'] / 3600:.3f} CPU-h in {_iterations(r['spent'][s]['iterations'])}"
-                    for s in SIDES),
+        + "; ".join(f"{s.upper()} {r['spent'][s]['cpu_s'] / 3600:.3f} CPU-h ({r['spent'][s]['cpu_s']:,.0f} CPU-s) "
+                    f"in {_iterations(r['spent'][s]['iterations'])}" for s in SIDES),
         f"- final nets: A `{r['nets']['a']}`, B `{r['nets']['b']}`",
         f"- arena ({m['games']} games, colours alternating): A {m['wins']} / {m['draws']} / {m['losses']} "
         f"(W/D/L), score {m['score']:.3f}, Elo of A over B {elo} [{low}, {high}] (95 %)",

@@ -28,10 +28,13 @@ class RunLock:
 
     Args:
         run_dir: the run directory; created (with its parents) when missing.
+        flag: the option that named it, for messages (``zeroplay ablate`` locks its ``--out``).
+        owner: the command that holds such a lock, for messages.
     """
 
-    def __init__(self, run_dir: str | os.PathLike):
+    def __init__(self, run_dir: str | os.PathLike, flag: str = "--run-dir", owner: str = "zeroplay train"):
         self.run_dir = Path(run_dir)
+        self.flag, self.owner = flag, owner
         self.path = self.run_dir / LOCK_FILE
         self._fd: int | None = None
 
@@ -45,12 +48,12 @@ class RunLock:
         """
         import fcntl
 
-        make_run_dir(self.run_dir)
+        make_run_dir(self.run_dir, self.flag)
         while True:
             try:
                 fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
             except OSError as e:
-                raise ValueError(f"--run-dir {self.run_dir}: cannot create its lock file: "
+                raise ValueError(f"{self.flag} {self.run_dir}: cannot create its lock file: "
                                  f"{e.strerror or e}") from None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -58,9 +61,9 @@ class RunLock:
                 owner = _read_owner(fd)
                 os.close(fd)
                 raise RunLockedError(
-                    f"--run-dir {self.run_dir} is in use by another zeroplay train process"
+                    f"{self.flag} {self.run_dir} is in use by another {self.owner} process"
                     f"{f' (pid {owner})' if owner else ''}; wait for it to finish or stop it, "
-                    "or use another --run-dir") from None
+                    f"or use another {self.flag}") from None
             try:
                 same = os.path.samestat(os.fstat(fd), os.stat(self.path))
             except FileNotFoundError:
@@ -91,22 +94,22 @@ class RunLock:
         self.release()
 
 
-def make_run_dir(run_dir: str | os.PathLike) -> Path:
+def make_run_dir(run_dir: str | os.PathLike, flag: str = "--run-dir") -> Path:
     """Create ``run_dir`` (and its parents) if missing.
 
     Raises:
         ValueError: it is a file, or it cannot be created (permissions, a read-only place, ...).
     """
     run_dir = Path(run_dir)
-    check_run_dir_path(run_dir)
+    check_run_dir_path(run_dir, flag)
     try:
         run_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise ValueError(f"--run-dir {run_dir}: cannot create the directory: {e.strerror or e}") from None
+        raise ValueError(f"{flag} {run_dir}: cannot create the directory: {e.strerror or e}") from None
     return run_dir
 
 
-def check_run_dir_path(run_dir: str | os.PathLike) -> None:
+def check_run_dir_path(run_dir: str | os.PathLike, flag: str = "--run-dir") -> None:
     """Refuse a ``run_dir`` that exists but is not a directory (nothing is created).
 
     Raises:
@@ -114,13 +117,13 @@ def check_run_dir_path(run_dir: str | os.PathLike) -> None:
     """
     if not str(run_dir).strip():
         # Path("") is the current directory: a run would spill into wherever the command was typed
-        raise ValueError("--run-dir is empty: name the run's directory")
+        raise ValueError(f"{flag} is empty: name the run's directory")
     run_dir = Path(run_dir)
     for p in (run_dir, *run_dir.parents):
         if p.exists():
             if not p.is_dir():
                 what = "is a file" if p == run_dir else f"is under the file {p}"
-                raise ValueError(f"--run-dir {run_dir} {what}, not a directory: choose another path")
+                raise ValueError(f"{flag} {run_dir} {what}, not a directory: choose another path")
             return
 
 
