@@ -69,7 +69,9 @@ def test_bench_is_discovered_by_the_cli():
     (["--search-batch", "2000000"], "--search-batch must be <= 1024, got 2,000,000"),
     (["--parallel-games", "100000"], "--parallel-games must be <= 1024, got 100,000"),
     (["--size", "4"], "--size must be 5..19, got 4"),
-    (["--game", "go", "--size", "15"], "--size is gomoku's (go is 9x9)"),
+    (["--game", "go", "--size", "15"], "--size 15: the benchmark's Go is 9x9"),
+    # the size's default was gomoku's 8, so `--game go --size 8` ran 9x9 silently
+    (["--game", "go", "--size", "8"], "--size 8: the benchmark's Go is 9x9"),
     (["--net", "b9"], "unknown architecture 'b9'"),
 ])
 def test_bad_options_are_one_line_before_any_process_starts(option, needle, capsys):
@@ -86,3 +88,16 @@ def test_a_worker_that_dies_is_an_error_not_a_hang():
 
     with pytest.raises(BenchProcessDied, match="a benchmark process died"):
         measure(workers=1, playouts=0, parallel_games=2, seconds=1.0, precision="fp32")
+
+
+def test_go_takes_its_own_size_and_a_run_too_short_for_the_rates_is_an_error(capsys):
+    """``--game go --size 9`` was refused (the size's default was gomoku's 8); ``--seconds 0.01``
+    printed a search overhead of 1.0 from one net call."""
+    from zeroplay.bench.selfplay import run
+    from zeroplay.cli import build_parser
+
+    args = build_parser().parse_args(["bench", "selfplay", "--game", "go", "--size", "9", "--workers", "1",
+                                      "--seconds", "0.01", "--playouts", "16", "--parallel-games", "2",
+                                      "--precision", "fp32"])
+    with pytest.raises(ValueError, match=r"--seconds 0.01 is too short: a worker made \d net call"):
+        run(args)

@@ -27,7 +27,15 @@ Figures:
                           drifting speed cancels. ``search_overhead_cpu`` compares with 3 s of the
                           net alone after the run, ``search_overhead_wall`` the same per
                           wall-second (the headline until 2026-12-05: it could be negative on a
-                          shared machine, -0.12 next to an interleaved 0.14).
+                          shared machine, -0.12 next to an interleaved 0.14). With ``--design
+                          shared`` there are no probes: the net's rate is the inference
+                          process's 3 s alone, and the CPU seconds are the workers' and that
+                          process's together.
+    details.seconds       the self-play's measured wall seconds, the probes' time left out (so a
+                          little less than ``--seconds``)
+    details.warnings      what makes a figure coarse (few moves: every game moves in step; no
+                          finished game); also printed on stderr. A run too short for the rates
+                          (fewer than ``MIN_CALLS`` net calls in a worker) is an error instead.
 
 ``--design shared`` measures the other way to use the cores: workers that search and one
 inference process that runs the net for all of them (requests over pipes, batched across
@@ -37,6 +45,7 @@ workers). ``--design per-worker`` (each worker its own net) is what ``zeroplay t
 from __future__ import annotations
 
 import multiprocessing as mp
+import sys
 import time
 from dataclasses import replace
 
@@ -45,6 +54,10 @@ WARM_NET_SECONDS = 2.0
 """Seconds of self-play with the real net before the timed run (per-worker design)."""
 PROBE_EVERY = 4
 """Every 4th batch of the self-play is evaluated a second time, alone, for the interleaved rate."""
+MIN_CALLS = 2 * PROBE_EVERY
+"""Fewest net calls a worker's measured seconds must hold for the rates to mean anything."""
+FEW_MOVES = 5
+"""Moves per game below which ``moves_per_s`` is flagged as coarse (every game moves in step)."""
 SETTINGS = {
     "gomoku": ("8x8 five-in-row freestyle, tiny net (random weights), basic planes", "tiny", "basic"),
     "go": ("9x9 Go, komi 7, b4c48-gpool-own net (random weights; the shipped go-9x9's shape), go planes",
@@ -90,8 +103,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--net", default=None,
                         help="the net's shape, random weights: tiny, b6c64, any bNcM[-gpool][-opp][-own] "
                              "(default: tiny for gomoku, b4c48-gpool-own for go)")
-    parser.add_argument("--size", type=int, default=SIZE,
-                        help=f"gomoku's board size, 5..19 (default {SIZE}; five in a row)")
+    parser.add_argument("--size", type=int, default=None,
+                        help=f"gomoku's board size, 5..19 (default {SIZE}; five in a row); go: 9 only")
 
 
 def run(args) -> dict:
@@ -114,10 +127,14 @@ def run(args) -> dict:
             raise ValueError(f"{flag} must be <= {most}, got {value:,}")
     if not args.seconds > 0 or args.seconds == float("inf"):
         raise ValueError(f"--seconds must be a finite number > 0, got {args.seconds}")
-    size = getattr(args, "size", SIZE)
-    if size != SIZE and args.game != "gomoku":
-        raise ValueError("--size is gomoku's (go is 9x9)")
-    if not 5 <= size <= 19:
+    size = getattr(args, "size", None)
+    if args.game == "go":
+        if size not in (None, 9):
+            raise ValueError(f"--size {size}: the benchmark's Go is 9x9 (give 9 or leave --size out)")
+        size = SIZE  # (unused by go: _game makes 9x9)
+    elif size is None:
+        size = SIZE
+    elif not 5 <= size <= 19:
         raise ValueError(f"--size must be 5..19, got {size}")
     net = getattr(args, "net", None)
     if net is not None:  # checked here, not in a worker (see above)
@@ -125,10 +142,13 @@ def run(args) -> dict:
 
         _, _, features = SETTINGS[args.game]
         arch_spec(net, _game(args.game, size), features)
-    return measure(workers=args.workers or default_workers(), playouts=args.playouts,
-                   parallel_games=args.parallel_games, search_batch=args.search_batch,
-                   seconds=args.seconds, design=args.design, precision=args.precision, game=args.game,
-                   net=net, size=size)
+    result = measure(workers=args.workers or default_workers(), playouts=args.playouts,
+                     parallel_games=args.parallel_games, search_batch=args.search_batch,
+                     seconds=args.seconds, design=args.design, precision=args.precision, game=args.game,
+                     net=net, size=size)
+    for warning in result["details"]["warnings"]:
+        print(f"note: {warning}", file=sys.stderr)
+    return result
 
 
 class BenchProcessDied(RuntimeError):
@@ -210,6 +230,13 @@ def _net_rate(evaluator, batch: int, opts: dict, seconds: float = 3.0) -> tuple[
 
 
 def _selfplay_worker(conn, remote, opts: dict) -> None:
+    try:
+        _selfplay_work(conn, remote, opts)
+    except KeyboardInterrupt:  # Ctrl-C reaches the workers too: the parent says "interrupted" once
+        pass
+
+
+def _selfplay_work(conn, remote, opts: dict) -> None:
     import torch
 
     torch.set_num_threads(1)
@@ -259,6 +286,13 @@ def _selfplay_worker(conn, remote, opts: dict) -> None:
 
 def _server(conns, opts: dict, result_conn) -> None:
     """The shared design's inference process: one net call per round over all waiting workers."""
+    try:
+        _serve(conns, opts, result_conn)
+    except KeyboardInterrupt:  # (see _selfplay_worker)
+        pass
+
+
+def _serve(conns, opts: dict, result_conn) -> None:
     from multiprocessing.connection import wait
 
     import numpy as np
@@ -345,6 +379,10 @@ def measure(workers: int = 2, playouts: int = 400, parallel_games: int = 8, sear
             p.join(30)
             if p.is_alive():
                 p.kill()
+    fewest = min(r["calls"] for r in results)
+    if fewest < MIN_CALLS:
+        raise ValueError(f"--seconds {seconds:g} is too short: a worker made {fewest} net call(s) in it (at least "
+                         f"{MIN_CALLS} are needed for the rates); give more seconds")
     wall = max(r["seconds"] for r in results)
     moves = sum(r["moves"] for r in results)
     games = sum(r["games"] for r in results)
@@ -390,6 +428,14 @@ def measure(workers: int = 2, playouts: int = 400, parallel_games: int = 8, sear
             "search_overhead_cpu_interleaved": overhead_interleaved,
             "mean_game_moves": round(sum(r["game_moves"] for r in results) / games, 1) if games else None,
             "board": _setting(opts)[0],
+            "warnings": [],
         },
     }
+    if moves < FEW_MOVES * parallel_games * workers:
+        out["details"]["warnings"].append(
+            f"only {moves} moves in {wall:.1f} s: the games move in step ({parallel_games} a worker, "
+            f"{playouts} playouts each), so moves_per_s is coarse; playouts_per_s is not; give more --seconds")
+    if not games:
+        out["details"]["warnings"].append("no game ended in the measured seconds: games_per_hour and "
+                                          "mean_game_moves are None")
     return out
