@@ -101,7 +101,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--precision", choices=["auto", "fp32", "bf16"], default="auto",
                         help="inference precision of the net (default auto: bf16 where the CPU has it)")
     parser.add_argument("--net", default=None,
-                        help="the net's shape, random weights: tiny, b6c64, any bNcM[-gpool][-opp][-own] "
+                        help="the net's shape, random weights: tiny, b6c64, b10c128, any bNcM[-gpool][-opp][-own] "
                              "(default: tiny for gomoku, b4c48-gpool-own for go)")
     parser.add_argument("--size", type=int, default=None,
                         help=f"gomoku's board size, 5..19 (default {SIZE}; five in a row); go: 9 only")

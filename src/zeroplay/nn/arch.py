@@ -29,7 +29,7 @@ HEAD_CELLS = "cells"
 HEAD_COLUMNS = "columns"
 HEAD_CELLS_PASS = "cells+pass"
 HEADS = (HEAD_CELLS, HEAD_COLUMNS, HEAD_CELLS_PASS)
-_TOWER = re.compile(r"^b(\d{1,3})c(\d{1,4})(-gpool)?(-opp)?(-own)?$")
+_TOWER = re.compile(r"^b(\d+)c(\d+)(-gpool)?(-opp)?(-own)?$")
 
 TOWER_HEAD_CHANNELS = 32
 """Channels of a tower's policy, value and opponent-reply heads (their 1x1 convolutions)."""
