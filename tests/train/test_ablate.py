@@ -359,3 +359,31 @@ def test_chunk_option_is_checked(capsys):
 
     assert main(["ablate", "--out", "x", "--cpu-hours", "1", "--chunk", "0"]) == 2
     assert "--chunk must be 1..100, got 0" in capsys.readouterr().err
+
+
+def test_side_a_from_another_ablation_trains_only_b(tmp_path):
+    """``--a-from``: one baseline serves several ablations; only B trains, and the arena waits for
+    the baseline's budget."""
+    from zeroplay.train.ablate import SideAPending
+
+    calls = []
+    train_chunk, arena = _fakes(calls, {"a": 10.0, "b": 10.0})
+    base, other = tmp_path / "base", tmp_path / "other"
+    _run(base, "--forced-playouts 2", train_chunk, arena, cpu_s=20.0)
+    calls.clear()
+    # the baseline has spent 20 CPU-s; this ablation's budget is 30: B trains, then it must wait
+    with pytest.raises(SideAPending, match="side A comes from .*base, which has spent 20"):
+        _run(other, "--threat-planes", train_chunk, arena, cpu_s=30.0, a_from=base)
+    assert {c[0] for c in calls} == {"b"} and not (other / "a").exists()
+    _run(base, "--forced-playouts 2", train_chunk, arena, cpu_s=30.0)  # the baseline goes on
+    calls.clear()
+    result = _run(other, "--threat-planes", train_chunk, arena, cpu_s=30.0, a_from=base)
+    assert calls == [("arena", "iter-000003.safetensors", "iter-000003.safetensors")]
+    assert result["nets"]["a"].startswith(str(base / "a")) and result["spent"]["a"]["cpu_s"] == 30.0
+    assert f"(side A of `{base}`, trained there)" in (other / RESULT).read_text()
+    # the source's A must have the same options, and OUT keeps its source
+    with pytest.raises(ValueError, match="its side A was trained with"):
+        run_ablation(tmp_path / "third", "--size 7", "", "--b", cpu_hours=0.01, games=4, playouts=10, seed=0,
+                     log=lambda m: None, train_chunk=train_chunk, arena=arena, a_from=base)
+    with pytest.raises(ValueError, match="takes side A from"):
+        _run(other, "--threat-planes", train_chunk, arena, cpu_s=30.0)

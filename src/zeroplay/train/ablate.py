@@ -83,6 +83,10 @@ def add_parser(sub) -> None:
     p.add_argument("--chunk", type=int, default=CHUNK_ITERATIONS,
                    help=f"iterations per zeroplay train call, 1..{MAX_CHUNK} (default {CHUNK_ITERATIONS}): "
                    "fewer process starts; near the budget a chunk shrinks to what its side has left")
+    p.add_argument("--a-from", default=None, metavar="DIR",
+                   help="take side A from the ablation in DIR (its OUT) instead of training it here: A's "
+                   "options must be DIR's; only B trains, and the arena waits until DIR's A has spent "
+                   "--cpu-hours. One baseline then serves several ablations, at half the CPU each")
     p.set_defaults(func=_cmd_ablate)
 
 
@@ -125,7 +129,8 @@ def _cmd_ablate(args) -> int:
         with RunLock(out, flag="--out", owner="zeroplay ablate"), _StopSignals() as stop:
             result = run_ablation(out, args.common, args.a, args.b, cpu_hours=args.cpu_hours,
                                   games=args.games, playouts=args.playouts, seed=args.seed, argv=sys.argv[1:],
-                                  parallel=args.parallel, chunk=args.chunk, stop=stop)
+                                  parallel=args.parallel, chunk=args.chunk, stop=stop,
+                                  a_from=Path(args.a_from) if args.a_from else None)
     except AblationStopped:  # said, beside the training process's own line
         return 130
     except KeyboardInterrupt:
@@ -317,17 +322,29 @@ def _chunk_target(spent: dict, budget: float, chunk: int) -> int:
     return done + chunk
 
 
-def _check_options(out: Path, options: dict[str, str]) -> None:
+def _check_options(out: Path, options: dict[str, str], a_from: Path | None = None) -> None:
     """Keep OUT to the sides' training options it started with: OUT/options.json, written at the
-    first run (or, for a folder from before the file, at its first rerun).
+    first run (or, for a folder from before the file, at its first rerun), with ``a_from`` when
+    side A comes from another ablation.
 
     Raises:
         ValueError: the command's options for a side differ from OUT's: its nets would mix
             iterations trained with both, and RESULT.md would name options they were not trained
-            with. ``--cpu-hours``, ``--games``, ``--playouts`` and ``--seed`` may change.
+            with; or ``a_from`` differs from OUT's; or ``a_from`` is no ablation, or its side A
+            was trained with other options. ``--cpu-hours``, ``--games``, ``--playouts`` and
+            ``--seed`` may change.
     """
     path = out / OPTIONS
-    wanted = {s: " ".join(shlex.split(options[s])) for s in SIDES}  # spacing is not an option
+    wanted: dict = {s: " ".join(shlex.split(options[s])) for s in SIDES}  # spacing is not an option
+    if a_from is not None:
+        source = a_from / OPTIONS
+        if not source.is_file():
+            raise ValueError(f"--a-from {a_from}: no {OPTIONS} there (not a zeroplay ablate --out)")
+        theirs = json.loads(source.read_text(encoding="utf-8")).get("a")
+        if theirs != wanted["a"]:
+            raise ValueError(f"--a-from {a_from}: its side A was trained with `{theirs}`, this ablation's A is "
+                             f"`{wanted['a']}`: they must be the same")
+        wanted["a_from"] = str(a_from)
     if path.exists():
         kept = json.loads(path.read_text(encoding="utf-8"))
         changed = [s for s in SIDES if kept.get(s) != wanted[s]]
@@ -335,8 +352,19 @@ def _check_options(out: Path, options: dict[str, str]) -> None:
             told = "; ".join(f"{s.upper()}: `{kept.get(s)}` there, `{wanted[s]}` here" for s in changed)
             raise ValueError(f"{out} was trained with other options ({told}): rerun with its own options to "
                              "resume it, or give another --out for these")
+        theirs_from, ours_from = kept.get("a_from"), wanted.get("a_from")
+        same = (theirs_from is None and ours_from is None) or (
+            theirs_from is not None and ours_from is not None
+            and Path(theirs_from).resolve() == Path(ours_from).resolve())
+        if not same:
+            raise ValueError(f"{out} takes side A from {theirs_from or 'its own training'}, this command from "
+                             f"{ours_from or 'its own training'}: rerun with its own --a-from")
         return
     atomic_write_text(path, json.dumps(wanted, indent=2, sort_keys=True) + "\n")
+
+
+class SideAPending(ValueError):
+    """Side B has spent the budget, side A (``--a-from``) not yet: its ablation must go on first."""
 
 
 def _retire_stale_arena(out: Path, nets: dict, log) -> None:
@@ -392,7 +420,7 @@ def _arena(out: Path, nets: dict, games: int, playouts: int, seed: int) -> tuple
     return json.loads(stdout.strip().splitlines()[-1]), args
 
 
-def _book_unbooked(out: Path, spent: dict, log) -> None:
+def _book_unbooked(out: Path, spent: dict, log, sides: tuple[str, ...] = SIDES) -> None:
     """Book iterations a side's run directory holds beyond OUT/cputime.jsonl's (a chunk that went
     on after the ablate process was killed) at the side's CPU per iteration so far.
 
@@ -400,7 +428,7 @@ def _book_unbooked(out: Path, spent: dict, log) -> None:
         ValueError: the side has no booked iteration to take a rate from.
     """
     rows = []
-    for side in SIDES:
+    for side in sides:
         held, booked = _run_iterations(out / side), spent[side]["iterations"]
         if held <= booked:
             continue
@@ -419,18 +447,21 @@ def _book_unbooked(out: Path, spent: dict, log) -> None:
 
 def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, games: int, playouts: int,
                  seed: int, argv: list[str] | None = None, log=None, train_chunk=None, arena=None,
-                 parallel: bool = False, chunk: int = 1, stop: threading.Event | None = None) -> dict:
+                 parallel: bool = False, chunk: int = 1, stop: threading.Event | None = None,
+                 a_from: Path | None = None) -> dict:
     """Train both sides to ``cpu_hours`` each, play the arena, write OUT/RESULT.md; returns the result.
 
     ``train_chunk(out, side, options, iterations) -> row`` and ``arena(out, nets, games, playouts,
     seed) -> (match, args)`` default to the real ``zeroplay train`` / ``zeroplay arena`` calls.
     ``parallel``: every side still short of the budget trains its next chunk at once. ``chunk``:
     iterations per ``train_chunk`` call (fewer near the budget, ``_chunk_target``). ``stop``: once
-    set (a signal, ``_StopSignals``), no new chunk or arena starts.
+    set (a signal, ``_StopSignals``), no new chunk or arena starts. ``a_from``: side A is that
+    ablation's (its run directory, CPU rows and final net; the same A options), trained there.
 
     Raises:
         AblationStopped: stopped (Ctrl-C or ``stop``); every chunk that ran is booked.
         StepFailed: a training chunk (booked) or the arena failed; its command is named.
+        SideAPending: ``a_from``'s side A has not spent the budget yet (B has).
         ValueError: OUT was started with other options, or holds unbooked iterations it cannot book.
     """
     log = log or (lambda msg: print(f"ablate: {msg}", file=sys.stderr, flush=True))
@@ -438,15 +469,16 @@ def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, ga
     out.mkdir(parents=True, exist_ok=True)
     budget = cpu_hours * 3600.0
     options = {"a": f"{common} {a}", "b": f"{common} {b}"}
-    _check_options(out, options)
-    _book_unbooked(out, _spent(out), log)
+    _check_options(out, options, a_from)
+    _book_unbooked(out, _spent(out), log, sides=("b",) if a_from is not None else SIDES)
+    trained = ("b",) if a_from is not None else SIDES
 
     def stopping() -> bool:
         return stop is not None and stop.is_set()
 
     while True:
         spent = _spent(out)
-        todo = [s for s in SIDES if spent[s]["cpu_s"] < budget]
+        todo = [s for s in trained if spent[s]["cpu_s"] < budget]
         if not todo:
             break
         if stopping():
@@ -488,7 +520,15 @@ def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, ga
             log(f"stopped; CPU-seconds of this round's chunks booked: {told}; rerun the same command to continue")
             raise AblationStopped
     spent = _spent(out)
-    nets = {s: _final_checkpoint(out / s) for s in SIDES}
+    nets = {s: _final_checkpoint(out / s) for s in trained}
+    if a_from is not None:
+        spent["a"] = _spent(a_from)["a"]
+        if spent["a"]["cpu_s"] < budget:
+            raise SideAPending(f"side B has spent its {budget:.0f} CPU-seconds; side A comes from {a_from}, which "
+                               f"has spent {spent['a']['cpu_s']:.0f}: finish that ablation's training (rerun its "
+                               "command), then rerun this one for the arena")
+        nets["a"] = _final_checkpoint(a_from / "a")
+        nets = {s: nets[s] for s in SIDES}
     _retire_stale_arena(out, nets, log)
     if stopping():
         log("stopped before the arena; rerun the same command to continue")
@@ -502,6 +542,8 @@ def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, ga
     result = {"a": options["a"].strip(), "b": options["b"].strip(), "cpu_hours_budget": cpu_hours,
               "spent": spent, "nets": {s: str(p) for s, p in nets.items()}, "arena": match,
               "arena_command": shlex.join(["zeroplay", *arena_args])}
+    if a_from is not None:
+        result["a_from"] = str(a_from)
     atomic_write_text(out / RESULT, _result_text(result, argv))
     atomic_write_text(out / "result.json", json.dumps(result, indent=2, sort_keys=True) + "\n")
     return result
@@ -525,7 +567,7 @@ def _result_text(r: dict, argv: list[str] | None) -> str:
     lines = [
         "# Ablation result",
         "",
-        f"- A: `{r['a']}`",
+        f"- A: `{r['a']}`" + (f" (side A of `{r['a_from']}`, trained there)" if r.get("a_from") else ""),
         f"- B: `{r['b']}`",
         f"- budget: {r['cpu_hours_budget']} CPU-hours per side; spent: "
         + "; ".join(f"{s.upper()} {r['spent'][s]['cpu_s'] / 3600:.3f} CPU-h ({r['spent'][s]['cpu_s']:,.0f} CPU-s) "
