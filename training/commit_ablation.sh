@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Commit the resumable state of an ablation run (`zeroplay ablate --out training/ablations/NAME`):
 # per side config.json, metrics.jsonl, evals/, shards/ (the replay buffer) and the newest
-# checkpoint only (older ones leave the index, kept on disk); the run's options.json and
+# checkpoint only (older ones leave the index, kept on disk); the run's options.json, arena.json and
 # cputime.jsonl, and once the arena has run, arena.jsonl, RESULT.md and result.json. Commits
 # nothing else.
 #
@@ -23,7 +23,7 @@ for side in a b; do
         [ -e "$s/$p" ] && git add -f "$s/$p"
     done
 done
-for p in options.json cputime.jsonl arena.jsonl RESULT.md result.json; do
+for p in options.json cputime.jsonl arena.jsonl arena.json RESULT.md result.json; do
     [ -e "$dir/$p" ] && git add -f "$dir/$p"
 done
 . training/staged_guard.sh

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -276,8 +277,9 @@ def test_iterations_no_row_books_are_booked_at_the_sides_rate(tmp_path):
     other = tmp_path / "other"
     (other / "b" / "checkpoints").mkdir(parents=True)
     (other / "b" / "checkpoints" / "iter-000002.safetensors").write_bytes(b"")
-    with pytest.raises(ValueError, match="no CPU per iteration"):
+    with pytest.raises(ValueError, match="no side has a CPU per iteration .* remove .*other/b and rerun"):
         _run(other, "", train_chunk, arena)
+    assert not (other / CPU_LOG).exists()  # nothing booked, nothing said booked
 
 
 _FAKE_TRAIN = """
@@ -372,7 +374,7 @@ def test_side_a_from_another_ablation_trains_only_b(tmp_path):
     _run(base, "--forced-playouts 2", train_chunk, arena, cpu_s=20.0)
     calls.clear()
     # the baseline has spent 20 CPU-s; this ablation's budget is 30: B trains, then it must wait
-    with pytest.raises(SideAPending, match="side A comes from .*base, which has spent 20"):
+    with pytest.raises(SideAPending, match="side A comes from .*base, whose A has spent 20"):
         _run(other, "--threat-planes", train_chunk, arena, cpu_s=30.0, a_from=base)
     assert {c[0] for c in calls} == {"b"} and not (other / "a").exists()
     _run(base, "--forced-playouts 2", train_chunk, arena, cpu_s=30.0)  # the baseline goes on
@@ -381,9 +383,69 @@ def test_side_a_from_another_ablation_trains_only_b(tmp_path):
     assert calls == [("arena", "iter-000003.safetensors", "iter-000003.safetensors")]
     assert result["nets"]["a"].startswith(str(base / "a")) and result["spent"]["a"]["cpu_s"] == 30.0
     assert f"(side A of `{base}`, trained there)" in (other / RESULT).read_text()
+    # the baseline trained on (a larger budget of its own): this ablation keeps A's net of its budget
+    _run(base, "--forced-playouts 2", train_chunk, arena, cpu_s=50.0)
+    calls.clear()
+    again = _run(other, "--threat-planes", train_chunk, arena, cpu_s=30.0, a_from=base)
+    assert calls == [("arena", "iter-000003.safetensors", "iter-000003.safetensors")]
+    assert again["spent"]["a"] == {"cpu_s": 30.0, "wall_s": 3.0, "iterations": 3}
+    # a relative --a-from means the same folder from any working directory
+    import os
+
+    assert json.loads((other / "options.json").read_text())["a_from"] == os.path.join("..", "base")
+    here = os.getcwd()
+    try:
+        os.chdir(tmp_path)
+        _run(other, "--threat-planes", train_chunk, arena, cpu_s=30.0, a_from=Path("base"))
+        os.chdir(other)
+        _run(Path("."), "--threat-planes", train_chunk, arena, cpu_s=30.0, a_from=Path("../base"))
+    finally:
+        os.chdir(here)
+    # a chain is refused: name the origin
+    with pytest.raises(ValueError, match="takes its own side A from .*base: give that one"):
+        _run(tmp_path / "chain", "--x", train_chunk, arena, a_from=other)
     # the source's A must have the same options, and OUT keeps its source
     with pytest.raises(ValueError, match="its side A was trained with"):
         run_ablation(tmp_path / "third", "--size 7", "", "--b", cpu_hours=0.01, games=4, playouts=10, seed=0,
                      log=lambda m: None, train_chunk=train_chunk, arena=arena, a_from=base)
     with pytest.raises(ValueError, match="takes side A from"):
         _run(other, "--threat-planes", train_chunk, arena, cpu_s=30.0)
+
+
+def test_refused_commands_write_nothing_and_sides_must_play_one_game(tmp_path, capsys):
+    from zeroplay.cli import main
+
+    base = ["ablate", "--cpu-hours", "0.1"]
+    assert main([*base, "--out", ""]) == 2
+    assert "--out is empty" in capsys.readouterr().err
+    assert main([*base, "--out", str(tmp_path / "x"), "--a-from", str(tmp_path / "nowhere")]) == 2
+    assert "not a zeroplay ablate --out" in capsys.readouterr().err
+    assert main([*base, "--out", str(tmp_path / "x"), "--b", "--size 7"]) == 2
+    assert "name different games" in capsys.readouterr().err
+    assert main([*base, "--out", str(tmp_path / "x"), "--b", "--help"]) == 2
+    assert "--help is not a training option" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_resumed_match_keeps_its_seed_and_playouts(tmp_path):
+    calls = []
+    train_chunk, arena = _fakes(calls, {"a": 10.0, "b": 10.0})
+    _run(tmp_path, "", train_chunk, arena, cpu_s=10.0)
+    nets = {s: str(tmp_path / s / "checkpoints" / "iter-000001.safetensors") for s in "ab"}
+    (tmp_path / "arena.jsonl").write_text(json.dumps(nets) + "\n")  # the same nets' record
+    with pytest.raises(ValueError, match="was played with --seed 0 --playouts 10: rerun with those"):
+        run_ablation(tmp_path, "--size 9", "", "", cpu_hours=10 / 3600, games=4, playouts=10, seed=5,
+                     log=lambda m: None, train_chunk=train_chunk, arena=arena)
+
+
+def test_a_side_still_worked_on_by_a_leftover_trainer_is_not_started(tmp_path):
+    """ablate killed with SIGKILL leaves its chunk running; a rerun started a chunk that failed on the
+    run directory's lock and booked the leftover's iterations as its own."""
+    from zeroplay.train.runlock import RunLock
+
+    calls = []
+    train_chunk, arena = _fakes(calls, {"a": 10.0, "b": 10.0})
+    with RunLock(tmp_path / "a"):
+        with pytest.raises(ValueError, match="side a: .*in use by another zeroplay train process.*wait for it"):
+            _run(tmp_path, "", train_chunk, arena)
+    assert calls == []

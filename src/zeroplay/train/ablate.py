@@ -8,6 +8,7 @@ Layout of OUT (resumable: rerun the same command to continue where it stopped)::
                           it reaped); a chunk stopped by Ctrl-C is booked too
                           (``"interrupted": true``): its self-play games count on resume
     OUT/arena.jsonl       the final match's games (``zeroplay arena --record``)
+    OUT/arena.json        the match's --seed and --playouts (a resumed match keeps them)
     OUT/RESULT.md         the result: CPU per side, W/D/L of A, Elo with its 95 % interval, and
                           the command that reproduces it
     OUT/lock              held by the ``zeroplay ablate`` process working on OUT (one at a time)
@@ -120,11 +121,19 @@ def _cmd_ablate(args) -> int:
             raise ValueError(f"{flag} must be >= 1, got {value}")
     if not 1 <= args.chunk <= MAX_CHUNK:
         raise ValueError(f"--chunk must be 1..{MAX_CHUNK}, got {args.chunk}")
-    for side, extra in (("a", args.a), ("b", args.b)):
-        check_train_options(f"{args.common} {extra}", side)
+    if not args.out.strip():
+        raise ValueError("--out is empty: name the ablation's directory")
+    games = {side: check_train_options(f"{args.common} {extra}", side) for side, extra in (("a", args.a), ("b", args.b))}
+    if games["a"] != games["b"]:
+        raise ValueError("sides A and B name different games (--game, --size, --n-in-row, --rule, --komi): "
+                         "the arena plays both nets on one; put those options in --common")
+    if shlex.split(args.a) == shlex.split(args.b):
+        print("ablate: note: sides A and B have the same options (an A/A test of the seeds)", file=sys.stderr)
     from zeroplay.train.runlock import RunLock
 
     out = Path(args.out)
+    if args.a_from:
+        check_a_from(Path(args.a_from), f"{args.common} {args.a}", out)
     try:
         with RunLock(out, flag="--out", owner="zeroplay ablate"), _StopSignals() as stop:
             result = run_ablation(out, args.common, args.a, args.b, cpu_hours=args.cpu_hours,
@@ -140,6 +149,9 @@ def _cmd_ablate(args) -> int:
     except StepFailed as e:  # the step's own output said why, above
         print(f"zeroplay ablate: error: {e}", file=sys.stderr)
         return 1
+    except SideAPending as e:
+        print(f"ablate: {e}", file=sys.stderr)
+        return 3
     print((out / RESULT).read_text(encoding="utf-8"), end="")
     return 0 if result else 1
 
@@ -160,14 +172,17 @@ class _RaisingParser(argparse.ArgumentParser):
         raise _OptionError(message)
 
 
-def check_train_options(options: str, side: str) -> None:
+def check_train_options(options: str, side: str) -> tuple:
     """Parse one side's ``zeroplay train`` options with train's own parser, before anything is
     written.
 
     Raises:
         ValueError: the string does not split (unbalanced quotes), train's parser refuses it
             (unknown option, bad value), or it sets an option ablate sets itself (``--run-dir``,
-            ``--iterations``, ``--hours``, in any spelling argparse accepts).
+            ``--iterations``, ``--hours``, in any spelling argparse accepts), or asks for help.
+
+    Returns:
+        The game the options name: (game, size, n_in_row, rule, komi), None where not given.
     """
     from zeroplay.train.commands import add_parsers
 
@@ -179,6 +194,8 @@ def check_train_options(options: str, side: str) -> None:
     parser = _RaisingParser(prog="zeroplay", add_help=False)
     add_parsers(parser.add_subparsers(dest="command"))
     marker = "\0ablate"
+    if any(w == "-h" or (len(w) > 3 and "--help".startswith(w)) for w in words):  # (argparse: --he, --hel)
+        raise ValueError(f"{where}: --help is not a training option (see zeroplay train --help)")
     try:
         parsed = parser.parse_args(["train", "--run-dir", marker, *words])
     except _OptionError as e:
@@ -188,6 +205,7 @@ def check_train_options(options: str, side: str) -> None:
     for dest, flag in HARNESS_OPTIONS.items():
         if given[dest]:
             raise ValueError(f"{flag} is set by zeroplay ablate; drop it from --common/--a/--b")
+    return (parsed.game, parsed.size, parsed.n_in_row, parsed.rule, parsed.komi)
 
 
 class _StopSignals:
@@ -337,14 +355,9 @@ def _check_options(out: Path, options: dict[str, str], a_from: Path | None = Non
     path = out / OPTIONS
     wanted: dict = {s: " ".join(shlex.split(options[s])) for s in SIDES}  # spacing is not an option
     if a_from is not None:
-        source = a_from / OPTIONS
-        if not source.is_file():
-            raise ValueError(f"--a-from {a_from}: no {OPTIONS} there (not a zeroplay ablate --out)")
-        theirs = json.loads(source.read_text(encoding="utf-8")).get("a")
-        if theirs != wanted["a"]:
-            raise ValueError(f"--a-from {a_from}: its side A was trained with `{theirs}`, this ablation's A is "
-                             f"`{wanted['a']}`: they must be the same")
-        wanted["a_from"] = str(a_from)
+        check_a_from(a_from, options["a"], out)
+        # relative to OUT, so that the folder means the same from any directory and in any clone
+        wanted["a_from"] = os.path.relpath(a_from.resolve(), out.resolve())
     if path.exists():
         kept = json.loads(path.read_text(encoding="utf-8"))
         changed = [s for s in SIDES if kept.get(s) != wanted[s]]
@@ -355,12 +368,64 @@ def _check_options(out: Path, options: dict[str, str], a_from: Path | None = Non
         theirs_from, ours_from = kept.get("a_from"), wanted.get("a_from")
         same = (theirs_from is None and ours_from is None) or (
             theirs_from is not None and ours_from is not None
-            and Path(theirs_from).resolve() == Path(ours_from).resolve())
+            and (out / theirs_from).resolve() == (out / ours_from).resolve())
         if not same:
             raise ValueError(f"{out} takes side A from {theirs_from or 'its own training'}, this command from "
                              f"{ours_from or 'its own training'}: rerun with its own --a-from")
         return
     atomic_write_text(path, json.dumps(wanted, indent=2, sort_keys=True) + "\n")
+
+
+def check_a_from(a_from: Path, options_a: str, out: Path) -> None:
+    """Refuse an ``--a-from`` that cannot serve as this ablation's side A (nothing is written).
+
+    Raises:
+        ValueError: ``a_from`` is not an ablation's OUT, is OUT itself, takes its own A from
+            another (name that one), or trained its A with other options than ``options_a``.
+    """
+    source = a_from / OPTIONS
+    if not source.is_file():
+        raise ValueError(f"--a-from {a_from}: no {OPTIONS} there (not a zeroplay ablate --out)")
+    if a_from.resolve() == out.resolve():
+        raise ValueError(f"--a-from {a_from} is --out itself")
+    kept = json.loads(source.read_text(encoding="utf-8"))
+    if kept.get("a_from"):
+        origin = (a_from / kept["a_from"]).resolve()
+        raise ValueError(f"--a-from {a_from} takes its own side A from {origin}: give that one")
+    theirs, ours = kept.get("a"), " ".join(shlex.split(options_a))
+    if theirs != ours:
+        raise ValueError(f"--a-from {a_from}: its side A was trained with `{theirs}`, this ablation's A is "
+                         f"`{ours}`: they must be the same")
+
+
+def _side_a_at_budget(a_from: Path, budget: float) -> tuple[dict, Path]:
+    """Side A of ``a_from`` where it first reached ``budget`` CPU-seconds: its spent figures (as
+    ``_spent``'s) and that iteration's checkpoint, so that a baseline trained on later (a larger
+    budget of its own) still gives this ablation the net of its budget.
+
+    Raises:
+        SideAPending: it has not spent ``budget`` yet.
+        ValueError: that iteration's checkpoint is gone.
+    """
+    cpu = wall = 0.0
+    path = a_from / CPU_LOG
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    for line in lines:
+        row = json.loads(line) if line.strip() else None
+        if row is None or row["side"] != "a":
+            continue
+        cpu += row["cpu_s"]
+        wall += row["wall_s"]
+        if cpu >= budget:
+            net = a_from / "a" / "checkpoints" / f"iter-{row['iterations']:06d}.safetensors"
+            if not net.is_file():
+                raise ValueError(f"--a-from {a_from}: its side A reached {budget:.0f} CPU-seconds at iteration "
+                                 f"{row['iterations']}, whose checkpoint {net} is not there (commit_ablation.sh "
+                                 "keeps the newest only)")
+            return {"cpu_s": round(cpu, 2), "wall_s": round(wall, 2), "iterations": row["iterations"]}, net
+    raise SideAPending(f"side B has spent its {budget:.0f} CPU-seconds; side A comes from {a_from}, whose A has "
+                       f"spent {cpu:.0f}: train that one on to at least {budget / 3600:g} CPU-hours (rerun its "
+                       "command, with that --cpu-hours if its own is smaller), then rerun this one for the arena")
 
 
 class SideAPending(ValueError):
@@ -385,6 +450,26 @@ def _retire_stale_arena(out: Path, nets: dict, log) -> None:
     old = out / f"arena-until-{iters[0]}-{iters[1]}.jsonl"
     os.replace(path, old)
     log(f"{ARENA_LOG} played other nets ({header.get('a')}, {header.get('b')}): kept as {old.name}")
+
+
+ARENA_SETTINGS = "arena.json"
+
+
+def _check_arena_settings(out: Path, seed: int, playouts: int) -> None:
+    """Keep a resumed match to the ``--seed`` and ``--playouts`` it started with (OUT/arena.json):
+    its record would mix games of both, and RESULT.md would name the new ones.
+
+    Raises:
+        ValueError: OUT/arena.jsonl holds games of other settings.
+    """
+    path, wanted = out / ARENA_SETTINGS, {"seed": seed, "playouts": playouts}
+    if (out / ARENA_LOG).exists() and path.exists():
+        kept = json.loads(path.read_text(encoding="utf-8"))
+        if kept != wanted:
+            raise ValueError(f"{out / ARENA_LOG} was played with --seed {kept.get('seed')} --playouts "
+                             f"{kept.get('playouts')}: rerun with those to resume or replay it, or remove that "
+                             "file to play the match afresh with these")
+    atomic_write_text(path, json.dumps(wanted, sort_keys=True) + "\n")
 
 
 def _final_checkpoint(run_dir: Path) -> Path:
@@ -427,22 +512,47 @@ def _book_unbooked(out: Path, spent: dict, log, sides: tuple[str, ...] = SIDES) 
     Raises:
         ValueError: the side has no booked iteration to take a rate from.
     """
-    rows = []
+    rows, said = [], []
     for side in sides:
         held, booked = _run_iterations(out / side), spent[side]["iterations"]
         if held <= booked:
             continue
-        if booked == 0 or spent[side]["cpu_s"] <= 0:
+        rates = [spent[s]["cpu_s"] / spent[s]["iterations"] for s in (side, *SIDES)
+                 if spent[s]["iterations"] > 0 and spent[s]["cpu_s"] > 0]
+        if not rates:
             raise ValueError(f"{out / side} holds {_iterations(held)} that {CPU_LOG} does not book (the ablate "
-                             "process was killed during a chunk), and there is no CPU per iteration to book "
-                             "them at: start over in another --out")
-        cpu = round(spent[side]["cpu_s"] / booked * (held - booked), 2)
+                             "process was killed during a chunk), and no side has a CPU per iteration to book them "
+                             f"at: remove {out / side} and rerun (that side starts over)")
+        cpu = round(rates[0] * (held - booked), 2)
+        whose = "its" if spent[side]["iterations"] > 0 else "the other side's"
         rows.append({"side": side, "iterations": held, "cpu_s": cpu, "wall_s": 0.0, "estimated": True})
-        log(f"side {side}: iterations {booked + 1}-{held} are in its run directory but were not booked (the "
-            f"ablate process was killed during a chunk); booked at its CPU per iteration so far: {cpu:.0f} CPU-s")
+        said.append(f"side {side}: iterations {booked + 1}-{held} are in its run directory but were not booked (the "
+                    f"ablate process was killed during a chunk); booked at {whose} CPU per iteration: {cpu:.0f} CPU-s")
     if rows:
         with open(out / CPU_LOG, "a", encoding="utf-8") as f:
             f.writelines(json.dumps(row) + "\n" for row in rows)
+    for line in said:
+        log(line)
+
+
+def _check_idle(out: Path, sides) -> None:
+    """Refuse to start while a ``zeroplay train`` process still works on a side's run directory
+    (one left running by a killed ablate): a chunk started now would fail on its lock, and the
+    other process's iterations would look like the chunk's.
+
+    Raises:
+        ValueError: a side's run directory is locked (the message names the process).
+    """
+    from zeroplay.train.runlock import RunLock, RunLockedError
+
+    for side in sides:
+        if not (out / side).is_dir():
+            continue
+        try:
+            RunLock(out / side).acquire().release()
+        except RunLockedError as e:
+            raise ValueError(f"side {side}: {e}; it is probably a chunk left running by a killed ablate: wait "
+                             "for it to end (its iterations are booked then), then rerun") from None
 
 
 def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, games: int, playouts: int,
@@ -470,8 +580,9 @@ def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, ga
     budget = cpu_hours * 3600.0
     options = {"a": f"{common} {a}", "b": f"{common} {b}"}
     _check_options(out, options, a_from)
-    _book_unbooked(out, _spent(out), log, sides=("b",) if a_from is not None else SIDES)
     trained = ("b",) if a_from is not None else SIDES
+    _check_idle(out, trained)
+    _book_unbooked(out, _spent(out), log, sides=trained)
 
     def stopping() -> bool:
         return stop is not None and stop.is_set()
@@ -511,7 +622,8 @@ def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, ga
         if failed:
             row = failed[0]
             raise StepFailed(f"side {row['side']}: {row['command']} failed (exit {row['exit']}); its "
-                              f"{row['cpu_s']:.0f} CPU-seconds are booked; fix the cause and rerun the same command")
+                              f"{row['cpu_s']:.0f} CPU-seconds are booked; fix the cause and rerun the same command "
+                              "(other --common/--a/--b options need another --out)")
         for row in rows.values():
             if isinstance(row, Exception):
                 raise row
@@ -522,14 +634,10 @@ def run_ablation(out: Path, common: str, a: str, b: str, *, cpu_hours: float, ga
     spent = _spent(out)
     nets = {s: _final_checkpoint(out / s) for s in trained}
     if a_from is not None:
-        spent["a"] = _spent(a_from)["a"]
-        if spent["a"]["cpu_s"] < budget:
-            raise SideAPending(f"side B has spent its {budget:.0f} CPU-seconds; side A comes from {a_from}, which "
-                               f"has spent {spent['a']['cpu_s']:.0f}: finish that ablation's training (rerun its "
-                               "command), then rerun this one for the arena")
-        nets["a"] = _final_checkpoint(a_from / "a")
+        spent["a"], nets["a"] = _side_a_at_budget(a_from, budget)
         nets = {s: nets[s] for s in SIDES}
     _retire_stale_arena(out, nets, log)
+    _check_arena_settings(out, seed, playouts)
     if stopping():
         log("stopped before the arena; rerun the same command to continue")
         raise AblationStopped
