@@ -507,10 +507,11 @@ def _arena(out: Path, nets: dict, games: int, playouts: int, seed: int) -> tuple
 
 def _book_unbooked(out: Path, spent: dict, log, sides: tuple[str, ...] = SIDES) -> None:
     """Book iterations a side's run directory holds beyond OUT/cputime.jsonl's (a chunk that went
-    on after the ablate process was killed) at the side's CPU per iteration so far.
+    on after the ablate process was killed) at the side's CPU per iteration so far (the other
+    side's when it has none). Nothing is written when one side cannot be booked.
 
     Raises:
-        ValueError: the side has no booked iteration to take a rate from.
+        ValueError: no side has a booked iteration to take a rate from.
     """
     rows, said = [], []
     for side in sides:
