@@ -46,6 +46,7 @@ import subprocess
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 from zeroplay.files.atomic import atomic_write_text
@@ -252,6 +253,21 @@ _LIVE: set = set()
 """The ``zeroplay train`` and ``zeroplay arena`` processes ablate is waiting on (for the signals)."""
 
 
+@contextmanager
+def _watched(proc: subprocess.Popen):
+    """While ablate waits on ``proc``: in ``_LIVE`` (the stop signals reach it), and killed if
+    the wait is abandoned by an exception (no orphan left working on OUT)."""
+    _LIVE.add(proc)
+    try:
+        yield proc
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+    finally:
+        _LIVE.discard(proc)
+
+
 def _zeroplay() -> list[str]:
     return [sys.executable, "-m", "zeroplay"]
 
@@ -296,15 +312,8 @@ def _train_chunk(out: Path, side: str, options: str, iterations: int) -> dict:
                          "--no-progress", *shlex.split(options)]
     started = time.monotonic()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, process_group=0)
-    _LIVE.add(proc)
-    try:
+    with _watched(proc):
         _, status, usage = os.wait4(proc.pid, 0)
-    except BaseException:
-        proc.kill()
-        proc.wait()
-        raise
-    finally:
-        _LIVE.discard(proc)
     proc.returncode = os.waitstatus_to_exitcode(status)
     row = {"side": side, "iterations": _run_iterations(out / side),
            "cpu_s": round(usage.ru_utime + usage.ru_stime, 2), "wall_s": round(time.monotonic() - started, 2)}
@@ -489,15 +498,8 @@ def _arena(out: Path, nets: dict, games: int, playouts: int, seed: int) -> tuple
     args = ["arena", str(nets["a"]), str(nets["b"]), "--games", str(games), "--playouts", str(playouts),
             "--seed", str(seed), "--record", str(out / ARENA_LOG), "--json", "--no-progress"]
     proc = subprocess.Popen(_zeroplay() + args, stdout=subprocess.PIPE, text=True, process_group=0)
-    _LIVE.add(proc)
-    try:
+    with _watched(proc):
         stdout, _ = proc.communicate()
-    except BaseException:
-        proc.kill()
-        proc.wait()
-        raise
-    finally:
-        _LIVE.discard(proc)
     if proc.returncode in INTERRUPTED_EXITS:
         raise AblationStopped
     if proc.returncode != 0:
