@@ -128,11 +128,11 @@ def test_parallel_trains_both_sides_each_round_with_the_same_accounting(tmp_path
 
 def test_chunk_cpu_time_is_that_process_trees_own(tmp_path, monkeypatch):
     # wait4 accounting: a child that burns CPU is measured, a concurrent sibling is not mixed in
-    import zeroplay.train.ablate as ablate
+    import zeroplay.train.ablation_steps as steps
 
     burn = "import time\nt=time.process_time()\nwhile time.process_time()-t<0.3: pass\n"
-    monkeypatch.setattr(ablate, "_zeroplay", lambda: [sys.executable, "-c", burn])
-    row = ablate._train_chunk(tmp_path, "a", "", 1)
+    monkeypatch.setattr(steps, "_zeroplay", lambda: [sys.executable, "-c", burn])
+    row = steps.train_chunk(tmp_path, "a", "", 1)
     assert 0.25 <= row["cpu_s"] <= 1.5 and row["side"] == "a"
 
 
@@ -220,18 +220,18 @@ def test_a_chunk_stopped_by_ctrl_c_books_its_cpu_and_the_rerun_goes_on(tmp_path)
 
 
 def test_train_chunk_reads_exit_130_as_interrupted(tmp_path, monkeypatch):
-    import zeroplay.train.ablate as ablate
+    import zeroplay.train.ablation_steps as steps
 
-    monkeypatch.setattr(ablate, "_zeroplay", lambda: [sys.executable, "-c", "raise SystemExit(130)"])
+    monkeypatch.setattr(steps, "_zeroplay", lambda: [sys.executable, "-c", "raise SystemExit(130)"])
     # the iterations a stopped chunk leaves are its run directory's (a chunk of several may have
     # finished some of them)
     (tmp_path / "a" / "checkpoints").mkdir(parents=True)
     (tmp_path / "a" / "checkpoints" / "iter-000002.safetensors").write_bytes(b"")
-    row = ablate._train_chunk(tmp_path, "a", "", 5)
+    row = steps.train_chunk(tmp_path, "a", "", 5)
     assert row["interrupted"] is True and row["iterations"] == 2 and row["side"] == "a"
     # a failed chunk is booked too, with its exit status and command (run_ablation then raises)
-    monkeypatch.setattr(ablate, "_zeroplay", lambda: [sys.executable, "-c", "raise SystemExit(1)"])
-    row = ablate._train_chunk(tmp_path, "a", "", 3)
+    monkeypatch.setattr(steps, "_zeroplay", lambda: [sys.executable, "-c", "raise SystemExit(1)"])
+    row = steps.train_chunk(tmp_path, "a", "", 3)
     assert row["exit"] == 1 and row["iterations"] == 2 and "interrupted" not in row
     assert row["command"].startswith("zeroplay train --run-dir")
 
@@ -306,15 +306,15 @@ def test_a_signal_to_ablate_stops_its_chunk_which_is_booked(tmp_path, monkeypatc
     import threading
     import time
 
-    import zeroplay.train.ablate as ablate
+    import zeroplay.train.ablation_steps as steps
     from zeroplay.cli import main
 
-    monkeypatch.setattr(ablate, "_zeroplay", lambda: [sys.executable, "-c", _FAKE_TRAIN])
+    monkeypatch.setattr(steps, "_zeroplay", lambda: [sys.executable, "-c", _FAKE_TRAIN])
 
     def send():
         t = time.monotonic()
         while time.monotonic() - t < 30:
-            if ablate._LIVE and (tmp_path / "a" / "checkpoints").exists():
+            if steps.LIVE and (tmp_path / "a" / "checkpoints").exists():
                 time.sleep(0.3)
                 os.kill(os.getpid(), getattr(signal, signame))
                 return
