@@ -311,3 +311,21 @@ def test_loadsgf_says_why_a_file_does_not_load_on_stderr(tmp_path):
         assert ask(s, out, f"loadsgf {tmp_path / name}") == "? cannot load file\n\n"
         assert words in log.getvalue().splitlines()[-1] and name in log.getvalue().splitlines()[-1]
     assert not any("loadsgf" in line for line in out)  # nothing of it on GTP's channel
+
+
+def test_analysis_shows_the_network_prior_and_each_moves_principal_variation():
+    # the info lines gave every move the prior 1/legal moves and a one-move pv (the move itself),
+    # whatever the net and the tree said; Lizzie and Sabaki draw both
+    s, out = gtp_session(playouts=400)
+    ask(s, out, "play b E5")
+    reply = ask(s, out, "genmove_analyze w 1000")
+    line = reply.split("\n")[1]
+    infos = [re.match(r"(\S+) visits (\d+) .* prior (\d+) .* pv (.*)$", part).groups()
+             for part in line.removeprefix("info move ").split(" info move ")]
+    assert len({prior for _, _, prior, _ in infos}) > 1  # not one uniform figure
+    top, visits, _, pv = infos[0]
+    assert pv.split()[0] == top and len(pv.split()) >= 2 and int(visits) >= 20
+    engine = s.engine
+    stats = engine.think(s.state, playouts=50)
+    assert all(m.prior is not None and 0 <= m.prior <= 1 for m in stats)
+    assert all(m.pv and m.pv[0] == m.move for m in stats)

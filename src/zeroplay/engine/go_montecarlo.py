@@ -93,7 +93,10 @@ class MoveStats:
     """One root move: ``move`` action, ``visits`` playouts, ``winrate`` in [0, 1] for the side to
     move, ``lcb`` the lower end of its 95 % normal interval, ``score_mean`` / ``score_stdev`` the
     final score of its playouts in points (side to move's view, komi included), None where the
-    engine does not estimate the score."""
+    engine does not estimate the score; ``prior`` the network's prior of the move in [0, 1] (None
+    for an engine without priors: flat Monte-Carlo tries every legal move alike); ``pv`` the
+    principal variation from the root, starting with ``move`` (actions; empty where the engine
+    keeps no tree below the root)."""
 
     move: int
     visits: int
@@ -101,6 +104,8 @@ class MoveStats:
     lcb: float
     score_mean: float | None
     score_stdev: float | None
+    prior: float | None = None
+    pv: tuple[int, ...] = ()
 
 
 class FlatMonteCarlo:

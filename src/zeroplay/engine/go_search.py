@@ -207,19 +207,23 @@ class PuctRollout:
             done += result.playouts
             self.last = result
             if on_progress is not None:
-                on_progress(self._stats(result))
+                on_progress(self._stats(result, searcher))
             if (playouts is not None and done >= playouts) or (stop is not None and stop.is_set()) \
                     or result.stopped_by in ("proven", "full", "game over") or result.playouts == 0:
                 break
-        return self._stats(self.last)
+        return self._stats(self.last, searcher)
 
     @staticmethod
-    def _stats(result) -> list[MoveStats]:
+    def _stats(result, searcher) -> list[MoveStats]:
+        """The visited root moves of ``result`` with their network prior and principal variation
+        (what GTP analysis, ``lz-analyze`` / ``kata-analyze``, shows per move)."""
         out = []
         for m in result.moves:
             if m.visits <= 0:
                 continue
-            out.append(MoveStats(int(m.move), int(m.visits), (m.q + 1) / 2, max((m.lcb + 1) / 2, 0.0), None, None))
+            pv = tuple(searcher.principal_variation(int(m.move)))
+            out.append(MoveStats(int(m.move), int(m.visits), (m.q + 1) / 2, max((m.lcb + 1) / 2, 0.0), None, None,
+                                 prior=float(m.prior), pv=pv))
         return out
 
     def choose(self, state, stats: list[MoveStats]) -> int | None:

@@ -64,19 +64,23 @@ def analysis_interval(args: list[str]) -> int:
 def info_line(state, stats, style: str) -> str:
     """One ``info move ...`` line for ``stats`` (``MoveStats``, most visited first) of ``state``:
     Leela Zero's fields (``style`` ``"lz"``: win rate and prior in 1/100 %) or KataGo's (``"kata"``:
-    fractions and score fields). Win rates are the side to move's, in [0, 1]."""
-    prior = 1.0 / max(len(state.legal_moves()), 1)
+    fractions and score fields). Win rates are the side to move's, in [0, 1]. ``prior`` is the
+    move's network prior (uniform over the legal moves for an engine without one, flat
+    Monte-Carlo); ``pv`` its principal variation (the move alone where the engine has none)."""
+    uniform = 1.0 / max(len(state.legal_moves()), 1)
     parts = []
     for order, s in enumerate(stats):
         v = state.game.format_move(s.move)
+        prior = uniform if s.prior is None else s.prior
+        pv = " ".join(state.game.format_move(a) for a in s.pv) if s.pv else v
         if style == "lz":
             parts.append(f"info move {v} visits {s.visits} winrate {round(s.winrate * 10000)} "
-                         f"prior {round(prior * 10000)} lcb {round(max(s.lcb, 0) * 10000)} order {order} pv {v}")
+                         f"prior {round(prior * 10000)} lcb {round(max(s.lcb, 0) * 10000)} order {order} pv {pv}")
         else:
             score = "" if s.score_mean is None else (
                 f"scoreMean {s.score_mean:.3f} scoreStdev {s.score_stdev:.3f} scoreLead {s.score_mean:.3f} "
                 f"scoreSelfplay {s.score_mean:.3f} ")
             parts.append(f"info move {v} visits {s.visits} utility {2 * s.winrate - 1:.6f} winrate {s.winrate:.6f} "
                          f"{score}prior {prior:.6f} lcb {max(s.lcb, 0):.6f} "
-                         f"utilityLcb {2 * max(s.lcb, 0) - 1:.6f} order {order} pv {v}")
+                         f"utilityLcb {2 * max(s.lcb, 0) - 1:.6f} order {order} pv {pv}")
     return " ".join(parts)

@@ -163,7 +163,7 @@ class GameAnalysis:
             elif result.proven in ("win", "loss") and int(m.move) == result.best_move:
                 line = [int(c) for c in result.pv[:PV_SHOWN]]  # the whole proven line, to the end
             else:
-                line = self.searcher._principal_variation(int(m.move))[:PV_SHOWN]
+                line = self.searcher.principal_variation(int(m.move))[:PV_SHOWN]
             top.append({"cell": int(m.move), "text": self.fmt(m.move), "visits": int(m.visits),
                         "winrate": round((m.q + 1.0) / 2.0, 4), "prior": round(float(m.prior), 4),
                         "proven": m.proven, "pv": [{"cell": int(c), "text": self.fmt(c)} for c in line]})

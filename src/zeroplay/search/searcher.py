@@ -581,6 +581,12 @@ class Searcher:
                 return max(pool, key=lambda s: (s.lcb, s.visits)).move
         return candidates[0].move
 
+    def principal_variation(self, first: int) -> list[int]:
+        """The line the tree expects after root move ``first``: ``first``, then at each expanded
+        node the most visited edge (the proven best where the node is proven), while it has at
+        least 2 visits; at most 64 actions. Call it between searches (the tree of the last one)."""
+        return self._principal_variation(first)
+
     def _principal_variation(self, first: int) -> list[int]:
         t = self.tree
         pv = [first]
