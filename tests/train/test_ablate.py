@@ -78,6 +78,21 @@ def test_bad_train_options_are_refused_before_out_is_written(tmp_path, capsys):
     assert not (tmp_path / "x").exists()
 
 
+@pytest.mark.parametrize("common, said", [("--size 99", "must be an integer in 5..25, got 99"),
+                                          ("--game gomoku --size 9 --net bogus", "unknown architecture 'bogus'"),
+                                          ("--game connect4 --threat-solver", "the threat solver is for Gomoku")])
+def test_bad_train_values_are_refused_before_out_is_written(tmp_path, capsys, common, said):
+    # a value train's parser takes but train refuses (a size out of range, an unknown net) used to
+    # pass: the first chunk wrote OUT/options.json, failed, and the corrected command was refused
+    # in that OUT ("was trained with other options")
+    from zeroplay.cli import main
+
+    assert main(["ablate", "--out", str(tmp_path / "x"), "--cpu-hours", "0.001", "--common", common]) == 2
+    err = capsys.readouterr().err
+    assert "side A's options" in err and said in err and "Traceback" not in err
+    assert not (tmp_path / "x").exists()
+
+
 @pytest.mark.parametrize("flags, said", [(["--cpu-hours", "inf"], "--cpu-hours must be a finite number > 0"),
                                          (["--cpu-hours", "0"], "--cpu-hours must be a finite number > 0"),
                                          (["--cpu-hours", "1", "--games", "0"], "--games must be >= 1, got 0"),

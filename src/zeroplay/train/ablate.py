@@ -133,7 +133,9 @@ def _cmd_ablate(args) -> int:
         raise ValueError(f"--chunk must be 1..{MAX_CHUNK}, got {args.chunk}")
     if not args.out.strip():
         raise ValueError("--out is empty: name the ablation's directory")
-    games = {side: check_train_options(f"{args.common} {extra}", side) for side, extra in (("a", args.a), ("b", args.b))}
+    runs = Path(args.out) if Path(args.out).is_dir() else None  # (an --out that is a file: RunLock says so)
+    games = {side: check_train_options(f"{args.common} {extra}", side, runs / side if runs else None)
+             for side, extra in (("a", args.a), ("b", args.b))}
     if games["a"] != games["b"]:
         raise ValueError("sides A and B name different games (--game, --size, --n-in-row, --rule, --komi): "
                          "the arena plays both nets on one; put those options in --common")

@@ -7,6 +7,7 @@ import argparse
 import json
 import os
 import shlex
+import tempfile
 from pathlib import Path
 
 from zeroplay.files.atomic import atomic_write_text
@@ -28,19 +29,25 @@ class _RaisingParser(argparse.ArgumentParser):
         raise _OptionError(message)
 
 
-def check_train_options(options: str, side: str) -> tuple:
+def check_train_options(options: str, side: str, run_dir: Path | None = None) -> tuple:
     """Parse one side's ``zeroplay train`` options with train's own parser, before anything is
     written.
 
     Raises:
         ValueError: the string does not split (unbalanced quotes), train's parser refuses it
             (unknown option, bad value), or it sets an option ablate sets itself (``--run-dir``,
-            ``--iterations``, ``--hours``, in any spelling argparse accepts), or asks for help.
+            ``--iterations``, ``--hours``, in any spelling argparse accepts), or asks for help,
+            or train's own checks refuse a value (``check_train_command``: a board size out of
+            range, an unknown net, a setting that differs from ``run_dir``'s stored run).
+
+    Args:
+        run_dir: the side's run directory (its stored settings are checked when it exists);
+            None checks the options as a new run's.
 
     Returns:
         The game the options name: (game, size, n_in_row, rule, komi), None where not given.
     """
-    from zeroplay.train.commands import add_parsers
+    from zeroplay.train.commands import add_parsers, check_train_command
 
     where = f"side {side.upper()}'s options (--common + --{side})"
     try:
@@ -61,6 +68,13 @@ def check_train_options(options: str, side: str) -> tuple:
     for dest, flag in HARNESS_OPTIONS.items():
         if given[dest]:
             raise ValueError(f"{flag} is set by zeroplay ablate; drop it from --common/--a/--b")
+    # the values too (a board size out of range, an unknown net): a chunk that fails on them
+    # would already have written OUT/options.json, and the corrected command be refused there
+    parsed.run_dir = str(run_dir) if run_dir is not None else os.path.join(tempfile.gettempdir(), "zeroplay-ablate-no-run")
+    try:
+        check_train_command(parsed)
+    except ValueError as e:
+        raise ValueError(f"{where}: zeroplay train refuses them: {e}") from None
     return (parsed.game, parsed.size, parsed.n_in_row, parsed.rule, parsed.komi)
 
 

@@ -311,8 +311,29 @@ def features_name(args) -> str | None:
     return base + THREATS_SUFFIX
 
 
-def _cmd_train(args) -> int:
+def check_train_command(args) -> None:
+    """Every check ``zeroplay train`` makes before it writes anything, with no side effect: the
+    options' ranges, the game and its options, the net and features, the run directory's stored
+    settings when it exists (``resolve_run``), the run config and head weights. ``zeroplay
+    ablate`` runs it on each side's options before its first chunk.
+
+    Raises:
+        ValueError: one line naming what is refused (an option's value, a game option out of
+            range, a net name, a setting that differs from the stored run).
+    """
     from zeroplay.train.loop import check_run_config, resolve_run
+
+    check_train_args(args)
+    if _python_loop(args):
+        return  # shogi's Python loop checks its own options (train_command)
+    structural = {"game": args.game, "net": net_name(args), "features": features_name(args),
+                  "game_options": _game_options(args)}
+    resolved = resolve_run(args.run_dir, structural, _overrides(args))
+    check_run_config(resolved)
+    check_head_weights(args, resolved.net)
+
+
+def _cmd_train(args) -> int:
     from zeroplay.train.workers import default_workers
 
     check_train_args(args)
@@ -330,9 +351,7 @@ def _cmd_train(args) -> int:
                   "game_options": _game_options(args)}
     overrides = _overrides(args)
     # everything is checked before the run directory is created or changed: a typo costs nothing
-    resolved = resolve_run(args.run_dir, structural, overrides)
-    check_run_config(resolved)
-    check_head_weights(args, resolved.net)
+    check_train_command(args)
     workers = default_workers() if args.workers is None else args.workers
     workers_note = "" if args.workers is not None else " (--workers not given: all cores; it is not stored in the run)"
     if args.backend == "ray" and args.workers is None and args.address is not None:
