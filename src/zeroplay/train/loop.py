@@ -619,16 +619,22 @@ class TrainingRun:
                 bar.close()
 
     def _flush(self, it: int, games: list[FinishedGame], clock: dict) -> None:
-        """Write finished games as one shard (ids continue from disk), then records and metrics."""
+        """Write finished games' records, then the games as one shard (ids continue from disk),
+        then their metrics line.
+
+        In that order because a stop can fall between any two: records before their shard may
+        be left for games no shard kept, whose ids the next games take (their records are
+        written over); a shard without its metrics line is reconciled on resume. A shard before
+        its records lost the records for good (a Ctrl-C between the two, seen 1 time in 7)."""
         samples = [g.samples(self.game, self.config.features) for g in games]
         first = self.buffer.next_game_id
-        self.buffer.add_games(samples, list(range(first, first + len(games))))
         if self.config.loop.records and self.game.num_actions == self.game.cells:
             for k, g in enumerate(games):
                 try:
                     save_record(self.dir / RECORDS / f"game-{first + k:09d}.psq", g.record(self.game))
                 except ValueError:
                     pass
+        self.buffer.add_games(samples, list(range(first, first + len(games))))
         now = time.monotonic()
         checked = [g for g in games if g.would_resign is not None]
         self.metrics.append(

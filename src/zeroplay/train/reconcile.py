@@ -75,7 +75,7 @@ def reconcile_selfplay_metrics(shard_paths: list[Path], game: Game, features: st
                        games=len(shard.game_ids), samples=len(shard.samples.z), seconds=None, first_id=ids[0],
                        last_id=ids[1], black_wins=black, white_wins=white, draws=draws, reconciled=True)
         log(f"metrics: games {ids[0]}..{ids[1]} were in the replay shards but not in {metrics.path.name} "
-            f"(a kill between the shard and its metrics line): recorded now from the shard")
+            f"(the run stopped, by Ctrl-C or a kill, between the shard and its metrics line): recorded now from the shard")
         written += 1
     return written
 
