@@ -100,3 +100,18 @@ def test_arena_against_an_engine_that_breaks_says_so_in_one_line(player, game, c
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert f"zeroplay arena: error: {player}: the engine exited" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv, prog, extra", [(["play", "--sise", "9"], "zeroplay play", "--sise 9"),
+                                               (["bench", "mcts", "--bogus"], "zeroplay bench mcts", "--bogus"),
+                                               (["arena", "a", "b", "--zzz"], "zeroplay arena", "--zzz")])
+def test_an_unknown_option_is_told_by_its_subcommand(argv, prog, extra, capsys):
+    # it was told by the top-level parser: "usage: zeroplay [-h] [--version] COMMAND ..." and
+    # "zeroplay: error:", naming neither the subcommand nor its options
+    from zeroplay.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and f"usage: {prog} " in err
+    assert f"{prog}: error: unrecognized arguments: {extra}\n" in err

@@ -261,6 +261,16 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def _innermost(parser: argparse.ArgumentParser, args) -> argparse.ArgumentParser:
+    """The (sub)parser of the command ``args`` names, following nested subcommands (``bench WHAT``)."""
+    while True:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        name = getattr(args, subs[0].dest, None) if subs else None
+        if name is None or name not in subs[0].choices:
+            return parser
+        parser = subs[0].choices[name]
+
+
 def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -268,7 +278,9 @@ def _main(argv: list[str] | None) -> int:
         from zeroplay.train.ablate import glue_option_strings
 
         argv = glue_option_strings(argv)
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:  # said by the subcommand that got them, with its own usage (not the top-level one)
+        _innermost(parser, args).error(f"unrecognized arguments: {' '.join(extras)}")
     if not getattr(args, "func", None):
         parser.print_help()
         return 0

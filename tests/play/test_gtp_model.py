@@ -67,7 +67,7 @@ def _gtp(*args):
 def test_a_bad_model_is_refused_at_start(tmp_path):
     missing = _gtp("--model", str(tmp_path / "nothing.safetensors"))
     assert missing.returncode == 2 and missing.stdout == ""
-    assert "gtp: --model:" in missing.stderr and "no checkpoint" in missing.stderr
+    assert "zeroplay gtp: error: --model:" in missing.stderr and "no checkpoint" in missing.stderr
     gomoku = tmp_path / "gomoku.safetensors"
     game = make("gomoku", size=7)
     save_checkpoint(gomoku, build_model("b1c8", game, "basic", seed=0), game=game, features="basic", step=0)
@@ -99,7 +99,7 @@ def test_start_model_none_and_default(go_model):
 
 def test_a_bad_start_board_is_not_blamed_on_the_model():
     bad = _gtp("--komi", "nan")
-    assert bad.returncode == 2 and bad.stderr.startswith("gtp: ") and "--model" not in bad.stderr
+    assert bad.returncode == 2 and bad.stderr.startswith("zeroplay gtp: error: ") and "--model" not in bad.stderr
 
 
 def test_a_setting_without_a_model_says_so_at_start():

@@ -35,10 +35,11 @@ def add_play_commands(sub) -> None:
                    help="your colour; Black moves first (Connect Four: black is X) (default black)")
     p.add_argument("--playouts", type=int, default=None,
                    help=f"engine playouts per move (default {PLAY_PLAYOUTS} when --seconds is not given); the search's tables "
-                        "are sized for them up to 2 GiB (an opening move on 15x15: 550,000 playouts), beyond which it "
-                        "stops early and says so")
+                        "are sized for them up to 2 GiB (an opening move on 15x15: 550,000 playouts); a search that fills them "
+                        "recycles its least visited nodes and goes on, and says so once per game")
     p.add_argument("--seconds", type=float, default=None,
-                   help="engine seconds per move (default: no time limit; tables sized at the 2 GiB cap)")
+                   help="engine seconds per move (default: no time limit); with --seconds alone the search's tables get a "
+                        "1 GiB budget, recycled as they fill")
     p.add_argument("--model", default=None, type=model_argument,
                    help="checkpoint (.safetensors) or shipped model name (e.g. gomoku-8x8-5-freestyle) to "
                         "play with (default: the shipped model for the game and size; without one, the "

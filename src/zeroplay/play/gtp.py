@@ -644,14 +644,14 @@ def run(args) -> int:
     from zeroplay.games.go.game import MAX_SIZE, MIN_SIZE  # here: the CLI's parser imports this module
 
     if not MIN_SIZE <= args.size <= MAX_SIZE:
-        print(f"gtp: --size must be in {MIN_SIZE}..{MAX_SIZE}, got {args.size}", file=sys.stderr)
+        print(f"zeroplay gtp: error: --size must be in {MIN_SIZE}..{MAX_SIZE}, got {args.size}", file=sys.stderr)
         return 2
     if args.playouts < 1 or (args.seconds is not None and not args.seconds > 0):
-        print("gtp: --playouts must be >= 1 and --seconds > 0", file=sys.stderr)
+        print("zeroplay gtp: error: --playouts must be >= 1 and --seconds > 0", file=sys.stderr)
         return 2
     if not (np.isfinite(args.max_seconds) and args.max_seconds > 0) or \
             (args.seconds is not None and args.seconds > args.max_seconds):
-        print(f"gtp: --max-seconds must be a finite number > 0 and --seconds at most it, got --max-seconds "
+        print(f"zeroplay gtp: error: --max-seconds must be a finite number > 0 and --seconds at most it, got --max-seconds "
               f"{args.max_seconds:g}" + (f" --seconds {args.seconds:g}" if args.seconds is not None else ""),
               file=sys.stderr)
         return 2
@@ -660,10 +660,10 @@ def run(args) -> int:
     try:
         model = _start_model(args)
     except CheckpointError as e:  # no such file, not a Go model, damaged
-        print(f"gtp: --model: {e}", file=sys.stderr)
+        print(f"zeroplay gtp: error: --model: {e}", file=sys.stderr)
         return 2
     except ValueError as e:  # the start board's own options (a komi or rule the game refuses)
-        print(f"gtp: {e}", file=sys.stderr)
+        print(f"zeroplay gtp: error: {e}", file=sys.stderr)
         return 2
     shipped_default = args.model is None and args.engine == "search"  # the session notes a board without one
     reply_fd = os.dup(1)
@@ -682,7 +682,7 @@ def run(args) -> int:
                      max_seconds=args.max_seconds, engine_kind=args.engine,
                      model=None if shipped_default else model, shipped_default=shipped_default)
     except ValueError as e:
-        print(f"gtp: {e}", file=sys.stderr)
+        print(f"zeroplay gtp: error: {e}", file=sys.stderr)
         return 2
     except (BrokenPipeError, KeyboardInterrupt):
         return 0
