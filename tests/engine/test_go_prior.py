@@ -84,3 +84,5 @@ def test_no_model_note_names_the_rule_a_shipped_model_lacks():
                                "plays scoring 'area')")
     renju = make_engine(make("gomoku", size=15, rule="renju"), None).note
     assert renju.startswith("no trained model for gomoku 15x15 renju yet")  # its rule is named once
+    # the board's default is named, not the 11x11 default's file that sorts first
+    assert "(the shipped gomoku-15x15-freestyle plays rule 'freestyle')" in renju

@@ -293,7 +293,9 @@ def _rules_differ(game: Game) -> tuple[str, str]:
     trained model for go 9x9" does not read as if none shipped for the board; else ``("", "")``."""
     from zeroplay.nn.record import CheckpointError, option_differences
 
-    for path in model_files():
+    defaults = {name for key, name in DEFAULT_MODELS.items() if key[:3] == (game.name, game.width, game.height)}
+    # this board's default first: "gomoku-15x15-freestyle-iter65" (11x11's) sorts before it
+    for path in sorted(model_files(), key=lambda p: (p.name not in defaults, p.name)):
         if not path.stem.startswith(f"{game.name}-{game.width}x{game.height}"):
             continue
         try:
