@@ -92,3 +92,15 @@ def test_root_mate_search_is_skipped_in_check():
     assert s.in_check
     r = MctsEngine(playouts=16).search(s)
     assert r.best_move in {s.move_text(int(m)) for m in s.legal_moves()}
+
+
+def test_a_shogi_net_as_a_checkpoint_player_names_the_player_that_plays_it(tmp_path, capsys):
+    # a net `zeroplay train --game shogi` wrote was called "corrupt or not a zeroplay checkpoint
+    # (weights saved by another program)"
+    from zeroplay.cli import main
+
+    path = tmp_path / "net.safetensors"
+    save_shogi_net(path, ShogiNet(blocks=1, channels=8), iteration=1)
+    assert main(["arena", str(path), "random:1", "--game", "shogi", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "is a shogi net" in err and f"shogimcts:PLAYOUTS@{path}" in err and "corrupt" not in err

@@ -58,6 +58,10 @@ def _not_a_model(where: str) -> str:
     return f"{where} is not a model file (safetensors checkpoint)"
 
 
+SHOGI_NET_FORMAT = "zeroplay-shogi-net-1"
+"""The ``format`` field of the nets ``zeroplay.nn.shogi_net`` saves (not this record's format)."""
+
+
 def _parse(path, data: bytes, size: int | None = None) -> dict:
     """The zeroplay record of ``data`` (the file, or its first bytes when ``size``, the file's
     size, is given), after checking the container is whole."""
@@ -77,6 +81,10 @@ def _parse(path, data: bytes, size: int | None = None) -> dict:
         header = json.loads(data[8 : 8 + n].decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise CheckpointError(f"checkpoint {where} is corrupt or not a checkpoint (header: {e})") from None
+    if isinstance(header, dict) and (header.get("__metadata__") or {}).get("format") == SHOGI_NET_FORMAT:
+        raise CheckpointError(f"{where} is a shogi net (zeroplay train --game shogi writes its own format): "
+                              f"play it with the arena player shogimcts:PLAYOUTS@{where}, or usi-zeroplay's "
+                              "MCTS engine")
     if not isinstance(header, dict) or "zeroplay" not in (header.get("__metadata__") or {}):
         raise CheckpointError(f"{where} is corrupt or not a zeroplay checkpoint (no zeroplay record in its "
                               f"header: weights saved by another program cannot be loaded)")

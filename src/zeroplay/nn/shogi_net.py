@@ -23,8 +23,9 @@ from torch import nn
 from zeroplay.files.atomic import atomic_write_bytes
 from zeroplay.games.shogi.features import NUM_PLANES
 from zeroplay.games.shogi.labels import NUM_LABELS, NUM_MOVE_CLASSES
+from zeroplay.nn.record import SHOGI_NET_FORMAT
 
-FORMAT = "zeroplay-shogi-net-1"
+FORMAT = SHOGI_NET_FORMAT
 
 
 class _Block(nn.Module):

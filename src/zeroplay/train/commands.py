@@ -455,7 +455,10 @@ def _add_arena(sub) -> None:
         "a file of that name here wins), vcf:CHECKPOINT (that checkpoint or shipped model with the Gomoku "
         "threat solver on), gumbel:CHECKPOINT (that net with the Gumbel root search), uniform:N or "
         "rollout:N (N playouts per move), heuristic:N (the search-only engine of zeroplay play, threat "
-        "solver on; heuristic-plain:N: off), pbrain:COMMAND, or gtp:COMMAND (a GTP engine for Go). "
+        "solver on; heuristic-plain:N: off; heuristic-nodefence:N: solver on, no defence pruning), "
+        "pbrain:COMMAND (a Gomocup engine), gtp:COMMAND (a GTP engine for Go), random:SEED (uniformly random "
+        "legal moves); shogi: usi:COMMAND[@BYOYOMI_MS] (a USI engine), alphabeta:NODES, shogimcts:PLAYOUTS "
+        "(material values) or shogimcts:PLAYOUTS@CHECKPOINT (a net zeroplay train --game shogi wrote). "
         "Game options not given come from the first checkpoint player's game, as zeroplay play --model "
         "takes them, else gomoku 15x15 free-style five in a row (four on 6x6, as in zeroplay play). "
         "Colours alternate; draws count 1/2.")
