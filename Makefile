@@ -4,13 +4,17 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.zeroplay-installed
+# Where pip finds PyTorch's CPU build. Empty: pip's own settings (a machine with a local CPU wheel,
+# as the project's machines have). On an ordinary Linux machine PyPI's torch is the multi-GB CUDA
+# build: `make play TORCH_INDEX=https://download.pytorch.org/whl/cpu` takes the CPU one instead.
+TORCH_INDEX ?=
 
 .PHONY: play test test-slow lint bench venv clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	# CPU build from local disk first; a bare `torch` requirement would pull a multi-GB CUDA build
-	$(BIN)/python -m pip install torch==2.13.0
+	# the CPU build first (TORCH_INDEX above); a bare `torch` requirement would pull a CUDA build
+	$(BIN)/python -m pip install torch==2.13.0 $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX))
 	$(BIN)/python -m pip install -e '.[dev,ray]'
 	# compile the numba kernels now, one progress line per stage (cached on disk): the first
 	# `zeroplay play` then starts in seconds instead of compiling silently for minutes
