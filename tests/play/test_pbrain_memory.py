@@ -12,7 +12,7 @@ import pytest
 
 from zeroplay.engine.factory import find_model
 from zeroplay.games import make
-from zeroplay.play.pbrain_limits import MEMORY_MARGIN_BYTES, MIN_MEMORY_BYTES, search_memory
+from zeroplay.play.pbrain_limits import MEMORY_MARGIN_BYTES, MIN_MEMORY_BYTES, memory_shortfall, search_memory
 
 _SESSION = r"""
 import io, json, sys, time
@@ -24,7 +24,7 @@ assert engine._model_ready.wait(600), log.getvalue()
 ready_s = time.perf_counter() - started
 (loaded,) = engine._engines.values()
 warm_calls = loaded.evaluator.calls  # the warm-up's own search with the model
-for line in ("START 15", "INFO timeout_turn 2000", "BEGIN"):
+for line in json.loads(sys.argv[2]) if len(sys.argv) > 2 else ("START 15", "INFO timeout_turn 2000", "BEGIN"):
     engine.handle(line)
 print(json.dumps({"torch": "torch" in sys.modules, "warm_calls": warm_calls, "ready_s": ready_s,
                   "engine": loaded.name, "evaluator": type(loaded.evaluator).__name__,
@@ -32,9 +32,9 @@ print(json.dumps({"torch": "torch" in sys.modules, "warm_calls": warm_calls, "re
 """
 
 
-def _session(**options) -> dict:
-    proc = subprocess.run([sys.executable, "-c", _SESSION, json.dumps(options)], capture_output=True, text=True,
-                          timeout=900)
+def _session(lines=None, **options) -> dict:
+    proc = subprocess.run([sys.executable, "-c", _SESSION, json.dumps(options), *([json.dumps(lines)] if lines else [])],
+                          capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -57,6 +57,25 @@ def test_search_memory_leaves_the_process_its_resident_memory():
     assert search_memory(350 * mib, rss=150 * mib) == 350 * mib - 150 * mib - MEMORY_MARGIN_BYTES
     assert search_memory(350 * mib, rss=340 * mib) == MIN_MEMORY_BYTES
     assert search_memory(0, rss=10**12) > MIN_MEMORY_BYTES  # no limit sent: the default budget
+
+
+def test_a_max_memory_the_process_cannot_keep_to_is_said():
+    # INFO max_memory 20000000 got the 4 MiB tables while the process held 228 MiB, and nothing
+    # told the manager
+    mib = 2**20
+    assert memory_shortfall(0, rss=10**12) is None and memory_shortfall(350 * mib, rss=150 * mib) is None
+    said = memory_shortfall(20_000_000, rss=200 * mib)
+    assert said.startswith("MESSAGE INFO max_memory 20000000 (19 MiB) is below") and "200 MiB" in said
+
+
+@pytest.mark.skipif(find_model(make("gomoku", size=15)) is None,
+                    reason="the shipped 15x15 model is not in this checkout (src/zeroplay/models/)")
+def test_the_engine_tells_the_manager_its_max_memory_is_too_small(warm):
+    got = _session(["START 15", "INFO max_memory 20000000", "INFO timeout_turn 500", "BEGIN"])
+    messages = [r for r in got["replies"] if r.startswith("MESSAGE INFO max_memory 20000000")]
+    assert len(messages) == 1, got["replies"]
+    move = [r for r in got["replies"] if not r.startswith("MESSAGE")]
+    assert move[0] == "OK" and move[1].count(",") == 1  # it plays all the same
 
 
 def test_make_engine_runs_the_net_as_asked():

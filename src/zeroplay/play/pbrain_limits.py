@@ -183,3 +183,16 @@ def search_memory(max_memory: int, rss: int | None = None) -> int:
         rss = current_rss()
     return max(MIN_MEMORY_BYTES, int(max_memory) - int(rss) - MEMORY_MARGIN_BYTES)
 
+
+def memory_shortfall(max_memory: int, rss: int) -> str | None:
+    """The ``MESSAGE`` line for a manager whose ``INFO max_memory`` (bytes) the process cannot keep
+    to: below its resident memory ``rss`` (bytes: the interpreter, compiled kernels, the net)
+    plus ``MEMORY_MARGIN_BYTES`` and the smallest tables; None when it can (or no limit was sent)."""
+    need = rss + MEMORY_MARGIN_BYTES + MIN_MEMORY_BYTES
+    if max_memory <= 0 or max_memory >= need:
+        return None
+    mib = 2**20
+    return (f"MESSAGE INFO max_memory {max_memory} ({max_memory / mib:.0f} MiB) is below what this engine needs: "
+            f"the process holds {rss / mib:.0f} MiB before it searches (the interpreter, compiled kernels, the "
+            f"net); it plays with the smallest tables ({MIN_MEMORY_BYTES / mib:.0f} MiB), about {need / mib:.0f} "
+            "MiB in all")
