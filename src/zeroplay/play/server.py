@@ -211,8 +211,9 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
 
     @app.exception_handler(UnknownGameError)
     async def _unknown(request: Request, exc: UnknownGameError):
-        return JSONResponse({"detail": "unknown game id (games are kept in memory: start a new one)"},
-                            status_code=404)
+        return JSONResponse({"detail": "unknown game id (games are kept in memory: a restart forgets them, and past "
+                                       "--max-games / --max-memory the least recently used idle game is evicted; start "
+                                       "a new one)"}, status_code=404)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):

@@ -92,7 +92,7 @@ def _add_train(sub) -> None:
     p.add_argument("--seed", type=int, default=None, help="run seed (default 0)")
     p.add_argument("--max-moves", type=int, default=None,
                    help="shogi (the Python loop): moves after which a self-play game is a draw (default 512)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars (shown only where stderr is a terminal)")
     g = p.add_argument_group("self-play")
     g.add_argument("--playouts", type=int, default=None, help="playouts per move (default 400)")
     g.add_argument("--parallel-games", type=int, default=None,
@@ -494,7 +494,7 @@ def _add_arena(sub) -> None:
                    help="print one JSON object: wins, draws, losses (of A), score, elo, elo_low, elo_high, "
                    "a_as_black, a_as_white, seconds, ...; an infinite Elo (a sweep) is null: its sign is "
                    "that of score - 0.5")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar (shown only where stderr is a terminal)")
     p.set_defaults(func=_cmd_arena)
 
 

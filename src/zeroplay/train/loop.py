@@ -352,7 +352,8 @@ def _tqdm(enabled: bool, **kwargs):
         from tqdm import tqdm
     except ImportError:
         return None
-    return tqdm(mininterval=1.0, dynamic_ncols=True, **kwargs)
+    # disable=None: no bars where stderr is not a terminal (a log file), which they would fill
+    return tqdm(mininterval=1.0, dynamic_ncols=True, disable=None, **kwargs)
 
 
 
