@@ -54,4 +54,16 @@ def test_zeroplay_train_shogi_refuses_what_the_python_loop_cannot_do(tmp_path, c
     assert "--net for shogi" in capsys.readouterr().err
     assert main([*base, "--workers", "2"]) != 0
     assert "does not take --workers" in capsys.readouterr().err
+    assert main([*base, "--eval-games", "20"]) != 0
+    assert "does not take --eval-games" in capsys.readouterr().err
     assert not list((tmp_path / "r").glob("net-*"))
+
+
+def test_zeroplay_train_shogi_takes_eval_games_0(tmp_path, monkeypatch):
+    # "--eval-games 0" (no arena: what this loop does anyway) was refused as an option it cannot do
+    import zeroplay.train.shogi_selfplay as loop
+    from zeroplay.cli import main
+
+    monkeypatch.setattr(loop, "run", lambda run_dir, **kw: {"checkpoint": "stubbed"})
+    assert main(["train", "--game", "shogi", "--run-dir", str(tmp_path / "r"), "--iterations", "1",
+                 "--eval-games", "0"]) == 0

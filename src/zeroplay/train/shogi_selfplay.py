@@ -176,7 +176,8 @@ def train_command(args) -> int:
 
     unused = [flag for flag, attr in (("--workers", "workers"), ("--address", "address"), ("--features", "features"),
                                       ("--eval-games", "eval_games"), ("--window", "window"),
-                                      ("--root-policy", "root_policy")) if getattr(args, attr, None) is not None]
+                                      ("--root-policy", "root_policy")) if getattr(args, attr, None) is not None
+              and not (attr == "eval_games" and args.eval_games == 0)]  # no arena is what this loop does
     if getattr(args, "backend", "local") != "local":
         unused.append("--backend " + args.backend)
     if unused:
