@@ -7,6 +7,7 @@ import torch
 from torch import nn
 
 from zeroplay.games.planes import FEATURE_CHANNELS
+from zeroplay.nn.denormal import flush_denormals
 from zeroplay.nn.heap import keep_heap
 from zeroplay.search.evaluator import LeafBatch
 
@@ -34,8 +35,9 @@ class NetEvaluator:
             built it in its warm-up thread and searched at twice the turn time on a loaded
             machine). One intra-op thread per self-play process is fastest on small machines.
 
-    The model is switched to eval mode (batch norm uses its running statistics). Building one
-    sets glibc's malloc to keep freed memory (``nn.heap.keep_heap``): otherwise every batch's
+    The model is switched to eval mode (batch norm uses its running statistics). Denormal floats
+    are flushed to zero in every thread that evaluates (``nn.denormal``). Building one sets
+    glibc's malloc to keep freed memory (``nn.heap.keep_heap``): otherwise every batch's
     tensors cost fresh, zeroed pages.
     """
 
@@ -43,6 +45,7 @@ class NetEvaluator:
         if features not in FEATURE_CHANNELS:
             raise ValueError(f"unknown feature set {features!r}; choose one of {tuple(FEATURE_CHANNELS)}")
         keep_heap()
+        flush_denormals()
         self.threads = int(threads) if threads is not None else None
         if self.threads is not None:
             torch.set_num_threads(self.threads)
@@ -65,6 +68,7 @@ class NetEvaluator:
         """Same as ``evaluate`` from planes float32 (B, C, H, W) and legal bool (B, A)."""
         if self.threads is not None and torch.get_num_threads() != self.threads:
             torch.set_num_threads(self.threads)  # this thread's own setting
+        flush_denormals()  # this thread's too (once per thread)
         legal_t = torch.from_numpy(np.ascontiguousarray(legal, dtype=np.bool_)).to(self.device)
         x = torch.from_numpy(np.ascontiguousarray(planes, dtype=np.float32)).to(self.device)
         with torch.inference_mode():

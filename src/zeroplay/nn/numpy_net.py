@@ -41,6 +41,7 @@ from zeroplay.nn.arch import (
     global_pool_blocks,
     global_pool_channels,
 )
+from zeroplay.nn.denormal import zero_denormals
 from zeroplay.nn.record import CheckpointError, CheckpointMismatchError, _differences, _parse, _read, check_shapes
 
 BN_EPS = 1e-5
@@ -336,6 +337,7 @@ def load_numpy_net(path: str | os.PathLike, *, game: Game | None = None, feature
     floats = {k: v for k, v in weights.items() if not k.endswith("num_batches_tracked")}
     if any(v.dtype.kind != "f" for v in floats.values()) or not all(np.isfinite(v).all() for v in floats.values()):
         raise CheckpointError(f"checkpoint {where} is corrupt: non-float or non-finite weights")
+    zero_denormals(floats)  # numpy computes with them at microcode speed (nn.denormal)
     return NumpyNet(spec, floats, record)
 
 
