@@ -13,18 +13,26 @@ from zeroplay.nn import build_model, save_checkpoint
 from zeroplay.nn.denormal import flush_denormals, zero_denormals
 from zeroplay.nn.numpy_net import load_numpy_net
 
-DENORMAL = 1e-40  # below float32's smallest normal, 1.18e-38
+# made from their bits: with the flush on in this thread (an earlier test's evaluator), a
+# conversion from 1e-40 would already give 0
+DENORMAL_BITS = 0x0001_16C2  # about 1e-40, below float32's smallest normal 1.18e-38
+
+
+def denormals(*signs: int) -> np.ndarray:
+    return np.array([DENORMAL_BITS | (0x8000_0000 if s < 0 else 0) for s in signs], np.uint32).view(np.float32)
 
 
 def test_zero_denormals_zeroes_exactly_the_denormals():
-    a = np.array([DENORMAL, -DENORMAL, 1.2e-38, 0.0, 1.0, -3e-39], np.float32)
+    a = np.concatenate([denormals(1, -1), np.array([1.2e-38, 0.0, 1.0], np.float32), denormals(-1)])
     ints = np.array([1, 0], np.int64)
     assert zero_denormals({"a": a, "i": ints}) == 3
-    assert a.tolist() == [0.0, 0.0, np.float32(1.2e-38), 0.0, 1.0, 0.0] and ints.tolist() == [1, 0]
+    assert a.view(np.uint32).tolist() == [0, 0, np.float32(1.2e-38).view(np.uint32), 0,
+                                          np.float32(1.0).view(np.uint32), 0]
+    assert ints.tolist() == [1, 0]
 
 
 def test_flushed_torch_computes_denormals_as_zero_here_and_in_later_threads():
-    x = torch.tensor([DENORMAL], dtype=torch.float32)
+    x = torch.from_numpy(denormals(1))
     seen = {}
 
     def run():
@@ -50,11 +58,11 @@ def test_a_numpy_net_loads_with_its_denormal_weights_zeroed(tmp_path, monkeypatc
     game = make("gomoku", size=6, n_in_row=4)
     model = build_model("b1c8", game, "basic", seed=0)
     with torch.no_grad():
-        next(model.parameters()).view(-1)[:5] = DENORMAL
+        next(model.parameters()).view(-1)[:5] = torch.from_numpy(denormals(1, 1, -1, 1, -1))
     path = save_checkpoint(tmp_path / "n.safetensors", model, game=game, features="basic")
     seen = {}
     monkeypatch.setattr(numpy_net, "NumpyNet", lambda spec, floats, record: seen.update(floats))
     load_numpy_net(path, game=game)
     first = seen[next(iter(model.state_dict()))]
-    assert first.reshape(-1)[:5].tolist() == [0.0] * 5
-    assert not any(((a != 0) & (np.abs(a) < np.finfo(a.dtype).tiny)).any() for a in seen.values())
+    assert first.reshape(-1)[:5].view(np.uint32).tolist() == [0] * 5  # +0.0, by the bits
+    assert zero_denormals(seen) == 0

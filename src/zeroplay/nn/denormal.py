@@ -43,12 +43,17 @@ def zero_denormals(arrays: dict[str, np.ndarray]) -> int:
     returns how many there were. For numpy nets, whose arithmetic cannot flush them."""
     count = 0
     for a in arrays.values():
-        if a.dtype.kind != "f":
+        if a.dtype.kind != "f" or not a.flags.c_contiguous:
             continue
-        tiny = np.finfo(a.dtype).tiny
-        small = (a != 0) & (np.abs(a) < tiny)
+        # by the bits (exponent 0, mantissa not): with DAZ on in this thread (torch's flush), a
+        # comparison reads a denormal as 0 and would not see it
+        info = np.finfo(a.dtype)
+        bits = a.view(f"u{a.itemsize}")
+        mantissa = (1 << info.nmant) - 1
+        exponent = ((1 << info.nexp) - 1) << info.nmant
+        small = ((bits & exponent) == 0) & ((bits & mantissa) != 0)
         n = int(small.sum())
         if n:
-            a[small] = 0
+            bits[small] = 0
             count += n
     return count
