@@ -104,3 +104,15 @@ def test_a_shogi_net_as_a_checkpoint_player_names_the_player_that_plays_it(tmp_p
     assert main(["arena", str(path), "random:1", "--game", "shogi", "--games", "2"]) == 2
     err = capsys.readouterr().err
     assert "is a shogi net" in err and f"shogimcts:PLAYOUTS@{path}" in err and "corrupt" not in err
+
+
+@pytest.mark.parametrize("player", ["uniform:4", "rollout:4", "vcf:gomoku-15x15-freestyle"])
+def test_compiled_search_players_refuse_shogi_in_one_line(player, capsys):
+    # uniform:N and vcf: crashed with an AttributeError traceback on shogi, and rollout:N's refusal
+    # sent the user to uniform:N
+    from zeroplay.cli import main
+
+    assert main(["arena", player, "random:1", "--game", "shogi", "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("zeroplay arena: error: ") and err.count("\n") == 1
+    assert "use uniform:N" not in err and ("shogimcts:PLAYOUTS" in err or "threat solver" in err)

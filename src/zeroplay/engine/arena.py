@@ -203,16 +203,29 @@ def _canonical_playouts(kind: str) -> Callable[[str], str]:
     return lambda arg: str(_playouts_arg(kind, arg))
 
 
+def _needs_compiled_rules(kind: str, game) -> None:
+    """Refuse ``kind:N`` for a game without compiled rules (``game.kernels is None``: shogi on
+    cshogi), which the compiled search cannot play, naming the players that can.
+
+    Raises:
+        ValueError: ``game`` has no compiled rules.
+    """
+    if game.kernels is None:
+        others = ("alphabeta:NODES, shogimcts:PLAYOUTS[@NET], usi:COMMAND or random:SEED" if game.name == "shogi"
+                  else "random:SEED")
+        raise ValueError(f"{kind}:N searches with the compiled rules, which {game.name} does not have; its "
+                         f"players: {others}")
+
+
 def _uniform(arg, game, options):
+    _needs_compiled_rules("uniform", game)
     n = _playouts_arg("uniform", arg)
     return SearchPlayer(UniformEvaluator(), n, name=f"uniform:{arg}", opening_moves=options.get("opening_moves", 2),
                         seed=options.get("seed"), config=search_config(n, game=game))
 
 
 def _rollout(arg, game, options):
-    if game.kernels is None:  # random games run on the game's compiled rollout kernel
-        raise ValueError(f"rollout:N plays games with compiled rules (a rollout kernel) only; for "
-                         f"{game.name} use uniform:N")
+    _needs_compiled_rules("rollout", game)  # (random games run on the game's compiled rollout kernel)
     n = _playouts_arg("rollout", arg)
     return SearchPlayer(RolloutEvaluator(seed=options.get("seed")), n, name=f"rollout:{arg}",
                         opening_moves=options.get("opening_moves", 2), seed=options.get("seed"),
@@ -263,7 +276,7 @@ def _vcf(arg, game, options):
     """``vcf:PATH``: the checkpoint at PATH (or the shipped model NAME) with the Gomoku threat solver
     on (root and new nodes)."""
     _canonical_vcf(arg)
-    if not dict(game.play_search_options).get("threat_solver", False):  # the games whose engines use it
+    if not dict(getattr(game, "play_search_options", ())).get("threat_solver", False):  # the games whose engines use it
         raise ValueError(f"vcf:PATH turns on the Gomoku threat solver; this match plays {game.name}")
     path = _checkpoint_path(arg)
     if not os.path.exists(path):
