@@ -10,32 +10,35 @@ turned denormal; the shipped Go 9x9 net evaluates a batch of 64 in 14-15 ms flus
 (the 8x8 net 5.3 against 5.9 ms, the 15x15 net the same, its denormals are outside its convs).
 
 ``torch.set_flush_denormal(True)`` sets the CPU's flush-to-zero and denormals-are-zero modes
-(MXCSR FTZ/DAZ) for the calling thread; a thread created afterwards inherits them (pthread_create
-copies the floating-point environment), which covers torch's own pool threads when it is set
-before their first parallel operation. numpy has no such switch: a numpy net zeroes its denormal
-weights when it loads (``zero_denormals``). A flushed value is below 1.2e-38: nothing a net's
-output can show.
+(MXCSR FTZ/DAZ) for the calling thread, and a thread created afterwards inherits them
+(pthread_create copies the floating-point environment): torch's pool threads started inside the
+mode keep it. The mode is held only around our own torch work (``flushed_denormals``), then put
+back: left on, it changed float semantics for everything else in the thread (hypothesis refuses to
+draw floats in such a process, and a user's own numpy code would silently lose its denormals).
+numpy has no such switch: a numpy net zeroes its denormal weights when it loads
+(``zero_denormals``). A flushed value is below 1.2e-38: nothing a net's output can show.
 """
 
 from __future__ import annotations
 
-import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 
-_THREAD = threading.local()
 
+@contextmanager
+def flushed_denormals() -> Iterator[None]:
+    """Within: torch's CPU arithmetic in this thread flushes denormals to zero (operands and
+    results); on exit the thread's default mode (not flushed) is back. Costs about a microsecond:
+    for a batch's forward pass or a training step, not for a single small tensor operation."""
+    import torch
 
-def flush_denormals() -> bool:
-    """Flush denormals to zero in torch's CPU arithmetic, for this thread and the threads it
-    starts from now on; once per thread (later calls return at once). Returns whether the CPU
-    supports it (x86 with SSE3; elsewhere torch leaves the mode unchanged and says so)."""
-    done = getattr(_THREAD, "flushed", None)
-    if done is None:
-        import torch
-
-        done = _THREAD.flushed = bool(torch.set_flush_denormal(True))
-    return done
+    torch.set_flush_denormal(True)
+    try:
+        yield
+    finally:
+        torch.set_flush_denormal(False)
 
 
 def zero_denormals(arrays: dict[str, np.ndarray]) -> int:

@@ -7,7 +7,7 @@ import torch
 from torch import nn
 
 from zeroplay.games.planes import FEATURE_CHANNELS
-from zeroplay.nn.denormal import flush_denormals
+from zeroplay.nn.denormal import flushed_denormals
 from zeroplay.nn.heap import keep_heap
 from zeroplay.search.evaluator import LeafBatch
 
@@ -36,7 +36,7 @@ class NetEvaluator:
             machine). One intra-op thread per self-play process is fastest on small machines.
 
     The model is switched to eval mode (batch norm uses its running statistics). Denormal floats
-    are flushed to zero in every thread that evaluates (``nn.denormal``). Building one sets
+    are flushed to zero while it evaluates (``nn.denormal``). Building one sets
     glibc's malloc to keep freed memory (``nn.heap.keep_heap``): otherwise every batch's
     tensors cost fresh, zeroed pages.
     """
@@ -45,7 +45,6 @@ class NetEvaluator:
         if features not in FEATURE_CHANNELS:
             raise ValueError(f"unknown feature set {features!r}; choose one of {tuple(FEATURE_CHANNELS)}")
         keep_heap()
-        flush_denormals()
         self.threads = int(threads) if threads is not None else None
         if self.threads is not None:
             torch.set_num_threads(self.threads)
@@ -68,10 +67,9 @@ class NetEvaluator:
         """Same as ``evaluate`` from planes float32 (B, C, H, W) and legal bool (B, A)."""
         if self.threads is not None and torch.get_num_threads() != self.threads:
             torch.set_num_threads(self.threads)  # this thread's own setting
-        flush_denormals()  # this thread's too (once per thread)
         legal_t = torch.from_numpy(np.ascontiguousarray(legal, dtype=np.bool_)).to(self.device)
         x = torch.from_numpy(np.ascontiguousarray(planes, dtype=np.float32)).to(self.device)
-        with torch.inference_mode():
+        with torch.inference_mode(), flushed_denormals():
             logits, values = self.model(x)
             if logits.shape != legal_t.shape:
                 raise ValueError(f"network gives {tuple(logits.shape)} logits, legal mask is {tuple(legal_t.shape)}")

@@ -23,7 +23,7 @@ from torch import nn
 from zeroplay.files.atomic import atomic_write_bytes
 from zeroplay.games.shogi.features import NUM_PLANES
 from zeroplay.games.shogi.labels import NUM_LABELS, NUM_MOVE_CLASSES
-from zeroplay.nn.denormal import flush_denormals
+from zeroplay.nn.denormal import flushed_denormals
 from zeroplay.nn.record import SHOGI_NET_FORMAT
 
 FORMAT = SHOGI_NET_FORMAT
@@ -77,17 +77,15 @@ class ShogiNetEvaluator:
     """
 
     def __init__(self, net: ShogiNet, *, threads: int | None = None):
-        flush_denormals()
         self.net = net.eval()
         self.threads = threads
 
     def evaluate_states(self, states):
         if self.threads is not None:
             torch.set_num_threads(self.threads)
-        flush_denormals()  # this thread's (nn.denormal)
         planes = torch.from_numpy(np.stack([s.planes("dlshogi") for s in states]))
         legal = torch.from_numpy(legal_mask(states))
-        with torch.inference_mode():
+        with torch.inference_mode(), flushed_denormals():  # (nn.denormal)
             logits, values = self.net(planes)
             logits = logits.masked_fill(~legal, float("-inf"))
             priors = torch.softmax(logits, dim=1)

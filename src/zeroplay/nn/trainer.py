@@ -14,7 +14,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from zeroplay.nn.denormal import flush_denormals
+from zeroplay.nn.denormal import flushed_denormals
 from zeroplay.nn.loss import opponent_reply_loss, ownership_loss, policy_value_loss, score_loss
 from zeroplay.nn.schedule import learning_rate
 
@@ -95,7 +95,6 @@ class Trainer:
 
     def __init__(self, model: nn.Module, config: TrainConfig = TrainConfig(), *, device: str = "cpu",
                  step: int = 0):
-        flush_denormals()  # dead units' weights decay into denormals, which made steps 3x slower
         self.model = model.to(device)
         self.config = config
         self.device = torch.device(device)
@@ -185,13 +184,15 @@ class Trainer:
         for g in self.optimizer.param_groups:
             g["lr"] = lr
         self.model.train()
-        loss, value_loss, policy_loss, aux = self._losses(planes, pi, z, legal, reply, final)
-        self.optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        if self.config.grad_clip is not None:
-            nn.utils.clip_grad_norm_(self.model.parameters(), self.config.grad_clip)
-        l2 = self.l2_penalty()
-        self.optimizer.step()
+        # dead units' weights decay into denormals, which made steps 3x dearer (nn.denormal)
+        with flushed_denormals():
+            loss, value_loss, policy_loss, aux = self._losses(planes, pi, z, legal, reply, final)
+            self.optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            if self.config.grad_clip is not None:
+                nn.utils.clip_grad_norm_(self.model.parameters(), self.config.grad_clip)
+            l2 = self.l2_penalty()
+            self.optimizer.step()
         self.step += 1
         out = {
             "loss": loss.item() + l2,
@@ -207,7 +208,7 @@ class Trainer:
         """Losses on held-out samples (eval mode, no update): ``{"value_loss", "policy_loss"}``."""
         planes, pi, z, legal = self._tensors(planes, pi, z, legal_mask)
         self.model.eval()
-        with torch.inference_mode():
+        with torch.inference_mode(), flushed_denormals():
             logits, values = self.model(planes)
             _, value_loss, policy_loss = policy_value_loss(logits, values, pi, z, legal)
         return {"value_loss": value_loss.item(), "policy_loss": float(policy_loss)}
