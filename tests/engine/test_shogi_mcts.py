@@ -115,4 +115,4 @@ def test_compiled_search_players_refuse_shogi_in_one_line(player, capsys):
     assert main(["arena", player, "random:1", "--game", "shogi", "--games", "1"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("zeroplay arena: error: ") and err.count("\n") == 1
-    assert "use uniform:N" not in err and ("shogimcts:PLAYOUTS" in err or "threat solver" in err)
+    assert "use uniform:N" not in err and ("arena --help lists them" in err or "threat solver" in err)

@@ -211,10 +211,8 @@ def _needs_compiled_rules(kind: str, game) -> None:
         ValueError: ``game`` has no compiled rules.
     """
     if game.kernels is None:
-        others = ("alphabeta:NODES, shogimcts:PLAYOUTS[@NET], usi:COMMAND or random:SEED" if game.name == "shogi"
-                  else "random:SEED")
-        raise ValueError(f"{kind}:N searches with the compiled rules, which {game.name} does not have; its "
-                         f"players: {others}")
+        raise ValueError(f"{kind}:N searches with the compiled rules, which {game.name} does not have: play it "
+                         "with its own engines' players (zeroplay arena --help lists them) or random:SEED")
 
 
 def _uniform(arg, game, options):
