@@ -29,3 +29,15 @@ def test_ownership_sees_the_chain_die():
     state = game.from_stones(BLACK, WHITE, to_play=0).play("G4")
     owner = ownership(state, 200)
     assert all(owner[game.parse_move(v)] > 0.5 for v in ("C4", "D4", "E4", "F4"))  # Black's now
+
+
+def test_report_slices_shorter_than_a_batch_do_not_end_the_search():
+    # GTP's `genmove_analyze b 1` reports every 10 ms: a first slice that ended before its first
+    # batch (the root's set-up) made 0 playouts, which ended the search and played the prior's move
+    game = make("go", size=9)
+    state = game.initial().play(game.parse_move("E5")).play(game.parse_move("C3"))
+    engine = PuctRollout(200, seed=1)
+    reports = []
+    stats = engine.think(state, playouts=200, on_progress=reports.append, progress_every_s=1e-6)
+    assert sum(s.visits for s in stats) >= 190 and engine.last.root_visits >= 200
+    assert reports and reports[-1]

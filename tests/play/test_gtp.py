@@ -329,3 +329,38 @@ def test_analysis_shows_the_network_prior_and_each_moves_principal_variation():
     stats = engine.think(s.state, playouts=50)
     assert all(m.prior is not None and 0 <= m.prior <= 1 for m in stats)
     assert all(m.pv and m.pv[0] == m.move for m in stats)
+
+
+def test_genmove_analyze_does_not_repeat_its_last_info_line():
+    # a search that ended with a progress report printed that report again as the final line
+    s, out = gtp_session(playouts=200)
+    ask(s, out, "play b E5")
+    ask(s, out, "play w C3")  # (an empty board's first move comes without a search)
+    reply = ask(s, out, "genmove_analyze b 1")
+    infos = [line for line in reply.split("\n") if line.startswith("info ")]
+    assert infos and all(a != b for a, b in zip(infos, infos[1:]))
+
+
+@pytest.mark.parametrize("command", ["kata-analyze w 5 ownership true", "kata-genmove_analyze w 5 ownership true"])
+def test_kata_ownership_map_is_the_side_to_moves(command):
+    s, out = gtp_session()
+    for move in ("b A9", "w pass", "b B9", "w pass", "b A8", "w pass", "b B8", "w pass", "b C9", "w pass",
+                 "b C8", "w pass", "b A7"):
+        assert ask(s, out, f"play {move}").startswith("=")
+    s.interrupted = threading.Event()
+    threading.Timer(0.3, s.interrupted.set).start()
+    reply = ask(s, out, command)
+    info = next(line for line in reply.split("\n") if line.startswith("info "))
+    values = [float(v) for v in info.split(" ownership ")[1].split()]
+    assert len(values) == 81 and all(-1 <= v <= 1 for v in values)
+    assert values[0] < -0.2 and values[1] < -0.2  # A9, B9: Black's stones, White to move (random games
+    #                                                 capture the corner group often: about -0.5)
+
+
+@pytest.mark.parametrize("command", ["kata-analyze 5", "kata-analyze 5 ownership false", "lz-analyze 5 ownership true"])
+def test_no_ownership_map_unless_kata_asks(command):
+    s, out = gtp_session()
+    s.interrupted = threading.Event()
+    threading.Timer(0.3, s.interrupted.set).start()
+    reply = ask(s, out, command)
+    assert "\ninfo move " in reply and " ownership " not in reply

@@ -296,8 +296,8 @@ def _rules_differ(game: Game) -> tuple[str, str]:
     defaults = {name for key, name in DEFAULT_MODELS.items() if key[:3] == (game.name, game.width, game.height)}
     # this board's default first: "gomoku-15x15-freestyle-iter65" (11x11's) sorts before it
     for path in sorted(model_files(), key=lambda p: (p.name not in defaults, p.name)):
-        if not path.stem.startswith(f"{game.name}-{game.width}x{game.height}"):
-            continue
+        if path.name not in defaults and not path.stem.startswith(f"{game.name}-{game.width}x{game.height}"):
+            continue  # (a board's default may be another board's file: 11x11's is a 15x15 net)
         try:
             found = option_differences(path, game)
         except CheckpointError:

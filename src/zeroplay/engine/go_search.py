@@ -208,6 +208,12 @@ class PuctRollout:
             self.last = result
             if on_progress is not None:
                 on_progress(self._stats(result, searcher))
+            if result.playouts == 0 and result.stopped_by == "seconds" and step_s is not None \
+                    and (left_s is None or step_s < left_s) and not (stop is not None and stop.is_set()):
+                # a report slice shorter than one batch (the root's set-up, a slow net; GTP's
+                # `genmove_analyze b 1` asks 10 ms): longer slices, not the end of the search
+                slice_s = 2 * step_s
+                continue
             if (playouts is not None and done >= playouts) or (stop is not None and stop.is_set()) \
                     or result.stopped_by in ("proven", "full", "game over") or result.playouts == 0:
                 break

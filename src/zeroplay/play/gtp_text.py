@@ -61,12 +61,22 @@ def analysis_interval(args: list[str]) -> int:
     return min(max(interval, 1), 100_000)
 
 
-def info_line(state, stats, style: str) -> str:
+def analysis_flag(args: list[str], key: str) -> bool:
+    """Whether an analysis command's arguments turn ``key`` on: KataGo's ``KEY true`` (``ownership
+    true``); ``KEY false``, or ``KEY`` absent, is off."""
+    return any(a.lower() == key and i + 1 < len(args) and args[i + 1].lower() == "true"
+               for i, a in enumerate(args))
+
+
+def info_line(state, stats, style: str, ownership=None) -> str:
     """One ``info move ...`` line for ``stats`` (``MoveStats``, most visited first) of ``state``:
     Leela Zero's fields (``style`` ``"lz"``: win rate and prior in 1/100 %) or KataGo's (``"kata"``:
     fractions and score fields). Win rates are the side to move's, in [0, 1]. ``prior`` is the
     move's network prior (uniform over the legal moves for an engine without one, flat
-    Monte-Carlo); ``pv`` its principal variation (the move alone where the engine has none)."""
+    Monte-Carlo); ``pv`` its principal variation (the move alone where the engine has none).
+    ``ownership``: None, or float (cells,) in [-1, 1] from the side to move's view, cells in the
+    board's order (row-major from the top-left, A19 first on 19x19): appended as KataGo's
+    ``ownership v1 v2 ...`` after the moves (``"kata"`` only)."""
     uniform = 1.0 / max(len(state.legal_moves()), 1)
     parts = []
     for order, s in enumerate(stats):
@@ -83,4 +93,6 @@ def info_line(state, stats, style: str) -> str:
             parts.append(f"info move {v} visits {s.visits} utility {2 * s.winrate - 1:.6f} winrate {s.winrate:.6f} "
                          f"{score}prior {prior:.6f} lcb {max(s.lcb, 0):.6f} "
                          f"utilityLcb {2 * max(s.lcb, 0) - 1:.6f} order {order} pv {pv}")
+    if ownership is not None and style == "kata":
+        parts.append("ownership " + " ".join(f"{float(v):.6f}" for v in ownership))
     return " ".join(parts)
