@@ -141,3 +141,20 @@ def test_loading_and_evaluating_never_import_torch(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_ownership_head_matches_torch(tmp_path):
+    # kata-analyze's ownership map of a -own net: numpy's head against torch's forward_aux
+    game = make("go", size=7)
+    model = build_model("b2c16-own", game, "go", seed=5)
+    _random_bn(model, seed=6)
+    path = save_checkpoint(tmp_path / "net.safetensors", model, game=game, features="go")
+    planes = np.stack([s.planes("go") for s in _positions(game, 6, seed=2)])
+    want = NetEvaluator(load_checkpoint(path, game=game).model, "go").ownership(planes)
+    got = NumpyNetEvaluator(load_numpy_net(path, game=game), "go").ownership(planes)
+    assert got.shape == want.shape == (6, 49) and got.dtype == np.float32
+    assert np.abs(got - want).max() <= TOLERANCE and np.abs(want).max() <= 1
+    plain = save_checkpoint(tmp_path / "plain.safetensors", build_model("b2c16", game, "go", seed=5), game=game,
+                            features="go")
+    assert NumpyNetEvaluator(load_numpy_net(plain, game=game), "go").ownership(planes) is None
+    assert NetEvaluator(load_checkpoint(plain, game=game).model, "go").ownership(planes) is None

@@ -157,3 +157,23 @@ def test_a_named_model_stays_on_every_board_and_excludes_the_default(go_model):
         PuctRollout(8, model=go_model, shipped_default=True)
     assert PuctRollout(8, model=go_model).model_for(make("go", size=13)) == go_model
     assert PuctRollout(8).model_for(make("go", size=9)) is None  # neither: the Go priors
+
+
+def test_kata_ownership_comes_from_the_nets_ownership_head(tmp_path):
+    import threading
+
+    import numpy as np
+
+    game = make("go", size=5, komi=7.0)
+    path = tmp_path / "go-own.safetensors"
+    save_checkpoint(path, build_model("b1c8-own", game, "go", seed=2), game=game, features="go", step=0)
+    session, out = gtp_session(playouts=16, size=5, komi=7.0, model=str(path))
+    assert ask(session, out, "play b c3").startswith("=")
+    session.interrupted = threading.Event()
+    threading.Timer(0.3, session.interrupted.set).start()
+    reply = ask(session, out, "kata-analyze 5 ownership true")
+    info = next(line for line in reply.split("\n") if line.startswith("info "))
+    shown = np.array([float(v) for v in info.split(" ownership ")[1].split()])
+    want = session.engine.ownership(session.state)  # the head, White (to move)'s view
+    assert want is not None and shown.shape == want.shape == (25,)
+    assert np.allclose(shown, want, atol=1e-6)

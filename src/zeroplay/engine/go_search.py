@@ -170,6 +170,18 @@ class PuctRollout:
             self._game = game
         return self._searcher
 
+    def ownership(self, state):
+        """The network's ownership of ``state`` (its ownership head: ``-own`` nets, KataGo's):
+        float32 (cells,) in [-1, 1], each point's predicted final owner from the side to move's
+        view (+1: its own), in the board's cell order; None where the evaluator has no such head
+        (the Go priors, a net without it)."""
+        evaluator = self._searcher_for(state.game).evaluator
+        head, features = getattr(evaluator, "ownership", None), getattr(evaluator, "features", None)
+        if head is None or features is None:
+            return None
+        own = head(state.planes(features)[None])
+        return None if own is None else own[0]
+
     def warm_up(self, playouts: int = 16) -> None:
         """Compile (or load from numba's disk cache) the kernels this engine's searches use: Go's
         rules, priors and rollouts in the search, by two tiny searches on a 5x5 board

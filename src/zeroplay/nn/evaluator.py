@@ -81,3 +81,16 @@ class NetEvaluator:
         self.calls += 1
         self.positions += len(planes)
         return priors.cpu().numpy(), values.cpu().numpy()
+
+    def ownership(self, planes: np.ndarray) -> np.ndarray | None:
+        """The ownership head of a ``-own`` net (``ResTower.forward_aux``; KataGo, Wu 2019 section
+        3.3) for planes float32 (B, C, H, W): float32 (B, H*W) in [-1, 1], each cell's predicted
+        final owner from the side to move's view (+1: its own); None for a net without the head."""
+        spec = getattr(self.model, "spec", None)
+        forward_aux = getattr(self.model, "forward_aux", None)
+        if spec is None or not getattr(spec, "own_head", False) or forward_aux is None:
+            return None
+        x = torch.from_numpy(np.ascontiguousarray(planes, dtype=np.float32)).to(self.device)
+        with torch.inference_mode(), flushed_denormals():
+            own = forward_aux(x).ownership
+        return own.float().cpu().numpy()

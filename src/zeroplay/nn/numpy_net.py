@@ -221,7 +221,8 @@ class NumpyNet:
     ``forward(planes)`` maps planes float32 (B, C, H, W), from the side to move's view, to
     ``(logits float32 (B, num_actions), values float32 (B,) in [-1, 1] from the side to move)``,
     as the torch modules' ``forward`` does. The opponent-reply head of ``-opp`` nets and the
-    ownership and score heads of ``-own`` nets are not run (play does not use them).
+    score head of ``-own`` nets are not run (play does not use them); ``ownership(planes)`` runs
+    the ownership head of ``-own`` nets (GTP's ``kata-analyze ... ownership true``).
     """
 
     def __init__(self, spec: ArchSpec, tensors: dict[str, np.ndarray], meta: dict | None = None):
@@ -243,10 +244,12 @@ class NumpyNet:
             self.policy_out = _Conv(t, "policy_out")
             self.pass_fc = _Dense(t, "pass_fc") if spec.head == HEAD_CELLS_PASS else None
             self.value_conv = _Conv(t, "value_conv", "value_bn")
+            self.own = (_Conv(t, "own_conv", "own_bn"), _Conv(t, "own_out")) if spec.own_head else None
         self.value_fc1, self.value_fc2 = _Dense(t, "value_fc1"), _Dense(t, "value_fc2")
 
-    def forward(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """See the class docstring. Raises ValueError on planes of the wrong shape."""
+    def _input(self, planes: np.ndarray) -> np.ndarray:
+        """``planes`` (B, C, H, W) as the float32 (B, H, W, C) the layers read; ValueError on a
+        wrong shape."""
         spec = self.spec
         planes = np.asarray(planes, dtype=np.float32)
         if planes.ndim != 4 or planes.shape[1] != spec.in_channels:
@@ -254,10 +257,25 @@ class NumpyNet:
         if spec.size_specific and planes.shape[2:] != (spec.height, spec.width):
             raise ValueError(f"{spec.name} was built for {spec.height}x{spec.width} boards, got "
                              f"{planes.shape[2]}x{planes.shape[3]}")
-        x = np.ascontiguousarray(planes.transpose(0, 2, 3, 1))
-        return self._tiny(x) if spec.kind == "tiny" else self._tower(x)
+        return np.ascontiguousarray(planes.transpose(0, 2, 3, 1))
+
+    def forward(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """See the class docstring. Raises ValueError on planes of the wrong shape."""
+        x = self._input(planes)
+        return self._tiny(x) if self.spec.kind == "tiny" else self._tower(x)
 
     __call__ = forward
+
+    def ownership(self, planes: np.ndarray) -> np.ndarray | None:
+        """The ownership head of a ``-own`` net (KataGo, Wu 2019 section 3.3; ``ResTower.forward_aux``):
+        float32 (B, H*W) in [-1, 1], the predicted final owner of each cell from the side to move's
+        view (+1: its own), row-major as the planes; None for a net without the head. Raises
+        ValueError on planes of the wrong shape."""
+        if self.own is None:
+            return None
+        x = self._trunk(self._input(planes))
+        own_conv, own_out = self.own
+        return np.tanh(own_out(own_conv(x, relu=True))).reshape(x.shape[0], -1)
 
     def _tiny(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         for conv in self.convs:
@@ -269,16 +287,7 @@ class NumpyNet:
         return self.policy_fc(p), self._value(v)
 
     def _tower(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        on_board = np.ones(x.shape[:3] + (1,), dtype=np.float32)  # ResTower's extra plane
-        x = self.stem(np.concatenate([x, on_board], axis=3), relu=True)
-        for conv1, conv2, pool in self.blocks:
-            y = conv1(x)
-            if pool is not None:  # KataGo's global pooling bias, before conv1's ReLU
-                pool_conv, pool_fc = pool
-                y += pool_fc(_mean_max(pool_conv(x, relu=True)))[:, None, None, :]
-            y = conv2(_relu(y))
-            y += x
-            x = _relu(y)
+        x = self._trunk(x)
         b, h, w, _ = x.shape
         features = self.policy_conv(x, relu=True)
         cells = self.policy_out(features).reshape(b, h, w)
@@ -290,6 +299,19 @@ class NumpyNet:
         else:
             logits = cells.reshape(b, -1)
         return logits, self._value(_mean_max(self.value_conv(x, relu=True)))
+
+    def _trunk(self, x: np.ndarray) -> np.ndarray:
+        on_board = np.ones(x.shape[:3] + (1,), dtype=np.float32)  # ResTower's extra plane
+        x = self.stem(np.concatenate([x, on_board], axis=3), relu=True)
+        for conv1, conv2, pool in self.blocks:
+            y = conv1(x)
+            if pool is not None:  # KataGo's global pooling bias, before conv1's ReLU
+                pool_conv, pool_fc = pool
+                y += pool_fc(_mean_max(pool_conv(x, relu=True)))[:, None, None, :]
+            y = conv2(_relu(y))
+            y += x
+            x = _relu(y)
+        return x
 
     def _value(self, pooled: np.ndarray) -> np.ndarray:
         return np.tanh(self.value_fc2(_relu(self.value_fc1(pooled))))[:, 0]
@@ -387,6 +409,11 @@ class NumpyNetEvaluator:
         self.calls += 1
         self.positions += len(planes)
         return masked_softmax(logits, legal), np.clip(values, -1.0, 1.0).astype(np.float32, copy=False)
+
+    def ownership(self, planes: np.ndarray) -> np.ndarray | None:
+        """``NumpyNet.ownership``: float32 (B, H*W) in [-1, 1] from the side to move's view, or
+        None for a net without an ownership head."""
+        return self.net.ownership(planes)
 
 
 def inference_threads() -> int:

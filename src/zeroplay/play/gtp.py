@@ -7,8 +7,8 @@ final_status_list fixed_handicap place_free_handicap set_free_handicap kgs-genmo
 loadsgf`` (GTP 2.0 section 6.3.5; answers the colour to move, as GNU Go does), ``printsgf`` (GNU
 Go's: the game so far as SGF, ``games.go.sgf``), and the analysis commands of GUIs: ``lz-analyze``
 / ``analyze`` (Leela Zero's lines: win rate and prior in 1/100 %), ``kata-analyze`` (KataGo's:
-fractions, score fields; ``ownership true`` adds an ownership map, from random playouts: the nets'
-ownership heads are not run in play), ``genmove_analyze`` / ``lz-genmove_analyze`` /
+fractions, score fields; ``ownership true`` adds an ownership map: the network's ownership head
+where the net has one, else random playouts), ``genmove_analyze`` / ``lz-genmove_analyze`` /
 ``kata-genmove_analyze``.
 An analysis answers ``=`` at once, then an ``info ...`` line every interval (centiseconds, default
 100) until the next command arrives, then the empty line that ends the reply.
@@ -308,11 +308,16 @@ class GtpSession:
 
     def _ownership(self, state, args, style: str):
         """For KataGo's ``ownership true``: float (cells,) in [-1, 1] from the side to move's view
-        (+1: it owns the point at the end), top-left first, the mean over ``OWNERSHIP_PLAYOUTS``
-        random games from ``state`` (``go_montecarlo.ownership``, what ``final_status_list``
-        uses; not a network's ownership head); None when not asked."""
+        (+1: it owns the point at the end), top-left first. The network's ownership head where
+        the engine's net has one (``PuctRollout.ownership``: the shipped ``go-9x9``), else the
+        mean over ``OWNERSHIP_PLAYOUTS`` random games from ``state`` (``go_montecarlo.ownership``,
+        what ``final_status_list`` uses). None when not asked."""
         if style != "kata" or not analysis_flag(args, "ownership"):
             return None
+        net = getattr(self.engine, "ownership", None)
+        own = net(state) if net is not None else None
+        if own is not None:
+            return own
         from zeroplay.engine.go_montecarlo import ownership
 
         black = ownership(state, OWNERSHIP_PLAYOUTS)
