@@ -364,3 +364,19 @@ def test_no_ownership_map_unless_kata_asks(command):
     threading.Timer(0.3, s.interrupted.set).start()
     reply = ask(s, out, command)
     assert "\ninfo move " in reply and " ownership " not in reply
+
+
+@pytest.mark.parametrize("command", ["lz-analyze b 5 maxmoves 2", "kata-genmove_analyze b 5 maxmoves 2"])
+def test_maxmoves_limits_each_line(command):
+    s, out = gtp_session(playouts=100)
+    ask(s, out, "play b E5")
+    ask(s, out, "play w C3")
+    s.interrupted = threading.Event()
+    threading.Timer(0.3, s.interrupted.set).start()
+    infos = [line for line in ask(s, out, command).split("\n") if line.startswith("info ")]
+    assert infos and all(line.count("info move ") <= 2 for line in infos)
+    assert max(line.count("info move ") for line in infos) == 2
+    s.interrupted = threading.Event()
+    threading.Timer(0.3, s.interrupted.set).start()
+    again = [line for line in ask(s, out, "lz-analyze b 5").split("\n") if line.startswith("info ")]
+    assert again and max(line.count("info move ") for line in again) > 2  # the next analysis has no limit

@@ -9,7 +9,7 @@ Go's: the game so far as SGF, ``games.go.sgf``), and the analysis commands of GU
 / ``analyze`` (Leela Zero's lines: win rate and prior in 1/100 %), ``kata-analyze`` (KataGo's:
 fractions, score fields; ``ownership true`` adds an ownership map: the network's ownership head
 where the net has one, else random playouts), ``genmove_analyze`` / ``lz-genmove_analyze`` /
-``kata-genmove_analyze``.
+``kata-genmove_analyze``; ``maxmoves N`` limits a line to the N best moves.
 An analysis answers ``=`` at once, then an ``info ...`` line every interval (centiseconds, default
 100) until the next command arrives, then the empty line that ends the reply.
 
@@ -48,6 +48,7 @@ from zeroplay.play.gtp_text import (
     COLORS,
     MAX_LINE,
     GtpFailure,
+    analysis_count,
     analysis_flag,
     analysis_interval,
     clean_line,
@@ -98,6 +99,7 @@ class GtpSession:
         self.write = write
         self.interrupted = interrupted or threading.Event()
         self._last_info: str | None = None  # the analysis line last written (not written twice)
+        self._max_moves: int | None = None  # the running analysis's `maxmoves N`
         self.rules = {"ko": ko, "suicide": suicide, "scoring": scoring}
         self.playouts = int(playouts)
         self.seconds = seconds
@@ -301,6 +303,8 @@ class GtpSession:
         stop, unless the last progress line said the same (a search that ended with a report)."""
         if not stats:
             return
+        if self._max_moves is not None:  # KataGo's `maxmoves N`: the N best (at least one)
+            stats = stats[:max(self._max_moves, 1)]
         line = info_line(state, stats, style, ownership)
         if not (final and line == self._last_info):
             self.write(line + "\n")
@@ -333,6 +337,7 @@ class GtpSession:
         if analysis:
             self.write(f"={ident}\n")
             owner = self._ownership(state, args[1:], analysis)
+            self._max_moves = analysis_count(args[1:], "maxmoves")
         seconds = self._move_seconds(color)
         stats = self._think(state, seconds=seconds, interval=interval, analysis=analysis, ownership=owner)
         if cleanup and len(stats) > 1:
@@ -547,6 +552,7 @@ class GtpSession:
         self.write(f"={ident}\n")
         if not state.is_terminal:
             owner = self._ownership(state, args, style)
+            self._max_moves = analysis_count(args, "maxmoves")
             stats = self._think(state, interval=interval, analysis=style, until_interrupted=True, ownership=owner)
             # the figures at the stop, also for an analysis shorter than its interval
             self._write_info(state, stats, style, owner, final=True)

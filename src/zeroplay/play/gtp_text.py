@@ -68,6 +68,15 @@ def analysis_flag(args: list[str], key: str) -> bool:
                for i, a in enumerate(args))
 
 
+def analysis_count(args: list[str], key: str) -> int | None:
+    """The count after ``key`` in an analysis command's arguments (KataGo's ``maxmoves N``), None
+    when absent or not a non-negative integer."""
+    for i, a in enumerate(args[:-1]):
+        if a.lower() == key and args[i + 1].isdigit():
+            return int(args[i + 1])
+    return None
+
+
 def info_line(state, stats, style: str, ownership=None) -> str:
     """One ``info move ...`` line for ``stats`` (``MoveStats``, most visited first) of ``state``:
     Leela Zero's fields (``style`` ``"lz"``: win rate and prior in 1/100 %) or KataGo's (``"kata"``:
