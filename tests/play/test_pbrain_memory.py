@@ -76,6 +76,19 @@ def test_the_engine_tells_the_manager_its_max_memory_is_too_small(warm):
     assert len(messages) == 1, got["replies"]
     move = [r for r in got["replies"] if not r.startswith("MESSAGE")]
     assert move[0] == "OK" and move[1].count(",") == 1  # it plays all the same
+    # said at INFO time, before the first move (a quick first move had it come one reply late)
+    assert got["replies"].index(messages[0]) < got["replies"].index(move[1])
+
+
+def test_max_memory_is_told_at_info_time_once_per_value():
+    from zeroplay.play.pbrain_engine import PbrainEngine
+
+    out: list[str] = []
+    engine = PbrainEngine(out.append, warm_up=False)
+    for line in ("INFO max_memory 1000", "INFO max_memory 1000", "INFO max_memory 0", "INFO max_memory 2000000000"):
+        engine.handle(line)
+    said = [r for r in out if r.startswith("MESSAGE INFO max_memory")]
+    assert len(said) == 1 and said[0].startswith("MESSAGE INFO max_memory 1000 (0 MiB) is below")
 
 
 def test_make_engine_runs_the_net_as_asked():

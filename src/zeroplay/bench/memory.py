@@ -20,7 +20,7 @@ def run(args) -> dict:
 
 
 def _rss() -> int:
-    from zeroplay.search.config import current_rss
+    from zeroplay.files.resident import current_rss
 
     return current_rss()
 

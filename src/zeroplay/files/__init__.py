@@ -2,5 +2,6 @@
 
 ``atomic``: ``atomic_write``, ``atomic_write_bytes``, ``atomic_write_text`` (temp file in the
 same folder, fsync, ``os.replace``, fsync of the folder): a crash leaves the old file or the new
-one, never a mixture. Imports nothing from zeroplay.
+one, never a mixture. ``resident``: ``current_rss``, the process's resident memory (read from
+``/proc``). Imports nothing from zeroplay.
 """

@@ -62,6 +62,7 @@ class PbrainEngine(BlockCommands, Turns, InfoLimits):
         self.timeout_match_ms = 0
         self.time_left_ms: int | None = None
         self.max_memory = 0
+        self._memory_told = -1  # the max_memory whose shortfall was said (InfoLimits._check_memory)
         self.rule = 0
         self.rule_error: str | None = None
         self._no_game = "send START first"  # why there is no game (width 0), after "no game: "

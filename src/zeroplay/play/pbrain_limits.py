@@ -17,7 +17,9 @@ or while the ``--model`` given cannot play it (``model_error``).
 Memory: the net runs in numpy by default (``--inference numpy``, ``nn.numpy_net``): torch is never
 imported, which saves about 190 MiB of the ``INFO max_memory`` that the whole process must stay
 under; the search's tables get what ``max_memory`` leaves after the process's resident memory
-(``search_memory``).
+(``search_memory``). A ``max_memory`` the process cannot keep to is said in a ``MESSAGE`` once
+(``memory_shortfall``): at the ``INFO`` line when the process already holds more, else when the
+searcher is made.
 """
 
 from __future__ import annotations
@@ -56,8 +58,21 @@ class InfoLimits(PbrainBase):
             self.time_left_ms = max(number, 0)
         elif key == "max_memory":
             self.max_memory = max(number, 0)
+            from zeroplay.files.resident import current_rss  # (not the search's: the warm-up may be importing it)
+
+            self._check_memory(current_rss())
         elif key == "rule":
             self._set_rule(number)
+
+    def _check_memory(self, rss: int) -> None:
+        """Say once per ``max_memory`` value (a ``MESSAGE``, ``memory_shortfall``) that the process,
+        holding ``rss`` bytes, cannot keep to it: at ``INFO max_memory`` when the process already
+        holds too much, else when the searcher is made (the net loaded by then)."""
+        if self.max_memory == self._memory_told:
+            return
+        if (short := memory_shortfall(self.max_memory, rss)) is not None:
+            self._say(short)  # the manager's limit cannot hold: said, not silently exceeded
+            self._memory_told = self.max_memory
 
     def _set_rule(self, bits: int) -> None:
         unsupported = [name for bit, name in UNSUPPORTED_RULES.items() if bits & bit]
@@ -178,7 +193,7 @@ def search_memory(max_memory: int, rss: int | None = None) -> int:
     if max_memory <= 0:
         return DEFAULT_MEMORY_BYTES
     if rss is None:
-        from zeroplay.search.config import current_rss
+        from zeroplay.files.resident import current_rss
 
         rss = current_rss()
     return max(MIN_MEMORY_BYTES, int(max_memory) - int(rss) - MEMORY_MARGIN_BYTES)

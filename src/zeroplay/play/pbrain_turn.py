@@ -31,7 +31,7 @@ import numpy as np
 from zeroplay.engine import heuristic
 from zeroplay.play import yixin
 from zeroplay.play.pbrain_base import PbrainBase
-from zeroplay.play.pbrain_limits import MIN_MEMORY_BYTES, RULE_RENJU, memory_shortfall, search_memory
+from zeroplay.play.pbrain_limits import MIN_MEMORY_BYTES, RULE_RENJU, search_memory
 from zeroplay.play.pbrain_protocol import plural
 
 DEFAULT_PLAYOUTS = 3000
@@ -262,12 +262,11 @@ class Turns(PbrainBase):
             if stopgap:
                 budget = MIN_MEMORY_BYTES
             else:
-                from zeroplay.search.config import current_rss
+                from zeroplay.files.resident import current_rss
 
                 rss = current_rss()
                 budget = search_memory(self.max_memory, rss)
-                if (short := memory_shortfall(self.max_memory, rss)) is not None:
-                    self._say(short)  # the manager's limit cannot hold: said, not silently exceeded
+                self._check_memory(rss)
             self._searcher = engine.new_searcher(memory_bytes=budget)
             self._debug(f"search tables: {budget / 2**20:.0f} MiB")
             self._searcher_key = key

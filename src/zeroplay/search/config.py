@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, replace
 
 from zeroplay.search.tree import EDGE_BYTES, MAX_POOL, NODE_BYTES, STAT_BYTES, THREAT_BYTES_PER_NODE
@@ -312,14 +311,3 @@ def _threat_table_bytes(overrides: dict) -> int:
     # the alpha-beta table and the ring of proof lines (search/threats.py: 2^18 int32)
     return int(overrides.get("threat_solver_table_mib", SearchConfig.threat_solver_table_mib) * (1 << 20)) + (1 << 20)
 
-
-def current_rss() -> int:
-    """Resident memory of this process in bytes (Linux ``/proc/self/statm``; else the peak RSS),
-    for budgets given for the whole process (``INFO max_memory``)."""
-    try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        import resource
-
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
