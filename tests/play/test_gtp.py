@@ -9,12 +9,15 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
 from gtp_helpers import ask, gtp_session
 
+from zeroplay.games import make
 from zeroplay.play.gtp import clean_line, handicap_points
+from zeroplay.play.gtp_text import analysis_interval
 
 REPLY = re.compile(r"^[=?]\d*( [^\n]*)?(\n[^\n]+)*\n\n$")
 ROOT = Path(__file__).resolve().parents[2]
@@ -380,3 +383,55 @@ def test_maxmoves_limits_each_line(command):
     threading.Timer(0.3, s.interrupted.set).start()
     again = [line for line in ask(s, out, "lz-analyze b 5").split("\n") if line.startswith("info ")]
     assert again and max(line.count("info move ") for line in again) > 2  # the next analysis has no limit
+
+
+def test_an_analysis_outlasts_tables_sized_for_the_playouts():
+    # a 10-playout session's tables filled in a fraction of a second: the analysis stopped "full"
+    # and every later analysis of the position returned the same figures at once
+    from zeroplay.engine.go_search import PuctRollout
+    from zeroplay.play.terminal import MEMORY_BYTES
+
+    engine = PuctRollout(10, timed_memory_bytes=MEMORY_BYTES)
+    state = make("go", size=19).initial().play("K10")  # (the root's 360 edges filled them)
+    engine.think(state, playouts=3000)
+    assert engine.last.stopped_by != "full" and engine.last.root_visits >= 3000
+
+
+def test_an_analysis_whose_search_ends_by_itself_waits_for_the_next_command(monkeypatch):
+    # after `play b pass` the shipped net's search proved White's pass at once, and the reply
+    # ended after 0.05 s, which a GUI takes for a dead engine; here the playout cap ends it
+    import zeroplay.play.gtp as gtp
+
+    monkeypatch.setattr(gtp, "MAX_ANALYSIS_PLAYOUTS", 40)
+    s, out = gtp_session()
+    ask(s, out, "play b E5")
+    s.interrupted = threading.Event()
+    threading.Timer(0.5, s.interrupted.set).start()
+    started = time.perf_counter()
+    reply = ask(s, out, "lz-analyze 20")
+    assert time.perf_counter() - started >= 0.45
+    assert reply.startswith("=\ninfo move ") and reply.endswith("\n\n") and s.engine.last.root_visits <= 60
+
+
+@pytest.mark.parametrize("command", ["lz-analyze 20", "kata-analyze 20 ownership true"])
+def test_an_analysis_after_two_passes_plays_on_as_with_a_colour(command):
+    s, out = gtp_session()
+    for move in ("b E5", "w E3", "b pass", "w pass"):
+        ask(s, out, f"play {move}")
+    assert s.state.is_terminal
+    s.interrupted = threading.Event()
+    threading.Timer(0.3, s.interrupted.set).start()
+    reply = ask(s, out, command)
+    assert "\ninfo move " in reply and ("ownership" in command) == (" ownership " in reply)
+
+
+def test_analysis_arguments_as_katago_takes_them():
+    assert analysis_interval(["50.0"]) == 50.0 and analysis_interval(["b", "interval", "12.5"]) == 12.5
+    assert analysis_interval(["interval", "0.5"]) == 1.0 and analysis_interval(["maxmoves", "5"]) == 100.0
+    s, out = gtp_session()
+    ask(s, out, "play b E5")
+    reply = ask(s, out, "genmove_analyze 10")  # the colour is optional: the side to move
+    assert re.search(r"\nplay ([A-HJ-T]\d+|pass)\n\n$", reply) and s.state.to_play == 0
+    s.interrupted = threading.Event()
+    threading.Timer(0.3, s.interrupted.set).start()
+    assert ask(s, out, "lz-analyze b 10 maxmoves 0") == "=\n\n"  # no lines at all, as KataGo's

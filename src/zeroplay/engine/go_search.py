@@ -48,9 +48,10 @@ class PuctRollout:
             front-end searches by time). A search longer than its tables hold recycles its least
             visited nodes and goes on (``search/gc.py``).
         timed_memory_bytes: the budget of the tables once a search is timed (``think`` with
-            ``seconds`` and no ``playouts``: GTP's ``time_settings``) while ``memory_bytes`` is
-            None: the playout-sized tables are replaced by ones sized to it at that search (the
-            tree is not reused across that switch) and kept for every later search. None: the
+            ``seconds`` and no ``playouts``: GTP's ``time_settings``) or asks for more playouts
+            than ``playouts`` (an analysis) while ``memory_bytes`` is None: the playout-sized
+            tables are replaced by ones sized to it at that search (the tree is not reused across
+            that switch) and kept for every later search. None: the
             playout-sized tables serve timed searches too, recycling when full.
         resign_below: resign when the root win rate is under this after 1000 playouts (0 never).
         batch_size: leaves per evaluator call.
@@ -199,8 +200,11 @@ class PuctRollout:
         after ``seconds``, or when ``stop.is_set()``; ``on_progress(stats)`` between slices."""
         if state.is_terminal:
             raise ValueError("the game is over")
-        if seconds is not None and playouts is None and self.memory_bytes is None and self.timed_memory_bytes:
-            # a timed move can run far past the playouts the tables were sized for
+        open_ended = (seconds is not None and playouts is None) or (playouts is not None and playouts > self.playouts)
+        if open_ended and self.memory_bytes is None and self.timed_memory_bytes:
+            # a timed move, or an analysis (GTP's lz-analyze: playouts until the next command), can
+            # run far past the playouts the tables were sized for; tables that small cannot be
+            # recycled either (on 19x19 the root's own edges fill them) and the search stopped "full"
             self.memory_bytes, self._searcher = self.timed_memory_bytes, None
         searcher = self._searcher_for(state.game)
         if playouts is None and seconds is None:

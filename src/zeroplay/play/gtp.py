@@ -7,11 +7,16 @@ final_status_list fixed_handicap place_free_handicap set_free_handicap kgs-genmo
 loadsgf`` (GTP 2.0 section 6.3.5; answers the colour to move, as GNU Go does), ``printsgf`` (GNU
 Go's: the game so far as SGF, ``games.go.sgf``), and the analysis commands of GUIs: ``lz-analyze``
 / ``analyze`` (Leela Zero's lines: win rate and prior in 1/100 %), ``kata-analyze`` (KataGo's:
-fractions, score fields; ``ownership true`` adds an ownership map: the network's ownership head
-where the net has one, else random playouts), ``genmove_analyze`` / ``lz-genmove_analyze`` /
-``kata-genmove_analyze``; ``maxmoves N`` limits a line to the N best moves.
-An analysis answers ``=`` at once, then an ``info ...`` line every interval (centiseconds, default
-100) until the next command arrives, then the empty line that ends the reply.
+fractions; the score fields where the engine estimates the score, flat Monte-Carlo; ``ownership
+true`` adds an ownership map of the position analysed, computed once at its start: the network's
+ownership head where the net has one, else random playouts), ``genmove_analyze`` /
+``lz-genmove_analyze`` / ``kata-genmove_analyze`` (their colour optional, as in KataGo);
+``maxmoves N`` limits a line to the N best moves. An analysis answers ``=`` at once, then an
+``info ...`` line every interval (centiseconds, default 100, decimals taken) until the next command
+or an empty line arrives, then the empty line that ends the reply; a search that ends by itself
+(the root proven, full tables that cannot be recycled) waits for that too. After the two passes
+that end a game, an analysis without a colour analyses the position with the side to move
+playing on (as one with a colour does).
 
 Protocol (GTP 2.0 section 3): control characters other than tab and newline are dropped, tabs
 become spaces, ``#`` starts a comment, empty lines are ignored, an optional numeric id comes
@@ -38,6 +43,7 @@ import os
 import queue
 import sys
 import threading
+import time
 import traceback
 from typing import Any
 
@@ -59,6 +65,8 @@ from zeroplay.play.gtp_time import DEFAULT_MAX_MOVE_SECONDS, TimeControl, TimeEr
 
 MAX_ANALYSIS_PLAYOUTS = 100_000_000
 """Playouts after which an analysis stops by itself (the root statistics stay a few arrays)."""
+ANALYSIS_IDLE_POLL_S = 0.01
+"""How often an analysis whose search has ended looks for the next command (seconds)."""
 OWNERSHIP_PLAYOUTS = 400
 """Random games behind ``kata-analyze ... ownership true``'s map (about 0.07 s on 19x19)."""
 REQUIRED = ("protocol_version", "name", "version", "known_command", "list_commands", "quit", "boardsize",
@@ -303,8 +311,10 @@ class GtpSession:
         stop, unless the last progress line said the same (a search that ended with a report)."""
         if not stats:
             return
-        if self._max_moves is not None:  # KataGo's `maxmoves N`: the N best (at least one)
-            stats = stats[:max(self._max_moves, 1)]
+        if self._max_moves is not None:  # KataGo's `maxmoves N`: the N best (0: no lines)
+            stats = stats[:self._max_moves]
+            if not stats:
+                return
         line = info_line(state, stats, style, ownership)
         if not (final and line == self._last_info):
             self.write(line + "\n")
@@ -328,6 +338,8 @@ class GtpSession:
         return black if state.to_play == 0 else -black
 
     def _genmove(self, args, ident, *, cleanup=False, analysis=None):
+        if analysis and (not args or args[0].lower() not in COLORS):
+            args = ["b" if self.state.to_play == 0 else "w", *args]  # its colour is optional (KataGo)
         if not args:
             raise GtpFailure("syntax error")
         color = self._color(args[0])
@@ -548,6 +560,8 @@ class GtpSession:
         state = self.state
         if args and args[0].lower() in COLORS:
             state = self._to_move(state, self._color(args[0]))
+        elif state.is_terminal:  # two passes ended it: the side to move plays on, as with a colour
+            state = self._to_move(state, state.to_play)
         interval = analysis_interval(args)
         self.write(f"={ident}\n")
         if not state.is_terminal:
@@ -556,6 +570,11 @@ class GtpSession:
             stats = self._think(state, interval=interval, analysis=style, until_interrupted=True, ownership=owner)
             # the figures at the stop, also for an analysis shorter than its interval
             self._write_info(state, stats, style, owner, final=True)
+        # a search that ended by itself (the root proven, the playout cap) still ends its reply
+        # only at the next command or newline, as KataGo's and Leela Zero's do: a GUI takes an
+        # early end for a failed engine
+        while not self.interrupted.is_set():
+            time.sleep(ANALYSIS_IDLE_POLL_S)
         self.write("\n")
         return None
 

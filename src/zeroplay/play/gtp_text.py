@@ -4,8 +4,11 @@ them, colours, the fixed handicap vertices, and the ``info`` lines of the analys
 
 from __future__ import annotations
 
+import re
+
 MAX_LINE = 65536
 """Characters of one command line kept; a longer one is answered as a syntax error."""
+_DECIMAL = re.compile(r"\d+(\.\d*)?|\.\d+")
 COLORS = {"b": 0, "black": 0, "w": 1, "white": 1}
 """GTP colour words (case-insensitive) -> player: 0 Black, 1 White."""
 
@@ -51,14 +54,14 @@ def handicap_points(size: int, n: int) -> list[str]:
     return [f"{COLUMNS[x]}{y + 1}" for x, y in points]
 
 
-def analysis_interval(args: list[str]) -> int:
+def analysis_interval(args: list[str]) -> float:
     """The reporting interval of an analysis command's arguments, centiseconds (default 100, in
-    1..100000): the number after ``interval``, after the colour, or first."""
-    interval = 100
+    1..100000; decimals taken, ``50.0``): the number after ``interval``, after the colour, or first."""
+    interval = 100.0
     for i, a in enumerate(args):
-        if a.isdigit() and (i == 0 or args[i - 1] in ("interval",) or args[i - 1].lower() in COLORS):
-            interval = int(a)
-    return min(max(interval, 1), 100_000)
+        if _DECIMAL.fullmatch(a) and (i == 0 or args[i - 1].lower() == "interval" or args[i - 1].lower() in COLORS):
+            interval = float(a)
+    return min(max(interval, 1.0), 100_000.0)
 
 
 def analysis_flag(args: list[str], key: str) -> bool:
