@@ -119,6 +119,15 @@ MODELS = {
         "opponents": ["heuristic:800"],
         "solver_row": False,
     },
+    # iteration 83 (15x15's default since 2026-12-06) on 11x11: the row that decides whether it
+    # replaces iteration 65 as 11x11's default
+    "gomoku-15x15-iter83@11x11": {
+        "path": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-000083.safetensors",
+        "game": ["--game", "gomoku", "--size", "11", "--n-in-row", "5", "--rule", "freestyle"],
+        "playouts": 800,
+        "opponents": ["heuristic:800"],
+        "solver_row": False,
+    },
     # the 11x11 five-in-row setting, played by the fully convolutional 15x15 model: the two rows
     # that decide whether it plays by default there (the search-only engine) and the issue's target
     "gomoku-15x15-freestyle@11x11": {
