@@ -158,3 +158,9 @@ def test_ownership_head_matches_torch(tmp_path):
                             features="go")
     assert NumpyNetEvaluator(load_numpy_net(plain, game=game), "go").ownership(planes) is None
     assert NetEvaluator(load_checkpoint(plain, game=game).model, "go").ownership(planes) is None
+    tiny_game = make("gomoku", size=9)  # a tiny net has no such head either (it raised AttributeError)
+    tiny = save_checkpoint(tmp_path / "tiny.safetensors", build_model("tiny", tiny_game, "basic", seed=5),
+                           game=tiny_game, features="basic")
+    tiny_planes = np.stack([tiny_game.initial().planes("basic")])
+    assert NumpyNetEvaluator(load_numpy_net(tiny, game=tiny_game), "basic").ownership(tiny_planes) is None
+    assert NetEvaluator(load_checkpoint(tiny, game=tiny_game).model, "basic").ownership(tiny_planes) is None

@@ -227,6 +227,7 @@ class NumpyNet:
 
     def __init__(self, spec: ArchSpec, tensors: dict[str, np.ndarray], meta: dict | None = None):
         self.spec, self.meta = spec, meta
+        self.own: tuple | None = None  # the ownership head's two convolutions (-own towers only)
         t = tensors
         if spec.kind == "tiny":
             self.convs = [_Conv(t, name) for name in ("conv1", "conv2", "conv3")]
