@@ -21,3 +21,25 @@ def ask(session, out, line: str) -> str:
     out.clear()
     session.handle(line)
     return "".join(out)
+
+
+def stop_after_infos(session, count: int = 1, limit_s: float = 60.0) -> None:
+    """Make the next analysis of ``session`` stop once it has written ``count`` ``info`` lines
+    (or after ``limit_s``): a stop on a timer raced the start-up of a loaded machine, where the
+    first playout can come after it and the reply then holds no line."""
+    stop = threading.Event()
+    session.interrupted = stop
+    write = session.write
+    seen = []
+
+    def counting(text: str) -> None:
+        write(text)
+        if text.startswith("info "):
+            seen.append(text)
+            if len(seen) >= count:
+                stop.set()
+
+    session.write = counting
+    timer = threading.Timer(limit_s, stop.set)
+    timer.daemon = True
+    timer.start()

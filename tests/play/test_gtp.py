@@ -13,11 +13,11 @@ import time
 from pathlib import Path
 
 import pytest
-from gtp_helpers import ask, gtp_session
+from gtp_helpers import ask, gtp_session, stop_after_infos
 
 from zeroplay.games import make
 from zeroplay.play.gtp import clean_line, handicap_points
-from zeroplay.play.gtp_text import analysis_interval
+from zeroplay.play.gtp_text import AnalysisArgs, GtpFailure, parse_analysis
 
 REPLY = re.compile(r"^[=?]\d*( [^\n]*)?(\n[^\n]+)*\n\n$")
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,8 +138,7 @@ def test_time_controls_set_the_move_time():
                                           ("analyze", "lz")])
 def test_analysis_streams_info_lines(command, style):
     s, out = gtp_session()
-    s.interrupted = threading.Event()
-    threading.Timer(0.5, s.interrupted.set).start()
+    stop_after_infos(s)
     reply = ask(s, out, command)
     assert REPLY.match(reply) and reply.startswith("=\ninfo move ")
     first = reply.split("\n")[1]
@@ -350,8 +349,7 @@ def test_kata_ownership_map_is_the_side_to_moves(command):
     for move in ("b A9", "w pass", "b B9", "w pass", "b A8", "w pass", "b B8", "w pass", "b C9", "w pass",
                  "b C8", "w pass", "b A7"):
         assert ask(s, out, f"play {move}").startswith("=")
-    s.interrupted = threading.Event()
-    threading.Timer(0.3, s.interrupted.set).start()
+    stop_after_infos(s)
     reply = ask(s, out, command)
     info = next(line for line in reply.split("\n") if line.startswith("info "))
     values = [float(v) for v in info.split(" ownership ")[1].split()]
@@ -360,11 +358,10 @@ def test_kata_ownership_map_is_the_side_to_moves(command):
     #                                                 capture the corner group often: about -0.5)
 
 
-@pytest.mark.parametrize("command", ["kata-analyze 5", "kata-analyze 5 ownership false", "lz-analyze 5 ownership true"])
+@pytest.mark.parametrize("command", ["kata-analyze 5", "kata-analyze 5 ownership false", "kata-analyze 5 ownershipStdev true"])
 def test_no_ownership_map_unless_kata_asks(command):
     s, out = gtp_session()
-    s.interrupted = threading.Event()
-    threading.Timer(0.3, s.interrupted.set).start()
+    stop_after_infos(s)
     reply = ask(s, out, command)
     assert "\ninfo move " in reply and " ownership " not in reply
 
@@ -374,13 +371,11 @@ def test_maxmoves_limits_each_line(command):
     s, out = gtp_session(playouts=100)
     ask(s, out, "play b E5")
     ask(s, out, "play w C3")
-    s.interrupted = threading.Event()
-    threading.Timer(0.3, s.interrupted.set).start()
+    stop_after_infos(s)
     infos = [line for line in ask(s, out, command).split("\n") if line.startswith("info ")]
     assert infos and all(line.count("info move ") <= 2 for line in infos)
     assert max(line.count("info move ") for line in infos) == 2
-    s.interrupted = threading.Event()
-    threading.Timer(0.3, s.interrupted.set).start()
+    stop_after_infos(s, 2)
     again = [line for line in ask(s, out, "lz-analyze b 5").split("\n") if line.startswith("info ")]
     assert again and max(line.count("info move ") for line in again) > 2  # the next analysis has no limit
 
@@ -419,15 +414,40 @@ def test_an_analysis_after_two_passes_plays_on_as_with_a_colour(command):
     for move in ("b E5", "w E3", "b pass", "w pass"):
         ask(s, out, f"play {move}")
     assert s.state.is_terminal
-    s.interrupted = threading.Event()
-    threading.Timer(0.3, s.interrupted.set).start()
+    stop_after_infos(s)
     reply = ask(s, out, command)
     assert "\ninfo move " in reply and ("ownership" in command) == (" ownership " in reply)
 
 
 def test_analysis_arguments_as_katago_takes_them():
-    assert analysis_interval(["50.0"]) == 50.0 and analysis_interval(["b", "interval", "12.5"]) == 12.5
-    assert analysis_interval(["interval", "0.5"]) == 1.0 and analysis_interval(["maxmoves", "5"]) == 100.0
+    assert parse_analysis(["50.0"], kata=False) == AnalysisArgs(interval=50.0)
+    assert parse_analysis(["b", "interval", "12.5"], kata=False) == AnalysisArgs(color=0, interval=12.5)
+    assert parse_analysis(["interval", "0.5"], kata=False).interval == 1.0
+    assert parse_analysis(["W", "0"], kata=True) == AnalysisArgs(color=1, interval=1.0)
+    assert parse_analysis(["maxmoves", "5", "minmoves", "2"], kata=False) == AnalysisArgs(max_moves=5)
+    assert parse_analysis(["b", "30", "ownership", "TRUE", "pvVisits", "false"], kata=True) == \
+        AnalysisArgs(color=0, interval=30.0, ownership=True)
+    assert parse_analysis([], kata=True) == AnalysisArgs()
+
+
+@pytest.mark.parametrize("args, kata, names", [
+    (["ownership", "maybe"], True, "ownership"), (["interval", "abc"], False, "interval"),
+    (["maxmoves", "-1"], False, "maxmoves"), (["-5"], False, "-5"), (["b", "10", "maxmoves"], False, "maxmoves"),
+    (["ownership", "true"], False, "ownership"), (["frobnicate", "1"], True, "frobnicate"),
+    (["avoid", "b", "D4", "1"], True, "avoid"), (["interval", "100001"], True, "interval"),
+    (["maxmoves", "1000000000"], True, "maxmoves"), (["b", "w"], True, "w"),
+])
+def test_bad_analysis_arguments_are_refused_before_anything_starts(args, kata, names):
+    with pytest.raises(GtpFailure, match="syntax error") as failure:
+        parse_analysis(args, kata=kata)
+    assert names in str(failure.value)
+    s, out = gtp_session()
+    for command in (("kata-analyze " if kata else "lz-analyze "), ("kata-genmove_analyze " if kata else "genmove_analyze ")):
+        reply = ask(s, out, command + " ".join(args))  # answered at once: no analysis waits for a stop
+        assert reply.startswith("? syntax error") and reply.endswith("\n\n") and "info" not in reply
+    assert s.events == []  # the failed genmove_analyze played nothing
+
+
     s, out = gtp_session()
     ask(s, out, "play b E5")
     reply = ask(s, out, "genmove_analyze 10")  # the colour is optional: the side to move

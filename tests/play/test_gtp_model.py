@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from gtp_helpers import ask, gtp_session
+from gtp_helpers import ask, gtp_session, stop_after_infos
 
 from zeroplay.engine.factory import MODELS_DIR
 from zeroplay.games import make
@@ -160,8 +160,6 @@ def test_a_named_model_stays_on_every_board_and_excludes_the_default(go_model):
 
 
 def test_kata_ownership_comes_from_the_nets_ownership_head(tmp_path):
-    import threading
-
     import numpy as np
 
     game = make("go", size=5, komi=7.0)
@@ -169,8 +167,7 @@ def test_kata_ownership_comes_from_the_nets_ownership_head(tmp_path):
     save_checkpoint(path, build_model("b1c8-own", game, "go", seed=2), game=game, features="go", step=0)
     session, out = gtp_session(playouts=16, size=5, komi=7.0, model=str(path))
     assert ask(session, out, "play b c3").startswith("=")
-    session.interrupted = threading.Event()
-    threading.Timer(0.3, session.interrupted.set).start()
+    stop_after_infos(session)
     reply = ask(session, out, "kata-analyze 5 ownership true")
     info = next(line for line in reply.split("\n") if line.startswith("info "))
     shown = np.array([float(v) for v in info.split(" ownership ")[1].split()])

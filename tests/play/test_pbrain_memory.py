@@ -102,3 +102,13 @@ def test_make_engine_runs_the_net_as_asked():
     assert isinstance(engine.evaluator, NumpyNetEvaluator) and "gomoku-8x8-5-freestyle" in engine.name
     with pytest.raises(ValueError, match="unknown inference backend 'onnx'"):
         load_model(engine.model_path, game, inference="onnx")
+
+
+def test_a_negative_max_memory_is_taken_as_no_limit_and_said():
+    from zeroplay.play.pbrain_engine import PbrainEngine
+
+    out: list[str] = []
+    engine = PbrainEngine(out.append, warm_up=False)
+    engine.handle("INFO max_memory -5")
+    assert engine.max_memory == 0
+    assert out == ["MESSAGE INFO max_memory -5 is negative: taken as 0, no limit"]

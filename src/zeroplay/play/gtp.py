@@ -11,7 +11,10 @@ fractions; the score fields where the engine estimates the score, flat Monte-Car
 true`` adds an ownership map of the position analysed, computed once at its start: the network's
 ownership head where the net has one, else random playouts), ``genmove_analyze`` /
 ``lz-genmove_analyze`` / ``kata-genmove_analyze`` (their colour optional, as in KataGo);
-``maxmoves N`` limits a line to the N best moves. An analysis answers ``=`` at once, then an
+``maxmoves N`` limits a line to the N best moves. Arguments parse as KataGo parses them
+(``gtp_text.parse_analysis``): an unknown key, a missing value or one out of range is answered
+``? syntax error: ...`` and starts nothing; ``avoid`` / ``allow`` are refused (not supported).
+An analysis answers ``=`` at once, then an
 ``info ...`` line every interval (centiseconds, default 100, decimals taken) until the next command
 or an empty line arrives, then the empty line that ends the reply; a search that ends by itself
 (the root proven, full tables that cannot be recycled) waits for that too. After the two passes
@@ -54,12 +57,10 @@ from zeroplay.play.gtp_text import (
     COLORS,
     MAX_LINE,
     GtpFailure,
-    analysis_count,
-    analysis_flag,
-    analysis_interval,
     clean_line,
     handicap_points,
     info_line,
+    parse_analysis,
 )
 from zeroplay.play.gtp_time import DEFAULT_MAX_MOVE_SECONDS, TimeControl, TimeError
 
@@ -320,13 +321,13 @@ class GtpSession:
             self.write(line + "\n")
         self._last_info = line
 
-    def _ownership(self, state, args, style: str):
+    def _ownership(self, state, asked: bool):
         """For KataGo's ``ownership true``: float (cells,) in [-1, 1] from the side to move's view
         (+1: it owns the point at the end), top-left first. The network's ownership head where
         the engine's net has one (``PuctRollout.ownership``: the shipped ``go-9x9``), else the
         mean over ``OWNERSHIP_PLAYOUTS`` random games from ``state`` (``go_montecarlo.ownership``,
-        what ``final_status_list`` uses). None when not asked."""
-        if style != "kata" or not analysis_flag(args, "ownership"):
+        what ``final_status_list`` uses). None when not ``asked``."""
+        if not asked:
             return None
         net = getattr(self.engine, "ownership", None)
         own = net(state) if net is not None else None
@@ -338,18 +339,21 @@ class GtpSession:
         return black if state.to_play == 0 else -black
 
     def _genmove(self, args, ident, *, cleanup=False, analysis=None):
-        if analysis and (not args or args[0].lower() not in COLORS):
-            args = ["b" if self.state.to_play == 0 else "w", *args]  # its colour is optional (KataGo)
-        if not args:
+        interval = None
+        if analysis:
+            parsed = parse_analysis(args, kata=analysis == "kata")  # before `=`: a bad one fails
+            color = self.state.to_play if parsed.color is None else parsed.color  # optional (KataGo)
+            interval = parsed.interval
+        elif not args:
             raise GtpFailure("syntax error")
-        color = self._color(args[0])
-        interval = analysis_interval(args[1:]) if analysis else None
+        else:
+            color = self._color(args[0])
         state = self._to_move(self.state, color)
         owner = None
         if analysis:
             self.write(f"={ident}\n")
-            owner = self._ownership(state, args[1:], analysis)
-            self._max_moves = analysis_count(args[1:], "maxmoves")
+            owner = self._ownership(state, parsed.ownership)
+            self._max_moves = parsed.max_moves
         seconds = self._move_seconds(color)
         stats = self._think(state, seconds=seconds, interval=interval, analysis=analysis, ownership=owner)
         if cleanup and len(stats) > 1:
@@ -557,17 +561,17 @@ class GtpSession:
 
     # --- analysis ---------------------------------------------------------------------------
     def _analyze(self, args, ident, style):
+        parsed = parse_analysis(args, kata=style == "kata")  # before `=`: a bad one fails
         state = self.state
-        if args and args[0].lower() in COLORS:
-            state = self._to_move(state, self._color(args[0]))
+        if parsed.color is not None:
+            state = self._to_move(state, parsed.color)
         elif state.is_terminal:  # two passes ended it: the side to move plays on, as with a colour
             state = self._to_move(state, state.to_play)
-        interval = analysis_interval(args)
         self.write(f"={ident}\n")
         if not state.is_terminal:
-            owner = self._ownership(state, args, style)
-            self._max_moves = analysis_count(args, "maxmoves")
-            stats = self._think(state, interval=interval, analysis=style, until_interrupted=True, ownership=owner)
+            owner = self._ownership(state, parsed.ownership)
+            self._max_moves = parsed.max_moves
+            stats = self._think(state, interval=parsed.interval, analysis=style, until_interrupted=True, ownership=owner)
             # the figures at the stop, also for an analysis shorter than its interval
             self._write_info(state, stats, style, owner, final=True)
         # a search that ended by itself (the root proven, the playout cap) still ends its reply

@@ -5,6 +5,7 @@ them, colours, the fixed handicap vertices, and the ``info`` lines of the analys
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 MAX_LINE = 65536
 """Characters of one command line kept; a longer one is answered as a syntax error."""
@@ -54,30 +55,85 @@ def handicap_points(size: int, n: int) -> list[str]:
     return [f"{COLUMNS[x]}{y + 1}" for x, y in points]
 
 
-def analysis_interval(args: list[str]) -> float:
-    """The reporting interval of an analysis command's arguments, centiseconds (default 100, in
-    1..100000; decimals taken, ``50.0``): the number after ``interval``, after the colour, or first."""
+@dataclass(frozen=True)
+class AnalysisArgs:
+    """An analysis command's arguments (``lz-analyze``, ``kata-analyze``, ``*genmove_analyze``).
+
+    ``color``: 0 Black, 1 White, None when not given. ``interval``: centiseconds between
+    ``info`` lines, in [1, 100000] (default 100; 0 and fractions below 1 become 1, the engine's
+    shortest report period). ``max_moves``: the N best moves per line (KataGo's ``maxmoves``;
+    None: all, 0: no lines). ``ownership``: KataGo's ``ownership true``."""
+
+    color: int | None = None
+    interval: float = 100.0
+    max_moves: int | None = None
+    ownership: bool = False
+
+
+_COUNT_KEYS = ("minmoves", "maxmoves")
+_BOOL_KEYS = {"ownership", "ownershipstdev", "movesownership", "movesownershipstdev", "pvvisits", "pvedgevisits"}
+_BOOLS = {"true": True, "false": False}
+MAX_COUNT = 1_000_000_000
+
+
+def parse_analysis(args: list[str], *, kata: bool) -> AnalysisArgs:
+    """Parse an analysis command's arguments as KataGo does (``gtp.cpp``, ``parseAnalyzeCommand``):
+    an optional colour, an optional interval (centiseconds, decimals taken), then key-value pairs:
+    ``interval X``, ``minmoves N``, ``maxmoves N`` and, for ``kata`` commands, the booleans
+    ``ownership``, ``ownershipStdev``, ``movesOwnership``, ``movesOwnershipStdev``, ``pvVisits``,
+    ``pvEdgeVisits`` (``true`` / ``false``). Only ``ownership`` changes the lines; the others are
+    accepted so that GUIs that send them work, and show nothing (this engine keeps no such
+    statistics), as does ``minmoves`` (lines hold the moves searched, at least one).
+
+    Raises:
+        GtpFailure: a key without a value, an unknown key (``avoid`` / ``allow`` included: root
+            move restrictions are not supported), a value that does not parse or is out of range
+            (interval in [0, 100000], counts in [0, 10^9)). The message names the argument.
+    """
+    color = None
+    i = 0
+    if i < len(args) and args[i].lower() in COLORS:
+        color = COLORS[args[i].lower()]
+        i += 1
     interval = 100.0
-    for i, a in enumerate(args):
-        if _DECIMAL.fullmatch(a) and (i == 0 or args[i - 1].lower() == "interval" or args[i - 1].lower() in COLORS):
-            interval = float(a)
-    return min(max(interval, 1.0), 100_000.0)
+    if i < len(args) and _DECIMAL.fullmatch(args[i]):
+        interval = _interval(args[i])
+        i += 1
+    max_moves = None
+    ownership = False
+    while i < len(args):
+        key = args[i]
+        low = key.lower()
+        if low in ("avoid", "allow"):
+            raise GtpFailure(f"syntax error: {key} (root move restrictions) is not supported")
+        if i + 1 >= len(args):
+            raise GtpFailure(f"syntax error: {key} needs a value")
+        value = args[i + 1]
+        i += 2
+        if low == "interval":
+            if not _DECIMAL.fullmatch(value):
+                raise GtpFailure(f"syntax error: interval must be a number of centiseconds, got {value!r}")
+            interval = _interval(value)
+        elif low in _COUNT_KEYS:
+            if not value.isdigit() or int(value) >= MAX_COUNT:
+                raise GtpFailure(f"syntax error: {low} must be an integer in [0, {MAX_COUNT}), got {value!r}")
+            if low == "maxmoves":
+                max_moves = int(value)
+        elif kata and low in _BOOL_KEYS:
+            if value.lower() not in _BOOLS:
+                raise GtpFailure(f"syntax error: {key} must be true or false, got {value!r}")
+            if low == "ownership":
+                ownership = _BOOLS[value.lower()]
+        else:
+            raise GtpFailure(f"syntax error: unknown analysis argument {key!r}")
+    return AnalysisArgs(color, interval, max_moves, ownership)
 
 
-def analysis_flag(args: list[str], key: str) -> bool:
-    """Whether an analysis command's arguments turn ``key`` on: KataGo's ``KEY true`` (``ownership
-    true``); ``KEY false``, or ``KEY`` absent, is off."""
-    return any(a.lower() == key and i + 1 < len(args) and args[i + 1].lower() == "true"
-               for i, a in enumerate(args))
-
-
-def analysis_count(args: list[str], key: str) -> int | None:
-    """The count after ``key`` in an analysis command's arguments (KataGo's ``maxmoves N``), None
-    when absent or not a non-negative integer."""
-    for i, a in enumerate(args[:-1]):
-        if a.lower() == key and args[i + 1].isdigit():
-            return int(args[i + 1])
-    return None
+def _interval(text: str) -> float:
+    value = float(text)
+    if value > 100_000:
+        raise GtpFailure(f"syntax error: interval must be at most 100000 centiseconds, got {text}")
+    return max(value, 1.0)
 
 
 def info_line(state, stats, style: str, ownership=None) -> str:

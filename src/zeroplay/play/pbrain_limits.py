@@ -19,7 +19,8 @@ imported, which saves about 190 MiB of the ``INFO max_memory`` that the whole pr
 under; the search's tables get what ``max_memory`` leaves after the process's resident memory
 (``search_memory``). A ``max_memory`` the process cannot keep to is said in a ``MESSAGE`` once
 (``memory_shortfall``): at the ``INFO`` line when the process already holds more, else when the
-searcher is made.
+searcher is made. A negative ``max_memory`` is taken as 0 (the protocol's "no limit"), said in a
+``MESSAGE``.
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ class InfoLimits(PbrainBase):
         elif key == "time_left":
             self.time_left_ms = max(number, 0)
         elif key == "max_memory":
+            if number < 0:  # not the protocol's; taken as its "no limit" (0), and said so
+                self._say(f"MESSAGE INFO max_memory {number} is negative: taken as 0, no limit")
             self.max_memory = max(number, 0)
             from zeroplay.files.resident import current_rss  # (not the search's: the warm-up may be importing it)
 
