@@ -44,6 +44,32 @@ def test_zeroplay_train_game_shogi_runs_two_iterations_and_resumes(tmp_path, cap
     assert "resumed_from" in capsys.readouterr().out
     assert load_shogi_net(run_dir / "net-0003.safetensors")[1]["iteration"] == 3
     assert not list(run_dir.glob("*.tmp*"))
+    # plot and export refused the directory (no metrics.jsonl, no config.json); the loop now
+    # writes the records plot charts, its steps counted on across the resume
+    from zeroplay.train.metrics import read_metrics
+
+    train = read_metrics(run_dir / "metrics.jsonl", "train")
+    assert [(r["iteration"], r["step"]) for r in train] == [(1, 2), (2, 4), (3, 5)]
+    assert [r["games"] for r in read_metrics(run_dir / "metrics.jsonl", "selfplay")] == [1, 1, 1]
+    assert main(["plot", str(run_dir)]) == 0 and (run_dir / "plots" / "losses.png").stat().st_size > 0
+    out = tmp_path / "shogi.safetensors"
+    assert main(["export", str(run_dir), "--out", str(out), "--iteration", "2"]) == 0
+    net, facts = load_shogi_net(out)
+    assert facts["iteration"] == 2 and facts["shipped"]["step"] == 4 and facts["shipped"]["selfplay_games"] == 2
+    assert "zeroplay usi" in capsys.readouterr().err
+    assert main(["export", str(run_dir), "--out", str(out)]) == 0  # best: the newest, said so
+    assert load_shogi_net(out)[1]["shipped"]["picked"].startswith("the newest checkpoint")
+    assert main(["export", str(run_dir), "--out", str(out), "--iteration", "9"]) == 2
+    assert "no checkpoint of iteration 9" in capsys.readouterr().err
+
+
+def test_plot_says_what_an_old_shogi_run_lacks(tmp_path):
+    from zeroplay.train.plot import plot_run
+    from zeroplay.train.shogi_selfplay import MARKER
+
+    (tmp_path / MARKER).write_text('{"game": "shogi", "blocks": 1, "channels": 16}')
+    with pytest.raises(FileNotFoundError, match="shogi run"):
+        plot_run(tmp_path)
 
 
 def test_zeroplay_train_shogi_refuses_what_the_python_loop_cannot_do(tmp_path, capsys):

@@ -17,6 +17,8 @@ import os
 import sys
 from pathlib import Path
 
+from zeroplay.train.metrics import METRICS_FILE, read_metrics
+
 
 def _utc_seconds(stamp: str) -> float:
     from datetime import datetime
@@ -136,6 +138,10 @@ def export_model(run_dir: str | os.PathLike, out: str | os.PathLike, *, iteratio
     if status not in ("final", "intermediate"):
         raise ValueError(f"status must be final or intermediate, got {status!r}")
     run_dir = Path(run_dir)
+    from zeroplay.train.shogi_selfplay import is_python_loop_run
+
+    if is_python_loop_run(run_dir):
+        return _export_python_loop(run_dir, Path(out), iteration, status, command)
     try:
         config = json.loads((run_dir / "config.json").read_text())
         game = make(config["game"], **config["game_options"])
@@ -170,6 +176,16 @@ def export_model(run_dir: str | os.PathLike, out: str | os.PathLike, *, iteratio
     }
     shipped["train_config"] = config  # every setting of the run (config.json), for the record
     out = Path(out)
+    _check_out(out, run_dir)
+    try:
+        save_checkpoint(out, ck.model, game=game, features=ck.features, step=ck.step, elo=elo,
+                        extra={"shipped": shipped})
+    except OSError as e:  # the file is left as it was (atomic write)
+        raise ValueError(f"cannot write {out}: {e.strerror or e}") from None
+    return shipped
+
+
+def _check_out(out: Path, run_dir: Path) -> None:
     if out.is_dir():
         raise ValueError(f"--out {out} is a directory; name the file, e.g. {out / (run_dir.name + '.safetensors')}")
     if out.suffix != ".safetensors":
@@ -179,9 +195,43 @@ def export_model(run_dir: str | os.PathLike, out: str | os.PathLike, *, iteratio
         if blocker is not None and not blocker.is_dir():
             raise ValueError(f"--out {out}: {blocker} is a file, not a directory")
         raise ValueError(f"no directory {out.parent} for --out (create it first)")
+
+
+def _export_python_loop(run_dir: Path, out: Path, which: str | int, status: str, command: str | None) -> dict:
+    """``export_model`` for a run of shogi's Python loop (``train.shogi_selfplay``): its
+    ``net-NNNN.safetensors`` checkpoints are already shogi network files (``nn.shogi_net``); the
+    one picked is written again with the provenance in its facts. That loop plays no arena, so
+    ``best`` is the newest checkpoint, and the record says so."""
+    from zeroplay.nn.shogi_net import load_shogi_net, save_shogi_net
+
+    found = {int(p.stem.split("-")[1]): p for p in run_dir.glob("net-[0-9][0-9][0-9][0-9].safetensors")}
+    if not found:
+        raise ValueError(f"no checkpoints (net-NNNN.safetensors) in {run_dir}, a shogi training run directory")
+    if which in ("best", "latest"):
+        it = max(found)
+    else:
+        try:
+            it = int(which)
+        except (TypeError, ValueError):
+            raise ValueError(f"--iteration must be best, latest or a number, got {which!r}") from None
+        if it not in found:
+            raise ValueError(f"no checkpoint of iteration {it} in {run_dir} (there are {_list_iterations(sorted(found))})")
+    net, facts = load_shogi_net(found[it])
+    records = read_metrics(run_dir / METRICS_FILE)
+    shipped = {
+        "run": run_dir.name,
+        "status": status,
+        "iteration": it,
+        "picked": "the newest checkpoint (this loop plays no arena, so it has no best)" if which == "best" else which,
+        "step": max((r.get("step", 0) for r in records if r.get("kind") == "train" and r.get("iteration", 0) <= it),
+                    default=None),
+        "selfplay_games": sum(r.get("games", 0) for r in records
+                              if r.get("kind") == "selfplay" and r.get("iteration", 0) <= it) or None,
+        "command": command or f"zeroplay train --game shogi --run-dir {run_dir}",
+    }
+    _check_out(out, run_dir)
     try:
-        save_checkpoint(out, ck.model, game=game, features=ck.features, step=ck.step, elo=elo,
-                        extra={"shipped": shipped})
+        save_shogi_net(out, net, **{**facts, "shipped": shipped})
     except OSError as e:  # the file is left as it was (atomic write)
         raise ValueError(f"cannot write {out}: {e.strerror or e}") from None
     return shipped
@@ -211,6 +261,14 @@ def _cmd_export(args) -> int:
         shipped = export_model(args.run_dir, args.out, iteration=args.iteration, status=args.status)
     except CheckpointError as e:
         raise ValueError(str(e)) from None
+    from zeroplay.train.shogi_selfplay import is_python_loop_run
+
+    if is_python_loop_run(args.run_dir):
+        print(f"{args.out}: iteration {shipped['iteration']} of {args.run_dir} (a shogi network, "
+              f"{shipped['status']}); play it with: zeroplay usi, then setoption name Engine value MCTS and "
+              f"setoption name Model value {args.out} (or zeroplay arena shogimcts:800@{args.out} ...)", file=sys.stderr)
+        print(json.dumps(shipped))
+        return 0
     from zeroplay.nn import read_checkpoint_meta
 
     game = read_checkpoint_meta(args.out)["game"]

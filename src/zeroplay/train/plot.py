@@ -48,6 +48,12 @@ def plot_run(run_dir: str | os.PathLike, out_dir: str | os.PathLike | None = Non
     if not metrics.exists():
         if (run_dir / "config.json").exists():
             return []  # a run that has not finished a self-play shard yet
+        from zeroplay.train.shogi_selfplay import is_python_loop_run
+
+        if is_python_loop_run(run_dir):  # shogi's loop writes metrics.jsonl since 2026-12-06
+            raise FileNotFoundError(f"{metrics} not found: {run_dir} is a shogi run whose iterations so far "
+                                    "wrote none (its last iteration's figures are in last.json); the next "
+                                    "iterations will")
         raise FileNotFoundError(f"{metrics} not found: is {run_dir} a training run directory?")
     given = out_dir is not None
     out_dir = Path(out_dir) if out_dir is not None else run_dir / "plots"

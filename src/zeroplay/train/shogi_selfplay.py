@@ -5,7 +5,9 @@ the current net as evaluator; moves sampled in proportion to visits for the firs
 ``sample_moves`` moves, then the most visited), samples (planes, visit distribution pi, legal
 mask, result z from the mover's view), ``steps`` optimizer steps of the AlphaZero loss
 ((z - v)^2 - pi . log p, ``zeroplay.nn.loss``; Adam, weight decay 1e-4) over the iteration's
-samples, then an atomic checkpoint ``net-ITER.safetensors`` (``zeroplay.nn.shogi_net``).
+samples, then an atomic checkpoint ``net-ITER.safetensors`` (``zeroplay.nn.shogi_net``) and the
+iteration's ``selfplay`` and ``train`` records in ``metrics.jsonl`` (``train.metrics``), which
+``zeroplay plot`` charts; ``zeroplay export`` writes a checkpoint as a model file.
 
 Games end by the rules or at ``max_moves`` (a draw, z = 0): with a fresh net most early games
 are long, so a short limit keeps a smoke run short.
@@ -59,8 +61,9 @@ def samples_of(records, winner):
     return planes, pi, legal, z
 
 
-def train_steps(net, optimizer, data, *, steps: int, batch_size: int, rng) -> list[float]:
-    """``steps`` minibatch steps on ``data``; returns the total losses."""
+def train_steps(net, optimizer, data, *, steps: int, batch_size: int, rng, parts: list | None = None) -> list[float]:
+    """``steps`` minibatch steps on ``data``; returns the total losses. ``parts``, when given,
+    gets each step's (value loss, policy loss)."""
     import torch
 
     from zeroplay.nn.loss import policy_value_loss
@@ -71,8 +74,10 @@ def train_steps(net, optimizer, data, *, steps: int, batch_size: int, rng) -> li
     for _ in range(steps):
         idx = rng.integers(0, len(z), size=min(batch_size, len(z)))
         logits, values = net(torch.from_numpy(planes[idx]))
-        loss, _, _ = policy_value_loss(logits, values, torch.from_numpy(pi[idx]), torch.from_numpy(z[idx]),
-                                       torch.from_numpy(legal[idx]))
+        loss, value_loss, policy_loss = policy_value_loss(
+            logits, values, torch.from_numpy(pi[idx]), torch.from_numpy(z[idx]), torch.from_numpy(legal[idx]))
+        if parts is not None:
+            parts.append((value_loss.item(), policy_loss.item()))
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
@@ -108,6 +113,7 @@ def run(run_dir, *, iterations=1, games=2, playouts=16, max_moves=40, steps=20, 
     from zeroplay.games.shogi import Shogi
     from zeroplay.nn.shogi_net import ShogiNet, ShogiNetEvaluator, load_shogi_net, save_shogi_net
     from zeroplay.search.python_puct import PythonPuct, PythonPuctConfig
+    from zeroplay.train.metrics import METRICS_FILE, MetricsLog, read_metrics
 
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -123,6 +129,8 @@ def run(run_dir, *, iterations=1, games=2, playouts=16, max_moves=40, steps=20, 
     else:
         net = ShogiNet(blocks, channels)
     atomic_write_text(run_dir / MARKER, json.dumps({"game": "shogi", "blocks": blocks, "channels": channels}))
+    metrics = MetricsLog(run_dir / METRICS_FILE)
+    step = max((r.get("step", 0) for r in read_metrics(metrics.path, "train")), default=0)
     optimizer = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=1e-4)
     puct = PythonPuct(ShogiNetEvaluator(net), PythonPuctConfig(capacity=1 << 14, edge_capacity=1 << 19))
     figures = {}
@@ -138,9 +146,20 @@ def run(run_dir, *, iterations=1, games=2, playouts=16, max_moves=40, steps=20, 
             results.append(winner)
         data = tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
         selfplay_s = time.perf_counter() - t0
-        losses = train_steps(net, optimizer, data, steps=steps, batch_size=batch_size, rng=rng)
+        split: list = []
+        losses = train_steps(net, optimizer, data, steps=steps, batch_size=batch_size, rng=rng, parts=split)
         path = run_dir / f"net-{iteration:04d}.safetensors"
         save_shogi_net(path, net, iteration=iteration, samples=int(len(data[3])), games=games, playouts=playouts)
+        # what `zeroplay plot` charts, written after the checkpoint: a resumed run starts after
+        # the newest checkpoint, so an iteration killed before it leaves no record behind
+        metrics.append("selfplay", iteration=iteration, games=games, moves=int(len(data[3])),
+                       seconds=round(selfplay_s, 3), black_wins=results.count(0), white_wins=results.count(1),
+                       draws=results.count(None))
+        if losses:
+            step += len(losses)
+            metrics.append("train", iteration=iteration, step=step, loss=float(np.mean(losses)),
+                           value_loss=float(np.mean([v for v, _ in split])),
+                           policy_loss=float(np.mean([q for _, q in split])))
         figures = {"iteration": iteration, "games": games, "samples": int(len(data[3])), "results": [
             "draw" if w is None else ("black" if w == 0 else "white") for w in results],
             "loss_first": losses[0] if losses else None, "loss_last": losses[-1] if losses else None,
