@@ -124,3 +124,20 @@ def test_many_moves_of_a_game_with_reuse_keep_the_table_consistent():
         r = s.search(state, playouts=150)
         assert node_count(s.table) == len(reachable(s))
         state = state.play(r.best_move)
+
+
+def test_searching_the_same_root_again_keeps_every_node_and_sweeps_nothing(monkeypatch):
+    # an analysis searches one root in report slices; each slice's start swept the whole table
+    # (about 8 ms a slice), with nothing to free
+    import zeroplay.search.searcher as searcher
+
+    s, state, _ = searched_once(600)
+    nodes = node_count(s.table)
+    calls = []
+    real = searcher.collect
+    monkeypatch.setattr(searcher, "collect", lambda *a: calls.append(a) or real(*a))
+    again = s.search(state, playouts=300)
+    assert calls == [] and node_count(s.table) >= nodes
+    assert node_count(s.table) == len(reachable(s)) and again.root_visits >= 900
+    s.search(state.play(again.best_move), playouts=50)  # a new root: swept as before
+    assert len(calls) == 1 and node_count(s.table) == len(reachable(s))

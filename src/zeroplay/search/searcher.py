@@ -182,8 +182,11 @@ class Searcher:
         # a node proven lost in one ply has no edges: as the root it must be expanded afresh
         one_ply_loss = found >= 0 and self.tree.node_state[found] == EXPANDED and self.tree.node_num_edges[found] == 0
         if found >= 0 and self.tree.node_state[found] != PENDING and not one_ply_loss:
+            if found != self.root or self.tree.meta[M_FULL]:
+                # the same root again (an analysis's next report slice) has nothing to sweep:
+                # every node was added below it; collect would only scan the whole table
+                collect(self.tree, self.table, found)
             self.tree.meta[M_ROOT] = found
-            collect(self.tree, self.table, found)
             if self.tree.node_state[found] == EXPANDED:
                 # a reused root keeps only its 16-bit priors (renormalised for selection below)
                 t = self.tree
