@@ -3,6 +3,8 @@ the net was not trained with (it plays, with a note), and a bad ``--model`` refu
 
 from __future__ import annotations
 
+import re
+
 import subprocess
 import sys
 
@@ -171,6 +173,40 @@ def test_kata_ownership_comes_from_the_nets_ownership_head(tmp_path):
     reply = ask(session, out, "kata-analyze 5 ownership true")
     info = next(line for line in reply.split("\n") if line.startswith("info "))
     shown = np.array([float(v) for v in info.split(" ownership ")[1].split()])
-    want = session.engine.ownership(session.state)  # the head, White (to move)'s view
-    assert want is not None and shown.shape == want.shape == (25,)
-    assert np.allclose(shown, want, atol=1e-6)
+    state = session.state
+    root = session.engine.ownership(state)  # the head, White (to move)'s view
+    assert root is not None and shown.shape == root.shape == (25,)
+    # the map follows the search: the root's map and its most visited moves' (from White's view),
+    # weighted by their visits, as this line's moves and visits give them
+    moves = re.findall(r"info move (\S+) visits (\d+)", info)
+    assert sum(int(n) for _, n in moves) > 0
+    total, weight = root.astype(np.float64), 1.0
+    for text, n in sorted(moves, key=lambda m: -int(m[1]))[:10]:
+        after = state.play(state.game.parse_move(text))
+        if int(n) and not after.is_terminal:
+            total = total - int(n) * session.engine.ownership(after)
+            weight += int(n)
+    assert np.allclose(shown, total / weight, atol=1e-5) and not np.allclose(shown, root, atol=1e-3)
+
+
+def test_search_ownership_weights_the_root_and_its_moves_by_visits():
+    import numpy as np
+
+    from types import SimpleNamespace as MoveStats
+
+    from zeroplay.play.gtp_ownership import SearchOwnership
+
+    state = make("go", size=5, komi=7.0).initial()
+    calls = []
+
+    def net(position):  # every position's mover owns the first cell
+        calls.append(position)
+        return np.array([1.0] + [0.0] * 24)
+
+    own = SearchOwnership(state, np.full(25, 0.5), net)
+    stats = [MoveStats(move=0, visits=3), MoveStats(move=7, visits=1), MoveStats(move=9, visits=0)]
+    shown = own.at(stats)
+    assert np.isclose(shown[0], (0.5 - 3 - 1) / 5) and np.isclose(shown[1], 0.5 / 5)
+    own.at(stats)
+    assert len(calls) == 2  # each child's map once; unvisited moves none
+    assert np.array_equal(SearchOwnership(state, np.full(25, 0.5)).at(stats), np.full(25, 0.5))

@@ -8,8 +8,10 @@ loadsgf`` (GTP 2.0 section 6.3.5; answers the colour to move, as GNU Go does), `
 Go's: the game so far as SGF, ``games.go.sgf``), and the analysis commands of GUIs: ``lz-analyze``
 / ``analyze`` (Leela Zero's lines: win rate and prior in 1/100 %), ``kata-analyze`` (KataGo's:
 fractions; the score fields where the engine estimates the score, flat Monte-Carlo; ``ownership
-true`` adds an ownership map of the position analysed, computed once at its start: the network's
-ownership head where the net has one, else random playouts), ``genmove_analyze`` /
+true`` adds an ownership map: where the net has an ownership head, the network's maps of the root
+and of its most visited moves' positions averaged by visits, so it follows the search (KataGo's
+tree average, to depth one: ``gtp_ownership``); else random playouts' map of the position,
+computed once), ``genmove_analyze`` /
 ``lz-genmove_analyze`` / ``kata-genmove_analyze`` (their colour optional, as in KataGo);
 ``maxmoves N`` limits a line to the N best moves. Arguments parse as KataGo parses them
 (``gtp_text.parse_analysis``): an unknown key, a missing value or one out of range is answered
@@ -316,27 +318,31 @@ class GtpSession:
             stats = stats[:self._max_moves]
             if not stats:
                 return
-        line = info_line(state, stats, style, ownership)
+        line = info_line(state, stats, style, None if ownership is None else ownership.at(stats))
         if not (final and line == self._last_info):
             self.write(line + "\n")
         self._last_info = line
 
     def _ownership(self, state, asked: bool):
-        """For KataGo's ``ownership true``: float (cells,) in [-1, 1] from the side to move's view
-        (+1: it owns the point at the end), top-left first. The network's ownership head where
-        the engine's net has one (``PuctRollout.ownership``: the shipped ``go-9x9``), else the
-        mean over ``OWNERSHIP_PLAYOUTS`` random games from ``state`` (``go_montecarlo.ownership``,
-        what ``final_status_list`` uses). None when not ``asked``."""
+        """For KataGo's ``ownership true``: a ``gtp_ownership.SearchOwnership`` of ``state`` (its
+        maps from the side to move's view, +1: it owns the point at the end, top-left first), or
+        None when not asked. Where the engine's net has an ownership head
+        (``PuctRollout.ownership``: the shipped ``go-9x9``) the map follows the search, averaged
+        over the root and its most visited moves; else it is the mean over
+        ``OWNERSHIP_PLAYOUTS`` random games from ``state`` (``go_montecarlo.ownership``, what
+        ``final_status_list`` uses), computed once."""
         if not asked:
             return None
+        from zeroplay.play.gtp_ownership import SearchOwnership
+
         net = getattr(self.engine, "ownership", None)
         own = net(state) if net is not None else None
         if own is not None:
-            return own
+            return SearchOwnership(state, own, net)
         from zeroplay.engine.go_montecarlo import ownership
 
         black = ownership(state, OWNERSHIP_PLAYOUTS)
-        return black if state.to_play == 0 else -black
+        return SearchOwnership(state, black if state.to_play == 0 else -black)
 
     def _genmove(self, args, ident, *, cleanup=False, analysis=None):
         interval = None

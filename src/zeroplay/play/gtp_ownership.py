@@ -1,0 +1,58 @@
+"""The ownership map of ``kata-analyze ... ownership true``, following the search as it goes.
+
+KataGo reports the ownership averaged over its search tree, each node's network ownership weighted
+by its visits, so the map moves with the search. ``SearchOwnership`` does that to depth one: the
+root's own map (weight 1) and, for each of the ``MAX_CHILDREN`` most visited root moves, the map of
+the position after it (weight: the move's visits N), each from the network's ownership head; a
+child's map is computed once per analysis, on the report where the move first shows. Without a
+network head (the Go priors engine, a net without ``-own``) the map is the root's alone, the mean
+over random games, computed once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+MAX_CHILDREN = 10
+"""Root moves (the most visited) whose positions enter the average."""
+
+
+class SearchOwnership:
+    """Ownership of ``state`` from the side to move's view (+1: it owns the point at the end),
+    float (cells,) in [-1, 1], in the board's cell order (row-major from the top-left).
+
+    Args:
+        state: the analysed position.
+        root: its map (the network's, or random games' where ``net`` is None).
+        net: ``net(position)`` -> that position's network map from its own side to move's view,
+            or None; None: the map stays ``root``.
+    """
+
+    def __init__(self, state, root: np.ndarray, net: Callable | None = None):
+        self.state = state
+        self.root = np.asarray(root, np.float64)
+        self.net = net
+        self._children: dict[int, np.ndarray | None] = {}
+
+    def at(self, stats) -> np.ndarray:
+        """The map for the root statistics ``stats`` (``MoveStats`` with ``move`` and ``visits``)."""
+        if self.net is None:
+            return self.root
+        total = self.root.copy()
+        weight = 1.0
+        for s in sorted((s for s in stats if s.visits > 0), key=lambda s: -s.visits)[:MAX_CHILDREN]:
+            child = self._child(int(s.move))
+            if child is not None:
+                total += s.visits * child
+                weight += s.visits
+        return np.clip(total / weight, -1.0, 1.0)
+
+    def _child(self, move: int) -> np.ndarray | None:
+        if move not in self._children:
+            assert self.net is not None  # (at() asks only with a net)
+            after = self.state.play(move)
+            own = None if after.is_terminal else self.net(after)
+            # the child's map is its mover's view: the opponent of the root's side to move
+            self._children[move] = None if own is None else -np.asarray(own, np.float64)
+        return self._children[move]
