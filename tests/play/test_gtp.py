@@ -428,6 +428,9 @@ def test_analysis_arguments_as_katago_takes_them():
     assert parse_analysis(["b", "30", "ownership", "TRUE", "pvVisits", "false"], kata=True) == \
         AnalysisArgs(color=0, interval=30.0, ownership=True)
     assert parse_analysis([], kata=True) == AnalysisArgs()
+    # any decimal number as KataGo reads it; rootInfo is one of its booleans
+    assert parse_analysis(["1e2", "interval", "+3"], kata=True) == AnalysisArgs(interval=3.0)
+    assert parse_analysis(["b", "rootInfo", "true", "movesOwnership", "false"], kata=True) == AnalysisArgs(color=0)
 
 
 @pytest.mark.parametrize("args, kata, names", [
@@ -436,6 +439,8 @@ def test_analysis_arguments_as_katago_takes_them():
     (["ownership", "true"], False, "ownership"), (["frobnicate", "1"], True, "frobnicate"),
     (["avoid", "b", "D4", "1"], True, "avoid"), (["interval", "100001"], True, "interval"),
     (["maxmoves", "1000000000"], True, "maxmoves"), (["b", "w"], True, "w"),
+    (["50", "maxmoves", "\u00b2"], False, "maxmoves"), (["interval", "-1"], True, "interval"),
+    (["interval", "nan"], True, "interval"), (["interval", "1_000"], True, "interval"),
 ])
 def test_bad_analysis_arguments_are_refused_before_anything_starts(args, kata, names):
     with pytest.raises(GtpFailure, match="syntax error") as failure:
@@ -455,3 +460,24 @@ def test_bad_analysis_arguments_are_refused_before_anything_starts(args, kata, n
     s.interrupted = threading.Event()
     threading.Timer(0.3, s.interrupted.set).start()
     assert ask(s, out, "lz-analyze b 10 maxmoves 0") == "=\n\n"  # no lines at all, as KataGo's
+
+
+def test_maxmoves_cuts_the_lines_not_the_ownership_average():
+    # `maxmoves 1` averaged the ownership map over the one move listed (up to 0.17 off a point)
+    from types import SimpleNamespace
+
+    s, out = gtp_session()
+    seen = []
+    owner = SimpleNamespace(at=lambda stats: seen.append(list(stats)) or [0.0] * 81)
+    state = s.state
+    stats = s.engine.think(state, playouts=40)
+    assert len(stats) > 1
+    s._max_moves = 1
+    s._write_info(state, stats, "kata", owner)
+    assert seen == [stats] and "".join(out).count("info move ") == 1
+
+
+def test_a_command_id_is_ascii_digits():
+    s, out = gtp_session()
+    assert ask(s, out, "\u00b2 name").startswith("? ")  # not an id: an unknown command
+    assert ask(s, out, "7 name") == "=7 zeroplay\n\n"

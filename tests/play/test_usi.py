@@ -113,11 +113,46 @@ def test_bad_input_is_answered_and_keeps_the_position():
     s = Session()
     s.send("position startpos moves 7g7f")
     for line in ["position startpos moves 7g7f 7g7f", "position sfen x b - 1", "setoption name USI_Hash value 0",
-                 "setoption name Nope value 1", "setoption name Engine value Random", "frobnicate", "go nodes x"]:
+                 "setoption name Nope value 1", "setoption name Engine value Random", "frobnicate"]:
         s.lines.clear()
         s.send(line)
         assert len(s.lines) == 1 and s.lines[0].startswith("info string"), (line, s.lines)
     assert s.usi.state.usi_moves == ("7g7f",)
+
+
+def test_a_go_after_a_refused_position_resigns_until_a_good_one_comes():
+    # it answered with a move of the position before, which is not the GUI's
+    s = Session(max_seconds=0.05)
+    s.send("position startpos moves 7g7f", "position startpos moves 7g7f 7g7f", "go nodes 50")
+    assert s.lines[-2].startswith("info string go: the last position command was refused")
+    assert s.lines[-1] == "bestmove resign"
+    s.send("go mate 100")
+    assert s.lines[-1] == "checkmate timeout"
+    s.lines.clear()
+    s.send("position startpos moves 7g7f", "go nodes 50")
+    s.wait_for("bestmove")
+    assert not any(line.startswith("info string") for line in s.lines)
+    assert _bestmove_with_score_line_before(s.lines) != "resign"
+
+
+@pytest.mark.parametrize("go", ["go byoyomi -5", "go nodes x", "go banana nodes 50", "go btime -300 wtime 10 byoyomi"])
+def test_every_go_gets_a_bestmove(go):
+    # `go byoyomi -5` answered one info string and no bestmove: a GUI waited for ever
+    s = Session(max_seconds=0.1)
+    s.send("position startpos", go)
+    s.wait_for("bestmove")
+    said = [line for line in s.lines if line.startswith("info string")]
+    assert (said != []) == (go != "go byoyomi -5")  # a negative time counts as 0, unsaid
+    assert all(line.startswith("info string go: ") and line.endswith("left out") for line in said)
+    _bestmove_with_score_line_before(s.lines)
+
+
+def test_the_last_info_line_is_not_written_twice():
+    s = Session()
+    s.send("setoption name Depth value 2", "position startpos", "go nodes 100000")
+    s.wait_for("bestmove")
+    infos = [re.sub(r" (nps|time) \d+", "", line) for line in s.lines if line.startswith("info depth")]
+    assert infos and len(infos) == len(set(infos)), infos
 
 
 def _fuzz(count, seed):

@@ -62,6 +62,7 @@ from zeroplay.play.gtp_text import (
     clean_line,
     handicap_points,
     info_line,
+    is_count,
     parse_analysis,
 )
 from zeroplay.play.gtp_time import DEFAULT_MAX_MOVE_SECONDS, TimeControl, TimeError
@@ -205,7 +206,7 @@ class GtpSession:
             return True
         words = text.split()
         ident = ""
-        if words[0].isdigit():
+        if is_count(words[0]):
             ident = words.pop(0)
             if not words:
                 self.write(f"?{ident} missing command\n\n")
@@ -249,8 +250,7 @@ class GtpSession:
         return ""
 
     def cmd_boardsize(self, args, ident):
-        # ASCII digits only: str.isdigit() also accepts "²", which int() refuses
-        if len(args) != 1 or not (args[0].isascii() and args[0].isdigit()):
+        if len(args) != 1 or not is_count(args[0]):
             raise GtpFailure("syntax error")
         from zeroplay.games.go.game import MAX_SIZE, MIN_SIZE
 
@@ -314,11 +314,12 @@ class GtpSession:
         stop, unless the last progress line said the same (a search that ended with a report)."""
         if not stats:
             return
+        owner = None if ownership is None else ownership.at(stats)  # over all moves: maxmoves only cuts the list
         if self._max_moves is not None:  # KataGo's `maxmoves N`: the N best (0: no lines)
             stats = stats[:self._max_moves]
             if not stats:
                 return
-        line = info_line(state, stats, style, None if ownership is None else ownership.at(stats))
+        line = info_line(state, stats, style, owner)
         if not (final and line == self._last_info):
             self.write(line + "\n")
         self._last_info = line
@@ -477,14 +478,14 @@ class GtpSession:
             raise GtpFailure("bad vertex list") from None
 
     def cmd_fixed_handicap(self, args, ident):
-        if len(args) != 1 or not args[0].isdigit():
+        if len(args) != 1 or not is_count(args[0]):
             raise GtpFailure("syntax error")
         points = handicap_points(self.game.width, int(args[0]))
         self._place_handicap(points)
         return " ".join(points)
 
     def cmd_place_free_handicap(self, args, ident):
-        if len(args) != 1 or not args[0].isdigit():
+        if len(args) != 1 or not is_count(args[0]):
             raise GtpFailure("syntax error")
         n = int(args[0])
         try:
@@ -507,7 +508,7 @@ class GtpSession:
         square boards only. A file that does not load leaves the game as it was."""
         from zeroplay.games.go.sgf import read_go_sgf
 
-        if not 1 <= len(args) <= 2 or (len(args) == 2 and not args[1].isdigit()):
+        if not 1 <= len(args) <= 2 or (len(args) == 2 and not is_count(args[1])):
             raise GtpFailure("syntax error")
 
         def cannot(reason: str) -> GtpFailure:

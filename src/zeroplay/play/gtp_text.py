@@ -9,13 +9,19 @@ from dataclasses import dataclass
 
 MAX_LINE = 65536
 """Characters of one command line kept; a longer one is answered as a syntax error."""
-_DECIMAL = re.compile(r"\d+(\.\d*)?|\.\d+")
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 COLORS = {"b": 0, "black": 0, "w": 1, "white": 1}
 """GTP colour words (case-insensitive) -> player: 0 Black, 1 White."""
 
 
 class GtpFailure(Exception):
     """A command that fails: answered ``? message``."""
+
+
+def is_count(text: str) -> bool:
+    """True for ASCII digits only (``str.isdigit`` also takes ``²`` and ``١٢``, which ``int``
+    refuses or reads as another number)."""
+    return text.isascii() and text.isdigit()
 
 
 def clean_line(raw: str) -> str:
@@ -71,19 +77,24 @@ class AnalysisArgs:
 
 
 _COUNT_KEYS = ("minmoves", "maxmoves")
-_BOOL_KEYS = {"ownership", "ownershipstdev", "movesownership", "movesownershipstdev", "pvvisits", "pvedgevisits"}
+_BOOL_KEYS = {"ownership", "ownershipstdev", "movesownership", "movesownershipstdev", "pvvisits", "pvedgevisits",
+              "rootinfo"}
 _BOOLS = {"true": True, "false": False}
 MAX_COUNT = 1_000_000_000
+MAX_INTERVAL = 100_000.0
 
 
 def parse_analysis(args: list[str], *, kata: bool) -> AnalysisArgs:
     """Parse an analysis command's arguments as KataGo does (``gtp.cpp``, ``parseAnalyzeCommand``):
-    an optional colour, an optional interval (centiseconds, decimals taken), then key-value pairs:
-    ``interval X``, ``minmoves N``, ``maxmoves N`` and, for ``kata`` commands, the booleans
-    ``ownership``, ``ownershipStdev``, ``movesOwnership``, ``movesOwnershipStdev``, ``pvVisits``,
-    ``pvEdgeVisits`` (``true`` / ``false``). Only ``ownership`` changes the lines; the others are
-    accepted so that GUIs that send them work, and show nothing (this engine keeps no such
-    statistics), as does ``minmoves`` (lines hold the moves searched, at least one).
+    an optional colour, an optional interval (centiseconds; any decimal number, ``50``, ``12.5``,
+    ``1e2``), then key-value pairs: ``interval X``, ``minmoves N``, ``maxmoves N`` and, for
+    ``kata`` commands, the booleans ``ownership``, ``ownershipStdev``, ``movesOwnership``,
+    ``movesOwnershipStdev``, ``pvVisits``, ``pvEdgeVisits``, ``rootInfo`` (``true`` / ``false``).
+    Only ``ownership`` changes the lines; the others are accepted so that GUIs that send them
+    work, and show nothing (this engine keeps no such statistics), as does ``minmoves`` (lines
+    hold the moves searched, at least one). Two differences from KataGo, both lenient: keys and
+    booleans are case-insensitive, and without an interval the lines come every 100 cs (KataGo's
+    then come only at the end).
 
     Raises:
         GtpFailure: a key without a value, an unknown key (``avoid`` / ``allow`` included: root
@@ -96,8 +107,8 @@ def parse_analysis(args: list[str], *, kata: bool) -> AnalysisArgs:
         color = COLORS[args[i].lower()]
         i += 1
     interval = 100.0
-    if i < len(args) and _DECIMAL.fullmatch(args[i]):
-        interval = _interval(args[i])
+    if i < len(args) and _NUMBER.fullmatch(args[i]) and 0 <= float(args[i]) <= MAX_INTERVAL:
+        interval = max(float(args[i]), 1.0)
         i += 1
     max_moves = None
     ownership = False
@@ -111,11 +122,12 @@ def parse_analysis(args: list[str], *, kata: bool) -> AnalysisArgs:
         value = args[i + 1]
         i += 2
         if low == "interval":
-            if not _DECIMAL.fullmatch(value):
-                raise GtpFailure(f"syntax error: interval must be a number of centiseconds, got {value!r}")
-            interval = _interval(value)
+            if not (_NUMBER.fullmatch(value) and 0 <= float(value) <= MAX_INTERVAL):
+                raise GtpFailure(f"syntax error: interval must be a number of centiseconds in [0, "
+                                 f"{MAX_INTERVAL:g}], got {value!r}")
+            interval = max(float(value), 1.0)
         elif low in _COUNT_KEYS:
-            if not value.isdigit() or int(value) >= MAX_COUNT:
+            if not is_count(value) or int(value) >= MAX_COUNT:
                 raise GtpFailure(f"syntax error: {low} must be an integer in [0, {MAX_COUNT}), got {value!r}")
             if low == "maxmoves":
                 max_moves = int(value)
@@ -127,13 +139,6 @@ def parse_analysis(args: list[str], *, kata: bool) -> AnalysisArgs:
         else:
             raise GtpFailure(f"syntax error: unknown analysis argument {key!r}")
     return AnalysisArgs(color, interval, max_moves, ownership)
-
-
-def _interval(text: str) -> float:
-    value = float(text)
-    if value > 100_000:
-        raise GtpFailure(f"syntax error: interval must be at most 100000 centiseconds, got {text}")
-    return max(value, 1.0)
 
 
 def info_line(state, stats, style: str, ownership=None) -> str:

@@ -18,10 +18,14 @@ Options: ``USI_Hash`` (MiB, alpha-beta table), ``USI_Ponder``, ``Engine`` (Alpha
 (ms kept back from every time limit), ``Model`` (MCTS network checkpoint; empty = none). An engine
 that cannot be built (a Model that does not load) is said in an ``info string`` and the AlphaBeta
 engine, which needs no model, plays instead: ``isready`` always answers ``readyok`` and every
-well-formed ``go`` a ``bestmove``.
+``go`` a ``bestmove``.
 
 Bad input never stops the engine: an unknown command, a malformed option or position, an
-illegal move is answered with one ``info string`` line, and the last good position is kept.
+illegal move is answered with one ``info string`` line, and the last good position is kept; a
+``go`` after a refused ``position`` answers ``bestmove resign`` (a move of the position before
+would not be the GUI's), until a good one comes. A ``go`` with a malformed or unknown parameter
+says so in an ``info string`` and searches without it (a GUI waits for a ``bestmove`` after every
+``go``; with no limit left, ``DEFAULT_GO_SECONDS``); a time below 0 counts as 0.
 Time: with byoyomi the engine thinks ``time left / 40 + byoyomi - margin``, with increments
 ``time left / 30 + increment - margin``, with sudden death ``time left / 40 - margin``, never more
 than ``time left + byoyomi + increment - margin`` and at least 20 ms.
@@ -30,6 +34,7 @@ than ``time left + byoyomi + increment - margin`` and at least 20 ms.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import threading
 import time
@@ -101,6 +106,7 @@ class UsiSession:
         self._pondering = False
         self._go: dict = {}
         self._timer: threading.Timer | None = None
+        self._refused: str | None = None  # why the last position command was refused
 
     # --- plumbing -----------------------------------------------------------------------------
     def write(self, line: str) -> None:
@@ -191,13 +197,27 @@ class UsiSession:
             self.engine.new_game()
 
     def _cmd_position(self, args):
-        self.state = _usi_game().from_usi(" ".join(args))
+        try:
+            self.state = _usi_game().from_usi(" ".join(args))
+            self._refused = None
+        except ValueError as e:
+            self._refused = str(e)  # the GUI's position is not ours: no move for the one before
+            raise
 
     def _cmd_go(self, args):
         self._finish_search()
-        go = _parse_go(args)
-        if "mate" in go:
-            self._start(self._mate, go)
+        problems: list[str] = []
+        go = _parse_go(args, problems)
+        if problems:  # a GUI waits for a bestmove after every go: the rest of it still plays
+            self._say(f"go: {'; '.join(problems)}; left out")
+        mate = "mate" in go or "mate" in args
+        if self._refused is not None:
+            self._say(f"go: the last position command was refused ({self._refused}); no answer for the "
+                      "position before it")
+            self.write("checkmate timeout" if mate else "bestmove resign")
+            return
+        if mate:
+            self._start(self._mate, go if "mate" in go else dict(go, mate=int(DEFAULT_GO_SECONDS * 1000)))
             return
         if self.state is None:
             self.state = _usi_game().initial()
@@ -305,9 +325,15 @@ class UsiSession:
             seconds = min(seconds or self.max_seconds, self.max_seconds)
         depth = go.get("depth") or self.options["Depth"] or None
         started = time.perf_counter()
+        said: list[str] = []
+
+        def iteration(r) -> None:
+            said[:] = [_info_line(r, started)]
+            self.write(said[0])
+
         try:
             result = self.engine.search(state, depth=depth, nodes=go.get("nodes"), seconds=seconds, stop=stop,
-                                        on_iteration=lambda r: self.write(_info_line(r, started)))
+                                        on_iteration=iteration)
         except Exception as e:  # a bug must not leave the GUI without a move
             self._say(f"search failed ({type(e).__name__}: {e}); playing the first legal move")
             from zeroplay.engine.shogi_alphabeta import AlphaBetaResult
@@ -318,7 +344,9 @@ class UsiSession:
         # infinite and ponder searches answer only after stop (or ponderhit)
         while (go.get("infinite") or self._pondering) and not stop.is_set():
             stop.wait(0.005)
-        self.write(_info_line(result, started))
+        final = _info_line(result, started)
+        if not said or _without_time(final) != _without_time(said[0]):  # not the last line again
+            self.write(final)
         best = result.best_move
         ponder = ""
         if self.options["USI_Ponder"] and best not in ("resign", "win") and len(result.pv) >= 2:
@@ -357,8 +385,25 @@ def _usi_game():
     return Shogi(max_moves=100_000)
 
 
-def _parse_go(args) -> dict:
-    go: dict = {}
+def _parse_go(args, problems: list | None = None) -> dict:
+    """The parameters of ``go``. A time below 0 (a GUI's clock that ran over) counts as 0.
+
+    Raises:
+        ValueError: a malformed or unknown parameter, when ``problems`` is None; else each one is
+            appended to ``problems`` (its message) and left out, and the rest are returned.
+    """
+    if problems is not None:
+        go: dict = {}
+        i = 0
+        while i < len(args):  # each parameter alone, so that one bad one drops only itself
+            take = 1 if args[i] in ("infinite", "ponder") or args[i] not in (*_GO_NUMBERS, "mate") else 2
+            try:
+                go.update(_parse_go(args[i:i + take]))
+            except ValueError as e:
+                problems.append(str(e))
+            i += take
+        return _drop_zero_limits(go)
+    go = {}
     i = 0
     while i < len(args):
         word = args[i]
@@ -371,6 +416,8 @@ def _parse_go(args) -> dict:
                 value = int(args[i + 1])
             except ValueError:
                 raise ValueError(f"go {word} needs a whole number, got {args[i + 1][:20]!r}") from None
+            if value < 0 and word not in ("nodes", "depth"):
+                value = 0
             if value < 0 or value > 10**12:
                 raise ValueError(f"go {word} must be in 0..10^12, got {value}")
             go[word] = value
@@ -392,11 +439,21 @@ def _parse_go(args) -> dict:
         else:
             raise ValueError(f"unknown go parameter {word[:20]!r}")
         i += 1
+    return _drop_zero_limits(go)
+
+
+def _drop_zero_limits(go: dict) -> dict:
     if go.get("depth") == 0:
         go.pop("depth")
     if go.get("nodes") == 0:
         go.pop("nodes")
     return go
+
+
+def _without_time(line: str) -> str:
+    """An ``info`` line without its ``nps`` and ``time`` fields (which differ between two writes
+    of the same result)."""
+    return re.sub(r" (nps|time) \d+", "", line)
 
 
 def _info_line(result, started: float) -> str:
