@@ -146,3 +146,16 @@ def test_a_damaged_cputime_row_is_named(tmp_path, row, needle):
     with pytest.raises(ValueError, match="cputime.tsv line 2 is damaged") as info:
         cpu_hours(tmp_path)
     assert needle in str(info.value) and "mend or remove that line" in str(info.value)
+
+
+def test_export_refuses_to_overwrite_the_runs_own_checkpoint(run_dir, capsys):
+    own = run_dir / "checkpoints" / "iter-000001.safetensors"
+    before = own.read_bytes()
+    assert main(["export", str(run_dir), "--out", str(own), "--iteration", "2"]) == 2
+    assert "run's own checkpoints" in capsys.readouterr().err and own.read_bytes() == before
+
+
+def test_shogi_cannot_train_in_a_compiled_run_directory(run_dir, capsys):
+    assert main(["train", "--game", "shogi", "--run-dir", str(run_dir), "--iterations", "3"]) == 2
+    assert "holds a run of the compiled pipeline" in capsys.readouterr().err
+    assert not (run_dir / "python-loop.json").exists()

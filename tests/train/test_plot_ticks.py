@@ -11,7 +11,15 @@ pytest.importorskip("matplotlib", reason="matplotlib (the plots) is not installe
 
 from zeroplay.engine.elo import elo_estimate  # noqa: E402
 from zeroplay.train import MetricsLog, read_metrics  # noqa: E402
-from zeroplay.train.plot import _elo, _games_per_hour, _pyplot, games_per_hour_line, plot_run  # noqa: E402
+from zeroplay.train.plot import (  # noqa: E402
+    _elo,
+    _game_length,
+    _games_per_hour,
+    _pyplot,
+    _wins_by_colour,
+    games_per_hour_line,
+    plot_run,
+)
 
 
 @pytest.mark.parametrize("iterations", [(1, 2), (1,), (3, 4, 5), tuple(range(1, 40))])
@@ -133,3 +141,21 @@ def test_the_games_per_hour_line_breaks_at_a_long_pause():
         steady = [{"kind": "selfplay", "iteration": it, "games": 100, "seconds": 600.0, "time": 900.0 * it}
                   for it in range(1, n + 1)]
         assert not any(math.isnan(v) for v in games_per_hour_line(steady)[1])
+
+
+@pytest.mark.parametrize("draw", [_wins_by_colour, _game_length])
+def test_self_play_charts_ticks_are_whole_iterations(tmp_path, draw):
+    # a two-iteration shogi run's charts had ticks at 1.2, 1.4, ...
+    log = MetricsLog(tmp_path / "metrics.jsonl")
+    for it in (1, 2):
+        log.append("selfplay", iteration=it, games=2, moves=24, seconds=1.0, black_wins=1, white_wins=0, draws=1)
+    plt = _pyplot()
+    fig, ax = plt.subplots()
+    try:
+        assert draw(ax, read_metrics(tmp_path / "metrics.jsonl"))
+        fig.canvas.draw()
+        low, high = ax.get_xlim()
+        ticks = [t for t in ax.get_xticks() if low <= t <= high]
+        assert ticks and all(float(t).is_integer() for t in ticks), ticks
+    finally:
+        plt.close(fig)

@@ -61,6 +61,15 @@ def test_zeroplay_train_game_shogi_runs_two_iterations_and_resumes(tmp_path, cap
     assert load_shogi_net(out)[1]["shipped"]["picked"].startswith("the newest checkpoint")
     assert main(["export", str(run_dir), "--out", str(out), "--iteration", "9"]) == 2
     assert "no checkpoint of iteration 9" in capsys.readouterr().err
+    # --out on the run's own checkpoint replaced iteration 1's weights with iteration 2's
+    own = run_dir / "net-0001.safetensors"
+    before = own.read_bytes()
+    assert main(["export", str(run_dir), "--out", str(own), "--iteration", "2"]) == 2
+    assert "run's own checkpoints" in capsys.readouterr().err and own.read_bytes() == before
+    # another game in the same directory mixed its metrics into the shogi run's
+    assert main(["train", "--game", "gomoku", "--size", "8", "--run-dir", str(run_dir), "--iterations", "1"]) == 2
+    assert "holds a shogi run" in capsys.readouterr().err
+    assert not (run_dir / "config.json").exists() and len(read_metrics(run_dir / "metrics.jsonl", "train")) == 3
 
 
 def test_plot_says_what_an_old_shogi_run_lacks(tmp_path):

@@ -7,6 +7,7 @@ import errno
 import json
 import os
 import sys
+from pathlib import Path
 
 from zeroplay.engine.options import at_least_0, at_least_1
 
@@ -376,7 +377,17 @@ def _python_loop(args) -> bool:
 
     if args.game is None:
         return is_python_loop_run(args.run_dir)
-    return getattr(make(args.game, **(_game_options(args) or {})), "kernels", ()) is None
+    python_loop = getattr(make(args.game, **(_game_options(args) or {})), "kernels", ()) is None
+    run_dir = Path(args.run_dir)
+    # one run directory holds one run: another game's metrics and checkpoints beside its own
+    # would make plot and export mix the two
+    if not python_loop and is_python_loop_run(run_dir):
+        raise ValueError(f"{run_dir} holds a shogi run (python-loop.json); --game {args.game} cannot "
+                         "train in it: give another --run-dir")
+    if python_loop and (run_dir / "config.json").exists():
+        raise ValueError(f"{run_dir} holds a run of the compiled pipeline (config.json); --game {args.game} "
+                         "cannot train in it: give another --run-dir")
+    return python_loop
 
 
 def _join_cluster(args) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -186,6 +187,11 @@ def export_model(run_dir: str | os.PathLike, out: str | os.PathLike, *, iteratio
 
 
 def _check_out(out: Path, run_dir: Path) -> None:
+    where = out.resolve().parent
+    if where == (run_dir / "checkpoints").resolve() or (
+            where == run_dir.resolve() and re.fullmatch(r"net-\d{4}\.safetensors", out.name)):
+        # the run's own checkpoint would be replaced by another iteration's weights
+        raise ValueError(f"--out {out} is in the run's own checkpoints; name a file outside them")
     if out.is_dir():
         raise ValueError(f"--out {out} is a directory; name the file, e.g. {out / (run_dir.name + '.safetensors')}")
     if out.suffix != ".safetensors":
@@ -264,8 +270,9 @@ def _cmd_export(args) -> int:
     from zeroplay.train.shogi_selfplay import is_python_loop_run
 
     if is_python_loop_run(args.run_dir):
+        was = "replaced the file that was there; " if replaced else ""
         print(f"{args.out}: iteration {shipped['iteration']} of {args.run_dir} (a shogi network, "
-              f"{shipped['status']}); play it with: zeroplay usi, then setoption name Engine value MCTS and "
+              f"{shipped['status']}); {was}play it with: zeroplay usi, then setoption name Engine value MCTS and "
               f"setoption name Model value {args.out} (or zeroplay arena shogimcts:800@{args.out} ...)", file=sys.stderr)
         print(json.dumps(shipped))
         return 0

@@ -146,15 +146,19 @@ def _elo(ax, records, opponent: str | None = None) -> bool:
         pts = [(x, r[key]) for x, r in rows if r.get("elo") is None and r.get(key) is not None]
         if pts:
             ax.plot(*zip(*pts), marker, linestyle="none", markersize=9, label=label)
+    _iteration_axis(ax)
+    ax.set_ylabel("Elo")
+    ax.set_title(f"Arena Elo vs {opponent}")
+    ax.legend(fontsize="small")
+    return True
+
+
+def _iteration_axis(ax) -> None:
     from matplotlib.ticker import MaxNLocator
 
     # iterations are whole: no tick at 1.25 (min_n_ticks=1: one iteration alone gets its one tick)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
     ax.set_xlabel("iteration")
-    ax.set_ylabel("Elo")
-    ax.set_title(f"Arena Elo vs {opponent}")
-    ax.legend(fontsize="small")
-    return True
 
 
 def _by_iteration(records, keys: tuple[str, ...]) -> dict:
@@ -177,7 +181,7 @@ def _wins_by_colour(ax, records) -> bool:
     for key, label in (("black_wins", "Black wins"), ("white_wins", "White wins"), ("draws", "draws")):
         ax.plot(x, [100.0 * v[key] / sum(v.values()) for v in rows.values()], marker=".", label=label)
     ax.set_ylim(0, 100)
-    ax.set_xlabel("iteration")
+    _iteration_axis(ax)
     ax.set_ylabel("% of self-play games")
     ax.set_title("Self-play results by colour")
     ax.legend(fontsize="small")
@@ -190,7 +194,7 @@ def _game_length(ax, records) -> bool:
         return False
     ax.plot(list(rows), [v["moves"] / v["games"] for v in rows.values()], marker=".")
     ax.set_ylim(bottom=0)
-    ax.set_xlabel("iteration")
+    _iteration_axis(ax)
     ax.set_ylabel("moves per game")
     ax.set_title("Self-play game length")
     return True
