@@ -88,4 +88,4 @@ def test_no_model_note_names_the_rule_a_shipped_model_lacks():
     assert "(the shipped gomoku-15x15-freestyle plays rule 'freestyle')" in renju
     # 11x11's default is a 15x15 file, which the board's own name did not find
     renju11 = make_engine(make("gomoku", size=11, rule="renju"), None).note
-    assert "(the shipped gomoku-15x15-freestyle-iter65 plays rule 'freestyle')" in renju11
+    assert "(the shipped gomoku-15x15-freestyle plays rule 'freestyle')" in renju11

@@ -17,7 +17,6 @@ EXPECTED = {
     "gomoku-8x8-5-freestyle.safetensors": dict(size=8, n_in_row=5, rule="freestyle"),
     "gomoku-15x15-freestyle.safetensors": dict(size=15, n_in_row=5, rule="freestyle"),
     # the same run's iteration 65: 11x11's default, where the newer 15x15 one is not measured yet
-    "gomoku-15x15-freestyle-iter65.safetensors": dict(size=15, n_in_row=5, rule="freestyle"),
     "go-9x9.safetensors": dict(size=9),  # issue 22: area scoring; komi is free (a value-only option)
 }
 MAX_BYTES = 8 << 20
@@ -116,7 +115,7 @@ def test_resolve_model_keeps_paths_and_unknown_names():
 
 
 def test_11x11_plays_with_the_fully_convolutional_15x15_model():
-    path = MODELS_DIR / "gomoku-15x15-freestyle-iter65.safetensors"
+    path = MODELS_DIR / "gomoku-15x15-freestyle.safetensors"
     if not path.exists():
         pytest.skip("the shipped 15x15 model is not in this checkout (src/zeroplay/models/)")
     game = make("gomoku", size=11, n_in_row=5, rule="freestyle")
@@ -156,21 +155,25 @@ def test_a_shipped_model_named_outside_its_default_settings_says_so():
     nine8 = make_engine(make("gomoku", size=9, n_in_row=5, rule="freestyle"), "gomoku-8x8-5-freestyle")
     assert nine8.note == "gomoku-8x8-5-freestyle: trained on 8x8, not measured on 9x9 (docs/STRENGTH.md)."
     assert make_engine(make("gomoku", size=15, n_in_row=5, rule="freestyle"), "gomoku-15x15-freestyle").note is None
-    assert make_engine(make("gomoku", size=11, n_in_row=5, rule="freestyle"),
-                       "gomoku-15x15-freestyle-iter65").note is None
+    assert make_engine(make("gomoku", size=11, n_in_row=5, rule="freestyle"), "gomoku-15x15-freestyle").note is None
 
 
-def test_an_earlier_model_named_on_its_own_board_says_it_was_replaced():
-    """``--model gomoku-15x15-freestyle-iter65`` on 15x15 is not "weaker than the search-only
-    engine" (it scored 0.930 against it): a newer model replaced it there. On 11x11 the newer one
-    is the one not measured."""
-    from zeroplay.engine.factory import make_engine
+def test_an_earlier_model_named_on_its_own_board_says_it_was_replaced(tmp_path, monkeypatch):
+    """``--model NAME`` of an earlier shipped model on its own board is not "weaker than the
+    search-only engine": a newer model replaced it there."""
+    import shutil
 
-    for name in ("gomoku-15x15-freestyle", "gomoku-15x15-freestyle-iter65"):
-        if not (MODELS_DIR / f"{name}.safetensors").exists():
-            pytest.skip(f"the shipped model {name} is not in this checkout (src/zeroplay/models/)")
-    old = make_engine(make("gomoku", size=15, n_in_row=5, rule="freestyle"), "gomoku-15x15-freestyle-iter65")
-    assert old.note == ("gomoku-15x15-freestyle-iter65: an earlier model; gomoku-15x15-freestyle replaced it "
+    import zeroplay.engine.factory as factory
+
+    src = MODELS_DIR / "gomoku-8x8-5-freestyle.safetensors"
+    if not src.exists():
+        pytest.skip("the shipped 8x8 model is not in this checkout (src/zeroplay/models/)")
+    shutil.copy(src, tmp_path / "gomoku-8x8-5-freestyle.safetensors")
+    shutil.copy(src, tmp_path / "gomoku-8x8-5-freestyle-old.safetensors")
+    import zeroplay.nn.shipped as shipped
+
+    monkeypatch.setattr(factory, "MODELS_DIR", tmp_path)
+    monkeypatch.setattr(shipped, "MODELS_DIR", tmp_path)
+    old = factory.make_engine(make("gomoku", size=8, n_in_row=5, rule="freestyle"), "gomoku-8x8-5-freestyle-old")
+    assert old.note == ("gomoku-8x8-5-freestyle-old: an earlier model; gomoku-8x8-5-freestyle replaced it "
                         "as this board's default (docs/STRENGTH.md).")
-    new11 = make_engine(make("gomoku", size=11, n_in_row=5, rule="freestyle"), "gomoku-15x15-freestyle")
-    assert new11.note == "gomoku-15x15-freestyle: trained on 15x15, not measured on 11x11 (docs/STRENGTH.md)."

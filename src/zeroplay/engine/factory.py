@@ -93,9 +93,8 @@ DEFAULT_MODELS = {
     ("gomoku", 6, 6, 4, "freestyle"): "gomoku-6x6-4-freestyle.safetensors",
     ("gomoku", 8, 8, 5, "freestyle"): "gomoku-8x8-5-freestyle.safetensors",
     ("gomoku", 15, 15, 5, "freestyle"): "gomoku-15x15-freestyle.safetensors",
-    # the fully convolutional 15x15 net's iteration 65, measured on 11x11 in docs/STRENGTH.md (the
-    # 15x15 default's newer iteration 83 is not measured there yet)
-    ("gomoku", 11, 11, 5, "freestyle"): "gomoku-15x15-freestyle-iter65.safetensors",
+    # the fully convolutional 15x15 net (iteration 83), measured on 11x11 in docs/STRENGTH.md
+    ("gomoku", 11, 11, 5, "freestyle"): "gomoku-15x15-freestyle.safetensors",
     # 9x9 Go at any komi (a value-only option) with area scoring; territory scoring does not load it
     ("go", 9, 9, None, None): "go-9x9.safetensors",
 }
@@ -294,7 +293,7 @@ def _rules_differ(game: Game) -> tuple[str, str]:
     from zeroplay.nn.record import CheckpointError, option_differences
 
     defaults = {name for key, name in DEFAULT_MODELS.items() if key[:3] == (game.name, game.width, game.height)}
-    # this board's default first: "gomoku-15x15-freestyle-iter65" (11x11's) sorts before it
+    # this board's default first: another board's file may sort before it
     for path in sorted(model_files(), key=lambda p: (p.name not in defaults, p.name)):
         if path.name not in defaults and not path.stem.startswith(f"{game.name}-{game.width}x{game.height}"):
             continue  # (a board's default may be another board's file: 11x11's is a 15x15 net)
