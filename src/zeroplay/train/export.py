@@ -233,7 +233,8 @@ def _export_python_loop(run_dir: Path, out: Path, which: str | int, status: str,
                     default=None),
         "selfplay_games": sum(r.get("games", 0) for r in records
                               if r.get("kind") == "selfplay" and r.get("iteration", 0) <= it) or None,
-        "command": command or f"zeroplay train --game shogi --run-dir {run_dir}",
+        "command": command or (f"zeroplay train --game shogi --run-dir {run_dir} --net b{net.blocks_count}c{net.channels} "
+                               "(the other options as each call gave them: this loop stores none)"),
     }
     _check_out(out, run_dir)
     try:

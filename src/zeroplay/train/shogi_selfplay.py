@@ -216,7 +216,8 @@ def train_command(args) -> int:
                       hours=args.hours, games=args.games_per_iteration or 2, playouts=args.playouts or 16,
                       max_moves=max_moves, steps=args.steps or 20, batch_size=args.batch_size or 64,
                       blocks=int(m.group(1)), channels=int(m.group(2)), seed=args.seed or 0, lr=args.lr or 1e-3)
-    print(f"run {run_dir}: shogi (Python loop), net {net}, last checkpoint {figures.get('checkpoint', '(none new)')}")
+    shape = f"b{m.group(1)}c{m.group(2)}" + (" (tiny)" if net == "tiny" else "")  # as a resumed run shows it
+    print(f"run {run_dir}: shogi (Python loop), net {shape}, last checkpoint {figures.get('checkpoint', '(none new)')}")
     return 0
 
 
