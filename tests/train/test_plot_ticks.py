@@ -29,16 +29,7 @@ def test_elo_chart_ticks_are_whole_iterations(tmp_path, iterations):
     for it in iterations:
         e = elo_estimate(5 + it % 3, 2, 3)
         log.append("arena", iteration=it, opponent="rollout:200", elo=e.elo, elo_low=e.elo_low, elo_high=e.elo_high)
-    plt = _pyplot()
-    fig, ax = plt.subplots()
-    try:
-        assert _elo(ax, read_metrics(tmp_path / "metrics.jsonl"))
-        fig.canvas.draw()
-        low, high = ax.get_xlim()
-        ticks = [t for t in ax.get_xticks() if low <= t <= high]
-        assert ticks and all(float(t).is_integer() for t in ticks), ticks
-    finally:
-        plt.close(fig)
+    _assert_whole_ticks(_elo, tmp_path)
     assert [p.name for p in plot_run(tmp_path, tmp_path / "plots")] == ["elo.png"]
 
 
@@ -149,6 +140,11 @@ def test_self_play_charts_ticks_are_whole_iterations(tmp_path, draw):
     log = MetricsLog(tmp_path / "metrics.jsonl")
     for it in (1, 2):
         log.append("selfplay", iteration=it, games=2, moves=24, seconds=1.0, black_wins=1, white_wins=0, draws=1)
+    _assert_whole_ticks(draw, tmp_path)
+
+
+def _assert_whole_ticks(draw, tmp_path) -> None:
+    """``draw`` charts the run's metrics with ticks at whole iterations only."""
     plt = _pyplot()
     fig, ax = plt.subplots()
     try:
