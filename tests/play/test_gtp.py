@@ -430,6 +430,7 @@ def test_analysis_arguments_as_katago_takes_them():
     assert parse_analysis([], kata=True) == AnalysisArgs()
     # any decimal number as KataGo reads it; rootInfo is one of its booleans
     assert parse_analysis(["1e2", "interval", "+3"], kata=True) == AnalysisArgs(interval=3.0)
+    assert parse_analysis(["maxmoves", "+3"], kata=False) == AnalysisArgs(max_moves=3)
     assert parse_analysis(["b", "rootInfo", "true", "movesOwnership", "false"], kata=True) == AnalysisArgs(color=0)
 
 
@@ -441,6 +442,8 @@ def test_analysis_arguments_as_katago_takes_them():
     (["maxmoves", "1000000000"], True, "maxmoves"), (["b", "w"], True, "w"),
     (["50", "maxmoves", "\u00b2"], False, "maxmoves"), (["interval", "-1"], True, "interval"),
     (["interval", "nan"], True, "interval"), (["interval", "1_000"], True, "interval"),
+    (["interval", "\u0661\u0662"], False, "interval"), (["\u0661\u0662"], False, "\u0661\u0662"),
+    (["\u00b2"], False, "unknown analysis argument"),
 ])
 def test_bad_analysis_arguments_are_refused_before_anything_starts(args, kata, names):
     with pytest.raises(GtpFailure, match="syntax error") as failure:
@@ -481,3 +484,12 @@ def test_a_command_id_is_ascii_digits():
     s, out = gtp_session()
     assert ask(s, out, "\u00b2 name").startswith("? ")  # not an id: an unknown command
     assert ask(s, out, "7 name") == "=7 zeroplay\n\n"
+
+
+@pytest.mark.parametrize("args", ["7_5", "\u0667.\u0665", "nan", "inf", "7.5e"])
+def test_komi_takes_ascii_decimals_only(args):
+    # float() read "komi 7_5" as 75 (final_score said W+75) and took other scripts' digits
+    s, out = gtp_session()
+    assert ask(s, out, f"komi {args}") == "? syntax error\n\n" and s.game.options["komi"] == 7.5
+    assert ask(s, out, "komi +6.5") == "=\n\n" and s.game.options["komi"] == 6.5
+    assert ask(s, out, "time_settings \u0661\u0662 0 0").startswith("? ")

@@ -135,7 +135,17 @@ def test_a_go_after_a_refused_position_resigns_until_a_good_one_comes():
     assert _bestmove_with_score_line_before(s.lines) != "resign"
 
 
-@pytest.mark.parametrize("go", ["go byoyomi -5", "go nodes x", "go banana nodes 50", "go btime -300 wtime 10 byoyomi"])
+def test_an_infinite_go_after_a_refused_position_answers_at_stop():
+    s = Session(max_seconds=0.05)
+    s.send("position startpos moves 7g7f 7g7f", "go infinite")
+    time.sleep(0.2)
+    assert not any(line.startswith("bestmove") for line in s.lines)  # not before stop
+    s.send("stop")
+    assert s.lines[-1] == "bestmove resign"
+
+
+@pytest.mark.parametrize("go", ["go byoyomi -5", "go nodes x", "go banana nodes 50", "go btime -300 wtime 10 byoyomi",
+                                "go nodes mate"])
 def test_every_go_gets_a_bestmove(go):
     # `go byoyomi -5` answered one info string and no bestmove: a GUI waited for ever
     s = Session(max_seconds=0.1)

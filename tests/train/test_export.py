@@ -152,10 +152,25 @@ def test_export_refuses_to_overwrite_the_runs_own_checkpoint(run_dir, capsys):
     own = run_dir / "checkpoints" / "iter-000001.safetensors"
     before = own.read_bytes()
     assert main(["export", str(run_dir), "--out", str(own), "--iteration", "2"]) == 2
-    assert "run's own checkpoints" in capsys.readouterr().err and own.read_bytes() == before
+    assert "a training run's checkpoint file" in capsys.readouterr().err and own.read_bytes() == before
 
 
 def test_shogi_cannot_train_in_a_compiled_run_directory(run_dir, capsys):
     assert main(["train", "--game", "shogi", "--run-dir", str(run_dir), "--iterations", "3"]) == 2
     assert "holds a run of the compiled pipeline" in capsys.readouterr().err
     assert not (run_dir / "python-loop.json").exists()
+
+
+def test_export_refuses_another_runs_checkpoints_too(run_dir, tmp_path, capsys):
+    import shutil
+
+    other = tmp_path / "other"
+    shutil.copytree(run_dir, other)
+    target = other / "checkpoints" / "iter-000001.safetensors"
+    before = target.read_bytes()
+    link = tmp_path / "link.safetensors"
+    link.symlink_to(target)
+    for out in (target, link, other / "checkpoints" / ".." / "checkpoints" / "iter-000009.safetensors"):
+        assert main(["export", str(run_dir), "--out", str(out)]) == 2
+        assert "a training run's checkpoint file" in capsys.readouterr().err
+    assert target.read_bytes() == before and not (other / "checkpoints" / "iter-000009.safetensors").exists()

@@ -65,11 +65,23 @@ def test_zeroplay_train_game_shogi_runs_two_iterations_and_resumes(tmp_path, cap
     own = run_dir / "net-0001.safetensors"
     before = own.read_bytes()
     assert main(["export", str(run_dir), "--out", str(own), "--iteration", "2"]) == 2
-    assert "run's own checkpoints" in capsys.readouterr().err and own.read_bytes() == before
+    assert "a training run's checkpoint file" in capsys.readouterr().err and own.read_bytes() == before
     # another game in the same directory mixed its metrics into the shogi run's
     assert main(["train", "--game", "gomoku", "--size", "8", "--run-dir", str(run_dir), "--iterations", "1"]) == 2
     assert "holds a shogi run" in capsys.readouterr().err
     assert not (run_dir / "config.json").exists() and len(read_metrics(run_dir / "metrics.jsonl", "train")) == 3
+    # without its marker file the directory is still a shogi run (its net-NNNN checkpoints say so)
+    (run_dir / "python-loop.json").rename(tmp_path / "marker")
+    assert main(["train", "--game", "gomoku", "--size", "8", "--run-dir", str(run_dir), "--iterations", "1"]) == 2
+    assert "holds a shogi run" in capsys.readouterr().err
+    (tmp_path / "marker").rename(run_dir / "python-loop.json")
+    # another run's checkpoints are refused too (only the exported run's were)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "net-0001.safetensors").write_bytes(before)
+    assert main(["export", str(run_dir), "--out", str(other / "net-0001.safetensors")]) == 2
+    assert "a training run's checkpoint file" in capsys.readouterr().err
+    assert (other / "net-0001.safetensors").read_bytes() == before
 
 
 def test_plot_says_what_an_old_shogi_run_lacks(tmp_path):

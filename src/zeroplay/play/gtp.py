@@ -60,6 +60,7 @@ from zeroplay.play.gtp_text import (
     MAX_LINE,
     GtpFailure,
     clean_line,
+    decimal,
     handicap_points,
     info_line,
     is_count,
@@ -265,11 +266,8 @@ class GtpSession:
         return ""
 
     def cmd_komi(self, args, ident):
-        try:
-            komi = float(args[0]) if len(args) == 1 else None
-        except ValueError:
-            komi = None
-        if komi is None or not np.isfinite(komi):
+        komi = decimal(args[0]) if len(args) == 1 else None  # (float() read "7_5" as 75)
+        if komi is None:
             raise GtpFailure("syntax error")
         if not -150 <= komi <= 150:  # before doubling: komi 1e308 would overflow round()
             raise GtpFailure("komi out of range")

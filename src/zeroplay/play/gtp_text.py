@@ -4,18 +4,29 @@ them, colours, the fixed handicap vertices, and the ``info`` lines of the analys
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
 MAX_LINE = 65536
 """Characters of one command line kept; a longer one is answered as a syntax error."""
-_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")  # ASCII: re's \d takes "١٢"
 COLORS = {"b": 0, "black": 0, "w": 1, "white": 1}
 """GTP colour words (case-insensitive) -> player: 0 Black, 1 White."""
 
 
 class GtpFailure(Exception):
     """A command that fails: answered ``? message``."""
+
+
+def decimal(text: str) -> float | None:
+    """``text`` as a finite decimal number (``7.5``, ``-3``, ``+3``, ``1e2``), ASCII digits only;
+    None for anything else (``float`` also takes ``7_5``, ``nan``, ``inf`` and other scripts'
+    digits)."""
+    if not _NUMBER.fullmatch(text):
+        return None
+    value = float(text)
+    return value if math.isfinite(value) else None
 
 
 def is_count(text: str) -> bool:
@@ -107,8 +118,9 @@ def parse_analysis(args: list[str], *, kata: bool) -> AnalysisArgs:
         color = COLORS[args[i].lower()]
         i += 1
     interval = 100.0
-    if i < len(args) and _NUMBER.fullmatch(args[i]) and 0 <= float(args[i]) <= MAX_INTERVAL:
-        interval = max(float(args[i]), 1.0)
+    first = decimal(args[i]) if i < len(args) else None
+    if first is not None and 0 <= first <= MAX_INTERVAL:
+        interval = max(first, 1.0)
         i += 1
     max_moves = None
     ownership = False
@@ -117,16 +129,20 @@ def parse_analysis(args: list[str], *, kata: bool) -> AnalysisArgs:
         low = key.lower()
         if low in ("avoid", "allow"):
             raise GtpFailure(f"syntax error: {key} (root move restrictions) is not supported")
+        if not (low == "interval" or low in _COUNT_KEYS or (kata and low in _BOOL_KEYS)):
+            raise GtpFailure(f"syntax error: unknown analysis argument {key!r}")
         if i + 1 >= len(args):
             raise GtpFailure(f"syntax error: {key} needs a value")
         value = args[i + 1]
         i += 2
         if low == "interval":
-            if not (_NUMBER.fullmatch(value) and 0 <= float(value) <= MAX_INTERVAL):
+            number = decimal(value)
+            if number is None or not 0 <= number <= MAX_INTERVAL:
                 raise GtpFailure(f"syntax error: interval must be a number of centiseconds in [0, "
                                  f"{MAX_INTERVAL:g}], got {value!r}")
-            interval = max(float(value), 1.0)
+            interval = max(number, 1.0)
         elif low in _COUNT_KEYS:
+            value = value[1:] if value.startswith("+") else value  # (KataGo reads +3 as 3)
             if not is_count(value) or int(value) >= MAX_COUNT:
                 raise GtpFailure(f"syntax error: {low} must be an integer in [0, {MAX_COUNT}), got {value!r}")
             if low == "maxmoves":

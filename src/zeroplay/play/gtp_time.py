@@ -29,10 +29,11 @@ class TimeError(ValueError):
 
 
 def _seconds(text: str, what: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise TimeError(f"{what} must be a number of seconds, not {text[:20]!r}") from None
+    from zeroplay.play.gtp_text import decimal
+
+    value = decimal(text)  # ASCII digits only: float() also reads "7_5" and other scripts' digits
+    if value is None:
+        raise TimeError(f"{what} must be a finite number of seconds >= 0, not {text[:20]!r}")
     if not math.isfinite(value) or value < 0:
         raise TimeError(f"{what} must be a finite number of seconds >= 0, not {text[:20]}")
     return value

@@ -22,8 +22,9 @@ engine, which needs no model, plays instead: ``isready`` always answers ``readyo
 
 Bad input never stops the engine: an unknown command, a malformed option or position, an
 illegal move is answered with one ``info string`` line, and the last good position is kept; a
-``go`` after a refused ``position`` answers ``bestmove resign`` (a move of the position before
-would not be the GUI's), until a good one comes. A ``go`` with a malformed or unknown parameter
+``go`` after a refused ``position`` answers ``bestmove resign`` (``checkmate timeout`` to ``go
+mate``; a move of the position before would not be the GUI's; an infinite or ponder ``go`` answers
+at ``stop``), until a good one comes. A ``go`` with a malformed or unknown parameter
 says so in an ``info string`` and searches without it (a GUI waits for a ``bestmove`` after every
 ``go``; with no limit left, ``DEFAULT_GO_SECONDS``); a time below 0 counts as 0.
 Time: with byoyomi the engine thinks ``time left / 40 + byoyomi - margin``, with increments
@@ -210,14 +211,13 @@ class UsiSession:
         go = _parse_go(args, problems)
         if problems:  # a GUI waits for a bestmove after every go: the rest of it still plays
             self._say(f"go: {'; '.join(problems)}; left out")
-        mate = "mate" in go or "mate" in args
         if self._refused is not None:
             self._say(f"go: the last position command was refused ({self._refused}); no answer for the "
                       "position before it")
-            self.write("checkmate timeout" if mate else "bestmove resign")
+            self._start(self._refuse, go)  # (an infinite or ponder go still answers at stop)
             return
-        if mate:
-            self._start(self._mate, go if "mate" in go else dict(go, mate=int(DEFAULT_GO_SECONDS * 1000)))
+        if "mate" in go:
+            self._start(self._mate, go)
             return
         if self.state is None:
             self.state = _usi_game().initial()
@@ -237,6 +237,8 @@ class UsiSession:
         if not self._pondering:
             return
         self._pondering = False
+        if self._refused is not None or self.state is None:
+            return  # a go after a refused position: it answers now (_refuse), with no search to time
         go = dict(self._go, ponder_now=False)
         seconds = think_seconds(go, self.state.to_play, self.options["ByoyomiMargin"])
         if self.max_seconds is not None:
@@ -353,6 +355,13 @@ class UsiSession:
             ponder = f" ponder {result.pv[1]}"
         self.write(f"bestmove {best}{ponder}")
 
+    def _refuse(self, go: dict, stop: threading.Event):
+        """The answer to a ``go`` after a refused ``position``: ``bestmove resign`` (``checkmate
+        timeout`` to ``go mate``), when a search would answer (an infinite or ponder one at stop)."""
+        while (go.get("infinite") or go.get("mate") == "infinite" or self._pondering) and not stop.is_set():
+            stop.wait(0.005)
+        self.write("checkmate timeout" if "mate" in go else "bestmove resign")
+
     def _mate(self, go: dict, stop: threading.Event):
         from zeroplay.solvers.shogi_mate import MATE, NO_MATE, solve_mate
 
@@ -401,6 +410,8 @@ def _parse_go(args, problems: list | None = None) -> dict:
                 go.update(_parse_go(args[i:i + take]))
             except ValueError as e:
                 problems.append(str(e))
+                if args[i] == "mate":  # still a mate search (a GUI waits for checkmate ...)
+                    go["mate"] = int(DEFAULT_GO_SECONDS * 1000)
             i += take
         return _drop_zero_limits(go)
     go = {}

@@ -381,11 +381,11 @@ def _python_loop(args) -> bool:
     run_dir = Path(args.run_dir)
     # one run directory holds one run: another game's metrics and checkpoints beside its own
     # would make plot and export mix the two
-    if not python_loop and is_python_loop_run(run_dir):
-        raise ValueError(f"{run_dir} holds a shogi run (python-loop.json); --game {args.game} cannot "
-                         "train in it: give another --run-dir")
-    if python_loop and (run_dir / "config.json").exists():
-        raise ValueError(f"{run_dir} holds a run of the compiled pipeline (config.json); --game {args.game} "
+    if not python_loop and (is_python_loop_run(run_dir) or any(run_dir.glob("net-[0-9][0-9][0-9][0-9].safetensors"))):
+        raise ValueError(f"{run_dir} holds a shogi run (python-loop.json, net-NNNN.safetensors); --game {args.game} "
+                         "cannot train in it: give another --run-dir")
+    if python_loop and ((run_dir / "config.json").exists() or (run_dir / "checkpoints").is_dir()):
+        raise ValueError(f"{run_dir} holds a run of the compiled pipeline (config.json, checkpoints/); --game {args.game} "
                          "cannot train in it: give another --run-dir")
     return python_loop
 

@@ -187,11 +187,8 @@ def export_model(run_dir: str | os.PathLike, out: str | os.PathLike, *, iteratio
 
 
 def _check_out(out: Path, run_dir: Path) -> None:
-    where = out.resolve().parent
-    if where == (run_dir / "checkpoints").resolve() or (
-            where == run_dir.resolve() and re.fullmatch(r"net-\d{4}\.safetensors", out.name)):
-        # the run's own checkpoint would be replaced by another iteration's weights
-        raise ValueError(f"--out {out} is in the run's own checkpoints; name a file outside them")
+    if in_run_checkpoints(out):  # a run's checkpoint would be replaced by other weights
+        raise ValueError(f"--out {out} is a training run's checkpoint file; name a file outside the run's checkpoints")
     if out.is_dir():
         raise ValueError(f"--out {out} is a directory; name the file, e.g. {out / (run_dir.name + '.safetensors')}")
     if out.suffix != ".safetensors":
@@ -201,6 +198,20 @@ def _check_out(out: Path, run_dir: Path) -> None:
         if blocker is not None and not blocker.is_dir():
             raise ValueError(f"--out {out}: {blocker} is a file, not a directory")
         raise ValueError(f"no directory {out.parent} for --out (create it first)")
+
+
+def in_run_checkpoints(path: Path) -> bool:
+    """Whether ``path`` (followed through links) names a checkpoint file of any training run: one
+    in a run's ``checkpoints/`` folder (beside its ``config.json``), or a ``net-NNNN.safetensors``
+    of shogi's Python loop (beside its ``python-loop.json``), whether or not the file exists yet."""
+    from zeroplay.train.shogi_selfplay import MARKER
+
+    resolved = path.resolve()
+    where = resolved.parent
+    if where.name == "checkpoints" and ((where.parent / "config.json").exists() or any(where.glob("iter-*.safetensors"))):
+        return True
+    return bool(re.fullmatch(r"net-\d{4}\.safetensors", resolved.name)) and (
+        (where / MARKER).exists() or any(where.glob("net-[0-9][0-9][0-9][0-9].safetensors")))
 
 
 def _export_python_loop(run_dir: Path, out: Path, which: str | int, status: str, command: str | None) -> dict:
