@@ -164,3 +164,11 @@ def test_ownership_head_matches_torch(tmp_path):
     tiny_planes = np.stack([tiny_game.initial().planes("basic")])
     assert NumpyNetEvaluator(load_numpy_net(tiny, game=tiny_game), "basic").ownership(tiny_planes) is None
     assert NetEvaluator(load_checkpoint(tiny, game=tiny_game).model, "basic").ownership(tiny_planes) is None
+    # the score head (kata-analyze's score fields) likewise
+    want = NetEvaluator(load_checkpoint(path, game=game).model, "go").score(planes)
+    got = NumpyNetEvaluator(load_numpy_net(path, game=game), "go").score(planes)
+    assert got.shape == want.shape == (6,) and got.dtype == np.float32
+    assert np.abs(got - want).max() <= TOLERANCE and np.abs(want).max() > 0
+    assert NumpyNetEvaluator(load_numpy_net(plain, game=game), "go").score(planes) is None
+    assert NetEvaluator(load_checkpoint(plain, game=game).model, "go").score(planes) is None
+    assert NumpyNetEvaluator(load_numpy_net(tiny, game=tiny_game), "basic").score(tiny_planes) is None

@@ -164,12 +164,7 @@ def test_a_named_model_stays_on_every_board_and_excludes_the_default(go_model):
 def test_kata_ownership_comes_from_the_nets_ownership_head(tmp_path):
     import numpy as np
 
-    game = make("go", size=5, komi=7.0)
-    path = tmp_path / "go-own.safetensors"
-    save_checkpoint(path, build_model("b1c8-own", game, "go", seed=2), game=game, features="go", step=0)
-    session, out = gtp_session(playouts=16, size=5, komi=7.0, model=str(path))
-    assert ask(session, out, "play b c3").startswith("=")
-    stop_after_infos(session)
+    session, out = _own_net_session(tmp_path, seed=2)
     reply = ask(session, out, "kata-analyze 5 ownership true")
     info = next(line for line in reply.split("\n") if line.startswith("info "))
     shown = np.array([float(v) for v in info.split(" ownership ")[1].split()])
@@ -210,3 +205,31 @@ def test_search_ownership_weights_the_root_and_its_moves_by_visits():
     own.at(stats)
     assert len(calls) == 2  # each child's map once; unvisited moves none
     assert np.array_equal(SearchOwnership(state, np.full(25, 0.5)).at(stats), np.full(25, 0.5))
+
+
+def test_kata_score_fields_come_from_the_nets_score_head(tmp_path):
+    # the 9x9 net has a score head, and kata-analyze printed no scoreLead
+    import numpy as np
+
+    session, out = _own_net_session(tmp_path, seed=3)
+    info = next(line for line in ask(session, out, "kata-analyze 5 maxmoves 3").split("\n") if line.startswith("info "))
+    state = session.state
+    moves = re.findall(r"info move (\S+) visits (\d+) .*? scoreMean (\S+) scoreLead (\S+) scoreSelfplay", info)
+    assert moves and len(moves) == info.count("info move ") and "scoreStdev" not in info
+    for text, _, mean, lead in moves:  # the lead for White (to move) after the move: minus the child's
+        child = session.engine.score(state.play(state.game.parse_move(text)))
+        assert np.isclose(float(lead), -child, atol=1e-3) and mean == lead
+    stop_after_infos(session)
+    assert "scoreLead" not in ask(session, out, "lz-analyze 5")  # Leela Zero's lines have none
+
+
+def _own_net_session(tmp_path, seed: int):
+    """A 5x5 GTP session with a random -own net (ownership and score heads), after ``play b c3``,
+    its next analysis stopping after the first info line."""
+    game = make("go", size=5, komi=7.0)
+    path = tmp_path / "go-own.safetensors"
+    save_checkpoint(path, build_model("b1c8-own", game, "go", seed=seed), game=game, features="go", step=0)
+    session, out = gtp_session(playouts=16, size=5, komi=7.0, model=str(path))
+    assert ask(session, out, "play b c3").startswith("=")
+    stop_after_infos(session)
+    return session, out

@@ -183,6 +183,17 @@ class PuctRollout:
         own = head(state.planes(features)[None])
         return None if own is None else own[0]
 
+    def score(self, state) -> float | None:
+        """The network's score estimate of ``state`` (its score head: ``-own`` nets, KataGo's):
+        the predicted final margin in points from the side to move's view, komi included; None
+        where the evaluator has no such head."""
+        evaluator = self._searcher_for(state.game).evaluator
+        head, features = getattr(evaluator, "score", None), getattr(evaluator, "features", None)
+        if head is None or features is None:
+            return None
+        margin = head(state.planes(features)[None])
+        return None if margin is None else float(margin[0]) * state.game.cells
+
     def warm_up(self, playouts: int = 16) -> None:
         """Compile (or load from numba's disk cache) the kernels this engine's searches use: Go's
         rules, priors and rollouts in the search, by two tiny searches on a 5x5 board

@@ -86,11 +86,22 @@ class NetEvaluator:
         """The ownership head of a ``-own`` net (``ResTower.forward_aux``; KataGo, Wu 2019 section
         3.3) for planes float32 (B, C, H, W): float32 (B, H*W) in [-1, 1], each cell's predicted
         final owner from the side to move's view (+1: its own); None for a net without the head."""
+        aux = self._aux(planes)
+        return None if aux is None else aux.ownership.float().cpu().numpy()
+
+    def score(self, planes: np.ndarray) -> np.ndarray | None:
+        """The score head of a ``-own`` net (KataGo's score margin, Wu 2019 section 3.3) for planes
+        float32 (B, C, H, W): float32 (B,), the predicted final margin from the side to move's view,
+        komi included, in board-area units (points / cells); None for a net without the head."""
+        aux = self._aux(planes)
+        return None if aux is None else aux.score.float().cpu().numpy()
+
+    def _aux(self, planes: np.ndarray):
+        """``forward_aux`` of a net with the ``-own`` heads, else None."""
         spec = getattr(self.model, "spec", None)
         forward_aux = getattr(self.model, "forward_aux", None)
         if spec is None or not getattr(spec, "own_head", False) or forward_aux is None:
             return None
         x = torch.from_numpy(np.ascontiguousarray(planes, dtype=np.float32)).to(self.device)
         with torch.inference_mode(), flushed_denormals():
-            own = forward_aux(x).ownership
-        return own.float().cpu().numpy()
+            return forward_aux(x)

@@ -221,13 +221,15 @@ class NumpyNet:
     ``forward(planes)`` maps planes float32 (B, C, H, W), from the side to move's view, to
     ``(logits float32 (B, num_actions), values float32 (B,) in [-1, 1] from the side to move)``,
     as the torch modules' ``forward`` does. The opponent-reply head of ``-opp`` nets and the
-    score head of ``-own`` nets are not run (play does not use them); ``ownership(planes)`` runs
-    the ownership head of ``-own`` nets (GTP's ``kata-analyze ... ownership true``).
+    score head of ``-own`` nets are not run by ``forward`` (search does not use them);
+    ``ownership(planes)`` and ``score(planes)`` run those of ``-own`` nets (GTP's ``kata-analyze``:
+    its ownership map and score fields).
     """
 
     def __init__(self, spec: ArchSpec, tensors: dict[str, np.ndarray], meta: dict | None = None):
         self.spec, self.meta = spec, meta
         self.own: tuple | None = None  # the ownership head's two convolutions (-own towers only)
+        self.score_fc: _Dense | None = None  # the score head (-own towers only)
         t = tensors
         if spec.kind == "tiny":
             self.convs = [_Conv(t, name) for name in ("conv1", "conv2", "conv3")]
@@ -246,6 +248,7 @@ class NumpyNet:
             self.pass_fc = _Dense(t, "pass_fc") if spec.head == HEAD_CELLS_PASS else None
             self.value_conv = _Conv(t, "value_conv", "value_bn")
             self.own = (_Conv(t, "own_conv", "own_bn"), _Conv(t, "own_out")) if spec.own_head else None
+            self.score_fc = _Dense(t, "score_fc") if spec.own_head else None
         self.value_fc1, self.value_fc2 = _Dense(t, "value_fc1"), _Dense(t, "value_fc2")
 
     def _input(self, planes: np.ndarray) -> np.ndarray:
@@ -277,6 +280,17 @@ class NumpyNet:
         x = self._trunk(self._input(planes))
         own_conv, own_out = self.own
         return np.tanh(own_out(own_conv(x, relu=True))).reshape(x.shape[0], -1)
+
+    def score(self, planes: np.ndarray) -> np.ndarray | None:
+        """The score head of a ``-own`` net (KataGo's score-margin head, Wu 2019 section 3.3;
+        ``ResTower.forward_aux``): float32 (B,), the predicted final score margin from the side to
+        move's view, komi included, in board-area units (points / cells); None for a net without
+        the head. Raises ValueError on planes of the wrong shape."""
+        if self.score_fc is None:
+            return None
+        x = self._trunk(self._input(planes))
+        hidden = _relu(self.value_fc1(_mean_max(self.value_conv(x, relu=True))))
+        return self.score_fc(hidden)[:, 0]
 
     def _tiny(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         for conv in self.convs:
@@ -415,6 +429,11 @@ class NumpyNetEvaluator:
         """``NumpyNet.ownership``: float32 (B, H*W) in [-1, 1] from the side to move's view, or
         None for a net without an ownership head."""
         return self.net.ownership(planes)
+
+    def score(self, planes: np.ndarray) -> np.ndarray | None:
+        """``NumpyNet.score``: float32 (B,) score margin from the side to move's view in
+        board-area units, or None for a net without a score head."""
+        return self.net.score(planes)
 
 
 def inference_threads() -> int:

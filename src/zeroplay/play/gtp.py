@@ -7,7 +7,8 @@ final_status_list fixed_handicap place_free_handicap set_free_handicap kgs-genmo
 loadsgf`` (GTP 2.0 section 6.3.5; answers the colour to move, as GNU Go does), ``printsgf`` (GNU
 Go's: the game so far as SGF, ``games.go.sgf``), and the analysis commands of GUIs: ``lz-analyze``
 / ``analyze`` (Leela Zero's lines: win rate and prior in 1/100 %), ``kata-analyze`` (KataGo's:
-fractions; the score fields where the engine estimates the score, flat Monte-Carlo; ``ownership
+fractions; the score fields where the engine estimates the score: flat Monte-Carlo, and a net with
+a score head, whose estimate of the position after each listed move they show; ``ownership
 true`` adds an ownership map: where the net has an ownership head, the network's maps of the root
 and of its most visited moves' positions averaged by visits, so it follows the search (KataGo's
 tree average, to depth one: ``gtp_ownership``); else random playouts' map of the position,
@@ -113,6 +114,7 @@ class GtpSession:
         self.interrupted = interrupted or threading.Event()
         self._last_info: str | None = None  # the analysis line last written (not written twice)
         self._max_moves: int | None = None  # the running analysis's `maxmoves N`
+        self._scores: Any = None  # the running kata analysis's gtp_ownership.ChildScores, if the net has the head
         self.rules = {"ko": ko, "suicide": suicide, "scoring": scoring}
         self.playouts = int(playouts)
         self.seconds = seconds
@@ -317,10 +319,23 @@ class GtpSession:
             stats = stats[:self._max_moves]
             if not stats:
                 return
+        if self._scores is not None:  # the listed moves' score fields (each child's net once)
+            stats = self._scores.apply(stats)
         line = info_line(state, stats, style, owner)
         if not (final and line == self._last_info):
             self.write(line + "\n")
         self._last_info = line
+
+    def _child_scores(self, state, *, kata: bool):
+        """``gtp_ownership.ChildScores`` of ``state`` for a ``kata-`` analysis where the engine's
+        net has a score head (``PuctRollout.score``: the shipped ``go-9x9``); else None (flat
+        Monte-Carlo sets its own score fields)."""
+        net = getattr(self.engine, "score", None)
+        if not kata or net is None or net(state) is None:
+            return None
+        from zeroplay.play.gtp_ownership import ChildScores
+
+        return ChildScores(state, net)
 
     def _ownership(self, state, asked: bool):
         """For KataGo's ``ownership true``: a ``gtp_ownership.SearchOwnership`` of ``state`` (its
@@ -359,6 +374,7 @@ class GtpSession:
             self.write(f"={ident}\n")
             owner = self._ownership(state, parsed.ownership)
             self._max_moves = parsed.max_moves
+            self._scores = self._child_scores(state, kata=analysis == "kata")
         seconds = self._move_seconds(color)
         stats = self._think(state, seconds=seconds, interval=interval, analysis=analysis, ownership=owner)
         if cleanup and len(stats) > 1:
@@ -576,6 +592,7 @@ class GtpSession:
         if not state.is_terminal:
             owner = self._ownership(state, parsed.ownership)
             self._max_moves = parsed.max_moves
+            self._scores = self._child_scores(state, kata=style == "kata")
             stats = self._think(state, interval=parsed.interval, analysis=style, until_interrupted=True, ownership=owner)
             # the figures at the stop, also for an analysis shorter than its interval
             self._write_info(state, stats, style, owner, final=True)

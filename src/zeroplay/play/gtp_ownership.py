@@ -1,4 +1,5 @@
-"""The ownership map of ``kata-analyze ... ownership true``, following the search as it goes.
+"""What ``kata-analyze`` adds from a Go network's auxiliary heads, following the search as it goes:
+the ownership map (``ownership true``) and each move's score fields.
 
 KataGo reports the ownership averaged over its search tree, each node's network ownership weighted
 by its visits, so the map moves with the search. ``SearchOwnership`` does that to depth one: the
@@ -6,11 +7,17 @@ root's own map (weight 1) and, for each of the ``MAX_CHILDREN`` most visited roo
 the position after it (weight: the move's visits N), each from the network's ownership head; a
 child's map is computed once per analysis, on the report where the move first shows. Without a
 network head (the Go priors engine, a net without ``-own``) the map is the root's alone, the mean
-over random games, computed once."""
+over random games, computed once.
+
+``ChildScores`` gives each listed move KataGo's ``scoreLead`` / ``scoreMean`` from the network's
+score head: the predicted final margin of the position after the move, in points from the side to
+move's view (komi included). KataGo averages it over the move's subtree; this is the move's child
+alone (depth one), computed once per move and analysis."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 
@@ -56,3 +63,34 @@ class SearchOwnership:
             # the child's map is its mover's view: the opponent of the root's side to move
             self._children[move] = None if own is None else -np.asarray(own, np.float64)
         return self._children[move]
+
+
+class ChildScores:
+    """Score fields for the root moves of ``state``.
+
+    Args:
+        state: the analysed position.
+        net: ``net(position)`` -> that position's predicted final margin in points from its own
+            side to move's view (``PuctRollout.score``), or None where the net has no score head.
+    """
+
+    def __init__(self, state, net: Callable):
+        self.state = state
+        self.net = net
+        self._lead: dict[int, float | None] = {}
+
+    def apply(self, stats) -> list:
+        """``stats`` (``go_montecarlo.MoveStats``) with ``score_mean`` set to each visited move's
+        lead for the side to move (points; ``score_stdev`` None: the net has no spread head)."""
+        out = []
+        for s in stats:
+            lead = self._child(int(s.move)) if s.visits > 0 else None
+            out.append(s if lead is None else replace(s, score_mean=lead, score_stdev=None))
+        return out
+
+    def _child(self, move: int) -> float | None:
+        if move not in self._lead:
+            after = self.state.play(move)
+            margin = None if after.is_terminal else self.net(after)
+            self._lead[move] = None if margin is None else -float(margin)  # the child's mover is the opponent
+        return self._lead[move]

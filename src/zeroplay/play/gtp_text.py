@@ -160,7 +160,8 @@ def parse_analysis(args: list[str], *, kata: bool) -> AnalysisArgs:
 def info_line(state, stats, style: str, ownership=None) -> str:
     """One ``info move ...`` line for ``stats`` (``MoveStats``, most visited first) of ``state``:
     Leela Zero's fields (``style`` ``"lz"``: win rate and prior in 1/100 %) or KataGo's (``"kata"``:
-    fractions and score fields). Win rates are the side to move's, in [0, 1]. ``prior`` is the
+    fractions, and the score fields where ``score_mean`` is set, ``scoreStdev`` where
+    ``score_stdev`` is). Win rates are the side to move's, in [0, 1]. ``prior`` is the
     move's network prior (uniform over the legal moves for an engine without one, flat
     Monte-Carlo); ``pv`` its principal variation (the move alone where the engine has none).
     ``ownership``: None, or float (cells,) in [-1, 1] from the side to move's view, cells in the
@@ -176,9 +177,9 @@ def info_line(state, stats, style: str, ownership=None) -> str:
             parts.append(f"info move {v} visits {s.visits} winrate {round(s.winrate * 10000)} "
                          f"prior {round(prior * 10000)} lcb {round(max(s.lcb, 0) * 10000)} order {order} pv {pv}")
         else:
+            stdev = "" if s.score_stdev is None else f"scoreStdev {s.score_stdev:.3f} "
             score = "" if s.score_mean is None else (
-                f"scoreMean {s.score_mean:.3f} scoreStdev {s.score_stdev:.3f} scoreLead {s.score_mean:.3f} "
-                f"scoreSelfplay {s.score_mean:.3f} ")
+                f"scoreMean {s.score_mean:.3f} {stdev}scoreLead {s.score_mean:.3f} scoreSelfplay {s.score_mean:.3f} ")
             parts.append(f"info move {v} visits {s.visits} utility {2 * s.winrate - 1:.6f} winrate {s.winrate:.6f} "
                          f"{score}prior {prior:.6f} lcb {max(s.lcb, 0):.6f} "
                          f"utilityLcb {2 * max(s.lcb, 0) - 1:.6f} order {order} pv {pv}")
