@@ -42,6 +42,9 @@ def test_zeroplay_train_game_shogi_runs_two_iterations_and_resumes(tmp_path, cap
     assert main(["train", "--run-dir", str(run_dir), "--iterations", "3", "--games-per-iteration", "1",
                  "--playouts", "2", "--steps", "1", "--max-moves", "6"]) == 0
     assert "resumed_from" in capsys.readouterr().out
+    # a Gomoku board option on a resume (no --game) was ignored without a word
+    assert main(["train", "--run-dir", str(run_dir), "--iterations", "4", "--size", "13"]) == 2
+    assert "does not take --size" in capsys.readouterr().err
     assert load_shogi_net(run_dir / "net-0003.safetensors")[1]["iteration"] == 3
     assert not list(run_dir.glob("*.tmp*"))
     # plot and export refused the directory (no metrics.jsonl, no config.json); the loop now

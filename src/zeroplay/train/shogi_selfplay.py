@@ -182,7 +182,8 @@ def train_command(args) -> int:
     (default 1e-3), ``--seed``, ``--max-moves`` (default 512: games end by the rules or there, a
     draw). A rerun on the same directory continues from its newest checkpoint. Other train options
     do not apply here; a few that would change the run (workers, Ray, features, arena, window, root
-    policy) are refused when given.
+    policy) or that shogi has not (``--size``, ``--n-in-row``, ``--rule``: the board is 9x9) are
+    refused when given.
 
     Raises:
         ValueError: such an option, a bad ``--net`` or ``--max-moves``, a checkpoint of another shape.
@@ -195,7 +196,8 @@ def train_command(args) -> int:
 
     unused = [flag for flag, attr in (("--workers", "workers"), ("--address", "address"), ("--features", "features"),
                                       ("--eval-games", "eval_games"), ("--window", "window"),
-                                      ("--root-policy", "root_policy")) if getattr(args, attr, None) is not None
+                                      ("--root-policy", "root_policy"), ("--size", "size"), ("--n-in-row", "n_in_row"),
+                                      ("--rule", "rule")) if getattr(args, attr, None) is not None
               and not (attr == "eval_games" and args.eval_games == 0)]  # no arena is what this loop does
     if getattr(args, "backend", "local") != "local":
         unused.append("--backend " + args.backend)
