@@ -147,13 +147,11 @@ def parse_analysis(args: list[str], *, kata: bool) -> AnalysisArgs:
                 raise GtpFailure(f"syntax error: {low} must be an integer in [0, {MAX_COUNT}), got {value!r}")
             if low == "maxmoves":
                 max_moves = int(value)
-        elif kata and low in _BOOL_KEYS:
+        else:  # one of KataGo's booleans (a kata command: checked above)
             if value.lower() not in _BOOLS:
                 raise GtpFailure(f"syntax error: {key} must be true or false, got {value!r}")
             if low == "ownership":
                 ownership = _BOOLS[value.lower()]
-        else:
-            raise GtpFailure(f"syntax error: unknown analysis argument {key!r}")
     return AnalysisArgs(color, interval, max_moves, ownership)
 
 
