@@ -233,3 +233,38 @@ def _own_net_session(tmp_path, seed: int):
     assert ask(session, out, "play b c3").startswith("=")
     stop_after_infos(session)
     return session, out
+
+
+def test_score_moves_with_komi_as_white_receives_it(tmp_path):
+    # the net's input says only who receives komi: at komi 20 it gave the lead of komi 7
+    from zeroplay.engine.go_search import PuctRollout
+
+    game = make("go", size=5, komi=7.0)
+    path = tmp_path / "go-own.safetensors"
+    save_checkpoint(path, build_model("b1c8-own", game, "go", seed=4), game=game, features="go", step=0)
+    engine = PuctRollout(8, model=str(path))
+    moves = ["C3", "B2"]
+
+    def lead(komi):
+        state = make("go", size=5, komi=komi).initial()
+        scores = []
+        for move in moves:
+            scores.append(engine.score(state))
+            state = state.play(state.game.parse_move(move))
+        return scores  # Black to move, then White
+
+    black7, white7 = lead(7.0)
+    black20, white20 = lead(20.0)
+    assert abs(black20 - (black7 - 13)) < 1e-3 and abs(white20 - (white7 + 13)) < 1e-3
+    assert lead(0.0) == [None, None] and lead(-5.0) == [None, None]  # an input the net never saw
+
+
+def test_a_move_that_ends_the_game_shows_its_count():
+    from zeroplay.engine.go_montecarlo import MoveStats
+    from zeroplay.play.gtp_ownership import ChildScores
+
+    state = make("go", size=5, komi=7.5).initial().play(0).play(25)  # Black A5, White passes
+    scores = ChildScores(state, lambda position: 100.0)
+    passed, played = scores.apply([MoveStats(25, 2, 1.0, 1.0, None, None), MoveStats(1, 1, 0.5, 0.5, None, None)])
+    assert passed.score_mean == 25 - 7.5  # Black's pass ends it: Black owns the board, less komi
+    assert played.score_mean == -100.0

@@ -186,13 +186,38 @@ class PuctRollout:
     def score(self, state) -> float | None:
         """The network's score estimate of ``state`` (its score head: ``-own`` nets, KataGo's):
         the predicted final margin in points from the side to move's view, komi included; None
-        where the evaluator has no such head."""
+        where the evaluator has no such head. The net's input says only who receives komi, so a
+        net trained at komi K0 estimates margins at K0: at komi K (the same sign) the margin is
+        moved by K - K0 (White gains it). Where K is 0 or of the other sign, the input differs
+        from every position the net was trained on, and the result is None."""
         evaluator = self._searcher_for(state.game).evaluator
         head, features = getattr(evaluator, "score", None), getattr(evaluator, "features", None)
         if head is None or features is None:
             return None
         margin = head(state.planes(features)[None])
-        return None if margin is None else float(margin[0]) * state.game.cells
+        if margin is None:
+            return None
+        points = float(margin[0]) * state.game.cells
+        komi, trained = state.game.options.get("komi"), self._trained_komi(state.game)
+        if komi is None or trained is None or komi == trained:
+            return points
+        if komi == 0 or (komi > 0) != (trained > 0):
+            return None
+        return points + (komi - trained) * (1 if state.to_play == 1 else -1)
+
+    def _trained_komi(self, game) -> float | None:
+        """The komi of the checkpoint that plays ``game`` (its game options), None if unknown."""
+        from zeroplay.nn.record import CheckpointError, checkpoint_game
+        from zeroplay.nn.shipped import resolve_model
+
+        model = self.model_for(game)
+        if model is None:
+            return None
+        try:
+            komi = checkpoint_game(resolve_model(model))[1].get("komi")
+        except (CheckpointError, OSError):
+            return None
+        return None if komi is None else float(komi)
 
     def warm_up(self, playouts: int = 16) -> None:
         """Compile (or load from numba's disk cache) the kernels this engine's searches use: Go's

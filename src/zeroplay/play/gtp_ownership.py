@@ -11,8 +11,10 @@ over random games, computed once.
 
 ``ChildScores`` gives each listed move KataGo's ``scoreLead`` / ``scoreMean`` from the network's
 score head: the predicted final margin of the position after the move, in points from the side to
-move's view (komi included). KataGo averages it over the move's subtree; this is the move's child
-alone (depth one), computed once per move and analysis."""
+move's view (komi included; ``PuctRollout.score``); after a move that ends the game, the game's
+count. KataGo averages it over the move's subtree; this is the move's child alone (depth one),
+computed once per move and analysis, so a move the search finds losing (a pass) can show a
+better score than the moves it prefers: its win rate is the search's, its score the net's."""
 
 from __future__ import annotations
 
@@ -91,6 +93,10 @@ class ChildScores:
     def _child(self, move: int) -> float | None:
         if move not in self._lead:
             after = self.state.play(move)
-            margin = None if after.is_terminal else self.net(after)
-            self._lead[move] = None if margin is None else -float(margin)  # the child's mover is the opponent
+            if after.is_terminal:  # the game's own count (Black's margin), not an estimate
+                black = float(after.game.score(after))
+                self._lead[move] = black if self.state.to_play == 0 else -black
+            else:
+                margin = self.net(after)
+                self._lead[move] = None if margin is None else -float(margin)  # the child's mover is the opponent
         return self._lead[move]
