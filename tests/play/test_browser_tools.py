@@ -7,7 +7,6 @@ compiled. Saves ``artifacts/web-tools.png``.
 
 from __future__ import annotations
 
-
 import pytest
 from browser_helpers import ARTIFACTS, chromium_page, running_server
 
@@ -35,6 +34,30 @@ def test_board_tools_in_chromium(server, tmp_path):
         assert other.locator("circle.stone.black").count() == 2 and other.locator("circle.stone.white").count() == 3
         _variations_in_sgf(page, tmp_path)
         _heat_map(page, tmp_path)
+
+
+def test_a_refused_engine_move_is_asked_again(server):
+    """A ``failed`` event on the engine's stream (the game was busy a moment: a stopped search
+    still winding down) left the board waiting for ever, "the engine is already thinking" on the
+    status line; the engine's move is now asked again from the game the server has."""
+    refused = []
+
+    def once(route):
+        if refused:
+            route.continue_()
+            return
+        refused.append(route.request.url)
+        route.fulfill(status=200, content_type="text/event-stream",
+                      body='event: failed\ndata: {"detail":"the engine is already thinking in this game"}\n\n')
+
+    with chromium_page(server) as page:
+        page.route("**/engine/stream*", once)
+        page.select_option("#opt-size", "9")
+        page.select_option("#opt-color", "white")  # the engine (Black) moves first
+        page.click("#btn-new")
+        page.wait_for_function("game && game.width === 9 && game.line.length === 1 && game.your_turn && !stream",
+                               timeout=60_000)
+        assert len(refused) == 1
 
 
 def _engine_vs_engine(page) -> None:

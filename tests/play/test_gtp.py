@@ -400,11 +400,21 @@ def test_an_analysis_whose_search_ends_by_itself_waits_for_the_next_command(monk
     monkeypatch.setattr(gtp, "MAX_ANALYSIS_PLAYOUTS", 40)
     s, out = gtp_session()
     ask(s, out, "play b E5")
-    s.interrupted = threading.Event()
-    threading.Timer(0.5, s.interrupted.set).start()
-    started = time.perf_counter()
+    infos: list[float] = []  # when each info line was written
+    write = s.write
+
+    def timed(text: str) -> None:
+        write(text)
+        if text.startswith("info "):
+            infos.append(time.perf_counter())
+
+    class NextCommand:  # arrives 0.5 s after the last figures (a timer from the start raced a loaded machine)
+        def is_set(self) -> bool:
+            return bool(infos) and time.perf_counter() - infos[-1] >= 0.5
+
+    s.write, s.interrupted = timed, NextCommand()
     reply = ask(s, out, "lz-analyze 20")
-    assert time.perf_counter() - started >= 0.45
+    assert time.perf_counter() - infos[-1] >= 0.45
     assert reply.startswith("=\ninfo move ") and reply.endswith("\n\n") and s.engine.last.root_visits <= 60
 
 

@@ -6,6 +6,7 @@ whole variation tree and a set-up start, and the policy heat map only where it m
 from __future__ import annotations
 
 import json
+import threading
 import warnings
 
 import numpy as np
@@ -15,8 +16,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note on httpx versions
     from fastapi.testclient import TestClient
 
-from zeroplay.play.server import create_app
-from zeroplay.play.webgame import Options, WebGame
+from zeroplay.play import webanalysis
+from zeroplay.play.server import _precheck, create_app
+from zeroplay.play.webgame import GameConflictError, Options, WebGame
 from zeroplay.play.webrecord import read_board_sgf
 
 
@@ -137,6 +139,38 @@ def test_the_engine_moves_for_either_side_only_when_asked(client):
     g = client.get(f"/api/games/{gid}").json()
     assert [m["cell"] for m in g["line"]] == moves and g["to_play"] == 1
     assert [w["ply"] for w in g["winrates"]] == [0, 1, 2]  # each move's search, stored as it went
+
+
+def test_a_stopped_engine_search_makes_way_for_the_next_request(warm, monkeypatch):
+    """The flake of ``test_board_tools_in_chromium``: after engine against engine's Stop the
+    board asks at once for the engine's next move (or starts an analysis) while the search it
+    cancelled still holds the game. That request was refused as "already thinking"; on the
+    stream the board got a ``failed`` event and waited for ever. A cancelled search now makes
+    way: the request waits for it to wind down (up to 5 s), and the precheck lets it through."""
+    monkeypatch.setattr(webanalysis, "PROGRESS_EVERY_S", 0.0)
+    g = WebGame("s", Options(size=9, playouts=2000))
+    started, release = threading.Event(), threading.Event()
+    cancel = threading.Event()
+
+    def held(snapshot):  # the stopped search, still in its loop
+        started.set()
+        release.wait(10)
+
+    first = threading.Thread(target=lambda: g.think(play=True, either_side=True, progress=held, cancel=cancel))
+    first.start()
+    try:
+        assert started.wait(60)
+        with pytest.raises(GameConflictError, match="already thinking"):  # a live search is not stopped
+            _precheck(g, play=True, either_side=True)
+        cancel.set()  # the client went away
+        _precheck(g, play=True, either_side=True)
+        threading.Timer(0.3, release.set).start()
+        snap = g.think(play=True, either_side=True, playouts=8)
+    finally:
+        release.set()
+        first.join(30)
+    assert "move" in snap and not snap["cancelled"]
+    assert len(g.to_json()["line"]) == 1  # the cancelled search played nothing, the next one its move
 
 
 # --- SGF with every variation -------------------------------------------------------------------

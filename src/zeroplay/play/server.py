@@ -324,7 +324,7 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
     @app.get("/api/games/{game_id}/review/stream")
     async def review_stream(game_id: str, playouts: int = Query(DEFAULT_REVIEW_PLAYOUTS, ge=1, le=MAX_REVIEW_PLAYOUTS)):
         g = games.get(game_id)
-        if g.busy.locked() and g._analysis_cancel is None:
+        if g.busy.locked() and not g._gives_way():
             raise GameConflictError("the engine is busy in this game (a move or a review)")
         return _stream(g, play=False, playouts=playouts, review=True)
 
@@ -368,7 +368,7 @@ def _precheck(g, *, play: bool, either_side: bool = False) -> None:
         raise GameConflictError("the game is over")
     if play and s.to_play == g.human and not either_side:
         raise GameConflictError("it is your turn, not the engine's")
-    if g.busy.locked() and g._analysis_cancel is None:  # an analysis gives way to a newer search
+    if g.busy.locked() and not g._gives_way():  # an analysis or a cancelled search makes way
         raise GameConflictError("the engine is already thinking in this game")
 
 

@@ -33,15 +33,23 @@ class GameAnalysis:
 
     rng: np.random.Generator  # the draw of the engine's early moves (set by WebGame)
 
+    def _gives_way(self) -> bool:
+        """Whether the search holding ``busy`` makes way for a newer request: an analysis (the
+        person moved on, or the engine is asked to move), or a search already cancelled (its
+        client went away: engine against engine stopped) and still winding down."""
+        running = self._search_cancel
+        return self._analysis_cancel is not None or (running is not None and running.is_set())
+
     def _acquire(self, *, play: bool) -> None:
-        """Take ``busy`` for a search; an analysis gives way to a newer search (the person moved
-        on, or the engine is asked to move)."""
+        """Take ``busy`` for a search, waiting up to 5 s for a search that gives way
+        (``_gives_way``); GameConflictError otherwise."""
         self._check_open()
         if self.busy.acquire(blocking=False):
             return
-        previous = self._analysis_cancel
-        if previous is not None:
-            previous.set()
+        if self._gives_way():
+            previous = self._analysis_cancel
+            if previous is not None:
+                previous.set()
             if self.busy.acquire(timeout=5.0):
                 return
         if self._review_cancel is not None:
@@ -62,6 +70,7 @@ class GameAnalysis:
         if cancel is None:
             cancel = threading.Event()
         self._acquire(play=play)
+        self._search_cancel = cancel
         if not play:
             self._analysis_cancel = cancel
         try:
@@ -95,7 +104,7 @@ class GameAnalysis:
             snap["cancelled"] = cancelled
             return snap
         finally:
-            self._analysis_cancel = None
+            self._analysis_cancel = self._search_cancel = None
             self.busy.release()
 
     def _resigns(self, node: int, s: State, result) -> bool:

@@ -105,6 +105,7 @@ class WebGame(GameAnalysis):
         self.busy = threading.Lock()
         self._lock = threading.RLock()  # the tree, the cursor and the line
         self._analysis_cancel: threading.Event | None = None  # set: stop the running analysis
+        self._search_cancel: threading.Event | None = None  # the running search's (move or analysis)
         self._review_cancel: threading.Event | None = None  # set: stop the running review
         self.touched = time.monotonic()
         self.closed = False
@@ -387,9 +388,10 @@ class WebGame(GameAnalysis):
                 game._check_open()
                 if game.busy.acquire(blocking=False):
                     return
-                analysis = game._analysis_cancel
-                if analysis is not None:  # an analysis gives way to the person at once
-                    analysis.set()
+                if game._gives_way():  # an analysis, or a cancelled search, gives way to the person
+                    analysis = game._analysis_cancel
+                    if analysis is not None:
+                        analysis.set()
                     if game.busy.acquire(timeout=5.0):
                         return
                 if game._review_cancel is not None:

@@ -289,18 +289,20 @@ function startStream(kind, url) {
     overlay = d.search.cancelled ? null : d.search;
     setGame(d.game);
   });
-  es.addEventListener("failed", (ev) => {
+  // the server refused the search (409 before the stream, or "failed" in it: the game was busy a
+  // moment, or it changed under us) or the connection dropped: the engine's move is asked again
+  // from the game as the server has it, half a second later; engine against engine stops after a
+  // few refusals in a row rather than loop
+  const refused = (detail) => {
     closeStream();
-    setStatus(JSON.parse(ev.data).detail, "error");
-  });
-  es.onerror = () => {
-    // the server refused the stream (e.g. 409) or the connection dropped: reload the game once
-    if (stream !== es) return;
-    closeStream();
-    // engine against engine retries a refused move a few times (the game was busy a moment),
-    // then stops rather than loop
+    if (detail) setStatus(detail, "error");
+    if (kind !== "engine") return;
     if (autoplay && ++autoplayRetries > 3) { autoplay = false; showAutoplay(); }
-    if (kind === "engine") setTimeout(() => game && loadGame(game.id), 500);
+    setTimeout(() => game && loadGame(game.id), 500);
+  };
+  es.addEventListener("failed", (ev) => refused(JSON.parse(ev.data).detail));
+  es.onerror = () => {
+    if (stream === es) refused(null);
   };
 }
 
