@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from zeroplay.play.usi import UsiSession, _parse_go, think_seconds
+from zeroplay.play.usi import DEFAULT_GO_SECONDS, UsiSession, _parse_go, think_seconds
 from zeroplay.play.usi_fuzz import REPLY, random_lines
 
 SCORE_LINE = re.compile(r"^info depth \d+ score (cp -?\d+|mate [+-]\d+) nodes \d+ nps \d+ time \d+( hashfull \d+)? pv \S+( \S+)*$")
@@ -104,6 +104,10 @@ def test_time_budgets():
     assert think_seconds({"btime": 10, "wtime": 10}, 0, 300) == pytest.approx(0.02)
     assert think_seconds({"infinite": True}, 0, 300) is None and think_seconds({"nodes": 5}, 0, 0) is None
     assert think_seconds({"movetime": 1500}, 0, 300) == pytest.approx(1.2)
+    # a clock given is the whole clock: `go byoyomi 0` alone thought for the 5 s default
+    assert think_seconds({"byoyomi": 0}, 0, 300) == pytest.approx(0.02)
+    assert think_seconds({"wtime": 0}, 0, 0) == pytest.approx(0.02)
+    assert think_seconds({}, 0, 300) == DEFAULT_GO_SECONDS
     for bad in (["btime"], ["btime", "x"], ["nodes", "-1"], ["mate"], ["mate", "soon"], ["banana"]):
         with pytest.raises(ValueError):
             _parse_go(bad)

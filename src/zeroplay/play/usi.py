@@ -26,7 +26,8 @@ illegal move is answered with one ``info string`` line, and the last good positi
 mate``; a move of the position before would not be the GUI's; an infinite or ponder ``go`` answers
 at ``stop``), until a good one comes. A ``go`` with a malformed or unknown parameter
 says so in an ``info string`` and searches without it (a GUI waits for a ``bestmove`` after every
-``go``; with no limit left, ``DEFAULT_GO_SECONDS``); a time below 0 counts as 0.
+``go``; with no limit left, ``DEFAULT_GO_SECONDS``); a time below 0 counts as 0. A clock given
+counts as the whole clock: a time it leaves out is 0 (``go byoyomi 0`` alone moves at once).
 Time: with byoyomi the engine thinks ``time left / 40 + byoyomi - margin``, with increments
 ``time left / 30 + increment - margin``, with sudden death ``time left / 40 - margin``, never more
 than ``time left + byoyomi + increment - margin`` and at least 20 ms.
@@ -60,6 +61,7 @@ _OPTIONS = (
     ("ByoyomiMargin", "spin", 300, 0, 60_000),
     ("Model", "string", "", None, None),
 )
+_CLOCK = ("btime", "wtime", "byoyomi", "binc", "winc")
 _GO_NUMBERS = ("btime", "wtime", "byoyomi", "binc", "winc", "movetime", "nodes", "depth")
 
 
@@ -72,7 +74,7 @@ def think_seconds(go: dict, turn: int, margin_ms: int) -> float | None:
     left = go.get("btime" if turn == 0 else "wtime")
     inc = go.get("binc" if turn == 0 else "winc", 0)
     byoyomi = go.get("byoyomi", 0)
-    if left is None and not byoyomi and not inc:
+    if not any(k in go for k in _CLOCK):  # no clock at all (a clock given as 0 is no time left)
         return None if ("nodes" in go or "depth" in go) else DEFAULT_GO_SECONDS
     left = left or 0
     if byoyomi:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import cshogi
 import pytest
 
@@ -126,6 +128,10 @@ def test_usi_notation_and_positions():
     for bad in ["9/9/9/9/9/9/9/9/9 b - 1", "lnsgkgsnl/9 b - 1", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1"]:
         with pytest.raises(ValueError):
             g.from_sfen(bad)
+    # the error quotes the whole SFEN (it quoted the first 60 characters, which read as the input)
+    bad = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNX b - 1"
+    with pytest.raises(ValueError, match=re.escape(repr(bad))):
+        g.from_sfen(bad)
 
 
 def test_records_round_trip(tmp_path):

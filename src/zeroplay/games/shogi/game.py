@@ -126,24 +126,31 @@ class Shogi:
         return f"make('shogi', max_moves={self.max_moves})"
 
 
+def _quoted(text: object, limit: int = 120) -> str:
+    """``text`` quoted for an error message: whole up to ``limit`` characters (a full SFEN is under
+    100), longer ones cut with their length said, so a quote never looks like the whole input."""
+    text = str(text)
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
+
+
 def _board_from_sfen(sfen: str) -> cshogi.Board:
     if not isinstance(sfen, str) or len(sfen) > 200 or not sfen.isascii() or len(sfen.split()) != 4:
-        raise ValueError(f"not an SFEN (board side hands move-number): {str(sfen)[:60]!r}")
+        raise ValueError(f"not an SFEN (board side hands move-number): {_quoted(sfen)}")
     fields = sfen.split()
     if fields[1] not in ("b", "w") or not fields[3].isdigit():
-        raise ValueError(f"SFEN side must be b or w and move number a number: {sfen[:60]!r}")
+        raise ValueError(f"SFEN side must be b or w and move number a number: {_quoted(sfen)}")
     try:
         board = cshogi.Board(sfen)
     except RuntimeError as e:
-        raise ValueError(f"bad SFEN {sfen[:60]!r}: {e}") from None
+        raise ValueError(f"bad SFEN {_quoted(sfen)}: {e}") from None
     # kings first: cshogi's consistency check prints to stdout on a board without its two kings
     kings = [p for p in board.pieces if p in (cshogi.BKING, cshogi.WKING)]
     if sorted(kings) != [cshogi.BKING, cshogi.WKING]:
-        raise ValueError(f"bad SFEN {sfen[:60]!r}: each side needs exactly one king")
+        raise ValueError(f"bad SFEN {_quoted(sfen)}: each side needs exactly one king")
     # cshogi's parser skips what it cannot read; a board that does not print back is malformed
     rows = fields[0].split("/")
     if len(rows) != 9 or board.sfen().split()[:3] != _canonical(fields)[:3] or not board.is_ok():
-        raise ValueError(f"bad SFEN {sfen[:60]!r}: not a consistent shogi position")
+        raise ValueError(f"bad SFEN {_quoted(sfen)}: not a consistent shogi position")
     return board
 
 
