@@ -213,13 +213,13 @@ class FlatMonteCarlo:
 def run_ownership(params, zkeys, board, info, stack, aux, count, seed, owner):
     """Add to ``owner`` float64 (cells,) the final owner of each point (+1 Black, -1 White, 0
     neither: a stone's colour, or the one colour an empty region reaches) over ``count`` random
-    games from the position."""
+    games from the position that keep a seki (``random_game``'s ``keep_seki``)."""
     cells = params[P_CELLS]
     w = params[P_WIDTH]
     w_board, w_info, w_stack, w_aux, queue, mark = _scratch(board, info, stack, aux)
     for k in range(count):
         _reset(board, info, stack, aux, w_board, w_info, w_stack, w_aux)
-        random_game(params, zkeys, w_board, w_info, w_stack, w_aux, seed * 1_000_003 + k)
+        random_game(params, zkeys, w_board, w_info, w_stack, w_aux, seed * 1_000_003 + k, True)
         mark[:] = 0
         for start in range(cells):
             v = w_board[start]
@@ -253,8 +253,14 @@ def run_ownership(params, zkeys, board, info, stack, aux, count, seed, owner):
 def ownership(state, playouts: int = 400, seed: int = 0) -> np.ndarray:
     """float64 (cells,) mean final owner of each point over ``playouts`` random games, in
     [-1, 1] from Black's view (+1 Black's). KataGo's ownership idea on random playouts: a stone
-    whose point mostly ends the opponent's is dead."""
+    whose point mostly ends the opponent's is dead. The playouts refuse self-atari of 2 or more
+    stones, so a seki stands (its stones keep their colour, its shared liberties are 0). A game
+    over by two passes is played on from its stones (the side to move as it stands): a random
+    game from the ended position plays no move, so no stone could be found dead."""
     game = state.game
+    if state.is_terminal:
+        state = game.from_stones(state.stones(0), state.stones(1), to_play=state.to_play,
+                                 prisoners=game.prisoners(state))
     owner = np.zeros(game.cells)
     board, info, stack, aux = game._fast_arrays(state.fast())
     run_ownership(game.params, game.zkeys, board, info, stack, aux, int(playouts), int(seed), owner)

@@ -14,6 +14,7 @@ from zeroplay.games.go.kernels import (
     LEGAL,
     NOT_LEGAL,
     basic_legality,
+    chain_has_liberty,
     neighbors,
     place_stone,
     play,
@@ -48,6 +49,50 @@ def is_own_eye(board, w, c, me):
 
 
 @njit(cache=True)
+def is_self_atari(board, w, c, me, queue, mark):
+    """True if a stone of ``me`` (1/2) on empty ``c`` would leave a chain of 2 or more stones
+    with one liberty, capturing nothing. Playouts that refuse such moves keep a seki standing
+    (filling a shared liberty is one), as Fuego's and Pachi's do; single stones stay allowed
+    (throw-ins, nakade). ``queue`` and ``mark`` are scratch; ``mark`` is all 0 again on return."""
+    cells = board.shape[0]
+    board[c] = me
+    result = False
+    captures = False
+    for nb in neighbors(c, w, cells):
+        if nb >= 0 and board[nb] == 3 - me and not chain_has_liberty(board, w, nb, -1, queue, mark):
+            captures = True
+            break
+    if not captures:
+        queue[0] = c
+        mark[c] = 1
+        size = 1
+        head = 0
+        liberty = -1
+        two = False
+        while head < size:
+            x = queue[head]
+            head += 1
+            for nb in neighbors(x, w, cells):
+                if nb < 0:
+                    continue
+                v = board[nb]
+                if v == 0:
+                    if liberty < 0:
+                        liberty = nb
+                    elif nb != liberty:
+                        two = True
+                elif v == me and mark[nb] == 0:
+                    mark[nb] = 1
+                    queue[size] = nb
+                    size += 1
+        for i in range(size):
+            mark[queue[i]] = 0
+        result = size >= 2 and not two
+    board[c] = 0
+    return result
+
+
+@njit(cache=True)
 def _playout_arrays(params, board):
     """Scratch arrays of a random playout: ``(queue, mark, removed, banned, empties, where,
     n_empty)``; ``empties[:n_empty]`` int64 lists the empty points of ``board`` in no order and
@@ -71,10 +116,11 @@ def _playout_arrays(params, board):
 
 
 @njit(cache=True, inline="always")  # inlined: a call per move cost the rollouts speed
-def _draw_move(params, board, info, empties, where, n_empty, superko, banned, queue, mark):
+def _draw_move(params, board, info, empties, where, n_empty, superko, banned, queue, mark, keep_seki):
     """A uniformly random legal point of ``empties[:n_empty]`` for the side to move that fills
-    none of its own eyes (and, when ``superko``, is not ``banned``); ``cells`` (a pass) when
-    there is none. Draws without replacement: the tried points rotate to the end of the list."""
+    none of its own eyes (and, when ``superko``, is not ``banned``; when ``keep_seki``, is no
+    self-atari: ``is_self_atari``); ``cells`` (a pass) when there is none. Draws without
+    replacement: the tried points rotate to the end of the list."""
     cells = params[P_CELLS]
     w = params[P_WIDTH]
     me = info[I_TO_PLAY] + 1
@@ -91,6 +137,8 @@ def _draw_move(params, board, info, empties, where, n_empty, superko, banned, qu
         if (superko and banned[c] != 0) or is_own_eye(board, w, c, me):
             continue
         if basic_legality(params, board, info, c, queue, mark) != NOT_LEGAL:
+            if keep_seki and is_self_atari(board, w, c, me, queue, mark):
+                continue
             return c
     return cells
 
@@ -114,10 +162,12 @@ def _update_empties(empties, where, n_empty, action, removed, count):
 
 
 @njit(cache=True)
-def random_game(params, zkeys, board, info, stack, aux, seed):
+def random_game(params, zkeys, board, info, stack, aux, seed, keep_seki=False):
     """Play random moves (no own-eye filling, pass when none is left) to the end of the game, in
-    place; returns the number of actions played. Superko rules are checked exactly through the
-    ordinary ``play`` (slower); simple ko costs nothing extra.
+    place; returns the number of actions played. With ``keep_seki`` no move is a self-atari of 2
+    or more stones (``is_self_atari``): the end keeps a seki (dead-stone estimates). Superko
+    rules are checked exactly through the ordinary ``play`` (slower); simple ko costs nothing
+    extra.
 
     The empty points are kept in a list updated per move (the stone placed leaves it, captured
     stones join it), so a move costs no scan of the board."""
@@ -130,7 +180,7 @@ def random_game(params, zkeys, board, info, stack, aux, seed):
         p = info[I_TO_PLAY]
         if superko:
             superko_banned(params, board, info, aux, banned, queue, mark)
-        action = _draw_move(params, board, info, empties, where, n_empty, superko, banned, queue, mark)
+        action = _draw_move(params, board, info, empties, where, n_empty, superko, banned, queue, mark, keep_seki)
         mine = info[I_STONES0 + p]
         theirs = info[I_STONES0 + 1 - p]
         play(params, zkeys, board, info, stack, aux, action, queue, mark, removed)
@@ -163,7 +213,7 @@ def light_random_game(params, board, info, seed):
     while True:
         p = info[I_TO_PLAY]
         me = p + 1
-        action = _draw_move(params, board, info, empties, where, n_empty, False, banned, queue, mark)
+        action = _draw_move(params, board, info, empties, where, n_empty, False, banned, queue, mark, False)
         played += 1
         info[I_PLY] += 1
         info[I_TO_PLAY] = 1 - p
