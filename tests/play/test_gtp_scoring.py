@@ -1,11 +1,11 @@
 """GTP's count of a finished Go game (``final_score``, ``final_status_list``) against GNU Go's.
 
 ``data/gnugo-9x9-scored.jsonl``: 9x9 games of GNU Go 3.8 against itself (area scoring, komi 7.5)
-with its own count, made by ``scripts/gnugo_scored_games.py 200 239``; the first record (seed
-null: found with an earlier opening draw) has a seki, and ``--rescore`` gives GNU Go's count of
-it again. Before these tests, a game ended by two passes was counted with every stone alive (a
-random game from an ended position plays no move), and a seki fell in the random games: 9 of
-the 41 counts agreed with GNU Go's; 40 do now.
+with its own count, made by ``scripts/gnugo_scored_games.py 200 239``, and three games with a
+seki (seed null: found with an earlier opening draw, ``--rescore`` gives GNU Go's count of it
+again; 604 and 662). Before these tests, a game ended by two passes was counted with every
+stone alive (a random game from an ended position plays no move), and a seki fell in the random
+games: 9 of the 41 counts (seeds 200-239 and the first seki) agreed with GNU Go's; 40 do now.
 """
 
 from __future__ import annotations
@@ -32,23 +32,34 @@ def _count(game: dict) -> tuple[str, list[str]]:
     return score, dead
 
 
+SEEDED = [g for g in GAMES if g["seed"] is not None and 200 <= g["seed"] <= 239]
+SEKI = [g for g in GAMES if g["seki"]]
+
+
 def test_the_count_agrees_with_gnu_go_on_finished_games():
-    """39 of the 40 seeded games agree on the score and the dead stones; the one that does not
-    (seed 216) ended at move 33 with a weak white group in Black's area, which the random games
-    give White 60 % of the time: GNU Go calls it dead."""
-    counted = {g["seed"]: _count(g) for g in GAMES[1:]}
-    agree = [seed for g in GAMES[1:] for seed in [g["seed"]] if counted[seed] == (g["final_score"], g["dead"])]
-    assert len(agree) >= len(counted) - 2, sorted(set(counted) - set(agree))
+    """39 of the 40 games of seeds 200-239 agree on the score and the dead stones; the one that
+    does not (seed 216) ended at move 33 with a weak white group in Black's area, which the random
+    games give White 60 % of the time: GNU Go calls it dead."""
+    assert len(SEEDED) == 40
+    agree = [g["seed"] for g in SEEDED if _count(g) == (g["final_score"], g["dead"])]
+    assert len(agree) >= len(SEEDED) - 2, sorted({g["seed"] for g in SEEDED} - set(agree))
 
 
-def test_a_seki_stands_in_the_count():
-    """The first record: 20 stones in seki (a black group of 17 and a white one of 3, sharing
-    their last liberties) and a dead black stone at B1. The random games filled the shared
-    liberties and killed the black group: W+60.5 against GNU Go's W+24.5."""
-    seki = GAMES[0]
-    assert len(seki["seki"]) == 20
-    score, dead = _count(seki)
-    assert (score, dead) == (seki["final_score"], seki["dead"]) == ("W+24.5", ["B1"])
+@pytest.mark.parametrize("seed, score", [
+    # 20 stones in seki (a black group of 17, a white one of 3, sharing their last liberties) and
+    # a dead black stone at B1: the random games filled the shared liberties and killed the
+    # black group, W+60.5
+    (None, "W+24.5"),
+    # a white group in seki with an eye at J3: area rules count the eye White's, GNU Go counts it
+    # dame (W+7.5)
+    (604, "W+8.5"),
+    # a black group in seki with an eye at C9 (GNU Go: dame, W+25.5), 4 dead black stones
+    (662, "W+24.5"),
+])
+def test_a_seki_stands_in_the_count(seed, score):
+    """``scripts/gnugo_scored_games.py 300 700 --seki-only`` found 604 and 662."""
+    game = next(g for g in SEKI if g["seed"] == seed)
+    assert _count(game) == (score, game["dead"])
 
 
 def test_a_game_ended_by_two_passes_still_finds_its_dead_stones():
