@@ -20,6 +20,7 @@ import random
 import shutil
 import subprocess
 import sys
+from contextlib import contextmanager
 
 COLUMNS = "ABCDEFGHJ"
 
@@ -45,15 +46,32 @@ def _ask(proc: subprocess.Popen, command: str) -> str:
     return text[1:].strip()
 
 
+@contextmanager
+def _gnugo(gnugo: str, *options: str):
+    """A GNU Go 9x9 GTP process (area scoring, komi 7.5) with ``options``; closed at the end."""
+    proc = subprocess.Popen([gnugo, "--mode", "gtp", "--boardsize", "9", "--chinese-rules", "--komi", "7.5", *options],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        yield proc
+    finally:
+        if proc.stdin is not None:
+            proc.stdin.close()
+        proc.wait(timeout=30)
+
+
+def _count(proc: subprocess.Popen) -> dict:
+    """GNU Go's count of the game it holds."""
+    return {"final_score": _ask(proc, "final_score"),
+            "dead": sorted(_ask(proc, "final_status_list dead").split()),
+            "seki": sorted(_ask(proc, "final_status_list seki").split())}
+
+
 def play_game(gnugo: str, seed: int) -> dict:
     """One game of GNU Go against itself from four random opening moves; its record and count."""
-    proc = subprocess.Popen([gnugo, "--mode", "gtp", "--boardsize", "9", "--level", "0", "--chinese-rules",
-                             "--komi", "7.5", "--seed", str(seed)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     rng = random.Random(seed)
     moves: list[str] = []
     passes = 0
-    try:
+    with _gnugo(gnugo, "--level", "0", "--seed", str(seed)) as proc:
         for i in range(160):
             color = "black" if i % 2 == 0 else "white"
             move = None
@@ -71,29 +89,15 @@ def play_game(gnugo: str, seed: int) -> dict:
             passes = passes + 1 if move == "PASS" else 0
             if passes >= 2:
                 break
-        return {"seed": seed, "moves": " ".join(moves), "final_score": _ask(proc, "final_score"),
-                "dead": sorted(_ask(proc, "final_status_list dead").split()),
-                "seki": sorted(_ask(proc, "final_status_list seki").split())}
-    finally:
-        if proc.stdin is not None:
-            proc.stdin.close()
-        proc.wait(timeout=30)
+        return {"seed": seed, "moves": " ".join(moves), **_count(proc)}
 
 
 def rescore(gnugo: str, game: dict) -> dict:
-    """``game`` with GNU Go's count of its moves, replayed (the same settings as ``play_game``)."""
-    proc = subprocess.Popen([gnugo, "--mode", "gtp", "--boardsize", "9", "--chinese-rules", "--komi", "7.5"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
+    """``game`` with GNU Go's count of its moves, replayed."""
+    with _gnugo(gnugo) as proc:
         for i, move in enumerate(game["moves"].split()):
             _ask(proc, f"play {'black' if i % 2 == 0 else 'white'} {move}")
-        return {**game, "final_score": _ask(proc, "final_score"),
-                "dead": sorted(_ask(proc, "final_status_list dead").split()),
-                "seki": sorted(_ask(proc, "final_status_list seki").split())}
-    finally:
-        if proc.stdin is not None:
-            proc.stdin.close()
-        proc.wait(timeout=30)
+        return {**game, **_count(proc)}
 
 
 def main(argv: list[str] | None = None) -> int:

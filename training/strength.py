@@ -69,6 +69,18 @@ MODELS = {
                       ("the model it replaced (first run, iteration 154)",
                        "vcf:training/runs/gomoku-8x8-5/checkpoints/iter-000154.safetensors")],
     },
+    # a later 8x8 candidate of the same run (2026-12-06, session 25): iteration 321, the newest
+    # checkpoint when measured (4.3 of its 8 CPU-hours), against the issue's two 8x8 targets and
+    # the shipped model (iteration 130)
+    "gomoku-8x8-5-iter321": {
+        "path": "training/runs/gomoku-8x8-5-gumbel/checkpoints/iter-000321.safetensors",
+        "game": ["--game", "gomoku", "--size", "8", "--n-in-row", "5", "--rule", "freestyle"],
+        "playouts": 400,
+        "opponents": ["rollout:5000", "heuristic:400",
+                      ("the shipped model (iteration 130)",
+                       "vcf:training/runs/gomoku-8x8-5-gumbel/checkpoints/iter-000130.safetensors")],
+        "solver_row": False,
+    },
     # the 15x15 model of issue 20's recipe (Gumbel self-play from iteration 29), shipped on
     # 2026-12-05 under the same file name as iteration 25 was, until iteration 65 replaced it: its
     # run's checkpoint, measured against the issue's targets (heuristic:800, the model it replaced)

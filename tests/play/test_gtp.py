@@ -122,6 +122,12 @@ def test_final_status_finds_a_dead_stone():
         assert ask(s, out, f"play w {v}") == "=\n\n"
     assert ask(s, out, "final_status_list dead") == "= A3\n\n"
     assert ask(s, out, "final_score") == "= B+5\n\n"
+    # the same once two passes have ended the game (a random game from the ended position played
+    # no move, and every stone was counted alive: B+3)
+    assert ask(s, out, "play b pass") == "=\n\n" and ask(s, out, "play w pass") == "=\n\n"
+    assert s.state.is_terminal
+    assert ask(s, out, "final_status_list dead") == "= A3\n\n"
+    assert ask(s, out, "final_score") == "= B+5\n\n"
 
 
 def test_time_controls_set_the_move_time():

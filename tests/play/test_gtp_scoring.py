@@ -62,19 +62,6 @@ def test_a_seki_stands_in_the_count(seed, score):
     assert _count(game) == (score, game["dead"])
 
 
-def test_a_game_ended_by_two_passes_still_finds_its_dead_stones():
-    s, out = gtp_session()
-    assert ask(s, out, "boardsize 5") == "=\n\n" and ask(s, out, "komi 0") == "=\n\n"
-    for v in ("C1", "C2", "C3", "C4", "C5"):
-        assert ask(s, out, f"play b {v}") == "=\n\n"
-    for v in ("D1", "D2", "D3", "D4", "D5", "A3"):
-        assert ask(s, out, f"play w {v}") == "=\n\n"
-    assert ask(s, out, "play b pass") == "=\n\n" and ask(s, out, "play w pass") == "=\n\n"
-    assert s.state.is_terminal
-    assert ask(s, out, "final_status_list dead") == "= A3\n\n"
-    assert ask(s, out, "final_score") == "= B+5\n\n"
-
-
 @pytest.mark.parametrize("rows, point, me, expected", [
     # two rows of 5 (row 0 first); "X" Black (1), "O" White (2); a stone of ``me`` on ``point``
     ((".XX.O", "OOOOO"), 0, 1, True),    # joins two stones: one liberty left (cell 3)
