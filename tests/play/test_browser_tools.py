@@ -60,6 +60,38 @@ def test_a_refused_engine_move_is_asked_again(server):
         assert len(refused) == 1
 
 
+def test_a_move_played_as_stop_is_clicked_is_shown(server):
+    """The engine's move can be played on the server just before Stop closes its stream, whose
+    ``done`` event then never comes: the board went on from the game it had (the person's turn
+    on an empty board) while the server waited for the engine's next move, for ever; a click was
+    refused as "the engine's turn". Stop now takes the game from the server. Here the first
+    engine stream's answer is held back after the server has played (as if Stop won the race)."""
+    held = []
+
+    def hold(route):
+        if held:
+            route.continue_()
+            return
+        held.append(route.request.url)
+        route.fetch()  # the server searches and plays Black's move; its answer is never passed on
+
+    with chromium_page(server) as page:
+        page.route("**/engine/stream*", hold)
+        page.select_option("#opt-size", "9")
+        page.click("#btn-new")
+        page.wait_for_function("game && game.width === 9 && game.your_turn && !stream")
+        gid = page.evaluate("game.id")
+        page.click("#btn-autoplay")
+        for _ in range(600):
+            if len(page.request.get(f"{server}/api/games/{gid}").json()["line"]) == 1:
+                break
+            page.wait_for_timeout(100)
+        page.click("#btn-autoplay-stop")
+        # the server's move shown, then the engine's own move (White), then the person's turn
+        page.wait_for_function("game && game.line.length === 2 && game.your_turn && !stream", timeout=60_000)
+        assert len(held) == 1 and "error" not in page.locator("#status").get_attribute("class")
+
+
 def _engine_vs_engine(page) -> None:
     page.click("#btn-autoplay")
     assert page.locator("#btn-autoplay-stop").is_visible()

@@ -322,7 +322,10 @@ async function play(cell) {
     overlay = null;
     setGame(await api("POST", `/api/games/${game.id}/move`, setup ? { move: cell, either_side: true } : { move: cell }));
   } catch (e) {
-    setStatus(e.message, "error");
+    // refused (409): the board shown may be behind the server's (a move the engine played as
+    // engine against engine stopped): take the game as the server has it, then say why
+    if (e.status === 409) await loadGame(game.id);
+    if (!stream) setStatus(e.message, "error");
   }
 }
 

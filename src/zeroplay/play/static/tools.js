@@ -23,13 +23,40 @@ function startAutoplay() {
 }
 
 // Stop: the search under way is dropped (closing its stream stops it on the server) and the game
-// goes on as a normal game: the person's move, or the engine's on its own side.
+// goes on as a normal game: the person's move, or the engine's on its own side. The search may
+// have played its move before the server heard of the stop, and the closed stream never brings
+// that move: the game is taken again from the server once its search has wound down.
 function stopAutoplay() {
   if (!autoplay) return;
   autoplay = false;
   showAutoplay();
-  if (streamKind === "engine") closeStream();
-  next();
+  if (streamKind !== "engine") {
+    next();
+    return;
+  }
+  closeStream();
+  setStatus("Stopping…", "thinking");
+  settleAfterStop(game.id, 0);
+}
+
+const STOP_POLL_MS = 100;
+const STOP_POLLS = 50;      // at most 5 s, then the game as it stands
+
+async function settleAfterStop(id, polls) {
+  const ticket = gameTicket();  // numbered when sent: a move the person makes meanwhile is newer
+  let g;
+  try {
+    g = await api("GET", `/api/games/${id}`);
+  } catch (e) {
+    next();
+    return;
+  }
+  if (!game || game.id !== id || autoplay || stream) return;  // the person moved on meanwhile
+  if (g.busy && polls < STOP_POLLS) {
+    setTimeout(() => settleAfterStop(id, polls + 1), STOP_POLL_MS);
+    return;
+  }
+  setGame(g, ticket);
 }
 
 function showAutoplay() {
