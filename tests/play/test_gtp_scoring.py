@@ -20,16 +20,24 @@ from gtp_helpers import ask, gtp_session
 GAMES = [json.loads(line) for line in (Path(__file__).parent / "data" / "gnugo-9x9-scored.jsonl").open()]
 
 
+def _session(moves: str, komi: str = "7.5", **options):
+    """A GTP session with ``moves`` (Black first, alternating) played on 9x9."""
+    s, out = gtp_session(**options)
+    for line in ("boardsize 9", f"komi {komi}", "clear_board"):
+        assert ask(s, out, line) == "=\n\n"
+    for i, move in enumerate(moves.split()):
+        assert ask(s, out, f"play {'b' if i % 2 == 0 else 'w'} {move}") == "=\n\n"
+    return s, out
+
+
+def _status(s, out, which: str) -> list[str]:
+    return sorted(ask(s, out, f"final_status_list {which}")[2:].split())
+
+
 def _count(game: dict) -> tuple[str, list[str]]:
     """Our ``final_score`` and ``final_status_list dead`` at the end of ``game``."""
-    s, out = gtp_session()
-    for line in ("boardsize 9", "komi 7.5", "clear_board"):
-        assert ask(s, out, line) == "=\n\n"
-    for i, move in enumerate(game["moves"].split()):
-        assert ask(s, out, f"play {'b' if i % 2 == 0 else 'w'} {move}") == "=\n\n"
-    score = ask(s, out, "final_score")[2:].strip()
-    dead = sorted(ask(s, out, "final_status_list dead")[2:].split())
-    return score, dead
+    s, out = _session(game["moves"])
+    return ask(s, out, "final_score")[2:].strip(), _status(s, out, "dead")
 
 
 SEEDED = [g for g in GAMES if g["seed"] is not None and 200 <= g["seed"] <= 239]
@@ -57,9 +65,39 @@ def test_the_count_agrees_with_gnu_go_on_finished_games():
     (662, "W+24.5"),
 ])
 def test_a_seki_stands_in_the_count(seed, score):
-    """``scripts/gnugo_scored_games.py 300 700 --seki-only`` found 604 and 662."""
+    """``scripts/gnugo_scored_games.py 300 700 --seki-only`` found 604 and 662. The stones in seki
+    are GNU Go's (``final_status_list seki`` answered nothing before), and ``alive`` leaves them
+    out, as GNU Go's lists do."""
     game = next(g for g in SEKI if g["seed"] == seed)
     assert _count(game) == (score, game["dead"])
+    s, out = _session(game["moves"])
+    seki, alive = _status(s, out, "seki"), _status(s, out, "alive")
+    assert seki == game["seki"] and not set(seki) & set(alive)
+    assert len(seki) + len(alive) + len(game["dead"]) == int((s.state.board != 0).sum())
+
+
+def test_no_seki_is_found_where_gnu_go_sees_none():
+    assert all(_status(*_session(g["moves"]), "seki") == [] for g in SEEDED[:10])
+
+
+# a fresh helper's game (GNU Go 3.8 level 0 against itself, seed 7): a black group of 4 and two
+# white groups in seki around C6 and C9, with eyes at A9 (Black's), C6 and B5 (White's)
+TERRITORY_SEKI = ("G6 C7 E7 G3 C4 D6 E3 H5 H6 D8 H4 H3 G5 F8 H8 F4 E4 F2 E2 H1 F5 J2 E8 E9 E6 D7 D5 B6 B8 "
+                  "B4 B3 C5 B7 C3 C2 D4 D3 C4 B2 A5 J4 E5 G4 F7 D5 F3 E5 E1 D1 F1 G7 A3 A2 A4 G8 G9 H9 J3 F9 "
+                  "D9 B9 A7 A8 C8 A6 C1 D2 A7 B1 A6 F6 PASS PASS")
+
+
+def test_territory_scoring_leaves_out_the_eyes_of_a_seki():
+    """Japanese counting: an eye inside a seki group is no one's (area counting gives it to the
+    group). We said B+4.5, counting the three eyes; GNU Go (``gnugo --mode gtp``, Japanese rules,
+    komi 6.5) says B+5.5, and lists these 22 stones in seki."""
+    s, out = _session(TERRITORY_SEKI, komi="6.5", playouts=8, scoring="territory")
+    assert ask(s, out, "final_score") == "= B+5.5\n\n"
+    assert _status(s, out, "dead") == ["H5"]
+    assert _status(s, out, "seki") == sorted("B9 A8 B8 B7 D9 E9 C8 D8 C7 D7 D6 A7 A6 B6 A5 C5 A4 B4 C4 D4 A3 C3".split())
+    # area counting at komi 7.5 gives the eyes to their groups (GNU Go calls them dame: B+5.5)
+    s, out = _session(TERRITORY_SEKI, komi="7.5")
+    assert ask(s, out, "final_score") == "= B+4.5\n\n"
 
 
 @pytest.mark.parametrize("rows, point, me, expected", [

@@ -210,17 +210,22 @@ class FlatMonteCarlo:
 
 
 @njit(cache=True)
-def run_ownership(params, zkeys, board, info, stack, aux, count, seed, owner):
+def run_ownership(params, zkeys, board, info, stack, aux, count, seed, owner, seki):
     """Add to ``owner`` float64 (cells,) the final owner of each point (+1 Black, -1 White, 0
     neither: a stone's colour, or the one colour an empty region reaches) over ``count`` random
-    games from the position that keep a seki (``random_game``'s ``keep_seki``)."""
+    games from the position that keep a seki (``random_game``'s ``keep_seki``); add to ``seki``
+    float64 (cells,) 1 for each stone whose chain ends a game touching an empty region that
+    reaches both colours. Such a region is a seki's shared liberties: the games fill every other
+    point that is not an eye, since only a self-atari of 2 or more stones is refused."""
     cells = params[P_CELLS]
     w = params[P_WIDTH]
     w_board, w_info, w_stack, w_aux, queue, mark = _scratch(board, info, stack, aux)
+    in_seki = np.zeros(cells, np.uint8)
     for k in range(count):
         _reset(board, info, stack, aux, w_board, w_info, w_stack, w_aux)
         random_game(params, zkeys, w_board, w_info, w_stack, w_aux, seed * 1_000_003 + k, True)
         mark[:] = 0
+        in_seki[:] = 0
         for start in range(cells):
             v = w_board[start]
             if v != 0:
@@ -248,6 +253,34 @@ def run_ownership(params, zkeys, board, info, stack, aux, count, seed, owner):
             if reaches == 1 or reaches == 2:
                 for i in range(size):
                     owner[queue[i]] += 1.0 if reaches == 1 else -1.0
+            elif reaches == 3:
+                for i in range(size):
+                    for nb in neighbors(queue[i], w, cells):
+                        if nb >= 0 and w_board[nb] != 0:
+                            in_seki[nb] = 1
+        _spread_along_chains(w_board, w, in_seki, queue)
+        for c in range(cells):
+            seki[c] += in_seki[c]
+
+
+@njit(cache=True)
+def _spread_along_chains(board, w, flags, queue):
+    """Set ``flags`` (uint8, cells) on every stone of each chain holding a flagged stone."""
+    cells = board.shape[0]
+    size = 0
+    for c in range(cells):
+        if flags[c]:
+            queue[size] = c
+            size += 1
+    head = 0
+    while head < size:
+        c = queue[head]
+        head += 1
+        for nb in neighbors(c, w, cells):
+            if nb >= 0 and board[nb] == board[c] and flags[nb] == 0:
+                flags[nb] = 1
+                queue[size] = nb
+                size += 1
 
 
 def ownership(state, playouts: int = 400, seed: int = 0) -> np.ndarray:
@@ -257,11 +290,18 @@ def ownership(state, playouts: int = 400, seed: int = 0) -> np.ndarray:
     stones, so a seki stands (its stones keep their colour, its shared liberties are 0). A game
     over by two passes is played on from its stones (the side to move as it stands): a random
     game from the ended position plays no move, so no stone could be found dead."""
+    return ownership_and_seki(state, playouts, seed)[0]
+
+
+def ownership_and_seki(state, playouts: int = 400, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``ownership`` and, float64 (cells,) in [0, 1], the share of the random games that end
+    with each stone in a seki (its chain touching shared liberties: ``run_ownership``)."""
     game = state.game
     if state.is_terminal:
         state = game.from_stones(state.stones(0), state.stones(1), to_play=state.to_play,
                                  prisoners=game.prisoners(state))
     owner = np.zeros(game.cells)
+    seki = np.zeros(game.cells)
     board, info, stack, aux = game._fast_arrays(state.fast())
-    run_ownership(game.params, game.zkeys, board, info, stack, aux, int(playouts), int(seed), owner)
-    return owner / playouts
+    run_ownership(game.params, game.zkeys, board, info, stack, aux, int(playouts), int(seed), owner, seki)
+    return owner / playouts, seki / playouts

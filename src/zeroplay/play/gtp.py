@@ -439,19 +439,23 @@ class GtpSession:
             return self.seconds
         return self.clock.move_seconds(color)
 
-    def _dead(self, state) -> list[int]:
-        from zeroplay.engine.go_montecarlo import ownership
+    def _status(self, state) -> tuple[list[int], list[int]]:
+        """(dead stones, stones in seki), sorted cells, by 400 random games that keep a seki
+        (``go_montecarlo.ownership_and_seki``): a stone is dead when its point ends the
+        opponent's in most games, in seki when it ends most games alive beside shared liberties."""
+        from zeroplay.engine.go_montecarlo import ownership_and_seki
 
         if state.ply == 0 and not state.stones(0).size and not state.stones(1).size:
-            return []
-        owner = ownership(state, 400)
+            return [], []
+        owner, seki = ownership_and_seki(state, 400)
         dead = [int(c) for c in state.stones(0) if owner[c] < 0]
         dead += [int(c) for c in state.stones(1) if owner[c] > 0]
-        return sorted(dead)
+        alive = [int(c) for c in (*state.stones(0), *state.stones(1)) if int(c) not in set(dead)]
+        return sorted(dead), sorted(c for c in alive if seki[c] > 0.5)
 
     def cmd_final_score(self, args, ident):
         state = self.state
-        dead = self._dead(state)
+        dead, seki = self._status(state)
         black = [int(c) for c in state.stones(0) if c not in dead]
         white = [int(c) for c in state.stones(1) if c not in dead]
         clean = self.game.from_stones(black, white)
@@ -460,17 +464,51 @@ class GtpSession:
             caps = self.game.prisoners(state)
             dead_black = sum(1 for c in dead if state.board.flat[c] == 1)
             score += caps[0] + (len(dead) - dead_black) - caps[1] - dead_black
+            black_eyes, white_eyes = self._seki_eyes(clean, set(seki))
+            score -= black_eyes - white_eyes  # Japanese rules: an eye in seki is no one's
         return "0" if score == 0 else f"{'B' if score > 0 else 'W'}+{abs(score):g}"
+
+    def _seki_eyes(self, clean, seki: set[int]) -> tuple[int, int]:
+        """Points of Black's and of White's empty regions in ``clean`` (dead stones removed) whose
+        every bordering stone is in ``seki``: territory under area counting, no one's under
+        territory counting."""
+        board = clean.board.ravel()
+        w, cells = self.game.width, self.game.cells
+        eyes = [0, 0]
+        seen = board != 0
+        for start in range(cells):
+            if seen[start]:
+                continue
+            region, border, todo = [], set(), [start]
+            seen[start] = True
+            while todo:
+                c = todo.pop()
+                region.append(c)
+                x, y = c % w, c // w
+                for nb in (c - w if y else -1, c + w if c + w < cells else -1, c - 1 if x else -1,
+                           c + 1 if x < w - 1 else -1):
+                    if nb < 0:
+                        continue
+                    if board[nb] == 0 and not seen[nb]:
+                        seen[nb] = True
+                        todo.append(nb)
+                    elif board[nb] != 0:
+                        border.add(nb)
+            colours = {int(board[c]) for c in border}
+            if len(colours) == 1 and border <= seki:
+                eyes[colours.pop() - 1] += len(region)
+        return eyes[0], eyes[1]
 
     def cmd_final_status_list(self, args, ident):
         if len(args) != 1 or args[0] not in ("alive", "dead", "seki"):
             raise GtpFailure("syntax error")
-        if args[0] == "seki":
-            return ""  # no seki detection: every stone is alive or dead
         state = self.state
-        dead = set(self._dead(state))
-        stones = [int(c) for c in np.flatnonzero(state.board.ravel())]
-        chosen = [c for c in stones if (c in dead) == (args[0] == "dead")]
+        dead, seki = self._status(state)
+        if args[0] == "alive":  # the three lists part the stones, as GNU Go's do
+            other = set(dead) | set(seki)
+            chosen = [int(c) for c in np.flatnonzero(state.board.ravel()) if int(c) not in other]
+        else:
+            chosen = dead if args[0] == "dead" else seki
         return "\n".join(self.game.format_move(c) for c in chosen)
 
     def _place_handicap(self, vertices: list[str]) -> None:
