@@ -92,6 +92,24 @@ def test_a_move_played_as_stop_is_clicked_is_shown(server):
         assert len(held) == 1 and "error" not in page.locator("#status").get_attribute("class")
 
 
+def test_a_refused_undo_says_why(server):
+    """An Undo refused while engine against engine was stopping said why for a moment, then the
+    status line went back to "Your move" and the person was not told."""
+    with chromium_page(server) as page:
+        page.select_option("#opt-size", "9")
+        page.click("#btn-new")
+        page.wait_for_function("game && game.width === 9 && game.your_turn && !stream")
+        page.click('rect.cell[data-move="e5"]', force=True)
+        page.wait_for_function("game && game.line.length === 2 && game.your_turn && !stream", timeout=60_000)
+        page.route("**/undo", lambda route: route.fulfill(
+            status=409, content_type="application/json", body='{"detail": "the engine is thinking"}'))
+        page.click("#btn-undo")
+        page.wait_for_function("document.getElementById('status').textContent.includes('the engine is thinking')")
+        page.wait_for_timeout(500)
+        assert "the engine is thinking" in page.locator("#status").text_content()
+        assert page.evaluate("game.line.length") == 2
+
+
 def _engine_vs_engine(page) -> None:
     page.click("#btn-autoplay")
     assert page.locator("#btn-autoplay-stop").is_visible()

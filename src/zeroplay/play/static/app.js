@@ -336,8 +336,11 @@ async function undo() {
     overlay = null;
     setGame(await api("POST", `/api/games/${game.id}/undo`));
   } catch (e) {
-    setStatus(e.message, "error");
-    next();
+    // said after the game goes on (next() sets the status line), and on a refusal (409) from
+    // the game as the server has it: the board may be behind (engine against engine stopping)
+    if (e.status === 409) await loadGame(game.id);
+    else next();
+    if (!stream) setStatus(e.message, "error");
   }
 }
 
