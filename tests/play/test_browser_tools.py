@@ -118,8 +118,10 @@ def _engine_vs_engine(page) -> None:
     page.click("#btn-autoplay-stop")
     stopped_at = page.evaluate("game.line.length")
     # stopped: the search under way may have finished its move already, and the engine may move
-    # once on its own side; then it is the person's turn and nothing more is played
-    page.wait_for_function("game && game.your_turn && !stream", timeout=60_000)
+    # once on its own side; then it is the person's turn and nothing more is played. While the
+    # status says "Stopping…" the board is the one before the stop (the server's comes next)
+    page.wait_for_function("game && game.your_turn && !stream && "
+                           "!document.getElementById('status').textContent.startsWith('Stopping')", timeout=60_000)
     settled = page.evaluate("game.line.length")
     page.wait_for_timeout(1000)
     assert settled <= stopped_at + 2 and page.evaluate("game.line.length") == settled
