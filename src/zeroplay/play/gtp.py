@@ -472,31 +472,10 @@ class GtpSession:
         """Points of Black's and of White's empty regions in ``clean`` (dead stones removed) whose
         every bordering stone is in ``seki``: territory under area counting, no one's under
         territory counting."""
-        board = clean.board.ravel()
-        w, cells = self.game.width, self.game.cells
         eyes = [0, 0]
-        seen = board != 0
-        for start in range(cells):
-            if seen[start]:
-                continue
-            region, border, todo = [], set(), [start]
-            seen[start] = True
-            while todo:
-                c = todo.pop()
-                region.append(c)
-                x, y = c % w, c // w
-                for nb in (c - w if y else -1, c + w if c + w < cells else -1, c - 1 if x else -1,
-                           c + 1 if x < w - 1 else -1):
-                    if nb < 0:
-                        continue
-                    if board[nb] == 0 and not seen[nb]:
-                        seen[nb] = True
-                        todo.append(nb)
-                    elif board[nb] != 0:
-                        border.add(nb)
-            colours = {int(board[c]) for c in border}
-            if len(colours) == 1 and border <= seki:
-                eyes[colours.pop() - 1] += len(region)
+        for region, reaches, border in self.game.empty_regions(clean.board.ravel()):
+            if reaches in (1, 2) and border <= seki:
+                eyes[reaches - 1] += len(region)
         return eyes[0], eyes[1]
 
     def cmd_final_status_list(self, args, ident):

@@ -269,15 +269,16 @@ class Go(Game):
         k = int(state._pos.info[I_KO])
         return None if k < 0 else k
 
-    def _empty_regions(self, board: np.ndarray):
-        """Each empty region of ``board``: (its points, a list; the colours it reaches, a bit set:
-        1 Black, 2 White)."""
+    def empty_regions(self, board: np.ndarray):
+        """Each empty region of ``board`` (int8 (cells,), 0 empty, 1 Black, 2 White): (its points,
+        a list of cells; the colours it reaches, a bit set: 1 Black, 2 White; the stones bordering
+        it, a set of cells)."""
         w, cells = self.width, self.cells
         seen = board != 0
         for start in range(cells):
             if seen[start]:
                 continue
-            region, reaches, todo = [], 0, [start]
+            region, reaches, border, todo = [], 0, set(), [start]
             seen[start] = True
             while todo:
                 c = todo.pop()
@@ -290,7 +291,8 @@ class Go(Game):
                         todo.append(nb)
                     elif board[nb] != 0:
                         reaches |= int(board[nb])
-            yield region, reaches
+                        border.add(nb)
+            yield region, reaches, border
 
     def final_ownership(self, state: State) -> np.ndarray:
         """int8 (cells,) the owner of each point under area counting of the board as it stands
@@ -300,7 +302,7 @@ class Go(Game):
         play plays on until dead stones are captured). The target of the ownership head (KataGo)."""
         board = state._pos.board
         own = np.where(board == 1, 1, np.where(board == 2, -1, 0)).astype(np.int8)
-        for region, reaches in self._empty_regions(board):
+        for region, reaches, _ in self.empty_regions(board):
             if reaches in (1, 2):
                 own[region] = 1 if reaches == 1 else -1
         return own
@@ -315,7 +317,7 @@ class Go(Game):
         game), ``"result"`` (``B+4.5`` / ``W+0.5`` / ``0`` once the game is over, else None)}."""
         board = state._pos.board
         territory = [0, 0]
-        for region, reaches in self._empty_regions(board):
+        for region, reaches, _ in self.empty_regions(board):
             if reaches in (1, 2):
                 territory[reaches - 1] += len(region)
         stones = [int(np.count_nonzero(board == 1)), int(np.count_nonzero(board == 2))]
