@@ -122,6 +122,18 @@ MODELS = {
                       "heuristic:800"],
         "solver_row": False,
     },
+    # a later 15x15 candidate (2026-12-06, session 25): iteration 141, the newest checkpoint when
+    # the match began (about 9.1 of the run's 48 CPU-hours), against the shipped iteration 83
+    # first (does it replace it?), then the heuristic:800 row
+    "gomoku-15x15-iter141": {
+        "path": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-000141.safetensors",
+        "game": ["--game", "gomoku", "--size", "15", "--n-in-row", "5", "--rule", "freestyle"],
+        "playouts": 800,
+        "opponents": [("the shipped model (iteration 83)",
+                       "vcf:training/runs/gomoku-15x15-freestyle/checkpoints/iter-000083.safetensors"),
+                      "heuristic:800"],
+        "solver_row": False,
+    },
     # iteration 65 on 11x11, where the 15x15 file is the default too: the shipping rule's row
     # (at least the search-only engine's strength) before it may play there by default
     "gomoku-15x15-iter65@11x11": {
