@@ -133,6 +133,7 @@ MODELS = {
                        "vcf:training/runs/gomoku-15x15-freestyle/checkpoints/iter-000083.safetensors"),
                       "heuristic:800"],
         "solver_row": False,
+        "parallel": 8,
     },
     # iteration 65 on 11x11, where the 15x15 file is the default too: the shipping rule's row
     # (at least the search-only engine's strength) before it may play there by default
@@ -267,7 +268,11 @@ def matches(key: str, games: int) -> list[tuple[str, list[str]]]:
         out.append((f"previous model (iteration {prev})", [me, solver + spec["previous"].format(prev=prev)]))
     if spec.get("solver_row", True):
         out.append(("threat solver on vs off", [me, path]))
-    common = ["--games", str(games), *spec["game"], "--playouts", str(spec["playouts"]), "--json", "--no-progress"]
+    # "parallel": fewer games at once, so that a long match records finished games as it goes
+    # (the arena's default plays 64 side by side: on 15x15 none ends within half an hour)
+    parallel = ["--parallel", str(spec["parallel"])] if "parallel" in spec else []
+    common = ["--games", str(games), *spec["game"], "--playouts", str(spec["playouts"]), *parallel,
+              "--json", "--no-progress"]
     return [(label, [".venv/bin/zeroplay", "arena", *players, *common]) for label, players in out]
 
 
