@@ -214,11 +214,14 @@ def test_kata_score_fields_come_from_the_nets_score_head(tmp_path):
     session, out = _own_net_session(tmp_path, seed=3)
     info = next(line for line in ask(session, out, "kata-analyze 5 maxmoves 3").split("\n") if line.startswith("info "))
     state = session.state
-    moves = re.findall(r"info move (\S+) visits (\d+) .*? scoreMean (\S+) scoreLead (\S+) scoreSelfplay", info)
+    moves = re.findall(r"info move (\S+) visits (\d+) .*? scoreMean (\S+) scoreLead (\S+) scoreSelfplay .*? pv ([^i]+)", info)
     assert moves and len(moves) == info.count("info move ") and "scoreStdev" not in info
-    for text, _, mean, lead in moves:  # the lead for White (to move) after the move: minus the child's
-        child = session.engine.score(state.play(state.game.parse_move(text)))
-        assert np.isclose(float(lead), -child, atol=1e-3) and mean == lead
+    for text, _, mean, lead, pv in moves:  # the lead for White (to move) at the end of the move's PV
+        line = pv.split()
+        assert line[0] == text
+        leaf = state.play_many(line)
+        sign = 1 if leaf.to_play == state.to_play else -1
+        assert np.isclose(float(lead), sign * session.engine.score(leaf), atol=1e-3) and mean == lead
     stop_after_infos(session)
     assert "scoreLead" not in ask(session, out, "lz-analyze 5")  # Leela Zero's lines have none
 
@@ -268,3 +271,30 @@ def test_a_move_that_ends_the_game_shows_its_count():
     passed, played = scores.apply([MoveStats(25, 2, 1.0, 1.0, None, None), MoveStats(1, 1, 0.5, 0.5, None, None)])
     assert passed.score_mean == 25 - 7.5  # Black's pass ends it: Black owns the board, less komi
     assert played.score_mean == -100.0
+
+
+def _material(position) -> float:
+    """A stand-in score head: stones of the side to move less the opponent's."""
+    me = position.to_play
+    return float(len(position.stones(me)) - len(position.stones(1 - me)))
+
+
+def test_a_refuted_move_shows_the_score_after_its_refutation():
+    # White's b4 stone is in atari (its last liberty a4): a Black pass lets White save it, a4 takes
+    # it. At depth one the pass looks as good as a4 to a material head; along the PV it does not.
+    from zeroplay.engine.go_montecarlo import MoveStats
+    from zeroplay.play.gtp_ownership import ChildScores
+
+    game = make("go", size=5, komi=0.5)
+    state = game.initial().play_many(["B5", "B4", "C4", "E1", "B3", "E2"])  # Black to move
+    pas, a4, a3 = game.parse_move("pass"), game.parse_move("A4"), game.parse_move("A3")
+    assert state.to_play == 0
+    scores = ChildScores(state, _material)
+    refuted, capture, alone = scores.apply([
+        MoveStats(pas, 5, 0.2, 0.1, None, None, pv=(pas, a4)),  # White answers by saving b4
+        MoveStats(a4, 9, 0.8, 0.7, None, None, pv=(a4, a3)),  # b4 taken, White plays on
+        MoveStats(a3, 3, 0.5, 0.4, None, None),  # no PV: the move's own position
+    ])
+    assert capture.score_mean == 4 - 3  # Black: b5 c4 b3 a4; White: e1 e2 a3
+    assert refuted.score_mean == 3 - 4  # Black: b5 c4 b3; White: b4 e1 e2 a4 (depth one: 3 - 3)
+    assert alone.score_mean == 4 - 3  # after a3 alone, White to move: Black b5 c4 b3 a3, White 3

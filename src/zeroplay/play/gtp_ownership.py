@@ -10,11 +10,12 @@ network head (the Go priors engine, a net without ``-own``) the map is the root'
 over random games, computed once.
 
 ``ChildScores`` gives each listed move KataGo's ``scoreLead`` / ``scoreMean`` from the network's
-score head: the predicted final margin of the position after the move, in points from the side to
-move's view (komi included; ``PuctRollout.score``); after a move that ends the game, the game's
-count. KataGo averages it over the move's subtree; this is the move's child alone (depth one),
-computed once per move and analysis, so a move the search finds losing (a pass) can show a
-better score than the moves it prefers: its win rate is the search's, its score the net's."""
+score head: the predicted final margin, in points from the side to move's view (komi included;
+``PuctRollout.score``), of the last position of the move's principal variation, the line the
+search expects (at most ``MAX_PV_PLIES`` plies); where that line ends the game, the game's count.
+KataGo averages the score over the move's subtree, weighted by visits; the PV's leaf is that
+subtree's most visited line, so a move the search refutes (a pass answered by a capture) shows the
+score after the refutation, as its win rate does. Each line is evaluated once per analysis."""
 
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ import numpy as np
 
 MAX_CHILDREN = 10
 """Root moves (the most visited) whose positions enter the average."""
+
+MAX_PV_PLIES = 16
+"""Plies of a move's principal variation that ``ChildScores`` follows (a bound on the replay)."""
 
 
 class SearchOwnership:
@@ -79,24 +83,36 @@ class ChildScores:
     def __init__(self, state, net: Callable):
         self.state = state
         self.net = net
-        self._lead: dict[int, float | None] = {}
+        self._lead: dict[tuple[int, ...], float | None] = {}
 
     def apply(self, stats) -> list:
         """``stats`` (``go_montecarlo.MoveStats``) with ``score_mean`` set to each visited move's
-        lead for the side to move (points; ``score_stdev`` None: the net has no spread head)."""
+        lead for the side to move (points; ``score_stdev`` None: the net has no spread head): the
+        lead at the end of the move's ``pv`` (the move alone where the engine gives no PV)."""
         out = []
         for s in stats:
-            lead = self._child(int(s.move)) if s.visits > 0 else None
+            lead = self._line(self._pv(s)) if s.visits > 0 else None
             out.append(s if lead is None else replace(s, score_mean=lead, score_stdev=None))
         return out
 
-    def _child(self, move: int) -> float | None:
-        if move not in self._lead:
-            after = self.state.play(move)
-            if after.is_terminal:  # the game's own count (Black's margin), not an estimate
-                black = float(after.game.score(after))
-                self._lead[move] = black if self.state.to_play == 0 else -black
+    @staticmethod
+    def _pv(s) -> tuple[int, ...]:
+        pv = tuple(int(m) for m in s.pv[:MAX_PV_PLIES])
+        return pv if pv and pv[0] == int(s.move) else (int(s.move),)
+
+    def _line(self, pv: tuple[int, ...]) -> float | None:
+        if pv not in self._lead:
+            position = self.state
+            for move in pv:  # the line stops where the game does (a PV never passes the end)
+                if position.is_terminal:
+                    break
+                position = position.play(move)
+            # each ply (a pass included) hands the move over: an odd line ends with the opponent to move
+            sign = 1.0 if position.to_play == self.state.to_play else -1.0
+            if position.is_terminal:  # the game's own count (Black's margin), not an estimate
+                black = float(position.game.score(position))
+                self._lead[pv] = black if self.state.to_play == 0 else -black
             else:
-                margin = self.net(after)
-                self._lead[move] = None if margin is None else -float(margin)  # the child's mover is the opponent
-        return self._lead[move]
+                margin = self.net(position)
+                self._lead[pv] = None if margin is None else sign * float(margin)
+        return self._lead[pv]
