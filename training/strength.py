@@ -135,6 +135,18 @@ MODELS = {
         "solver_row": False,
         "parallel": 8,
     },
+    # the newest 15x15 checkpoint of session 26 (2026-12-06): iteration 171 (about 10.5 CPU-hours)
+    # against the shipped iteration 83 at play's 800 playouts: whether 141's loss there (0.27)
+    # holds for the newest net, which beat 83 at the run's own 100 playouts
+    "gomoku-15x15-iter171": {
+        "path": "training/runs/gomoku-15x15-freestyle/checkpoints/iter-000171.safetensors",
+        "game": ["--game", "gomoku", "--size", "15", "--n-in-row", "5", "--rule", "freestyle"],
+        "playouts": 800,
+        "opponents": [("the shipped model (iteration 83)",
+                       "vcf:training/runs/gomoku-15x15-freestyle/checkpoints/iter-000083.safetensors")],
+        "solver_row": False,
+        "parallel": 8,
+    },
     # iteration 65 on 11x11, where the 15x15 file is the default too: the shipping rule's row
     # (at least the search-only engine's strength) before it may play there by default
     "gomoku-15x15-iter65@11x11": {
