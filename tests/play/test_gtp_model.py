@@ -4,7 +4,6 @@ the net was not trained with (it plays, with a note), and a bad ``--model`` refu
 from __future__ import annotations
 
 import re
-
 import subprocess
 import sys
 
@@ -185,9 +184,9 @@ def test_kata_ownership_comes_from_the_nets_ownership_head(tmp_path):
 
 
 def test_search_ownership_weights_the_root_and_its_moves_by_visits():
-    import numpy as np
-
     from types import SimpleNamespace as MoveStats
+
+    import numpy as np
 
     from zeroplay.play.gtp_ownership import SearchOwnership
 
