@@ -297,3 +297,15 @@ def test_a_refuted_move_shows_the_score_after_its_refutation():
     assert capture.score_mean == 4 - 3  # Black: b5 c4 b3 a4; White: e1 e2 a3
     assert refuted.score_mean == 3 - 4  # Black: b5 c4 b3; White: b4 e1 e2 a4 (depth one: 3 - 3)
     assert alone.score_mean == 4 - 3  # after a3 alone, White to move: Black b5 c4 b3 a3, White 3
+
+
+def test_child_scores_keep_a_bounded_number_of_lines(monkeypatch):
+    from zeroplay.engine.go_montecarlo import MoveStats
+    from zeroplay.play import gtp_ownership
+
+    monkeypatch.setattr(gtp_ownership, "MAX_LINES", 3)
+    game = make("go", size=5, komi=0.5)
+    scores = gtp_ownership.ChildScores(game.initial(), _material)
+    for reply in range(1, 10):  # a new PV at every report, as a long analysis gives
+        (s,) = scores.apply([MoveStats(0, 4, 0.5, 0.4, None, None, pv=(0, reply))])
+        assert s.score_mean == 1 - 1 and len(scores._lead) <= 3

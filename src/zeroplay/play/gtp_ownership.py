@@ -30,6 +30,10 @@ MAX_CHILDREN = 10
 MAX_PV_PLIES = 16
 """Plies of a move's principal variation that ``ChildScores`` follows (a bound on the replay)."""
 
+MAX_LINES = 4096
+"""Lines whose score ``ChildScores`` keeps; past it the cache starts over (a long analysis sees
+new PVs at every report)."""
+
 
 class SearchOwnership:
     """Ownership of ``state`` from the side to move's view (+1: it owns the point at the end),
@@ -102,6 +106,8 @@ class ChildScores:
 
     def _line(self, pv: tuple[int, ...]) -> float | None:
         if pv not in self._lead:
+            if len(self._lead) >= MAX_LINES:
+                self._lead.clear()
             position = self.state
             for move in pv:  # the line stops where the game does (a PV never passes the end)
                 if position.is_terminal:
