@@ -215,12 +215,12 @@ def test_kata_score_fields_come_from_the_nets_score_head(tmp_path):
     state = session.state
     moves = re.findall(r"info move (\S+) visits (\d+) .*? scoreMean (\S+) scoreLead (\S+) scoreSelfplay .*? pv ([^i]+)", info)
     assert moves and len(moves) == info.count("info move ") and "scoreStdev" not in info
-    for text, _, mean, lead, pv in moves:  # the lead for White (to move) at the end of the move's PV
+    for text, _, mean, lead, pv in moves:  # the lead for White (to move): the PV's last two positions'
         line = pv.split()
         assert line[0] == text
-        leaf = state.play_many(line)
-        sign = 1 if leaf.to_play == state.to_play else -1
-        assert np.isclose(float(lead), sign * session.engine.score(leaf), atol=1e-3) and mean == lead
+        ends = [state.play_many(line[:n]) for n in range(max(1, len(line) - 1), len(line) + 1)]
+        want = np.mean([(1 if p.to_play == state.to_play else -1) * session.engine.score(p) for p in ends])
+        assert np.isclose(float(lead), want, atol=1e-3) and mean == lead
     stop_after_infos(session)
     assert "scoreLead" not in ask(session, out, "lz-analyze 5")  # Leela Zero's lines have none
 
@@ -281,6 +281,7 @@ def _material(position) -> float:
 def test_a_refuted_move_shows_the_score_after_its_refutation():
     # White's b4 stone is in atari (its last liberty a4): a Black pass lets White save it, a4 takes
     # it. At depth one the pass looks as good as a4 to a material head; along the PV it does not.
+    # Each line's lead is the mean of its last two positions' (one with each side to move).
     from zeroplay.engine.go_montecarlo import MoveStats
     from zeroplay.play.gtp_ownership import ChildScores
 
@@ -294,9 +295,28 @@ def test_a_refuted_move_shows_the_score_after_its_refutation():
         MoveStats(a4, 9, 0.8, 0.7, None, None, pv=(a4, a3)),  # b4 taken, White plays on
         MoveStats(a3, 3, 0.5, 0.4, None, None),  # no PV: the move's own position
     ])
-    assert capture.score_mean == 4 - 3  # Black: b5 c4 b3 a4; White: e1 e2 a3
-    assert refuted.score_mean == 3 - 4  # Black: b5 c4 b3; White: b4 e1 e2 a4 (depth one: 3 - 3)
-    assert alone.score_mean == 4 - 3  # after a3 alone, White to move: Black b5 c4 b3 a3, White 3
+    # after the pass Black 3, White 3; after White's a4 Black 3, White 4 (depth one: 0)
+    assert refuted.score_mean == ((3 - 3) + (3 - 4)) / 2
+    # after a4 Black 4, White 2 (b4 taken); after White's a3 Black 4, White 3
+    assert capture.score_mean == ((4 - 2) + (4 - 3)) / 2
+    assert alone.score_mean == 4 - 3  # after a3 alone: Black b5 c4 b3 a3, White b4 e1 e2
+    assert refuted.score_mean < alone.score_mean < capture.score_mean
+
+
+def test_a_line_scores_the_same_whichever_side_moves_last():
+    # a score head that adds 5 points for the side to move: one leaf's score would swing by 10
+    # with the line's parity; the last two positions' mean does not
+    from zeroplay.engine.go_montecarlo import MoveStats
+    from zeroplay.play.gtp_ownership import ChildScores
+
+    game = make("go", size=5, komi=0.5)
+    moves = [game.parse_move(m) for m in ["C3", "B2", "D4", "A1", "B4"]]
+    scores = ChildScores(game.initial(), lambda position: _material(position) + 5.0)
+    leads = [scores.apply([MoveStats(moves[0], 9, 0.5, 0.4, None, None, pv=tuple(moves[:n]))])[0].score_mean
+             for n in range(2, 6)]
+    # each line's last two positions: Black one stone ahead with White to move (head 4: Black's
+    # view -4), stones equal with Black to move (head 5); a single leaf would give -4 or 5
+    assert leads == [0.5, 0.5, 0.5, 0.5]
 
 
 def test_child_scores_keep_a_bounded_number_of_lines(monkeypatch):
@@ -308,4 +328,4 @@ def test_child_scores_keep_a_bounded_number_of_lines(monkeypatch):
     scores = gtp_ownership.ChildScores(game.initial(), _material)
     for reply in range(1, 10):  # a new PV at every report, as a long analysis gives
         (s,) = scores.apply([MoveStats(0, 4, 0.5, 0.4, None, None, pv=(0, reply))])
-        assert s.score_mean == 1 - 1 and len(scores._lead) <= 3
+        assert s.score_mean == ((1 - 0) + (1 - 1)) / 2 and len(scores._lead) <= 3

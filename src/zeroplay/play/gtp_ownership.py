@@ -10,12 +10,15 @@ network head (the Go priors engine, a net without ``-own``) the map is the root'
 over random games, computed once.
 
 ``ChildScores`` gives each listed move KataGo's ``scoreLead`` / ``scoreMean`` from the network's
-score head: the predicted final margin, in points from the side to move's view (komi included;
-``PuctRollout.score``), of the last position of the move's principal variation, the line the
-search expects (at most ``MAX_PV_PLIES`` plies); where that line ends the game, the game's count.
-KataGo averages the score over the move's subtree, weighted by visits; the PV's leaf is that
-subtree's most visited line, so a move the search refutes (a pass answered by a capture) shows the
-score after the refutation, as its win rate does. Each line is evaluated once per analysis."""
+score head (``PuctRollout.score``: the predicted final margin in points, komi included) at the end
+of the move's principal variation, the line the search expects (at most ``MAX_PV_PLIES`` plies):
+the mean of its last two positions' margins, both from the analysed side to move's view; where the
+line ends the game, the game's count. KataGo averages the score over the move's subtree, weighted
+by visits; the PV is that subtree's most visited line, so a move the search refutes (a pass
+answered by a capture) shows the score after the refutation, as its win rate does. Two positions,
+one with each side to move, because the score head leans towards the side to move by a few points
+on the 9x9 net: a single leaf's score flipped with the line's parity (helper-58, 2026-12-06). A
+move the search visited once has only its own position. Each line is evaluated once per analysis."""
 
 from __future__ import annotations
 
@@ -108,17 +111,20 @@ class ChildScores:
         if pv not in self._lead:
             if len(self._lead) >= MAX_LINES:
                 self._lead.clear()
+            me = self.state.to_play
             position = self.state
+            last: list = []  # the line's last two positions
             for move in pv:  # the line stops where the game does (a PV never passes the end)
                 if position.is_terminal:
                     break
                 position = position.play(move)
-            # each ply (a pass included) hands the move over: an odd line ends with the opponent to move
-            sign = 1.0 if position.to_play == self.state.to_play else -1.0
+                last = [*last[-1:], position]
             if position.is_terminal:  # the game's own count (Black's margin), not an estimate
                 black = float(position.game.score(position))
-                self._lead[pv] = black if self.state.to_play == 0 else -black
+                self._lead[pv] = black if me == 0 else -black
             else:
-                margin = self.net(position)
-                self._lead[pv] = None if margin is None else sign * float(margin)
+                margins = [self.net(p) for p in last]
+                # each ply (a pass included) hands the move over; the net gives its mover's view
+                leads = [float(m) if p.to_play == me else -float(m) for p, m in zip(last, margins) if m is not None]
+                self._lead[pv] = sum(leads) / len(leads) if len(leads) == len(last) else None
         return self._lead[pv]
