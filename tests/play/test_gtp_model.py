@@ -266,7 +266,7 @@ def test_a_move_that_ends_the_game_shows_its_count():
     from zeroplay.play.gtp_ownership import ChildScores
 
     state = make("go", size=5, komi=7.5).initial().play(0).play(25)  # Black A5, White passes
-    scores = ChildScores(state, lambda position: 100.0)
+    scores = ChildScores(state, lambda positions: [100.0] * len(positions))
     passed, played = scores.apply([MoveStats(25, 2, 1.0, 1.0, None, None), MoveStats(1, 1, 0.5, 0.5, None, None)])
     assert passed.score_mean == 25 - 7.5  # Black's pass ends it: Black owns the board, less komi
     assert played.score_mean == -100.0
@@ -276,6 +276,10 @@ def _material(position) -> float:
     """A stand-in score head: stones of the side to move less the opponent's."""
     me = position.to_play
     return float(len(position.stones(me)) - len(position.stones(1 - me)))
+
+
+def _materials(positions) -> list[float]:
+    return [_material(p) for p in positions]
 
 
 def test_a_refuted_move_shows_the_score_after_its_refutation():
@@ -289,7 +293,7 @@ def test_a_refuted_move_shows_the_score_after_its_refutation():
     state = game.initial().play_many(["B5", "B4", "C4", "E1", "B3", "E2"])  # Black to move
     pas, a4, a3 = game.parse_move("pass"), game.parse_move("A4"), game.parse_move("A3")
     assert state.to_play == 0
-    scores = ChildScores(state, _material)
+    scores = ChildScores(state, _materials)
     refuted, capture, alone = scores.apply([
         MoveStats(pas, 5, 0.2, 0.1, None, None, pv=(pas, a4)),  # White answers by saving b4
         MoveStats(a4, 9, 0.8, 0.7, None, None, pv=(a4, a3)),  # b4 taken, White plays on
@@ -311,7 +315,7 @@ def test_a_line_scores_the_same_whichever_side_moves_last():
 
     game = make("go", size=5, komi=0.5)
     moves = [game.parse_move(m) for m in ["C3", "B2", "D4", "A1", "B4"]]
-    scores = ChildScores(game.initial(), lambda position: _material(position) + 5.0)
+    scores = ChildScores(game.initial(), lambda positions: [_material(p) + 5.0 for p in positions])
     leads = [scores.apply([MoveStats(moves[0], 9, 0.5, 0.4, None, None, pv=tuple(moves[:n]))])[0].score_mean
              for n in range(2, 6)]
     # each line's last two positions: Black one stone ahead with White to move (head 4: Black's
@@ -325,7 +329,49 @@ def test_child_scores_keep_a_bounded_number_of_lines(monkeypatch):
 
     monkeypatch.setattr(gtp_ownership, "MAX_LINES", 3)
     game = make("go", size=5, komi=0.5)
-    scores = gtp_ownership.ChildScores(game.initial(), _material)
+    scores = gtp_ownership.ChildScores(game.initial(), _materials)
     for reply in range(1, 10):  # a new PV at every report, as a long analysis gives
         (s,) = scores.apply([MoveStats(0, 4, 0.5, 0.4, None, None, pv=(0, reply))])
         assert s.score_mean == ((1 - 0) + (1 - 1)) / 2 and len(scores._lead) <= 3
+
+
+def test_a_report_scores_its_new_lines_in_one_batch():
+    from zeroplay.engine.go_montecarlo import MoveStats
+    from zeroplay.play.gtp_ownership import ChildScores
+
+    calls = []
+
+    def net(positions):
+        calls.append(len(positions))
+        return _materials(positions)
+
+    game = make("go", size=5, komi=0.5)
+    scores = ChildScores(game.initial(), net)
+    report = [MoveStats(0, 5, 0.5, 0.4, None, None, pv=(0, 1)), MoveStats(2, 3, 0.5, 0.4, None, None, pv=(2,)),
+              MoveStats(4, 0, 0.5, 0.4, None, None)]
+    scores.apply(report)
+    assert calls == [3]  # two positions of one line, one of the other; the unvisited move none
+    scores.apply(report)
+    assert calls == [3]  # lines already scored
+    scores.apply([MoveStats(0, 9, 0.5, 0.4, None, None, pv=(0, 1, 3))])
+    assert calls == [3, 2]
+
+
+def test_batched_scores_are_the_single_scores(tmp_path):
+    import numpy as np
+
+    from zeroplay.engine.go_search import PuctRollout
+
+    game = make("go", size=5, komi=7.0)
+    path = tmp_path / "go-own.safetensors"
+    save_checkpoint(path, build_model("b1c8-own", game, "go", seed=4), game=game, features="go", step=0)
+    engine = PuctRollout(8, model=str(path))
+    for komi in (7.0, 9.5, 0.0):
+        g = make("go", size=5, komi=komi)
+        states = [g.initial(), g.initial().play(12), g.initial().play(12).play(7)]
+        batch, single = engine.scores(states), [engine.score(s) for s in states]
+        if komi == 0.0:  # an input the net never saw
+            assert batch == single == [None, None, None]
+        else:  # the same up to the float sums of another batch size
+            assert np.allclose(batch, single, atol=1e-4)
+    assert engine.scores([]) == []

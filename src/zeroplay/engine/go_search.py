@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from zeroplay.engine.go_montecarlo import MoveStats
 
 ENGINE_NAME = "zeroplay PUCT search with Go priors and random-rollout leaves (no network)"
@@ -190,20 +192,25 @@ class PuctRollout:
         net trained at komi K0 estimates margins at K0: at komi K (the same sign) the margin is
         moved by K - K0 (White gains it). Where K is 0 or of the other sign, the input differs
         from every position the net was trained on, and the result is None."""
-        evaluator = self._searcher_for(state.game).evaluator
+        return self.scores([state])[0]
+
+    def scores(self, states) -> list[float | None]:
+        """``score`` of each of ``states`` (positions of one game), the net run once on them all."""
+        if not states:
+            return []
+        game = states[0].game
+        evaluator = self._searcher_for(game).evaluator
         head, features = getattr(evaluator, "score", None), getattr(evaluator, "features", None)
         if head is None or features is None:
-            return None
-        margin = head(state.planes(features)[None])
+            return [None] * len(states)
+        margin = head(np.stack([s.planes(features) for s in states]))
         if margin is None:
-            return None
-        points = float(margin[0]) * state.game.cells
-        komi, trained = state.game.options.get("komi"), self._trained_komi(state.game)
-        if komi is None or trained is None or komi == trained:
-            return points
-        if komi == 0 or (komi > 0) != (trained > 0):
-            return None
-        return points + (komi - trained) * (1 if state.to_play == 1 else -1)
+            return [None] * len(states)
+        komi, trained = game.options.get("komi"), self._trained_komi(game)
+        if komi is not None and trained is not None and komi != trained and (komi == 0 or (komi > 0) != (trained > 0)):
+            return [None] * len(states)
+        shift = 0.0 if komi is None or trained is None else komi - trained
+        return [float(m) * game.cells + shift * (1 if s.to_play == 1 else -1) for s, m in zip(states, margin)]
 
     def _trained_komi(self, game) -> float | None:
         """The komi of the checkpoint that plays ``game`` (its game options), None if unknown."""

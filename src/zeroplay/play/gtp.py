@@ -328,10 +328,10 @@ class GtpSession:
 
     def _child_scores(self, state, *, kata: bool):
         """``gtp_ownership.ChildScores`` of ``state`` for a ``kata-`` analysis where the engine's
-        net has a score head (``PuctRollout.score``: the shipped ``go-9x9``); else None (flat
+        net has a score head (``PuctRollout.scores``: the shipped ``go-9x9``); else None (flat
         Monte-Carlo sets its own score fields)."""
-        net = getattr(self.engine, "score", None)
-        if not kata or net is None or net(state) is None:
+        net = getattr(self.engine, "scores", None)
+        if not kata or net is None or net([state])[0] is None:
             return None
         from zeroplay.play.gtp_ownership import ChildScores
 

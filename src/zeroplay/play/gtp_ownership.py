@@ -10,7 +10,7 @@ network head (the Go priors engine, a net without ``-own``) the map is the root'
 over random games, computed once.
 
 ``ChildScores`` gives each listed move KataGo's ``scoreLead`` / ``scoreMean`` from the network's
-score head (``PuctRollout.score``: the predicted final margin in points, komi included) at the end
+score head (``PuctRollout.scores``: the predicted final margin in points, komi included) at the end
 of the move's principal variation, the line the search expects (at most ``MAX_PV_PLIES`` plies):
 the mean of its last two positions' margins, both from the analysed side to move's view; where the
 line ends the game, the game's count. KataGo averages the score over the move's subtree, weighted
@@ -18,7 +18,8 @@ by visits; the PV is that subtree's most visited line, so a move the search refu
 answered by a capture) shows the score after the refutation, as its win rate does. Two positions,
 one with each side to move, because the score head leans towards the side to move by a few points
 on the 9x9 net: a single leaf's score flipped with the line's parity (helper-58, 2026-12-06). A
-move the search visited once has only its own position. Each line is evaluated once per analysis."""
+move the search visited once has only its own position. Each line is evaluated once per analysis,
+the new lines of a report in one batch."""
 
 from __future__ import annotations
 
@@ -83,8 +84,10 @@ class ChildScores:
 
     Args:
         state: the analysed position.
-        net: ``net(position)`` -> that position's predicted final margin in points from its own
-            side to move's view (``PuctRollout.score``), or None where the net has no score head.
+        net: ``net(positions)`` -> for a list of positions, each one's predicted final margin in
+            points from its own side to move's view (``PuctRollout.scores``), None for a position
+            (or all) where the net has no score head; called once per report, on the positions of
+            the lines not seen before.
     """
 
     def __init__(self, state, net: Callable):
@@ -95,10 +98,17 @@ class ChildScores:
     def apply(self, stats) -> list:
         """``stats`` (``go_montecarlo.MoveStats``) with ``score_mean`` set to each visited move's
         lead for the side to move (points; ``score_stdev`` None: the net has no spread head): the
-        lead at the end of the move's ``pv`` (the move alone where the engine gives no PV)."""
+        mean over the last two positions of the move's ``pv`` (the move alone where the engine
+        gives no PV), or the game's count where the line ends it."""
+        lines = {self._pv(s) for s in stats if s.visits > 0}
+        missing = [pv for pv in lines if pv not in self._lead]
+        if len(self._lead) + len(missing) > MAX_LINES:
+            self._lead.clear()
+            missing = list(lines)
+        self._score(missing)
         out = []
         for s in stats:
-            lead = self._line(self._pv(s)) if s.visits > 0 else None
+            lead = self._lead.get(self._pv(s)) if s.visits > 0 else None
             out.append(s if lead is None else replace(s, score_mean=lead, score_stdev=None))
         return out
 
@@ -107,11 +117,10 @@ class ChildScores:
         pv = tuple(int(m) for m in s.pv[:MAX_PV_PLIES])
         return pv if pv and pv[0] == int(s.move) else (int(s.move),)
 
-    def _line(self, pv: tuple[int, ...]) -> float | None:
-        if pv not in self._lead:
-            if len(self._lead) >= MAX_LINES:
-                self._lead.clear()
-            me = self.state.to_play
+    def _score(self, lines: list[tuple[int, ...]]) -> None:
+        me = self.state.to_play
+        ends: dict[tuple[int, ...], list] = {}
+        for pv in lines:
             position = self.state
             last: list = []  # the line's last two positions
             for move in pv:  # the line stops where the game does (a PV never passes the end)
@@ -123,8 +132,11 @@ class ChildScores:
                 black = float(position.game.score(position))
                 self._lead[pv] = black if me == 0 else -black
             else:
-                margins = [self.net(p) for p in last]
-                # each ply (a pass included) hands the move over; the net gives its mover's view
-                leads = [float(m) if p.to_play == me else -float(m) for p, m in zip(last, margins) if m is not None]
-                self._lead[pv] = sum(leads) / len(leads) if len(leads) == len(last) else None
-        return self._lead[pv]
+                ends[pv] = last
+        positions = [p for last in ends.values() for p in last]
+        margins = iter(self.net(positions) if positions else [])
+        for pv, last in ends.items():
+            # each ply (a pass included) hands the move over; the net gives its mover's view
+            leads = [(m, p) for p, m in zip(last, margins)]
+            ok = [float(m) if p.to_play == me else -float(m) for m, p in leads if m is not None]
+            self._lead[pv] = sum(ok) / len(ok) if len(ok) == len(last) else None
