@@ -101,6 +101,10 @@ def _add_train(sub) -> None:
     g.add_argument("--search-batch", type=int, default=None, help="leaves per game per round (default 16)")
     g.add_argument("--temperature-moves", type=int, default=None,
                    help="opening plies sampled from the visits with tau 1 (default 8)")
+    g.add_argument("--selfplay-openings", metavar="FILE", default=None,
+                   help="start each self-play game after one of FILE's openings, drawn at random (one a line, "
+                   "moves in the game's notation, as zeroplay arena --openings reads them; the plies get no "
+                   "search and no sample); stored in the run; 'none' goes back to the empty board (default none)")
     g.add_argument("--resign-threshold", type=float, default=None,
                    help="resign below this root and best-move Q, in [-1, 1] (default -0.9; "
                    "below -1 never resigns)")
@@ -176,6 +180,26 @@ def _overrides(args) -> dict:
     train = pick(lr="lr", l2="l2", opp_reply_weight="opp_reply_weight", ownership_weight="ownership_weight",
                  score_weight="score_weight")
     return {"seed": args.seed, "selfplay": selfplay, "loop": loop, "train": train}
+
+
+def _with_openings(args, structural, overrides: dict) -> dict:
+    """``overrides`` with ``--selfplay-openings``' lines as the self-play openings (actions), read
+    for the run's game (stored game options on a resume); unchanged without the option.
+
+    Raises:
+        ValueError: the file does not read or a line does not play (``FileOpenings``' message).
+    """
+    path = getattr(args, "selfplay_openings", None)
+    if path is None:
+        return overrides
+    openings: tuple = ()
+    if path.strip().lower() != "none":
+        from zeroplay.engine.arena_openings import FileOpenings
+        from zeroplay.train.loop import resolve_run
+
+        game = resolve_run(args.run_dir, structural, overrides).make_game()
+        openings = tuple(tuple(line) for line in FileOpenings(path, game).lines)
+    return {**overrides, "selfplay": {**overrides["selfplay"], "openings": openings}}
 
 
 # (option, attribute, smallest allowed value, whether the bound is strict)
@@ -329,7 +353,8 @@ def check_train_command(args) -> None:
         return  # shogi's Python loop checks its own options (train_command)
     structural = {"game": args.game, "net": net_name(args), "features": features_name(args),
                   "game_options": _game_options(args)}
-    resolved = resolve_run(args.run_dir, structural, _overrides(args))
+    overrides = _with_openings(args, structural, _overrides(args))
+    resolved = resolve_run(args.run_dir, structural, overrides)
     check_run_config(resolved)
     check_head_weights(args, resolved.net)
 
@@ -350,9 +375,9 @@ def _cmd_train(args) -> int:
             return 2
     structural = {"game": args.game, "net": net_name(args), "features": features_name(args),
                   "game_options": _game_options(args)}
-    overrides = _overrides(args)
     # everything is checked before the run directory is created or changed: a typo costs nothing
     check_train_command(args)
+    overrides = _with_openings(args, structural, _overrides(args))
     workers = default_workers() if args.workers is None else args.workers
     workers_note = "" if args.workers is not None else " (--workers not given: all cores; it is not stored in the run)"
     if args.backend == "ray" and args.workers is None and args.address is not None:

@@ -299,8 +299,8 @@ def baseline_spec(config: RunConfig, game: Game | None = None) -> str | None:
 
 def check_run_config(config: RunConfig) -> None:
     """Everything that can be checked before a run starts: the game, the net architecture and
-    features, the threat solver's game, the arena baseline (a checkpoint must exist and load
-    for the game).
+    features, the threat solver's game, the self-play openings (each plays and leaves the game
+    open), the arena baseline (a checkpoint must exist and load for the game).
 
     Raises:
         ValueError: what is wrong, in terms of the command-line options.
@@ -316,6 +316,15 @@ def check_run_config(config: RunConfig) -> None:
         raise ValueError(f"--net/--features: {e}") from None
     if config.selfplay.threat_solver and not dict(game.play_search_options).get("threat_solver", False):
         raise ValueError(f"the threat solver is for Gomoku; this run plays {config.game} (drop --threat-solver)")
+    for number, line in enumerate(config.selfplay.openings, start=1):
+        state = game.initial()
+        try:
+            for action in line:
+                state = state.play(action)
+        except ValueError as e:
+            raise ValueError(f"--selfplay-openings: opening {number} does not play on {config.game}: {e}") from None
+        if state.is_terminal:
+            raise ValueError(f"--selfplay-openings: opening {number} ends the game")
     baseline = baseline_spec(config, game)
     if baseline and config.loop.eval_games > 0:
         from zeroplay.engine.arena import make_player

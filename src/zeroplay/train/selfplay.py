@@ -47,6 +47,12 @@ MAX_BATCH_SIZE = 1024
 """Most leaves one game's search gathers per round (``SelfPlayConfig.batch_size``)."""
 
 
+MAX_OPENINGS = 100_000
+"""Most start positions a self-play config holds (``FileOpenings.MAX_FILE_LINES``)."""
+MAX_OPENING_PLIES = 64
+"""Longest start position."""
+
+
 @dataclass(frozen=True)
 class SelfPlayConfig:
     """Self-play settings (defaults: AlphaZero / KataGo habits scaled to small boards)."""
@@ -94,8 +100,15 @@ class SelfPlayConfig:
     """Playouts of the other (fast, noise-free, no target) searches."""
 
     # --- move choice --------------------------------------------------------------------------
+    openings: tuple = ()
+    """Start positions: each game first plays one of these action sequences (tuples of actions
+    from the initial position, each leaving the game open; ``FileOpenings`` checks a file's),
+    drawn uniformly; those plies get no search and give no training sample. Empty: every game
+    starts from the initial position. For a first-player-win game such as free-style Gomoku,
+    openings the net rates near even keep White's games from being mostly lost (Gomocup's
+    balanced openings; docs/TRAINING.md, "The 15x15 run after iteration 83")."""
     temperature_moves: int = 8
-    """Plies (from the start) whose move is sampled with ``temperature``."""
+    """Plies (from the start, opening plies included) whose move is sampled with ``temperature``."""
     temperature: float = 1.0
     """tau of the opening plies: P(a) ~ N(a)^(1/tau)."""
     final_temperature: float = 0.0
@@ -119,6 +132,10 @@ class SelfPlayConfig:
     """Seed of everything random in self-play (noise, sampling, which games resign); None: fresh."""
 
     def __post_init__(self):
+        # config.json and worker processes hand the openings over as lists
+        object.__setattr__(self, "openings", tuple(tuple(int(a) for a in line) for line in self.openings))
+        if len(self.openings) > MAX_OPENINGS or any(not 0 < len(line) <= MAX_OPENING_PLIES for line in self.openings):
+            raise ValueError(f"openings: at most {MAX_OPENINGS:,} lines of 1..{MAX_OPENING_PLIES} plies each")
         if self.playouts < 1 or self.fast_playouts < 1 or self.batch_size < 1 or self.parallel_games < 1:
             raise ValueError("playouts, fast_playouts, batch_size and parallel_games must be >= 1")
         # each game holds a search tree and a batch of leaves, so these two size the memory: a
@@ -296,6 +313,13 @@ class SelfPlayer:
         slot.searcher.reset()
         slot.state = self.game.initial()
         slot.moves, slot.policies, slot.root_q = [], [], []
+        if self.config.openings:
+            opening = self.config.openings[int(self.rng.integers(len(self.config.openings)))]
+            for action in opening:
+                slot.state = slot.state.play(action)
+                slot.moves.append(action)
+                slot.policies.append(None)  # not searched: no sample
+                slot.root_q.append(0.0)
         slot.resign_disabled = self.config.resign_threshold is None or \
             bool(self.rng.random() < self.config.no_resign_fraction)
         slot.would_resign = None
