@@ -38,6 +38,8 @@ def main(argv=None) -> int:
         p.error("--plies 1..64, --radius >= 0, --count 1..100000 and --tries >= 1")
     if not 0.0 <= args.max_value <= 1.0:
         p.error(f"--max-value must be in [0, 1], got {args.max_value}")
+    if args.out.is_dir() or not args.out.parent.is_dir():  # before minutes of work, not after
+        p.error(f"--out {args.out}: {'a directory' if args.out.is_dir() else 'its folder does not exist'}")
 
     import numpy as np
     import torch
@@ -97,7 +99,11 @@ def main(argv=None) -> int:
     header = (f"# {len(kept)} openings of {args.plies} stones within {args.radius} of the centre, "
               f"|value| <= {args.max_value} for {args.checkpoint.name} ({tries} drawn, seed {args.seed})\n")
     text = header + "".join(" ".join(game.format_move(a) for a in line) + "\n" for line in kept)
-    atomic_write_text(args.out, text)
+    try:
+        atomic_write_text(args.out, text)
+    except OSError as e:
+        print(f"balanced_openings: --out {args.out}: {e.strerror or e}", file=sys.stderr)
+        return 2
     print(f"{len(kept)} openings from {tries} drawn -> {args.out}")
     return 0
 

@@ -24,15 +24,28 @@ PLY_RANGES = ((0, 1), (1, 6), (6, 12), (12, 20), (20, 40), (40, 400))
 
 
 def _positions(game, records: list[Path]):
-    """(planes float32 (N, C, H, W), ply int (N,), black_to_move bool (N,), black_won float (N,) +-1)."""
+    """(planes float32 (N, C, H, W), ply int (N,), black_to_move bool (N,), black_won float (N,) +-1).
+
+    Raises:
+        ValueError: a record that does not parse, or whose header names another game or board.
+    """
     import numpy as np
 
     planes, ply, btm, z = [], [], [], []
     for path in records:
-        for line in path.read_text().splitlines():
-            row = json.loads(line)
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise ValueError(f"{path} line {number}: not JSON ({e.msg})") from None
+            if "zeroplay_match" in row:  # the header: the record's game must be the run's
+                if row.get("game") != game.name or any(row.get("options", {}).get(k) != v
+                                                       for k, v in game.options.items()):
+                    raise ValueError(f"{path}: a record of {row.get('game')} {row.get('options')}, "
+                                     f"the run plays {game.name} {dict(game.options)}")
+                continue
             if "moves" not in row or row.get("winner") not in (0, 1):
-                continue  # the header, a draw
+                continue  # a draw
             state = game.initial()
             for i, move in enumerate(row["moves"]):
                 planes.append(state.planes("basic"))

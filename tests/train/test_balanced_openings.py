@@ -56,3 +56,11 @@ def test_bad_arguments_are_one_line_and_status_2(tmp_path):
     missing = _run(tmp_path / "nope.safetensors", "--out", tmp_path / "x.txt")
     assert missing.returncode == 2 and missing.stderr.startswith("balanced_openings: ")
     assert not (tmp_path / "x.txt").exists()
+
+
+def test_an_unwritable_out_is_refused_before_the_work(tmp_path):
+    game = make("gomoku", width=9, height=9, n_in_row=5, rule="freestyle")
+    ck = _checkpoint(tmp_path, game)
+    for out in (tmp_path / "no-such-folder" / "book.txt", tmp_path):
+        bad = _run(ck, "--out", out)
+        assert bad.returncode == 2 and "--out" in bad.stderr and "Traceback" not in bad.stderr

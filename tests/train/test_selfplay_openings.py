@@ -38,8 +38,8 @@ def test_each_game_starts_after_one_opening_whose_plies_give_no_sample():
 def test_openings_are_bounded():
     with pytest.raises(ValueError, match="openings"):
         SelfPlayConfig(openings=[[]])
-    with pytest.raises(ValueError, match="openings"):
-        SelfPlayConfig(openings=[list(range(65))])
+    with pytest.raises(ValueError, match="opening 2 has 65 plies"):
+        SelfPlayConfig(openings=[[1], list(range(65))])
 
 
 def test_the_option_stores_the_openings_in_the_run_and_none_clears_them(tmp_path, capsys):
@@ -79,3 +79,15 @@ def test_a_hand_edited_opening_that_does_not_play_is_named_on_resume(tmp_path, c
     assert main(["train", "--run-dir", str(run), *TINY, "--iterations", "2"]) == 2
     err = capsys.readouterr().err
     assert "opening 2 does not play" in err and "Traceback" not in err
+
+
+def test_shogi_and_an_empty_name_are_refused(tmp_path, capsys):
+    book = tmp_path / "book.txt"
+    book.write_text("7g7f 3c3d\n")
+    run = tmp_path / "run"
+    assert main(["train", "--run-dir", str(run), "--game", "shogi", "--net", "tiny", "--playouts", "2",
+                 "--games-per-iteration", "1", "--steps", "1", "--iterations", "1", "--max-moves", "8",
+                 "--selfplay-openings", str(book)]) == 2
+    assert "does not take --selfplay-openings" in capsys.readouterr().err
+    assert main(["train", "--run-dir", str(run), *TINY, "--iterations", "1", "--selfplay-openings", " "]) == 2
+    assert "needs a file" in capsys.readouterr().err and not run.exists()

@@ -28,7 +28,8 @@ def _run_dir(tmp_path):
     record = tmp_path / "games.jsonl"
     games = [{"game": 1, "a_is_black": True, "winner": 0, "moves": [14, 0, 15, 1, 16, 2, 17]},  # Black's four
              {"game": 2, "a_is_black": False, "winner": None, "moves": [0, 1]}]  # a draw: left out
-    record.write_text("\n".join(json.dumps(r) for r in [{"zeroplay_match": 1}, *games]) + "\n")
+    header = {"zeroplay_match": 1, "game": "gomoku", "options": {"width": 6, "height": 6, "n_in_row": 4, "rule": "freestyle"}}
+    record.write_text("\n".join(json.dumps(r) for r in [header, *games]) + "\n")
     return run, record
 
 
@@ -52,3 +53,15 @@ def test_bad_input_is_one_line_and_status_2(tmp_path):
     nothing = _run(run, "3", draws)
     assert nothing.returncode == 2 and "no decided game" in nothing.stderr
     assert _run(run, "3,x", record).returncode == 2
+
+
+def test_a_record_of_another_board_or_a_broken_line_is_named(tmp_path):
+    run, record = _run_dir(tmp_path)
+    other = tmp_path / "8x8.jsonl"
+    other.write_text(record.read_text().replace('"width": 6, "height": 6', '"width": 8, "height": 8'))
+    wrong = _run(run, "3", other)
+    assert wrong.returncode == 2 and "8x8.jsonl: a record of gomoku" in wrong.stderr
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(record.read_text() + "{oops\n")
+    bad = _run(run, "3", broken)
+    assert bad.returncode == 2 and "broken.jsonl line 4: not JSON" in bad.stderr

@@ -193,6 +193,8 @@ def _with_openings(args, structural, overrides: dict) -> dict:
     if path is None:
         return overrides
     openings: tuple = ()
+    if not path.strip():
+        raise ValueError("--selfplay-openings needs a file (or none)")
     if path.strip().lower() != "none":
         from zeroplay.engine.arena_openings import FileOpenings
         from zeroplay.train.loop import resolve_run
@@ -438,7 +440,9 @@ def _train_locked(args, structural, overrides, workers, workers_note) -> int:
         print(f"run {args.run_dir}: {config.game}{' ' + str(config.game_options) if config.game_options else ''}, "
               f"net {config.net}, "
               f"{config.selfplay.playouts} playouts, threat solver {'on' if config.selfplay.threat_solver else 'off'}, "
-              f"{workers} worker(s){workers_note}", file=sys.stderr, flush=True)
+              f"{workers} worker(s){workers_note}"
+              f"{f', {len(config.selfplay.openings):,} self-play openings' if config.selfplay.openings else ''}",
+              file=sys.stderr, flush=True)
         run = TrainingRun(args.run_dir, config, workers=workers, progress=not args.no_progress, threads=args.threads,
                           backend=args.backend, address=args.address)
         try:

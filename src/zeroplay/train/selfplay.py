@@ -134,8 +134,12 @@ class SelfPlayConfig:
     def __post_init__(self):
         # config.json and worker processes hand the openings over as lists
         object.__setattr__(self, "openings", tuple(tuple(int(a) for a in line) for line in self.openings))
-        if len(self.openings) > MAX_OPENINGS or any(not 0 < len(line) <= MAX_OPENING_PLIES for line in self.openings):
-            raise ValueError(f"openings: at most {MAX_OPENINGS:,} lines of 1..{MAX_OPENING_PLIES} plies each")
+        if len(self.openings) > MAX_OPENINGS:
+            raise ValueError(f"--selfplay-openings: {len(self.openings):,} openings, at most {MAX_OPENINGS:,}")
+        for number, line in enumerate(self.openings, start=1):
+            if not 0 < len(line) <= MAX_OPENING_PLIES:
+                raise ValueError(f"--selfplay-openings: opening {number} has {len(line)} plies, "
+                                 f"1..{MAX_OPENING_PLIES} allowed")
         if self.playouts < 1 or self.fast_playouts < 1 or self.batch_size < 1 or self.parallel_games < 1:
             raise ValueError("playouts, fast_playouts, batch_size and parallel_games must be >= 1")
         # each game holds a search tree and a batch of leaves, so these two size the memory: a

@@ -197,7 +197,8 @@ def train_command(args) -> int:
     unused = [flag for flag, attr in (("--workers", "workers"), ("--address", "address"), ("--features", "features"),
                                       ("--eval-games", "eval_games"), ("--window", "window"),
                                       ("--root-policy", "root_policy"), ("--size", "size"), ("--n-in-row", "n_in_row"),
-                                      ("--rule", "rule")) if getattr(args, attr, None) is not None
+                                      ("--rule", "rule"), ("--selfplay-openings", "selfplay_openings"))
+              if getattr(args, attr, None) is not None
               and not (attr == "eval_games" and args.eval_games == 0)]  # no arena is what this loop does
     if getattr(args, "backend", "local") != "local":
         unused.append("--backend " + args.backend)
