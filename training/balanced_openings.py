@@ -26,6 +26,8 @@ from pathlib import Path
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("checkpoint", type=Path, help="a Gomoku checkpoint (its game and board size are used)")
+    p.add_argument("--size", type=int, default=None,
+                   help="board width and height (default: the checkpoint's; a fully convolutional net plays others)")
     p.add_argument("--plies", type=int, default=3, help="stones in each opening (default 3)")
     p.add_argument("--radius", type=int, default=3, help="cells from the centre a stone may be (default 3)")
     p.add_argument("--count", type=int, default=500, help="openings to keep (default 500)")
@@ -55,6 +57,8 @@ def main(argv=None) -> int:
         name, options = checkpoint_game(args.checkpoint)
         if name != "gomoku":
             raise ValueError(f"{args.checkpoint} plays {name}; openings are drawn for Gomoku")
+        if args.size is not None:
+            options = {**options, "width": args.size, "height": args.size}
         game = make(name, **options)
         ck = load_checkpoint(args.checkpoint, game=game)
     except (OSError, ValueError, CheckpointError) as e:

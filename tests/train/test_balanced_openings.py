@@ -64,3 +64,15 @@ def test_an_unwritable_out_is_refused_before_the_work(tmp_path):
     for out in (tmp_path / "no-such-folder" / "book.txt", tmp_path):
         bad = _run(ck, "--out", out)
         assert bad.returncode == 2 and "--out" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_another_board_size_for_a_fully_convolutional_net(tmp_path):
+    game = make("gomoku", width=9, height=9, n_in_row=5, rule="freestyle")
+    path = tmp_path / "net.safetensors"
+    save_checkpoint(path, build_model("b1c8", game, "basic", seed=3), game=game, features="basic")
+    out = tmp_path / "book.txt"
+    done = _run(path, "--size", "7", "--plies", "2", "--radius", "1", "--count", "5", "--max-value", "1", "--out", out)
+    assert done.returncode == 0, done.stderr
+    seven = make("gomoku", width=7, height=7, n_in_row=5, rule="freestyle")
+    for line in FileOpenings(out, seven).lines:
+        assert all(max(abs(c // 7 - 3), abs(c % 7 - 3)) <= 1 for c in map(seven.action_to_cell, line))
