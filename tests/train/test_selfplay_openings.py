@@ -91,3 +91,21 @@ def test_shogi_and_an_empty_name_are_refused(tmp_path, capsys):
     assert "does not take --selfplay-openings" in capsys.readouterr().err
     assert main(["train", "--run-dir", str(run), *TINY, "--iterations", "1", "--selfplay-openings", " "]) == 2
     assert "needs a file" in capsys.readouterr().err and not run.exists()
+
+
+def test_the_file_is_read_once_per_command(tmp_path, monkeypatch):
+    from zeroplay.engine import arena_openings
+
+    reads = []
+    real = arena_openings.FileOpenings.__init__
+
+    def counting(self, *a, **k):
+        reads.append(1)
+        real(self, *a, **k)
+
+    monkeypatch.setattr(arena_openings.FileOpenings, "__init__", counting)
+    book = tmp_path / "book.txt"
+    book.write_text("b2\n")
+    assert main(["train", "--run-dir", str(tmp_path / "run"), *TINY, "--iterations", "1",
+                 "--selfplay-openings", str(book)]) == 0
+    assert reads == [1]

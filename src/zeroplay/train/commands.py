@@ -196,11 +196,16 @@ def _with_openings(args, structural, overrides: dict) -> dict:
     if not path.strip():
         raise ValueError("--selfplay-openings needs a file (or none)")
     if path.strip().lower() != "none":
-        from zeroplay.engine.arena_openings import FileOpenings
-        from zeroplay.train.loop import resolve_run
+        loaded = getattr(args, "_selfplay_openings_loaded", None)
+        if loaded is not None and loaded[0] == path:  # the check before the run read it already
+            openings = loaded[1]
+        else:
+            from zeroplay.engine.arena_openings import FileOpenings
+            from zeroplay.train.loop import resolve_run
 
-        game = resolve_run(args.run_dir, structural, overrides).make_game()
-        openings = tuple(tuple(line) for line in FileOpenings(path, game).lines)
+            game = resolve_run(args.run_dir, structural, overrides).make_game()
+            openings = tuple(tuple(line) for line in FileOpenings(path, game).lines)
+            args._selfplay_openings_loaded = (path, openings)
     return {**overrides, "selfplay": {**overrides["selfplay"], "openings": openings}}
 
 
