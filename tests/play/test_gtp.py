@@ -452,7 +452,9 @@ def test_analysis_arguments_as_katago_takes_them():
     # any decimal number as KataGo reads it; rootInfo is one of its booleans
     assert parse_analysis(["1e2", "interval", "+3"], kata=True) == AnalysisArgs(interval=3.0)
     assert parse_analysis(["maxmoves", "+3"], kata=False) == AnalysisArgs(max_moves=3)
-    assert parse_analysis(["b", "rootInfo", "true", "movesOwnership", "false"], kata=True) == AnalysisArgs(color=0)
+    assert parse_analysis(["b", "rootInfo", "true", "movesOwnership", "false"], kata=True) == \
+        AnalysisArgs(color=0, root_info=True)
+    assert parse_analysis(["movesOwnershipStdev", "true"], kata=True) == AnalysisArgs()  # accepted, shows nothing
 
 
 @pytest.mark.parametrize("args, kata, names", [
@@ -496,7 +498,7 @@ def test_maxmoves_cuts_the_lines_not_the_ownership_average():
     state = s.state
     stats = s.engine.think(state, playouts=40)
     assert len(stats) > 1
-    s._max_moves = 1
+    s._asked = AnalysisArgs(max_moves=1, ownership=True)
     s._write_info(state, stats, "kata", owner)
     assert seen == [stats] and "".join(out).count("info move ") == 1
 

@@ -96,7 +96,9 @@ class MoveStats:
     engine does not estimate the score; ``prior`` the network's prior of the move in [0, 1] (None
     for an engine without priors: flat Monte-Carlo tries every legal move alike); ``pv`` the
     principal variation from the root, starting with ``move`` (actions; empty where the engine
-    keeps no tree below the root)."""
+    keeps no tree below the root); ``pv_visits`` / ``pv_edge_visits`` one count per ``pv`` move:
+    N of the node it reaches and the visits of the edge it follows (``Searcher.line_visits``;
+    empty with ``pv``)."""
 
     move: int
     visits: int
@@ -106,6 +108,8 @@ class MoveStats:
     score_stdev: float | None
     prior: float | None = None
     pv: tuple[int, ...] = ()
+    pv_visits: tuple[int, ...] = ()
+    pv_edge_visits: tuple[int, ...] = ()
 
 
 class FlatMonteCarlo:

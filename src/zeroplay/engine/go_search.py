@@ -280,15 +280,17 @@ class PuctRollout:
 
     @staticmethod
     def _stats(result, searcher) -> list[MoveStats]:
-        """The visited root moves of ``result`` with their network prior and principal variation
-        (what GTP analysis, ``lz-analyze`` / ``kata-analyze``, shows per move)."""
+        """The visited root moves of ``result`` with their network prior, principal variation and
+        the visits along it (what GTP analysis, ``lz-analyze`` / ``kata-analyze``, shows per
+        move)."""
         out = []
         for m in result.moves:
             if m.visits <= 0:
                 continue
             pv = tuple(searcher.principal_variation(int(m.move)))
+            nodes, edges = searcher.line_visits(pv)
             out.append(MoveStats(int(m.move), int(m.visits), (m.q + 1) / 2, max((m.lcb + 1) / 2, 0.0), None, None,
-                                 prior=float(m.prior), pv=pv))
+                                 prior=float(m.prior), pv=pv, pv_visits=tuple(nodes), pv_edge_visits=tuple(edges)))
         return out
 
     def choose(self, state, stats: list[MoveStats]) -> int | None:

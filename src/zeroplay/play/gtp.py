@@ -12,7 +12,8 @@ a score head, whose estimate of the position after each listed move they show; `
 true`` adds an ownership map: where the net has an ownership head, the network's maps of the root
 and of its most visited moves' positions averaged by visits, so it follows the search (KataGo's
 tree average, to depth one: ``gtp_ownership``); else random playouts' map of the position,
-computed once), ``genmove_analyze`` /
+computed once; ``pvVisits``, ``pvEdgeVisits``, ``rootInfo``, and with a net's ownership head
+``movesOwnership`` and ``ownershipStdev``, as KataGo prints them), ``genmove_analyze`` /
 ``lz-genmove_analyze`` / ``kata-genmove_analyze`` (their colour optional, as in KataGo);
 ``maxmoves N`` limits a line to the N best moves. Arguments parse as KataGo parses them
 (``gtp_text.parse_analysis``): an unknown key, a missing value or one out of range is answered
@@ -59,6 +60,7 @@ from zeroplay import __version__
 from zeroplay.play.gtp_text import (
     COLORS,
     MAX_LINE,
+    AnalysisArgs,
     GtpFailure,
     clean_line,
     decimal,
@@ -66,6 +68,7 @@ from zeroplay.play.gtp_text import (
     info_line,
     is_count,
     parse_analysis,
+    root_info,
 )
 from zeroplay.play.gtp_time import DEFAULT_MAX_MOVE_SECONDS, TimeControl, TimeError
 
@@ -113,7 +116,7 @@ class GtpSession:
         self.write = write
         self.interrupted = interrupted or threading.Event()
         self._last_info: str | None = None  # the analysis line last written (not written twice)
-        self._max_moves: int | None = None  # the running analysis's `maxmoves N`
+        self._asked = AnalysisArgs()  # the running analysis's arguments (`maxmoves N`, KataGo's booleans)
         self._scores: Any = None  # the running kata analysis's gtp_ownership.ChildScores, if the net has the head
         self.rules = {"ko": ko, "suicide": suicide, "scoring": scoring}
         self.playouts = int(playouts)
@@ -314,14 +317,22 @@ class GtpSession:
         stop, unless the last progress line said the same (a search that ended with a report)."""
         if not stats:
             return
-        owner = None if ownership is None else ownership.at(stats)  # over all moves: maxmoves only cuts the list
-        if self._max_moves is not None:  # KataGo's `maxmoves N`: the N best (0: no lines)
-            stats = stats[:self._max_moves]
+        asked = self._asked
+        # over all moves: maxmoves only cuts the list
+        owner = None if ownership is None or not asked.ownership else ownership.at(stats)
+        spread = None if ownership is None or not asked.ownership_stdev else ownership.stdev(stats)
+        every = stats
+        if asked.max_moves is not None:  # KataGo's `maxmoves N`: the N best (0: no lines)
+            stats = stats[:asked.max_moves]
             if not stats:
                 return
         if self._scores is not None:  # the listed moves' score fields (each child's net once)
             stats = self._scores.apply(stats)
-        line = info_line(state, stats, style, owner)
+        # the root's visits and win rate over every move; its score over the listed ones' (the rest have none)
+        root = root_info(stats + every[len(stats):]) if asked.root_info else None
+        line = info_line(state, stats, style, owner, pv_visits=asked.pv_visits, pv_edge_visits=asked.pv_edge_visits,
+                         moves_ownership=ownership.move_map if ownership is not None and asked.moves_ownership else None,
+                         root=root, ownership_stdev=spread)
         if not (final and line == self._last_info):
             self.write(line + "\n")
         self._last_info = line
@@ -337,15 +348,15 @@ class GtpSession:
 
         return ChildScores(state, net)
 
-    def _ownership(self, state, asked: bool):
-        """For KataGo's ``ownership true``: a ``gtp_ownership.SearchOwnership`` of ``state`` (its
-        maps from the side to move's view, +1: it owns the point at the end, top-left first), or
-        None when not asked. Where the engine's net has an ownership head
+    def _ownership(self, state, asked: AnalysisArgs):
+        """For KataGo's ``ownership true`` (and ``ownershipStdev``, ``movesOwnership``): a
+        ``gtp_ownership.SearchOwnership`` of ``state`` (its maps from the side to move's view, +1:
+        it owns the point at the end, top-left first), or None when none is asked. Where the engine's net has an ownership head
         (``PuctRollout.ownership``: the shipped ``go-9x9``) the map follows the search, averaged
         over the root and its most visited moves; else it is the mean over
         ``OWNERSHIP_PLAYOUTS`` random games from ``state`` (``go_montecarlo.ownership``, what
         ``final_status_list`` uses), computed once."""
-        if not asked:
+        if not (asked.ownership or asked.ownership_stdev or asked.moves_ownership):
             return None
         from zeroplay.play.gtp_ownership import SearchOwnership
 
@@ -372,8 +383,8 @@ class GtpSession:
         owner = None
         if analysis:
             self.write(f"={ident}\n")
-            owner = self._ownership(state, parsed.ownership)
-            self._max_moves = parsed.max_moves
+            owner = self._ownership(state, parsed)
+            self._asked = parsed
             self._scores = self._child_scores(state, kata=analysis == "kata")
         seconds = self._move_seconds(color)
         stats = self._think(state, seconds=seconds, interval=interval, analysis=analysis, ownership=owner)
@@ -607,8 +618,8 @@ class GtpSession:
             state = self._to_move(state, state.to_play)
         self.write(f"={ident}\n")
         if not state.is_terminal:
-            owner = self._ownership(state, parsed.ownership)
-            self._max_moves = parsed.max_moves
+            owner = self._ownership(state, parsed)
+            self._asked = parsed
             self._scores = self._child_scores(state, kata=style == "kata")
             stats = self._think(state, interval=parsed.interval, analysis=style, until_interrupted=True, ownership=owner)
             # the figures at the stop, also for an analysis shorter than its interval

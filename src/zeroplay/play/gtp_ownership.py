@@ -1,5 +1,6 @@
 """What ``kata-analyze`` adds from a Go network's auxiliary heads, following the search as it goes:
-the ownership map (``ownership true``) and each move's score fields.
+the ownership map (``ownership true``), its spread (``ownershipStdev true``), each move's map
+(``movesOwnership true``) and each move's score fields.
 
 KataGo reports the ownership averaged over its search tree, each node's network ownership weighted
 by its visits, so the map moves with the search. ``SearchOwnership`` does that to depth one: the
@@ -7,7 +8,8 @@ root's own map (weight 1) and, for each of the ``MAX_CHILDREN`` most visited roo
 the position after it (weight: the move's visits N), each from the network's ownership head; a
 child's map is computed once per analysis, on the report where the move first shows. Without a
 network head (the Go priors engine, a net without ``-own``) the map is the root's alone, the mean
-over random games, computed once.
+over random games, computed once, and there is neither a spread nor a map per move. A child where
+the game ends (the second pass) has the board's own area count instead of the net's estimate.
 
 ``ChildScores`` gives each listed move KataGo's ``scoreLead`` / ``scoreMean`` from the network's
 score head (``PuctRollout.scores``: the predicted final margin in points, komi included) at the end
@@ -54,28 +56,54 @@ class SearchOwnership:
         self.state = state
         self.root = np.asarray(root, np.float64)
         self.net = net
-        self._children: dict[int, np.ndarray | None] = {}
+        self._children: dict[int, np.ndarray] = {}
+
+    @property
+    def has_net(self) -> bool:
+        """Whether the maps come from a network head (per move, and a spread over the search)."""
+        return self.net is not None
 
     def at(self, stats) -> np.ndarray:
         """The map for the root statistics ``stats`` (``MoveStats`` with ``move`` and ``visits``)."""
-        if self.net is None:
+        maps, weights = self._maps(stats)
+        if len(maps) == 1:
             return self.root
-        total = self.root.copy()
-        weight = 1.0
-        for s in sorted((s for s in stats if s.visits > 0), key=lambda s: -s.visits)[:MAX_CHILDREN]:
-            child = self._child(int(s.move))
-            if child is not None:
-                total += s.visits * child
-                weight += s.visits
-        return np.clip(total / weight, -1.0, 1.0)
+        return np.clip(np.average(maps, axis=0, weights=weights), -1.0, 1.0)
 
-    def _child(self, move: int) -> np.ndarray | None:
+    def stdev(self, stats) -> np.ndarray | None:
+        """KataGo's ``ownershipStdev``: float (cells,) in [0, 1], the visit-weighted standard
+        deviation of the maps that ``at`` averages (how much the search's lines disagree on each
+        point's owner); None without a network head (one map: no spread to report)."""
+        if self.net is None:
+            return None
+        maps, weights = self._maps(stats)
+        mean = np.average(maps, axis=0, weights=weights)
+        return np.sqrt(np.average((maps - mean) ** 2, axis=0, weights=weights))
+
+    def move_map(self, move: int) -> np.ndarray | None:
+        """KataGo's ``movesOwnership`` for root move ``move``: the map of the position after it,
+        from the root's side to move's view; None without a network head."""
+        return None if self.net is None else self._child(int(move))
+
+    def _maps(self, stats) -> tuple[np.ndarray, np.ndarray]:
+        """The root's map (weight 1) and those of the ``MAX_CHILDREN`` most visited moves (weight
+        N), stacked: float (k, cells) and float (k,)."""
+        maps, weights = [self.root], [1.0]
+        if self.net is not None:
+            for s in sorted((s for s in stats if s.visits > 0), key=lambda s: -s.visits)[:MAX_CHILDREN]:
+                maps.append(self._child(int(s.move)))
+                weights.append(float(s.visits))
+        return np.stack(maps), np.asarray(weights)
+
+    def _child(self, move: int) -> np.ndarray:
         if move not in self._children:
-            assert self.net is not None  # (at() asks only with a net)
+            assert self.net is not None  # (asked only with a net)
             after = self.state.play(move)
-            own = None if after.is_terminal else self.net(after)
-            # the child's map is its mover's view: the opponent of the root's side to move
-            self._children[move] = None if own is None else -np.asarray(own, np.float64)
+            if after.is_terminal:  # (two passes) the board's own area count, not an estimate
+                black = np.asarray(after.game.final_ownership(after), np.float64)
+                self._children[move] = black if self.state.to_play == 0 else -black
+            else:  # the child's map is its mover's view: the opponent of the root's side to move
+                self._children[move] = -np.asarray(self.net(after), np.float64)
         return self._children[move]
 
 

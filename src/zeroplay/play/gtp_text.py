@@ -79,17 +79,26 @@ class AnalysisArgs:
     ``color``: 0 Black, 1 White, None when not given. ``interval``: centiseconds between
     ``info`` lines, in [1, 100000] (default 100; 0 and fractions below 1 become 1, the engine's
     shortest report period). ``max_moves``: the N best moves per line (KataGo's ``maxmoves``;
-    None: all, 0: no lines). ``ownership``: KataGo's ``ownership true``."""
+    None: all, 0: no lines). The booleans are KataGo's ``ownership``, ``ownershipStdev``,
+    ``movesOwnership``, ``pvVisits``, ``pvEdgeVisits`` and ``rootInfo`` (``true``)."""
 
     color: int | None = None
     interval: float = 100.0
     max_moves: int | None = None
     ownership: bool = False
+    ownership_stdev: bool = False
+    moves_ownership: bool = False
+    pv_visits: bool = False
+    pv_edge_visits: bool = False
+    root_info: bool = False
 
 
 _COUNT_KEYS = ("minmoves", "maxmoves")
-_BOOL_KEYS = {"ownership", "ownershipstdev", "movesownership", "movesownershipstdev", "pvvisits", "pvedgevisits",
-              "rootinfo"}
+_BOOL_KEYS = {"ownership": "ownership", "ownershipstdev": "ownership_stdev", "movesownership": "moves_ownership",
+              "movesownershipstdev": None, "pvvisits": "pv_visits", "pvedgevisits": "pv_edge_visits",
+              "rootinfo": "root_info"}
+"""KataGo's boolean analysis keys (lower case) and the ``AnalysisArgs`` field each sets (None:
+accepted, shows nothing)."""
 _BOOLS = {"true": True, "false": False}
 MAX_COUNT = 1_000_000_000
 MAX_INTERVAL = 100_000.0
@@ -101,9 +110,9 @@ def parse_analysis(args: list[str], *, kata: bool) -> AnalysisArgs:
     ``1e2``), then key-value pairs: ``interval X``, ``minmoves N``, ``maxmoves N`` and, for
     ``kata`` commands, the booleans ``ownership``, ``ownershipStdev``, ``movesOwnership``,
     ``movesOwnershipStdev``, ``pvVisits``, ``pvEdgeVisits``, ``rootInfo`` (``true`` / ``false``).
-    Only ``ownership`` changes the lines; the others are accepted so that GUIs that send them
-    work, and show nothing (this engine keeps no such statistics), as does ``minmoves`` (lines
-    hold the moves searched, at least one). Two differences from KataGo, both lenient: keys and
+    ``movesOwnershipStdev`` is accepted so that GUIs that send it work, and shows nothing (a
+    move's map here is one network evaluation, with no spread to report), as does ``minmoves``
+    (lines hold the moves searched, at least one). Two differences from KataGo, both lenient: keys and
     booleans are case-insensitive, and without an interval the lines come every 100 cs (KataGo's
     then come only at the end).
 
@@ -123,7 +132,7 @@ def parse_analysis(args: list[str], *, kata: bool) -> AnalysisArgs:
         interval = max(first, 1.0)
         i += 1
     max_moves = None
-    ownership = False
+    flags: dict[str, bool] = {}
     while i < len(args):
         key = args[i]
         low = key.lower()
@@ -150,37 +159,90 @@ def parse_analysis(args: list[str], *, kata: bool) -> AnalysisArgs:
         else:  # one of KataGo's booleans (a kata command: checked above)
             if value.lower() not in _BOOLS:
                 raise GtpFailure(f"syntax error: {key} must be true or false, got {value!r}")
-            if low == "ownership":
-                ownership = _BOOLS[value.lower()]
-    return AnalysisArgs(color, interval, max_moves, ownership)
+            field = _BOOL_KEYS[low]
+            if field is not None:
+                flags[field] = _BOOLS[value.lower()]
+    return AnalysisArgs(color, interval, max_moves, **flags)
 
 
-def info_line(state, stats, style: str, ownership=None) -> str:
+def info_line(state, stats, style: str, ownership=None, *, pv_visits: bool = False, pv_edge_visits: bool = False,
+              moves_ownership=None, root: str | None = None, ownership_stdev=None) -> str:
     """One ``info move ...`` line for ``stats`` (``MoveStats``, most visited first) of ``state``:
     Leela Zero's fields (``style`` ``"lz"``: win rate and prior in 1/100 %) or KataGo's (``"kata"``:
     fractions, and the score fields where ``score_mean`` is set, ``scoreStdev`` where
     ``score_stdev`` is). Win rates are the side to move's, in [0, 1]. ``prior`` is the
     move's network prior (uniform over the legal moves for an engine without one, flat
     Monte-Carlo); ``pv`` its principal variation (the move alone where the engine has none).
-    ``ownership``: None, or float (cells,) in [-1, 1] from the side to move's view, cells in the
-    board's order (row-major from the top-left, A19 first on 19x19): appended as KataGo's
-    ``ownership v1 v2 ...`` after the moves (``"kata"`` only)."""
+
+    KataGo's optional fields (``"kata"`` only), in KataGo's order: after each move's ``pv``,
+    ``pvVisits`` (``pv_visits``: N of the node each PV move reaches, ``MoveStats.pv_visits``;
+    the move's own visits where the engine keeps no tree), ``pvEdgeVisits`` (``pv_edge_visits``:
+    the edges' visits) and ``movesOwnership`` (``moves_ownership``: None, or ``f(move)`` -> the
+    map after that move, or None to show none); after the moves, ``root`` (a ``root_info``
+    text), ``ownership`` (None, or float (cells,) in [-1, 1] from the side to move's view, cells
+    in the board's order, row-major from the top-left, A19 first on 19x19) and
+    ``ownershipStdev`` (``ownership_stdev``: None, or float (cells,) in [0, 1])."""
+    kata = style == "kata"
     uniform = 1.0 / max(len(state.legal_moves()), 1)
     parts = []
     for order, s in enumerate(stats):
         v = state.game.format_move(s.move)
         prior = uniform if s.prior is None else s.prior
-        pv = " ".join(state.game.format_move(a) for a in s.pv) if s.pv else v
-        if style == "lz":
+        line = tuple(s.pv) if s.pv else (s.move,)
+        pv = " ".join(state.game.format_move(a) for a in line)
+        if not kata:
             parts.append(f"info move {v} visits {s.visits} winrate {round(s.winrate * 10000)} "
                          f"prior {round(prior * 10000)} lcb {round(max(s.lcb, 0) * 10000)} order {order} pv {pv}")
-        else:
-            stdev = "" if s.score_stdev is None else f"scoreStdev {s.score_stdev:.3f} "
-            score = "" if s.score_mean is None else (
-                f"scoreMean {s.score_mean:.3f} {stdev}scoreLead {s.score_mean:.3f} scoreSelfplay {s.score_mean:.3f} ")
-            parts.append(f"info move {v} visits {s.visits} utility {2 * s.winrate - 1:.6f} winrate {s.winrate:.6f} "
-                         f"{score}prior {prior:.6f} lcb {max(s.lcb, 0):.6f} "
-                         f"utilityLcb {2 * max(s.lcb, 0) - 1:.6f} order {order} pv {pv}")
-    if ownership is not None and style == "kata":
-        parts.append("ownership " + " ".join(f"{float(v):.6f}" for v in ownership))
+            continue
+        stdev = "" if s.score_stdev is None else f"scoreStdev {s.score_stdev:.3f} "
+        score = "" if s.score_mean is None else (
+            f"scoreMean {s.score_mean:.3f} {stdev}scoreLead {s.score_mean:.3f} scoreSelfplay {s.score_mean:.3f} ")
+        parts.append(f"info move {v} visits {s.visits} utility {2 * s.winrate - 1:.6f} winrate {s.winrate:.6f} "
+                     f"{score}prior {prior:.6f} lcb {max(s.lcb, 0):.6f} "
+                     f"utilityLcb {2 * max(s.lcb, 0) - 1:.6f} order {order} pv {pv}")
+        if pv_visits:
+            parts.append("pvVisits " + " ".join(str(n) for n in _line_counts(s, s.pv_visits, len(line))))
+        if pv_edge_visits:
+            parts.append("pvEdgeVisits " + " ".join(str(n) for n in _line_counts(s, s.pv_edge_visits, len(line))))
+        owned = None if moves_ownership is None else moves_ownership(int(s.move))
+        if owned is not None:
+            parts.append("movesOwnership " + _map_text(owned))
+    if kata and root is not None:
+        parts.append(root)
+    if ownership is not None and kata:
+        parts.append("ownership " + _map_text(ownership))
+    if ownership_stdev is not None and kata:
+        parts.append("ownershipStdev " + _map_text(ownership_stdev))
     return " ".join(parts)
+
+
+def _line_counts(s, counts, length: int) -> tuple[int, ...]:
+    """``counts`` (one per PV move) when the engine gave them, else the move's own visits for a
+    line that is the move alone (flat Monte-Carlo keeps no tree below the root)."""
+    if counts and len(counts) == length:
+        return tuple(int(n) for n in counts)
+    return (int(s.visits),) + (0,) * (length - 1)
+
+
+def _map_text(values) -> str:
+    return " ".join(f"{float(v):.6f}" for v in values)
+
+
+def root_info(stats) -> str | None:
+    """KataGo's ``rootInfo`` fields for the root statistics ``stats`` (all the root's visited
+    moves): ``visits`` the sum of their visits, ``winrate`` (side to move's, in [0, 1]) and
+    ``utility`` (2 * winrate - 1) their visit-weighted mean, as the root's mean value Q is; the
+    score fields the visit-weighted mean of the moves that have one (``score_mean``, points, side
+    to move's view). None without a visited move."""
+    seen = [s for s in stats if s.visits > 0]
+    total = sum(s.visits for s in seen)
+    if total <= 0:
+        return None
+    winrate = sum(s.visits * s.winrate for s in seen) / total
+    text = f"rootInfo visits {total} utility {2 * winrate - 1:.6f} winrate {winrate:.6f}"
+    scored = [s for s in seen if s.score_mean is not None]
+    weight = sum(s.visits for s in scored)
+    if weight > 0:
+        lead = sum(s.visits * s.score_mean for s in scored) / weight
+        text += f" scoreMean {lead:.3f} scoreLead {lead:.3f} scoreSelfplay {lead:.3f}"
+    return text

@@ -590,6 +590,28 @@ class Searcher:
         least 2 visits; at most 64 actions. Call it between searches (the tree of the last one)."""
         return self._principal_variation(first)
 
+    def line_visits(self, moves) -> tuple[list[int], list[int]]:
+        """Visits along ``moves`` (actions from the root, e.g. a ``principal_variation``): for
+        each move, N of the node it reaches (KataGo's ``pvVisits``) and the visits of the edge
+        it follows (``pvEdgeVisits``; below N where other paths reach the same position, this
+        search being a graph). Both 0 from the first move the tree does not hold (a forced
+        ending the solver appended). Call it between searches (the tree of the last one)."""
+        t, n = self.tree, self.root
+        nodes: list[int] = []
+        edges: list[int] = []
+        for mv in moves:
+            child, edge_n = -1, 0
+            if n >= 0:
+                start, touched = int(t.node_edge_start[n]), int(t.node_touched[n])
+                hits = np.flatnonzero(t.edge_move[start : start + touched] == mv)
+                if len(hits):
+                    s = int(t.node_stat_start[n]) + int(hits[0])
+                    child, edge_n = int(t.stat_child[s]), int(t.stat_n[s])
+            nodes.append(int(t.node_n[child]) if child >= 0 else 0)
+            edges.append(edge_n if child >= 0 else 0)
+            n = child
+        return nodes, edges
+
     def _principal_variation(self, first: int) -> list[int]:
         t = self.tree
         pv = [first]
