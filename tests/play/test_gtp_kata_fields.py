@@ -145,3 +145,22 @@ def test_flat_monte_carlo_shows_each_moves_own_visits():
 def test_lz_analyze_takes_none_of_them():
     session, out = gtp_session(playouts=16, size=5)
     assert ask(session, out, "lz-analyze 50 pvVisits true").startswith("? syntax error")
+
+
+def test_a_report_that_ran_no_playout_does_not_repeat_the_line():
+    # a slice shorter than one batch on a reused tree reported the same stats again: the same
+    # info line twice in a row (helper-58 saw it once on genmove_analyze)
+    session, out = gtp_session(playouts=40, size=5)
+    think = session.engine.think
+
+    def twice(state, *, on_progress=None, **kw):
+        stats = think(state, **kw)
+        if on_progress is not None:
+            on_progress(stats)
+            on_progress(stats)  # a slice without playouts: nothing changed
+        return stats
+
+    session.engine.think = twice
+    reply = ask(session, out, "kata-genmove_analyze b 50")
+    infos = [line for line in reply.split("\n") if line.startswith("info ")]
+    assert len(infos) == 1 and reply.rstrip("\n").split("\n")[-1].startswith("play "), reply

@@ -311,10 +311,10 @@ class GtpSession:
                                  progress_every_s=(interval or 100) / 100,
                                  stop=self.interrupted if until_interrupted else None)
 
-    def _write_info(self, state, stats, style: str, ownership=None, *, final: bool = False) -> None:
+    def _write_info(self, state, stats, style: str, ownership=None) -> None:
         """The ``info`` line of ``stats``; nothing for no statistics (an analysis stopped before
-        its first playout): an empty line would end the reply early. ``final``: the line at the
-        stop, unless the last progress line said the same (a search that ended with a report)."""
+        its first playout): an empty line would end the reply early, nor for a line the last one
+        said (the figures at the stop, when the last report was made after the last playout)."""
         if not stats:
             return
         asked = self._asked
@@ -333,7 +333,10 @@ class GtpSession:
         line = info_line(state, stats, style, owner, pv_visits=asked.pv_visits, pv_edge_visits=asked.pv_edge_visits,
                          moves_ownership=ownership.move_map if ownership is not None and asked.moves_ownership else None,
                          root=root, ownership_stdev=spread)
-        if not (final and line == self._last_info):
+        # a line the last one already said: the stop's figures, or a report slice that ran no
+        # playout (shorter than one batch, the slices then grow: a reused tree has lines from the
+        # first slice) printed the same line twice (helper-58)
+        if line != self._last_info:
             self.write(line + "\n")
         self._last_info = line
 
@@ -392,7 +395,7 @@ class GtpSession:
             stats = [s for s in stats if s.move != self.game.pass_action] or stats
         move = self.engine.choose(state, stats)
         if analysis:
-            self._write_info(state, stats, analysis, owner, final=True)
+            self._write_info(state, stats, analysis, owner)
         text = "resign" if move is None else self.game.format_move(move)
         if move is not None:
             self._push(("move", move, color))
@@ -623,7 +626,7 @@ class GtpSession:
             self._scores = self._child_scores(state, kata=style == "kata")
             stats = self._think(state, interval=parsed.interval, analysis=style, until_interrupted=True, ownership=owner)
             # the figures at the stop, also for an analysis shorter than its interval
-            self._write_info(state, stats, style, owner, final=True)
+            self._write_info(state, stats, style, owner)
         # a search that ended by itself (the root proven, the playout cap) still ends its reply
         # only at the next command or newline, as KataGo's and Leela Zero's do: a GUI takes an
         # early end for a failed engine
