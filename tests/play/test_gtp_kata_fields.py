@@ -63,7 +63,7 @@ def test_pv_visits_are_the_trees_counts_along_each_pv(tmp_path):
     assert checked  # some PV goes past its first move
 
 
-def test_root_info_sums_the_moves_visits_and_weights_their_values(tmp_path):
+def test_root_info_is_the_searchs_root_and_weights_the_moves_scores(tmp_path):
     session, out = _own_net_session(tmp_path)
     info = _info(ask(session, out, "kata-analyze 50 rootInfo true ownership true"))
     moves = re.findall(r"info move \S+ visits (\d+) utility \S+ winrate (\S+) scoreMean (\S+)", info)
@@ -71,9 +71,11 @@ def test_root_info_sums_the_moves_visits_and_weights_their_values(tmp_path):
                      r"scoreSelfplay (\S+) ownership ", info)
     assert moves and root, info
     n = np.array([int(v) for v, _, _ in moves], float)
-    assert int(root.group(1)) == n.sum()
+    last = session.engine.last  # the search's own root: N(root) = 1 + its moves' visits, Q(root)
+    assert int(root.group(1)) == last.root_visits == n.sum() + 1
     winrate = float(root.group(3))
-    assert np.isclose(winrate, np.dot(n, [float(w) for _, w, _ in moves]) / n.sum(), atol=1e-5)
+    assert np.isclose(winrate, last.win_rate, atol=1e-6)
+    assert np.isclose(winrate, np.dot(n, [float(w) for _, w, _ in moves]) / n.sum(), atol=0.01)
     assert np.isclose(float(root.group(2)), 2 * winrate - 1, atol=1e-5)
     assert np.isclose(float(root.group(4)), np.dot(n, [float(s) for _, _, s in moves]) / n.sum(), atol=2e-3)
     assert root.group(4) == root.group(5) == root.group(6)
@@ -164,3 +166,60 @@ def test_a_report_that_ran_no_playout_does_not_repeat_the_line():
     reply = ask(session, out, "kata-genmove_analyze b 50")
     infos = [line for line in reply.split("\n") if line.startswith("info ")]
     assert len(infos) == 1 and reply.rstrip("\n").split("\n")[-1].startswith("play "), reply
+
+
+def _walls(tmp_path):
+    """The own-net session on 5x5 with Black's wall on the a file, White's on the e file, and
+    Black's pass: White to move, and White's pass ends the game won (5 points each, komi 7)."""
+    session, out = _own_net_session(tmp_path)
+    assert ask(session, out, "undo").startswith("=")
+    for i in range(1, 6):
+        assert ask(session, out, f"play b a{i}").startswith("=") and ask(session, out, f"play w e{i}").startswith("=")
+    assert ask(session, out, "play b pass").startswith("=")
+    stop_after_infos(session)
+    return session, out
+
+
+def test_root_info_of_a_proven_root_is_the_proof(tmp_path):
+    # helper-60: the moves' visit-weighted mean gave 0.98 on a root whose pass is a proven win
+    session, out = _walls(tmp_path)
+    info = _info(ask(session, out, "kata-analyze 50 rootInfo true"))
+    last = session.engine.last
+    assert last.proven == "win" and last.best_move == session.state.game.pass_action
+    root = re.search(r" rootInfo visits (\d+) utility (\S+) winrate (\S+)", info)
+    assert int(root.group(1)) == last.root_visits and float(root.group(3)) == 1.0 and float(root.group(2)) == 1.0
+
+
+def test_genmove_plays_the_proven_win_before_a_more_visited_move(tmp_path):
+    # helper-60: `play E7` (2 visits) where the pass (1 visit) was a proven win
+    from dataclasses import replace
+
+    session, out = _walls(tmp_path)
+    state = session.state
+    stats = session.engine.think(state, playouts=64)
+    pass_action = state.game.pass_action
+    other = next(s for s in stats if s.move != pass_action)
+    ordered = [replace(other, visits=99)] + [s for s in stats if s.move != other.move]
+    assert session.engine.choose(state, ordered) == pass_action
+    assert session.engine.choose(state, [s for s in ordered if s.move != pass_action]) == other.move  # cleanup
+
+
+def test_maxmoves_0_still_gives_the_root_and_the_map(tmp_path):
+    # helper-60: `maxmoves 0 ownership true` printed nothing; KataGo prints the line without moves
+    session, out = _own_net_session(tmp_path)
+    info = [line for line in ask(session, out, "kata-analyze 50 maxmoves 0 ownership true rootInfo true").split("\n")
+            if line.strip() and line != "="]
+    assert info and info[0].startswith("rootInfo visits ") and " ownership " in info[0] and "info move" not in info[0]
+    stop_after_infos(session)
+    assert ask(session, out, "kata-analyze 50 maxmoves 0") == "=\n\n"  # nothing asked: no line
+
+
+def test_a_gui_asking_for_maps_the_engine_cannot_make_is_told_once():
+    import io
+
+    log = io.StringIO()
+    session, out = gtp_session(playouts=32, size=5, log=log)
+    for _ in range(2):
+        stop_after_infos(session)
+        assert "info move" in ask(session, out, "kata-analyze 50 movesOwnership true ownershipStdev true")
+    assert log.getvalue().count("need a network with an ownership head") == 1

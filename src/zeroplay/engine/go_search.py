@@ -294,11 +294,16 @@ class PuctRollout:
         return out
 
     def choose(self, state, stats: list[MoveStats]) -> int | None:
-        """The first of ``stats`` (the most visited move; ``stats`` may have been filtered, e.g.
-        pass taken out for ``kgs-genmove_cleanup``); None (resign) when the root win rate is
-        under ``resign_below`` after at least 1000 root visits."""
+        """The search's choice (``SearchResult.best_move``: the proof's move where the root is
+        proven, else the most visited) when ``stats`` holds it, else the first of ``stats`` (the
+        most visited; ``stats`` may have been filtered, e.g. pass taken out for
+        ``kgs-genmove_cleanup``); None (resign) when the root win rate is under ``resign_below``
+        after at least 1000 root visits."""
         result = self.last
         assert result is not None, "think before choose"
         if self.resign_below > 0 and result.root_visits >= 1000 and (result.root_q + 1) / 2 < self.resign_below:
             return None
-        return stats[0].move if stats else int(result.best_move)
+        best = int(result.best_move)  # the search's choice: a proven win before a more visited move
+        if any(s.move == best for s in stats) or not stats:
+            return best
+        return stats[0].move

@@ -117,6 +117,7 @@ class GtpSession:
         self.interrupted = interrupted or threading.Event()
         self._last_info: str | None = None  # the analysis line last written (not written twice)
         self._asked = AnalysisArgs()  # the running analysis's arguments (`maxmoves N`, KataGo's booleans)
+        self._told_no_head = False  # the note that movesOwnership / ownershipStdev need a net's head
         self._scores: Any = None  # the running kata analysis's gtp_ownership.ChildScores, if the net has the head
         self.rules = {"ko": ko, "suicide": suicide, "scoring": scoring}
         self.playouts = int(playouts)
@@ -322,17 +323,23 @@ class GtpSession:
         owner = None if ownership is None or not asked.ownership else ownership.at(stats)
         spread = None if ownership is None or not asked.ownership_stdev else ownership.stdev(stats)
         every = stats
-        if asked.max_moves is not None:  # KataGo's `maxmoves N`: the N best (0: no lines)
+        if asked.max_moves is not None:  # KataGo's `maxmoves N`: the N best (0: no move parts)
             stats = stats[:asked.max_moves]
-            if not stats:
-                return
         if self._scores is not None:  # the listed moves' score fields (each child's net once)
             stats = self._scores.apply(stats)
-        # the root's visits and win rate over every move; its score over the listed ones' (the rest have none)
-        root = root_info(stats + every[len(stats):]) if asked.root_info else None
+        root = None
+        if asked.root_info:
+            # the root's visits and win rate: the search's own (a proven root is won, whatever its
+            # moves' mean) where it keeps them, else over every move; its score over the listed
+            # moves' (the rest have none)
+            last = getattr(self.engine, "last", None)
+            known = (last.root_visits, last.win_rate) if getattr(last, "root_visits", 0) > 0 else None
+            root = root_info(stats + every[len(stats):], known)
         line = info_line(state, stats, style, owner, pv_visits=asked.pv_visits, pv_edge_visits=asked.pv_edge_visits,
                          moves_ownership=ownership.move_map if ownership is not None and asked.moves_ownership else None,
                          root=root, ownership_stdev=spread)
+        if not line:  # `maxmoves 0` without a root field or map: nothing to say
+            return
         # a line the last one already said: the stop's figures, or a report slice that ran no
         # playout (shorter than one batch, the slices then grow: a reused tree has lines from the
         # first slice) printed the same line twice (helper-58)
@@ -367,6 +374,11 @@ class GtpSession:
         own = net(state) if net is not None else None
         if own is not None:
             return SearchOwnership(state, own, net)
+        if (asked.moves_ownership or asked.ownership_stdev) and not self._told_no_head:
+            # KataGo prints what it is asked; a GUI waiting for these maps is told why they stay out
+            print("zeroplay gtp: movesOwnership and ownershipStdev need a network with an ownership head "
+                  "(the shipped go-9x9 has one); this engine has none, so they are left out", file=self.log, flush=True)
+            self._told_no_head = True
         from zeroplay.engine.go_montecarlo import ownership
 
         black = ownership(state, OWNERSHIP_PLAYOUTS)

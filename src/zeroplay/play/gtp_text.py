@@ -228,17 +228,21 @@ def _map_text(values) -> str:
     return " ".join(f"{float(v):.6f}" for v in values)
 
 
-def root_info(stats) -> str | None:
+def root_info(stats, root: tuple[int, float] | None = None) -> str | None:
     """KataGo's ``rootInfo`` fields for the root statistics ``stats`` (all the root's visited
-    moves): ``visits`` the sum of their visits, ``winrate`` (side to move's, in [0, 1]) and
-    ``utility`` (2 * winrate - 1) their visit-weighted mean, as the root's mean value Q is; the
-    score fields the visit-weighted mean of the moves that have one (``score_mean``, points, side
-    to move's view). None without a visited move."""
+    moves). ``root``: the search's own (root visits N, win rate in [0, 1], side to move's; a
+    proven root's 1, 0 or 1/2), where the engine keeps them; else ``visits`` is the sum of the
+    moves' visits and ``winrate`` their visit-weighted mean, as the root's mean value Q is.
+    ``utility`` is 2 * winrate - 1. The score fields are the visit-weighted mean of the moves
+    that have one (``score_mean``, points, side to move's view), left out where none has (an
+    engine without a score estimate: KataGo always has one). None without a visited move."""
     seen = [s for s in stats if s.visits > 0]
     total = sum(s.visits for s in seen)
     if total <= 0:
         return None
     winrate = sum(s.visits * s.winrate for s in seen) / total
+    if root is not None:
+        total, winrate = int(root[0]), float(root[1])
     text = f"rootInfo visits {total} utility {2 * winrate - 1:.6f} winrate {winrate:.6f}"
     scored = [s for s in seen if s.score_mean is not None]
     weight = sum(s.visits for s in scored)
