@@ -333,7 +333,9 @@ class GtpSession:
             # moves' mean) where it keeps them, else over every move; its score over the listed
             # moves' (the rest have none)
             last = getattr(self.engine, "last", None)
-            known = (last.root_visits, last.win_rate) if getattr(last, "root_visits", 0) > 0 else None
+            known = None
+            if last is not None and getattr(last, "root_visits", 0) > 0:
+                known = (int(last.root_visits), float(last.win_rate))
             root = root_info(stats + every[len(stats):], known)
         line = info_line(state, stats, style, owner, pv_visits=asked.pv_visits, pv_edge_visits=asked.pv_edge_visits,
                          moves_ownership=ownership.move_map if ownership is not None and asked.moves_ownership else None,
