@@ -363,9 +363,10 @@ class GtpSession:
     def _ownership(self, state, asked: AnalysisArgs):
         """For KataGo's ``ownership true`` (and ``ownershipStdev``, ``movesOwnership``): a
         ``gtp_ownership.SearchOwnership`` of ``state`` (its maps from the side to move's view, +1:
-        it owns the point at the end, top-left first), or None when none is asked. Where the engine's net has an ownership head
-        (``PuctRollout.ownership``: the shipped ``go-9x9``) the map follows the search, averaged
-        over the root and its most visited moves; else it is the mean over
+        it owns the point at the end, top-left first), or None when none is asked. Where the
+        engine's net has an ownership head (``PuctRollout.ownership``: the shipped ``go-9x9``)
+        the map follows the search, averaged over the root and its most visited moves; else it
+        is the mean over
         ``OWNERSHIP_PLAYOUTS`` random games from ``state`` (``go_montecarlo.ownership``, what
         ``final_status_list`` uses), computed once."""
         if not (asked.ownership or asked.ownership_stdev or asked.moves_ownership):

@@ -58,11 +58,6 @@ class SearchOwnership:
         self.net = net
         self._children: dict[int, np.ndarray] = {}
 
-    @property
-    def has_net(self) -> bool:
-        """Whether the maps come from a network head (per move, and a spread over the search)."""
-        return self.net is not None
-
     def at(self, stats) -> np.ndarray:
         """The map for the root statistics ``stats`` (``MoveStats`` with ``move`` and ``visits``)."""
         maps, weights = self._maps(stats)
