@@ -173,6 +173,12 @@ class PuctRollout:
             self._game = game
         return self._searcher
 
+    def clear_cache(self) -> None:
+        """Forget the search tree and the evaluator's cache (GTP's ``clear_cache``, KataGo's): the
+        next search builds both afresh, at the cost of the first one's set-up."""
+        self._searcher = None
+        self._game = None
+
     def ownership(self, state):
         """The network's ownership of ``state`` (its ownership head: ``-own`` nets, KataGo's):
         float32 (cells,) in [-1, 1], each point's predicted final owner from the side to move's

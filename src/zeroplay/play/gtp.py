@@ -15,6 +15,8 @@ tree average, to depth one: ``gtp_ownership``); else random playouts' map of the
 computed once; ``pvVisits``, ``pvEdgeVisits``, ``rootInfo``, and with a net's ownership head
 ``movesOwnership`` and ``ownershipStdev``, as KataGo prints them), ``genmove_analyze`` /
 ``lz-genmove_analyze`` / ``kata-genmove_analyze`` (their colour optional, as in KataGo);
+KataGo's ``get_komi``, ``clear_cache`` and ``stop``, GoGui's ``cputime`` and KGS's
+``kgs-time_settings`` (``none``, ``absolute``, ``byoyomi``: Japanese, ``canadian``);
 ``maxmoves N`` limits a line to the N best moves. Arguments parse as KataGo parses them
 (``gtp_text.parse_analysis``): an unknown key, a missing value or one out of range is answered
 ``? syntax error: ...`` and starts nothing; ``avoid`` / ``allow`` are refused (not supported).
@@ -441,12 +443,39 @@ class GtpSession:
         self.states.pop()
         return ""
 
+    def cmd_get_komi(self, args, ident):  # KataGo's
+        return f"{self.game.rules.komi:g}"
+
+    def cmd_clear_cache(self, args, ident):
+        """KataGo's: forget the search tree (and with it the net's cached evaluations), so that
+        the next search starts afresh."""
+        clear = getattr(self.engine, "clear_cache", None)
+        if clear is not None:
+            clear()
+        return ""
+
+    def cmd_stop(self, args, ident):
+        """KataGo's: halt an analysis. Any command does (the reader sets ``interrupted`` on every
+        line), so there is nothing left to stop by the time this one runs."""
+        return ""
+
+    def cmd_cputime(self, args, ident):
+        """GoGui's: CPU seconds this process has used (twogtp records them per game)."""
+        return f"{time.process_time():.3f}"
+
     def cmd_showboard(self, args, ident):
         return "\n" + self.game.render(self.state)
 
     def cmd_time_settings(self, args, ident):
         try:
             self.clock.parse_settings(args)
+        except TimeError as e:
+            raise GtpFailure(f"syntax error: {e}") from None
+        return ""
+
+    def cmd_kgs__time_settings(self, args, ident):
+        try:
+            self.clock.parse_kgs_settings(args)
         except TimeError as e:
             raise GtpFailure(f"syntax error: {e}") from None
         return ""

@@ -47,7 +47,8 @@ def _stones(text: str, what: str) -> int:
 
 class TimeControl:
     """The clock of a GTP game: main time, Canadian byo-yomi (``byo_s`` seconds for
-    ``byo_stones`` stones), and what ``time_left`` last said for each colour.
+    ``byo_stones`` stones) or Japanese byo-yomi (``periods`` periods of ``byo_s`` seconds, a move
+    each: KGS's ``kgs-time_settings byoyomi``), and what ``time_left`` last said for each colour.
 
     Args:
         max_seconds: the cap on one move's think time, seconds (finite, > 0).
@@ -62,10 +63,37 @@ class TimeControl:
         self.max_seconds = float(max_seconds)
         self.settings(0.0, 0.0, 0)
 
-    def settings(self, main_s: float, byo_s: float, byo_stones: int) -> None:
-        """``time_settings``: a new clock for both colours (what ``time_left`` said is dropped)."""
+    def settings(self, main_s: float, byo_s: float, byo_stones: int, periods: int = 0) -> None:
+        """``time_settings``: a new clock for both colours (what ``time_left`` said is dropped).
+        ``periods`` > 0: Japanese byo-yomi, ``byo_s`` per move in each of ``periods`` periods
+        (``byo_stones`` is then 1); its ``time_left`` gives the current period's seconds and the
+        periods left."""
         self.main_s, self.byo_s, self.byo_stones = float(main_s), float(byo_s), int(byo_stones)
+        self.periods = int(periods)
         self.left: dict[int, tuple[float, int] | None] = {0: None, 1: None}
+
+    def parse_kgs_settings(self, args: list[str]) -> None:
+        """KGS's ``kgs-time_settings`` (kgsGtp): ``none``, ``absolute MAIN``, ``byoyomi MAIN
+        PERIOD_TIME PERIODS`` (Japanese) or ``canadian MAIN BYO_TIME STONES``, times in seconds;
+        raises TimeError (the clock unchanged) on bad input."""
+        kind = args[0].lower() if args else ""
+        counts = {"none": 0, "absolute": 1, "byoyomi": 3, "canadian": 3}
+        if kind not in counts or len(args) != 1 + counts[kind]:
+            raise TimeError("kgs-time_settings takes none, absolute MAIN, byoyomi MAIN PERIOD_TIME PERIODS "
+                            "or canadian MAIN BYO_TIME STONES")
+        if kind == "none":
+            self.settings(0.0, 0.0, 0)
+        elif kind == "absolute":
+            self.settings(_seconds(args[1], "main time"), 0.0, 0)
+        elif kind == "canadian":
+            self.settings(_seconds(args[1], "main time"), _seconds(args[2], "byo-yomi time"),
+                          _stones(args[3], "byo-yomi stones"))
+        else:
+            main, period, periods = _seconds(args[1], "main time"), _seconds(args[2], "period time"), \
+                _stones(args[3], "periods")
+            if period > 0 and periods == 0:
+                raise TimeError("byoyomi with a period time needs at least one period")
+            self.settings(main, period, 1 if periods else 0, periods)
 
     def parse_settings(self, args: list[str]) -> None:
         """``time_settings MAIN BYO STONES``; raises TimeError (the clock unchanged) on bad input."""
@@ -97,14 +125,16 @@ class TimeControl:
         """Seconds ``color``'s next move may think, in [MIN_MOVE_SECONDS, max_seconds]; None when
         there are no time limits (the engine's playouts decide).
 
-        In byo-yomi (stones to play in the period > 0): 80 % of the period's time per stone less
-        0.2 s; in main time: 1/30 of what is left."""
+        In byo-yomi (stones to play in the period > 0; Japanese: periods left > 0): 80 % of the
+        period's time per stone less 0.2 s; in main time: 1/30 of what is left."""
         if self.unlimited:
             return None
         left = self.left[color]
         if left is None:
             left = (self.main_s, 0) if self.main_s > 0 else (self.byo_s, self.byo_stones)
         seconds, stones = left
+        if stones > 0 and self.periods:  # Japanese: the stones field counts periods, a move each
+            stones = 1
         if stones > 0:
             think = BYO_YOMI_SHARE * seconds / stones - BYO_YOMI_MARGIN_S
         else:
