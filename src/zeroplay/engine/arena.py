@@ -7,7 +7,8 @@ A player is anything with ``name``, ``new_game(game)`` and ``play(state) -> acti
     NAME            a shipped model by name (``gomoku-8x8-5-freestyle``, ``zeroplay.nn.shipped``):
                     its file in the package; a file of that name here wins
     vcf:PATH        the same with the game's play-time search options on (``game.play_search_options``:
-                    for Gomoku the VCF solver, the defence, the root VCT); also ``vcf:NAME``
+                    for Gomoku the VCF solver, the defence, the root VCT, the VCT guard); also
+                    ``vcf:NAME`` (``vcf-noguard:PATH``: the VCT guard off)
     gumbel:PATH     the same with the Gumbel root search (``SearchConfig.root_policy``; no noise
                     in play: g = 0); also ``gumbel:NAME``
     uniform:N       UniformEvaluator, N playouts per move (search guided by the tree alone)
@@ -270,7 +271,16 @@ def _canonical_vcf(arg: str) -> str:
     return arg
 
 
-def _vcf(arg, game, options):
+def _vcf_noguard(arg, game, options):
+    """``vcf-noguard:PATH``: ``vcf:PATH`` with the VCT guard off (``SearchConfig.vct_guard_nodes``
+    0), to measure what the guard is worth."""
+    p = _vcf(arg, game, options, name="vcf-noguard")
+    assert p.config is not None
+    p.config = p.config.replace(vct_guard_nodes=0)
+    return p
+
+
+def _vcf(arg, game, options, name: str = "vcf"):
     """``vcf:PATH``: the checkpoint at PATH (or the shipped model NAME) with the Gomoku threat solver
     on (root and new nodes)."""
     _canonical_vcf(arg)
@@ -283,9 +293,10 @@ def _vcf(arg, game, options):
 
         raise CheckpointError(f"no checkpoint at {arg} (vcf:PATH takes a path, or a shipped model's name: "
                               f"{', '.join(shipped_names()) or 'none ship'})")
-    p = checkpoint_player(path, game, playouts=options["playouts"], name=f"vcf:{arg}",
+    p = checkpoint_player(path, game, playouts=options["playouts"], name=f"{name}:{arg}",
                           opening_moves=options.get("opening_moves", 2), seed=options.get("seed"),
                           device=options.get("device", "cpu"))
+    assert p.config is not None  # (a checkpoint player searches)
     p.config = p.config.replace(**dict(game.play_search_options))  # as zeroplay play searches
     return p
 
@@ -379,6 +390,7 @@ def gnugo_notes(player, game) -> list[str]:
 
 register_player_kind("gtp", _gtp)
 register_player_kind("vcf", _vcf, _canonical_vcf)
+register_player_kind("vcf-noguard", _vcf_noguard, _canonical_vcf)
 register_player_kind("gumbel", _gumbel, _canonical_gumbel)
 
 
@@ -432,7 +444,7 @@ def checkpoint_file(spec: str) -> str | None:
     to a match record); None for other kinds."""
     prefix, sep, arg = spec.partition(":")
     if sep and prefix in _KINDS:
-        return _checkpoint_path(arg) if prefix in ("vcf", "gumbel") else None
+        return _checkpoint_path(arg) if prefix in ("vcf", "vcf-noguard", "gumbel") else None
     path = _checkpoint_path(spec)
     return path if path != spec or os.path.exists(spec) or spec.endswith(".safetensors") else None
 

@@ -141,6 +141,15 @@ class SearchConfig:
     vct_root_share: float = 0.25
     """With a time limit: the root VCT stops (between budget doublings) once it has used this
     share of the search's seconds; a fraction in (0, 1]."""
+    vct_guard_nodes: int = 0
+    """Work budget of the VCT guard's search for the opponent after each move it checks
+    (search/root_guard.py: the chosen move, then the others by visits, until one leaves the
+    opponent no VCT found; needs ``threat_solver``); 0 disables."""
+    vct_guard_moves: int = 8
+    """Most moves the VCT guard checks (the search's choice included); >= 1."""
+    vct_guard_share: float = 0.15
+    """With a time limit: the share of the search's seconds kept for the VCT guard (the playouts
+    stop at the rest); a fraction in [0, 1)."""
 
     # --- opening ----------------------------------------------------------------------------
     opening_prior: float = 0.0
@@ -184,6 +193,11 @@ class SearchConfig:
             raise ValueError("defence_nodes must be >= 1 and vct_root_nodes >= 0")
         if not 0.0 < self.vct_root_share <= 1.0:
             raise ValueError(f"vct_root_share must be in (0, 1], got {self.vct_root_share}")
+        if self.vct_guard_nodes < 0 or self.vct_guard_moves < 1:
+            raise ValueError(f"vct_guard_nodes must be >= 0 and vct_guard_moves >= 1, got {self.vct_guard_nodes} "
+                             f"and {self.vct_guard_moves}")
+        if not 0.0 <= self.vct_guard_share < 1.0:
+            raise ValueError(f"vct_guard_share must be in [0, 1), got {self.vct_guard_share}")
         if not 0.0 <= self.opening_prior <= 1.0 or self.opening_prior_plies < 0:
             raise ValueError(f"opening_prior must be in [0, 1] and opening_prior_plies >= 0, got "
                              f"{self.opening_prior}, {self.opening_prior_plies}")

@@ -46,6 +46,14 @@ class RootVct:
         self.work = 0
         self.seconds = 0.0
 
+    def solver(self):
+        """The ``ThreatSolver`` of this search's VCTs (the VCT guard's too), made on first use."""
+        if self._solver is None:
+            from zeroplay.solvers.threat_solver import ThreatSolver
+
+            self._solver = ThreatSolver(self.game, table_mib=self.table_mib)
+        return self._solver
+
     def run(self, state, *, seconds: float | None, started: float) -> list[int] | None:
         """Search a VCT for ``state``'s side to move; returns (and keeps in ``line``) the verified
         winning line, or None.
@@ -58,17 +66,14 @@ class RootVct:
         self.line, self.work, self.seconds = None, 0, 0.0
         if not self.enabled or state.is_terminal:
             return None
-        if self._solver is None:
-            from zeroplay.solvers.threat_solver import ThreatSolver
-
-            self._solver = ThreatSolver(self.game, table_mib=self.table_mib)
+        solver = self.solver()
         t_start = time.perf_counter()
         deadline = started + self.share * seconds if seconds else None
         budget = min(FIRST_NODES, self.nodes)
         pool = min(max(2 * self.nodes, 1 << 14), 1 << 22)  # one tree for every doubling
         while True:
             t0 = time.perf_counter()
-            r = self._solver.vct(state, nodes=budget, method="pns", pool=pool)
+            r = solver.vct(state, nodes=budget, method="pns", pool=pool)
             self.work += r.nodes
             if r.found:
                 line = list(r.line)

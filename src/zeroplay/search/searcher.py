@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 
@@ -34,6 +35,7 @@ from zeroplay.search.limits import Limits
 from zeroplay.search.opening import opening_priors
 from zeroplay.search.proof import PROOF_NAMES, best_proven_edge, proof_line, verify_line
 from zeroplay.search.result import MoveStats, SearchResult, lcb
+from zeroplay.search.root_guard import RootGuard
 from zeroplay.search.root_vct import RootVct
 from zeroplay.search.structs import StructCache
 from zeroplay.search.threats import check_root, new_threat_arrays, proof_tail
@@ -110,6 +112,9 @@ class Searcher:
                                      nodes=config.defence_nodes) if config.defence else None
         self.batch = new_batch_arrays(config.batch_size, game, threats, roots, defence)
         self.root_vct = RootVct(game, config)
+        self.root_guard = RootGuard(game, config, self.root_vct.solver)
+        self._guarded: dict[int, int] = {}  # this search's guard outcomes: the choice -> the move played
+        self._guard_deadline: float | None = None
         features = getattr(evaluator, "features", None)
         self.params = SearchParams(
             c_puct=float(config.c_puct),
@@ -230,10 +235,16 @@ class Searcher:
     # --- one search, in steps (search_many interleaves these) ---------------------------------
     def start(self, state: State, limits: Limits) -> None:
         """Set the root (reusing the tree when possible) and the limits of a new search."""
-        self._limits = limits
         self.playouts = 0
         self.stopped_by = ""
         self._started = time.perf_counter()
+        self._guarded = {}
+        self._guard_deadline = None
+        if self.root_guard.enabled and limits.seconds is not None and self.root_guard.share > 0:
+            # the VCT guard's share of the time comes after the playouts (search/root_guard.py)
+            self._guard_deadline = self._started + limits.seconds
+            limits = replace(limits, seconds=limits.seconds * (1.0 - self.root_guard.share))
+        self._limits = limits
         self._root_priors_ready = False
         self.recycled = 0
         self._playouts_at_recycle = -1
@@ -486,6 +497,7 @@ class Searcher:
             # no root edges only when the table filled up before the root could be expanded
             best = gumbel_move if gumbel_move is not None else \
                 self._choose(stats) if stats else int(state.legal_moves()[0])
+            best = self._guard(state, best, stats, notes)
         pv = vct_line if vct_line else self._principal_variation(best)
         if proven in ("win", "loss"):
             # the whole proven line to the game's end (the web board draws it: "wins in N"), not
@@ -573,6 +585,24 @@ class Searcher:
         start, k = int(t.node_edge_start[r]), int(t.node_num_edges[r])
         out[t.edge_move[start : start + k]] = t.root_prior[:k]
         return out
+
+    def _guard(self, state, best: int, stats: list[MoveStats], notes: list[str]) -> int:
+        """The VCT guard's move for the search's choice ``best`` (search/root_guard.py): ``best``
+        unless the opponent has a VCT after it and not after another of the most visited moves.
+        Once per search and choice (``result`` may be asked again)."""
+        guard = self.root_guard
+        if not guard.enabled:
+            return best
+        if best not in self._guarded:
+            order = [best] + [s.move for s in stats if s.move != best and s.visits > 0 and s.proven != "loss"]
+            chosen = guard.choose(state, order, self._guard_deadline)
+            self._guarded[best] = best if chosen is None else chosen
+        played = self._guarded[best]
+        if played != best:
+            fmt = self.game.format_move
+            notes.append(f"VCT guard: {fmt(best)} loses to a VCT ({' '.join(fmt(m) for m in guard.lost[best][:9])}"
+                         f"{' ...' if len(guard.lost[best]) > 9 else ''}); {fmt(played)} instead")
+        return played
 
     def _choose(self, stats: list[MoveStats]) -> int:
         """Most visits (or best LCB), never a move proven lost while another is not."""

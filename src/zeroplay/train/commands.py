@@ -498,7 +498,8 @@ def _add_arena(sub) -> None:
         "arena", help="play a match between two players: W/D/L, score and Elo with 95%% interval",
         description="A player is a checkpoint path or a shipped model's name (e.g. gomoku-8x8-5-freestyle; "
         "a file of that name here wins), vcf:CHECKPOINT (that checkpoint or shipped model with the Gomoku "
-        "threat solver on), gumbel:CHECKPOINT (that net with the Gumbel root search), uniform:N or "
+        "threat solver, defence, root VCT and VCT guard of zeroplay play on; vcf-noguard:CHECKPOINT: the "
+        "VCT guard off), gumbel:CHECKPOINT (that net with the Gumbel root search), uniform:N or "
         "rollout:N (N playouts per move), heuristic:N (the search-only engine of zeroplay play, threat "
         "solver on; heuristic-plain:N: off; heuristic-nodefence:N: solver on, no defence pruning), "
         "pbrain:COMMAND (a Gomocup engine), gtp:COMMAND (a GTP engine for Go), random:SEED (uniformly random "

@@ -110,6 +110,7 @@ class Gomoku(Game):
         ("threat_solver", True),  # VCF proofs at play-time playouts (docs/THREATS.md)
         ("defence", True),  # a node threatened by a VCF after a pass keeps the moves that break it
         ("vct_root_nodes", 100_000),  # the proof-number VCT at the root (docs/THREATS.md "In play")
+        ("vct_guard_nodes", 50_000),  # the chosen move checked against the opponent's VCT (search/root_guard.py)
         ("opening_prior", 0.5),  # the centre prior for the first move (docs/THREATS.md "The centre")
     )
 

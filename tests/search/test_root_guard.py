@@ -1,0 +1,116 @@
+"""The VCT guard (search/root_guard.py): a chosen move after which the opponent wins by a VCT
+is traded for the next move by visits that leaves none; a lost position keeps the choice."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from zeroplay.engine.heuristic import HeuristicEvaluator
+from zeroplay.games import make
+from zeroplay.search import SearchConfig, Searcher
+from zeroplay.solvers.threat_solver import ThreatSolver
+
+GAME = make("gomoku", width=15, height=15)
+# Black's VCT of tests/search/test_root_vct.py (g8 h8 i9 i10) and a Black stone far away: White to
+# move, and lost (every move leaves Black a VCT)
+THREATENED = GAME.from_stones(["g8", "h8", "i9", "i10", "a15"], ["a1", "a3", "o15", "o13"])
+# the shipped 15x15 model's game 79 against heuristic:800 (training/strength/games/gomoku-15x15-iter83),
+# White to move at ply 32: the search's d8 (661 of 800 visits) lets Black win by a VCT, e10 (23) not
+GAME_79 = GAME.initial().play_many(
+    "g8 f8 f9 h7 h9 f7 g9 i9 i7 g10 j8 h8 j10 h6 j9 j11 i5 f6 j6 j7 h4 k7 f5 e6 g6 g7 e5 e9 d10 e7 d7".split())
+
+
+def _searcher(**config) -> Searcher:
+    config = {"threat_solver": True, "vct_guard_nodes": 50_000, "node_capacity": 1 << 12,
+              "edge_capacity": 1 << 18, **config}
+    return Searcher(GAME, HeuristicEvaluator(), SearchConfig(**config))
+
+
+def _moves(text: str) -> list[int]:
+    return [GAME.parse_move(m) for m in text.split()]
+
+
+def test_a_move_that_loses_to_a_vct_is_traded_for_one_that_does_not():
+    guard = _searcher().root_guard
+    d8, e10 = _moves("d8 e10")
+    assert guard.choose(GAME_79, [d8, e10]) == e10
+    line = guard.lost[d8]
+    end = GAME_79.play(d8).play_many(line)  # the opponent's win, replayed on real states
+    assert end.is_terminal and end.winner == 0 and guard.checked == 2
+    assert not ThreatSolver(GAME).vct(GAME_79.play(e10), nodes=50_000, method="pns").found
+
+
+def test_the_search_plays_the_guarded_move_and_says_why():
+    searcher = _searcher(vct_guard_moves=64, node_capacity=1 << 14, edge_capacity=1 << 20)
+    searcher.search(GAME_79, playouts=64)
+    d8 = GAME.parse_move("d8")
+    stats = sorted(searcher.result().moves, key=lambda s: -s.visits)
+    notes: list[str] = []
+    played = searcher._guard(GAME_79, d8, stats, notes)
+    assert played != d8 and d8 in searcher.root_guard.lost and played not in searcher.root_guard.lost
+    assert not ThreatSolver(GAME).vct(GAME_79.play(played), nodes=50_000, method="pns").found
+    assert notes and notes[0].startswith("VCT guard: d8 loses to a VCT (")
+    # once per search and choice: asking again runs no check
+    searcher.root_guard.checked = -1
+    assert searcher._guard(GAME_79, d8, stats, []) == played and searcher.root_guard.checked == -1
+
+
+def test_a_lost_position_keeps_the_choice():
+    # Black's double three cannot be stopped by one White move: every move loses to a VCT
+    moves = _moves("o1 i8 f8 h9")
+    guard = _searcher().root_guard
+    assert guard.choose(THREATENED, moves) is None and set(guard.lost) == set(moves)
+    searcher = _searcher(vct_guard_moves=4)
+    r = searcher.search(THREATENED, playouts=32)
+    assert not r.notes and len(searcher.root_guard.lost) == 4  # the search's own choice is played
+
+
+def test_a_move_that_ends_the_game_is_taken_and_a_past_deadline_checks_nothing():
+    s = GAME.from_stones(["a1", "b1", "c1", "d1"], ["a3", "b3", "c3", "d3"])  # Black to move: e1 wins
+    guard = _searcher().root_guard
+    e1 = GAME.parse_move("e1")
+    assert guard.choose(s, [e1]) == e1 and guard.checked == 1 and guard.lost == {}
+    assert guard.choose(GAME_79, _moves("d8 e10"), deadline=time.perf_counter() - 1) == GAME.parse_move("d8")
+    assert guard.checked == 0  # no time: the search's choice, unchecked
+
+
+def test_a_timed_search_keeps_the_guards_share_and_stays_in_time():
+    searcher = _searcher(vct_guard_share=0.2, node_capacity=1 << 14, edge_capacity=1 << 20)
+    started = time.perf_counter()
+    r = searcher.search(GAME_79, seconds=1.0)
+    took = time.perf_counter() - started
+    assert searcher._limits.seconds == pytest.approx(0.8)  # the playouts' part
+    # d8 shown to lose, then the next move: cleared, or played unchecked when the time was up
+    assert r.best_move != GAME.parse_move("d8") or searcher.root_guard.checked == 0
+    assert took < 1.0 + 0.5  # the guard's checks fit in the rest (a check is bounded by work, not time)
+
+
+def test_off_by_default_on_in_play_and_checked():
+    assert SearchConfig().vct_guard_nodes == 0
+    assert dict(GAME.play_search_options)["vct_guard_nodes"] > 0
+    assert not Searcher(GAME, HeuristicEvaluator(), SearchConfig(vct_guard_nodes=50_000)).root_guard.enabled  # no solver
+    assert not make("connect4").play_search_options or not _guard_enabled_for(make("connect4"))
+    for bad in ({"vct_guard_nodes": -1}, {"vct_guard_moves": 0}, {"vct_guard_share": 1.0}, {"vct_guard_share": -0.1}):
+        with pytest.raises(ValueError):
+            SearchConfig(**bad)
+
+
+def _guard_enabled_for(game) -> bool:
+    from zeroplay.search.root_guard import RootGuard
+
+    return RootGuard(game, SearchConfig(threat_solver=True, vct_guard_nodes=50_000), lambda: None).enabled
+
+
+def test_the_arena_can_leave_the_guard_out():
+    from zeroplay.engine.arena import make_player
+    from zeroplay.engine.factory import MODELS_DIR
+
+    model = MODELS_DIR / "gomoku-15x15-freestyle.safetensors"
+    if not model.exists():
+        pytest.skip("the 15x15 model does not ship here")
+    on = make_player(f"vcf:{model}", GAME, playouts=8)
+    off = make_player(f"vcf-noguard:{model}", GAME, playouts=8)
+    assert on.config.vct_guard_nodes > 0 and off.config.vct_guard_nodes == 0
+    assert off.name.startswith("vcf-noguard:") and off.config.threat_solver and off.config.defence
