@@ -114,3 +114,20 @@ def test_the_arena_can_leave_the_guard_out():
     off = make_player(f"vcf-noguard:{model}", GAME, playouts=8)
     assert on.config.vct_guard_nodes > 0 and off.config.vct_guard_nodes == 0
     assert off.name.startswith("vcf-noguard:") and off.config.threat_solver and off.config.defence
+
+
+def test_reports_while_the_search_runs_do_not_run_the_guard():
+    # pbrain asks result() each second for its MESSAGE line: the guard is for the move played
+    searcher = _searcher(node_capacity=1 << 14, edge_capacity=1 << 20)
+    seen = []
+
+    def stop() -> bool:
+        seen.append(searcher.result().best_move)
+        return False
+
+    calls = []
+    choose = searcher.root_guard.choose
+    searcher.root_guard.choose = lambda *a, **k: calls.append(len(seen)) or choose(*a, **k)
+    r = searcher.search(GAME_79, playouts=48, stop=stop)
+    assert len(seen) >= 2 and len(calls) == 1 and calls[0] == len(seen)  # once, after the last report
+    assert r.best_move != GAME.parse_move("d8") or not searcher.root_guard.lost

@@ -497,7 +497,8 @@ class Searcher:
             # no root edges only when the table filled up before the root could be expanded
             best = gumbel_move if gumbel_move is not None else \
                 self._choose(stats) if stats else int(state.legal_moves()[0])
-            best = self._guard(state, best, stats, notes)
+            if self.done:  # the final result: a progress report mid-search (pbrain's MESSAGE) has no guard
+                best = self._guard(state, best, stats, notes)
         pv = vct_line if vct_line else self._principal_variation(best)
         if proven in ("win", "loss"):
             # the whole proven line to the game's end (the web board draws it: "wins in N"), not
@@ -589,7 +590,8 @@ class Searcher:
     def _guard(self, state, best: int, stats: list[MoveStats], notes: list[str]) -> int:
         """The VCT guard's move for the search's choice ``best`` (search/root_guard.py): ``best``
         unless the opponent has a VCT after it and not after another of the most visited moves.
-        Once per search and choice (``result`` may be asked again)."""
+        Asked by ``result`` once the search is done (not by reports while it runs); once per
+        search and choice (``result`` may be asked again)."""
         guard = self.root_guard
         if not guard.enabled:
             return best
