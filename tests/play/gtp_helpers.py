@@ -43,3 +43,18 @@ def stop_after_infos(session, count: int = 1, limit_s: float = 60.0) -> None:
     timer = threading.Timer(limit_s, stop.set)
     timer.daemon = True
     timer.start()
+
+
+def own_net_session(tmp_path, seed: int, playouts: int = 16):
+    """A 5x5 GTP session with a random -own net (ownership and score heads), after ``play b c3``,
+    its next analysis stopping after the first info line; returns (session, out)."""
+    from zeroplay.games import make
+    from zeroplay.nn import build_model, save_checkpoint
+
+    game = make("go", size=5, komi=7.0)
+    path = tmp_path / "go-own.safetensors"
+    save_checkpoint(path, build_model("b1c8-own", game, "go", seed=seed), game=game, features="go", step=0)
+    session, out = gtp_session(playouts=playouts, size=5, komi=7.0, model=str(path))
+    assert ask(session, out, "play b c3").startswith("=")
+    stop_after_infos(session)
+    return session, out

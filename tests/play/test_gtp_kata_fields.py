@@ -6,21 +6,13 @@ from __future__ import annotations
 import re
 
 import numpy as np
-from gtp_helpers import ask, gtp_session, stop_after_infos
+from gtp_helpers import ask, gtp_session, own_net_session, stop_after_infos
 
 from zeroplay.games import make
-from zeroplay.nn import build_model, save_checkpoint
 
 
 def _own_net_session(tmp_path, seed: int = 4):
-    """A 5x5 session with a random -own net (ownership and score heads) after ``play b c3``."""
-    game = make("go", size=5, komi=7.0)
-    path = tmp_path / "go-own.safetensors"
-    save_checkpoint(path, build_model("b1c8-own", game, "go", seed=seed), game=game, features="go", step=0)
-    session, out = gtp_session(playouts=64, size=5, komi=7.0, model=str(path))
-    assert ask(session, out, "play b c3").startswith("=")
-    stop_after_infos(session)
-    return session, out
+    return own_net_session(tmp_path, seed, playouts=64)
 
 
 def _info(reply: str) -> str:

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from gtp_helpers import ask, gtp_session, stop_after_infos
+from gtp_helpers import ask, gtp_session, own_net_session, stop_after_infos
 
 from zeroplay.engine.factory import MODELS_DIR
 from zeroplay.games import make
@@ -226,15 +226,7 @@ def test_kata_score_fields_come_from_the_nets_score_head(tmp_path):
 
 
 def _own_net_session(tmp_path, seed: int):
-    """A 5x5 GTP session with a random -own net (ownership and score heads), after ``play b c3``,
-    its next analysis stopping after the first info line."""
-    game = make("go", size=5, komi=7.0)
-    path = tmp_path / "go-own.safetensors"
-    save_checkpoint(path, build_model("b1c8-own", game, "go", seed=seed), game=game, features="go", step=0)
-    session, out = gtp_session(playouts=16, size=5, komi=7.0, model=str(path))
-    assert ask(session, out, "play b c3").startswith("=")
-    stop_after_infos(session)
-    return session, out
+    return own_net_session(tmp_path, seed)
 
 
 def test_score_moves_with_komi_as_white_receives_it(tmp_path):

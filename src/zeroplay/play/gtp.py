@@ -467,15 +467,15 @@ class GtpSession:
         return "\n" + self.game.render(self.state)
 
     def cmd_time_settings(self, args, ident):
-        try:
-            self.clock.parse_settings(args)
-        except TimeError as e:
-            raise GtpFailure(f"syntax error: {e}") from None
-        return ""
+        return self._set_clock(self.clock.parse_settings, args)
 
     def cmd_kgs__time_settings(self, args, ident):
+        return self._set_clock(self.clock.parse_kgs_settings, args)
+
+    @staticmethod
+    def _set_clock(parse, args) -> str:
         try:
-            self.clock.parse_kgs_settings(args)
+            parse(args)
         except TimeError as e:
             raise GtpFailure(f"syntax error: {e}") from None
         return ""
