@@ -1,0 +1,114 @@
+"""Where the VCT guard could have acted in recorded games: player A's moves that let the opponent
+win by a VCT, found without searching.
+
+    .venv/bin/python training/vct_blunders.py \\
+        training/strength/games/gomoku-15x15-iter83/heuristic-800.jsonl [--nodes 50000]
+
+For each distinct game of a ``zeroplay arena --record`` file of a Gomoku match (a header line with
+the game's options, then one game a line with ``moves``, ``a_is_black`` and ``winner``), every move
+of player A after the sampled opening plies is replayed and the opponent's proof-number VCT
+(``ThreatSolver.vct(method="pns")``, the guard's search, ``--nodes`` work units) is searched after
+it; a line found is replayed to the opponent's five (``proof.verify_line``) before it counts. At
+the first such move of a game, every other legal move within 2 cells of a stone is tried the same
+way, and the first one after which no VCT is found is printed ("cleared"). Then the game's next
+one. The last line sums it up. The guard itself (``search/root_guard.py``) tries the search's most
+visited moves, not every move near the stones; docs/THREATS.md, "The VCT guard".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+
+def blunders(path: str, nodes: int, out=sys.stdout) -> dict:
+    """Scan one record; prints a line per game with such a move and returns the totals: ``games``
+    (distinct), ``moves`` (A's moves checked), ``lost`` (those after which a VCT was found),
+    ``cleared`` (of those, the positions where another move near the stones was not shown to lose).
+
+    Raises:
+        ValueError: a record that does not parse, or of another game than Gomoku.
+    """
+    from zeroplay.games import make
+    from zeroplay.search.proof import verify_line
+    from zeroplay.solvers.threat_solver import ThreatSolver
+
+    lines = open(path, encoding="utf-8").read().splitlines()
+    try:
+        head = json.loads(lines[0])
+        options = head["options"]
+    except (IndexError, ValueError, KeyError, TypeError):
+        raise ValueError(f"{path}: not a zeroplay arena record (its first line is the match header)") from None
+    if head.get("game") != "gomoku":
+        raise ValueError(f"{path}: a record of {head.get('game')!r}; this script reads Gomoku matches")
+    game = make("gomoku", **{k: options[k] for k in ("width", "height", "n_in_row", "rule")})
+    solver = ThreatSolver(game, table_mib=2.0)
+    pool = min(max(2 * nodes, 1 << 14), 1 << 22)
+
+    def loses(state, move: int) -> bool:
+        after = state.play(move)
+        if after.is_terminal:
+            return False
+        r = solver.vct(after, nodes=nodes, method="pns", pool=pool)
+        return bool(r.found and verify_line(after, "win", len(r.line), list(r.line)))
+
+    totals = {"games": 0, "moves": 0, "lost": 0, "cleared": 0}
+    seen: set[tuple[int, ...]] = set()
+    skip = int(head.get("opening_moves") or 0)
+    for number, raw in enumerate(lines[1:], start=2):
+        try:
+            r = json.loads(raw)
+            moves = [int(m) for m in r["moves"]]
+            a = 0 if r["a_is_black"] else 1
+        except (ValueError, KeyError, TypeError):
+            raise ValueError(f"{path}, line {number}: not a game of the record") from None
+        if tuple(moves) in seen:
+            continue
+        seen.add(tuple(moves))
+        totals["games"] += 1
+        state = game.initial()
+        for ply, move in enumerate(moves):
+            if state.to_play == a and ply >= skip:
+                totals["moves"] += 1
+                if loses(state, move):
+                    totals["lost"] += 1
+                    w = game.width
+                    near = [int(m) for m in state.legal_moves() if int(m) != move and any(
+                        abs(int(m) // w - t // w) <= 2 and abs(int(m) % w - t % w) <= 2 for t in moves[:ply])]
+                    ok = next((m for m in near if not loses(state, m)), None)
+                    totals["cleared"] += ok is not None
+                    print(f"game {r.get('game')} ply {ply}: A ({'Black' if a == 0 else 'White'}) played "
+                          f"{game.format_move(move)}, after which the opponent wins by a VCT; "
+                          + (f"{game.format_move(ok)} is not shown to lose" if ok is not None
+                             else "so does every move near the stones")
+                          + f" (winner: {'Black' if r['winner'] == 0 else 'White' if r['winner'] == 1 else 'none'})",
+                          file=out, flush=True)
+                    break
+            state = state.play(move)
+    return totals
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("records", nargs="+", help="zeroplay arena --record files of Gomoku matches")
+    parser.add_argument("--nodes", type=int, default=50_000, help="VCT work units per move (default 50000)")
+    args = parser.parse_args(argv)
+    if args.nodes < 1:
+        parser.error(f"--nodes must be >= 1, got {args.nodes}")
+    started = time.perf_counter()
+    for path in args.records:
+        try:
+            t = blunders(path, args.nodes)
+        except (OSError, ValueError) as e:
+            print(f"vct_blunders.py: {e}", file=sys.stderr)
+            return 1
+        print(f"{path}: {t['games']} distinct games, {t['moves']} moves of A checked, {t['lost']} let the "
+              f"opponent a VCT, {t['cleared']} of them with a move near the stones not shown to lose "
+              f"({time.perf_counter() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
