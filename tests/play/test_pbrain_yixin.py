@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import time
 
+import numpy as np
+
 import pytest
 
 from play_helpers import Engine
@@ -184,3 +186,47 @@ def test_yixin_boards_hash_clear_and_show_info_are_answered_with_silence():
     e.engine._fresh_tree = False
     assert e.send("YXHASHCLEAR", "yxshowinfo", "YXSHOWINFO 1", "ABOUT")[0].startswith('name="zeroplay"')
     assert e.engine._fresh_tree
+
+
+def test_the_vct_guards_trade_is_a_message_line_and_marked_in_nbest():
+    from zeroplay.play import yixin
+    from zeroplay.search.result import MoveStats, SearchResult
+
+    moves = (MoveStats(52, 275, 0.31, 0.2, 0.2), MoveStats(54, 27, 0.34, 0.1, 0.2), MoveStats(67, 20, 0.07, 0.1, 0.0))
+    traded = SearchResult(best_move=67, moves=moves, vct_lost=(52, 54))
+    assert yixin.guard_line(traded, 15) == ("MESSAGE VCT guard: 7,3 9,3 lose to a forced win by threats (VCT); "
+                                            "7,4 instead")
+    nbest = yixin.nbest_lines(traded, 15, 3)
+    assert [line.endswith("| loses to a VCT") for line in nbest] == [True, True, False]
+    kept = SearchResult(best_move=52, moves=moves, vct_lost=(52, 54, 67))
+    assert yixin.guard_line(kept, 15).endswith("every move checked loses, 7,3 stays")
+    assert yixin.guard_line(SearchResult(best_move=52, moves=moves), 15) is None
+
+
+@pytest.mark.slow  # loads torch and the 15x15 model for real
+def test_a_turn_the_guard_changes_says_so_and_keeps_to_timeout_turn(warm):
+    # helper-61: at timeout_turn 500 the reply came at 661 ms (a check bounded by work, not time),
+    # and nothing the engine printed said why it did not play its most visited move
+    from zeroplay.games import make
+
+    game = make("gomoku", width=15, height=15)
+    state = game.initial().play_many(
+        "g8 f8 f9 h7 h9 f7 g9 i9 i7 g10 j8 h8 j10 h6 j9 j11 i5 f6 j6 j7 h4 k7 f5 e6 g6 g7 e5 e9 d10 e7 d7".split())
+    black, white = state.board.reshape(-1) == 1, state.board.reshape(-1) == 2  # White (own) to move
+    cells = [(int(c), 1) for c in np.flatnonzero(white)] + [(int(c), 2) for c in np.flatnonzero(black)]
+    board = [f"{c % 15},{c // 15},{f}" for c, f in cells]
+    e, log = _engine()
+    e.engine._ready.set()
+    e.engine._model_ready.set()
+    for turn_ms, margin in ((3000, 0.3), (500, 0.15)):
+        e.send(f"INFO timeout_turn {turn_ms}", "START 15")
+        started = time.perf_counter()
+        replies = e.send("BOARD", *board, "DONE")
+        took = time.perf_counter() - started
+        d8 = game.parse_move("d8")
+        assert replies[-1] != f"{d8 % 15},{d8 // 15}" or turn_ms < 1000  # shown to lose at 3 s
+        assert took < turn_ms / 1000 + margin, (turn_ms, took)  # on time (a loaded machine's slack)
+        if turn_ms == 3000:
+            guard = [r for r in replies if r.startswith("MESSAGE VCT guard: ")]
+            assert guard and guard[0].endswith(f"{replies[-1]} instead"), replies
+            assert "VCT guard: d8" in log.getvalue()

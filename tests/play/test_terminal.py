@@ -743,3 +743,26 @@ def test_a_very_long_bad_line_is_not_echoed_back_in_full():
     t = TerminalGame(game, make_engine(game, use_shipped=False), 0, playouts=8, out=lines.append)
     t.handle("E5" * 50_000)
     assert lines[-1].startswith("Illegal: ") and len(lines[-1]) < 300 and "..." in lines[-1]
+
+
+@pytest.mark.parametrize("seed", [3, 5])
+def test_the_opening_variety_never_plays_a_move_the_vct_guard_rejected(warm, play_here, seed):
+    # helper-61: "zeroplay plays a6 ... (an opening pick ...)" then "Note: VCT guard: a6 loses to a
+    # VCT (...); e6 instead", and the player won by that VCT; 7 of 10 seeds played a losing move
+    proc = play_here("d6\nb6\nquit\n", "--size", "6", "--seed", str(seed), "--playouts", "200")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("Note: VCT guard:"):
+            played = next(x for x in reversed(lines[:i]) if x.startswith("zeroplay plays ")).split()[2].rstrip(":")
+            lost = line.split(": ", 1)[1].split(" to a forced win")[0].split(" lose")[0].replace(" and ", ", ").split(", ")
+            assert played not in lost
+            if "instead" in line:
+                assert line.rstrip(".").split("; ")[-1].split()[0] == played
+
+
+def test_help_explains_the_vct_guard_where_it_plays():
+    from zeroplay.play.terminal import full_help
+
+    assert "VCT guard" in full_help(make("gomoku", width=15, height=15), "800 playouts")
+    assert "VCT" not in full_help(make("connect4"), "800 playouts")

@@ -51,3 +51,26 @@ def test_proven_results_and_proven_moves_are_not_varied():
 def test_a_finished_position_has_no_move():
     with pytest.raises(ValueError, match="over"):
         varied_move(SearchResult(game_over=True), 2, np.random.default_rng(0))
+
+
+def test_the_vct_guards_trade_stands_and_its_lost_moves_are_never_drawn():
+    # a fresh player (helper-61) won a 6x6 game where the draw played the very move the guard
+    # had just rejected: "a6 loses to a VCT ...; e6 instead", then "zeroplay plays a6"
+    r = _result((10, 100, 0.20), (11, 90, 0.19), (12, 80, 0.19))
+    traded = SearchResult(best_move=12, moves=r.moves, vct_lost=(10,), root_visits=r.root_visits)
+    assert _draws(traded, 2) == {12}
+    kept = SearchResult(best_move=10, moves=r.moves, vct_lost=(10, 11, 12), root_visits=r.root_visits)
+    assert _draws(kept, 2) == {10}  # every move checked lost: the search's choice
+
+
+def test_a_drawn_move_the_guard_does_not_clear_gives_the_best():
+    r = _result((10, 100, 0.20), (11, 95, 0.20), (12, 90, 0.20))
+    asked: list[int] = []
+
+    def cleared(move: int) -> bool:
+        asked.append(move)
+        return move != 11
+
+    rng = np.random.default_rng(0)
+    picks = {varied_move(r, 2, rng, cleared=cleared) for _ in range(300)}
+    assert picks == {10, 12} and set(asked) == {11, 12}  # the best is the search's, checked there

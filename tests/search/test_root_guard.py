@@ -9,7 +9,8 @@ import pytest
 
 from zeroplay.engine.heuristic import HeuristicEvaluator
 from zeroplay.games import make
-from zeroplay.search import SearchConfig, Searcher
+from zeroplay.search import Limits, SearchConfig, Searcher
+from zeroplay.search.root_guard import STOP_S
 from zeroplay.solvers.threat_solver import ThreatSolver
 
 GAME = make("gomoku", width=15, height=15)
@@ -51,7 +52,7 @@ def test_the_search_plays_the_guarded_move_and_says_why():
     played = searcher._guard(GAME_79, d8, stats, notes)
     assert played != d8 and d8 in searcher.root_guard.lost and played not in searcher.root_guard.lost
     assert not ThreatSolver(GAME).vct(GAME_79.play(played), nodes=50_000, method="pns").found
-    assert notes and notes[0].startswith("VCT guard: d8 loses to a VCT (")
+    assert notes and notes[0].startswith("VCT guard: d8 loses to a forced win by threats (VCT: ")
     # once per search and choice: asking again runs no check
     searcher.root_guard.checked = -1
     assert searcher._guard(GAME_79, d8, stats, []) == played and searcher.root_guard.checked == -1
@@ -64,7 +65,10 @@ def test_a_lost_position_keeps_the_choice():
     assert guard.choose(THREATENED, moves) is None and set(guard.lost) == set(moves)
     searcher = _searcher(vct_guard_moves=4)
     r = searcher.search(THREATENED, playouts=32)
-    assert not r.notes and len(searcher.root_guard.lost) == 4  # the search's own choice is played
+    assert len(searcher.root_guard.lost) == 4 and set(r.vct_lost) == set(searcher.root_guard.lost)
+    # the search's own choice is played, and the note says so
+    assert r.notes == (searcher.root_guard.note(r.best_move, r.best_move),)
+    assert r.notes[0].endswith(f"every move checked loses, {GAME.format_move(r.best_move)} stays")
 
 
 def test_a_move_that_ends_the_game_is_taken_and_a_past_deadline_checks_nothing():
@@ -73,7 +77,35 @@ def test_a_move_that_ends_the_game_is_taken_and_a_past_deadline_checks_nothing()
     e1 = GAME.parse_move("e1")
     assert guard.choose(s, [e1]) == e1 and guard.checked == 1 and guard.lost == {}
     assert guard.choose(GAME_79, _moves("d8 e10"), deadline=time.perf_counter() - 1) == GAME.parse_move("d8")
-    assert guard.checked == 0  # no time: the search's choice, unchecked
+    assert guard.checked == 0 and guard.unchecked == GAME.parse_move("d8")  # no time: unchecked
+
+
+def test_after_a_move_shown_to_lose_the_next_is_checked_too():
+    # helper-61: at timeout_turn 2000 the guard traded d8 for d6 without checking d6 (the longest
+    # check so far would not fit), and d6 loses too; a check now stops at the deadline instead
+    d8, d6, e10 = _moves("d8 d6 e10")
+    guard = _searcher().root_guard
+    assert guard.choose(GAME_79, [d8, d6, e10], deadline=time.perf_counter() + 30) == e10
+    assert list(guard.lost) == [d8, d6] and guard.unchecked is None and guard.checked_in_part is None
+    note = guard.note(d8, e10)
+    assert note.startswith("VCT guard: d8 and d6 lose to a forced win by threats (VCT: ")
+    assert note.endswith("; e10 instead")
+
+
+def test_a_check_stops_at_the_deadline_and_the_note_says_so():
+    d8, e10 = _moves("d8 e10")
+    guard = _searcher().root_guard
+    assert guard.choose(GAME_79, [d8]) is None  # d8's proof (and the solver's table) warm
+    d8_s = guard.seconds
+    started = time.perf_counter()
+    # e10's full check spends its budget (0.1-0.5 s); here it has 0.02 s after d8's
+    played = guard.choose(GAME_79, [d8, e10], deadline=started + 2 * d8_s + 0.02)
+    took = time.perf_counter() - started
+    assert played == e10 and d8 in guard.lost and guard.checked_in_part == e10
+    assert took < 2 * d8_s + 0.02 + 0.25  # a thread's wake-up on a loaded machine
+    assert guard.note(d8, e10).endswith("; e10 instead (checked in part: the time was up)")
+    guard.lost, guard.unchecked, guard.checked_in_part = {d8: [0]}, e10, None
+    assert guard.note(d8, e10).endswith("; e10 instead (not checked: the time was up)")
 
 
 def test_a_timed_search_keeps_the_guards_share_and_stays_in_time():
@@ -82,9 +114,33 @@ def test_a_timed_search_keeps_the_guards_share_and_stays_in_time():
     r = searcher.search(GAME_79, seconds=1.0)
     took = time.perf_counter() - started
     assert searcher._limits.seconds == pytest.approx(0.8)  # the playouts' part
-    # d8 shown to lose, then the next move: cleared, or played unchecked when the time was up
-    assert r.best_move != GAME.parse_move("d8") or searcher.root_guard.checked == 0
-    assert took < 1.0 + 0.5  # the guard's checks fit in the rest (a check is bounded by work, not time)
+    assert r.best_move != GAME.parse_move("d8")  # shown to lose (0.02-0.1 s) within the guard's 0.2 s
+    # each check stops at the limit (a thread's wake-up late at most); the result's time has them
+    assert took < 1.0 + 0.25 and r.seconds == pytest.approx(took, abs=0.05)
+
+
+@pytest.mark.parametrize("seconds, playouts_part", [(1.0, 0.8), (0.5, 0.3), (0.2, 0.1), (4.0, 3.4)])
+def test_short_turns_keep_the_guards_minimum_time(seconds, playouts_part):
+    # at pbrain's 1 s turns (0.7 s of search) the share alone left the guard 0.1 s, and the search's
+    # d8 went through unchecked on a loaded machine; at most half the time goes to the guard
+    searcher = _searcher(vct_guard_share=0.15)
+    searcher.start(GAME_79, Limits(seconds=seconds))
+    assert searcher._limits.seconds == pytest.approx(playouts_part)
+
+
+def test_a_stopped_search_gives_the_guard_little_time():
+    # pbrain's YXSTOP during a long YXNBEST answered 0.2-0.5 s later (helper-61): the guard's checks
+    searcher = _searcher(node_capacity=1 << 14, edge_capacity=1 << 20)
+    seen = []
+
+    def stop() -> bool:
+        seen.append(1)
+        return len(seen) > 3
+
+    started = time.perf_counter()
+    r = searcher.search(GAME_79, seconds=60, stop=stop)
+    assert r.stopped_by == "stop" and searcher.root_guard.seconds < STOP_S + 0.25
+    assert time.perf_counter() - started < 5
 
 
 def test_off_by_default_on_in_play_and_checked():
@@ -92,7 +148,8 @@ def test_off_by_default_on_in_play_and_checked():
     assert dict(GAME.play_search_options)["vct_guard_nodes"] > 0
     assert not Searcher(GAME, HeuristicEvaluator(), SearchConfig(vct_guard_nodes=50_000)).root_guard.enabled  # no solver
     assert not make("connect4").play_search_options or not _guard_enabled_for(make("connect4"))
-    for bad in ({"vct_guard_nodes": -1}, {"vct_guard_moves": 0}, {"vct_guard_share": 1.0}, {"vct_guard_share": -0.1}):
+    for bad in ({"vct_guard_nodes": -1}, {"vct_guard_moves": 0}, {"vct_guard_share": 1.0}, {"vct_guard_share": -0.1},
+                {"vct_guard_min_seconds": -1.0}, {"vct_guard_min_seconds": float("nan")}):
         with pytest.raises(ValueError):
             SearchConfig(**bad)
 

@@ -90,7 +90,9 @@ class PbrainEngine(BlockCommands, Turns, InfoLimits):
         self.out(text)
 
     def _debug(self, text: str) -> None:
-        print(f"pbrain: {text}", file=self.log, flush=True)
+        # one write: print() writes the line end apart, and the warm-up thread's line could land between
+        self.log.write(f"pbrain: {text}\n")
+        self.log.flush()
 
     # --- dispatch -----------------------------------------------------------------------------
     def handle(self, line: str) -> None:

@@ -221,6 +221,10 @@ class Turns(PbrainBase):
             self._last_result = result
             if self._analysing or result.seconds >= MESSAGE_EVERY_S:  # the final figures too
                 self._say(yixin.progress_line(result, self.width))
+            guard = yixin.guard_line(result, self.width)
+            if guard is not None:
+                self._say(guard)
+                self._debug("; ".join(n for n in result.notes if n.startswith("VCT guard:")))
             move = result.best_move
             if move is None or self.board[int(move)] != 0:
                 return None

@@ -51,8 +51,11 @@ def help_text(game: Game) -> str:
 def full_help(game: Game, limits: str) -> str:
     """``help``: the game, the engine's limit per move (``limits``, e.g. ``800 playouts``), the
     notation and every command with what it does."""
+    threats = (("Before it plays, the engine checks its move against your forced wins by threes and fours "
+                "(VCT) and says so when it changes its move (\"Note: VCT guard: ...\").",)
+               if getattr(game, "threat_space", False) else ())
     return "\n".join((f"Playing {describe(game)}; the engine thinks {limits} per move.", game.move_help(),
-                      *COMMAND_HELP))
+                      *COMMAND_HELP, *threats))
 
 
 def side_names(game: Game) -> tuple[str, str]:
@@ -196,11 +199,13 @@ class TerminalGame:
 
     def report_notes(self, result) -> None:
         """Print the search's notes (a full table, a proof that failed verification), each once
-        per game."""
+        per game; the VCT guard's each time (they are about the move just played, which an
+        ``undo`` may bring back)."""
         for note in result.notes:
             if note in self.noted:
                 continue
-            self.noted.add(note)
+            if not note.startswith("VCT guard:"):
+                self.noted.add(note)
             if result.stopped_by == "full" and "full" in note:
                 asked = (f"of {self.playouts:,} playouts" if self.playouts is not None
                          else f"playouts of its {self.seconds:g} s")
@@ -261,7 +266,9 @@ class TerminalGame:
                      f"({self.summary(result)}). {result_text(self.game, 1 - self.resigned, self.human)} "
                      "Type new for another game, undo to take back your last move, or quit.")
             return None
-        move = varied_move(result, self.state.ply, self.rng)
+        check = getattr(self.searcher, "vct_cleared", None)  # Gomoku's VCT guard (search/root_guard.py)
+        move = varied_move(result, self.state.ply, self.rng,
+                           cleared=None if check is None else lambda m: check(self.state, m))
         before, self.state = self.state, self.state.play(move)
         varied = ("" if result.best_move is None or move == int(result.best_move) else
                   f" (an opening pick among moves rated about as good; --deterministic plays the "

@@ -97,7 +97,9 @@ class GameAnalysis:
                         self.resigned[node] = s.to_play
                         snap["resigned"] = s.to_play
                     elif play:
-                        move = varied_move(result, s.ply, self.rng)
+                        check = getattr(self.searcher, "vct_cleared", None)  # Gomoku's VCT guard
+                        move = varied_move(result, s.ply, self.rng,
+                                           cleared=None if check is None else lambda m: check(s, m))
                         self._advance(move, s.play(move), parent=node)
                         snap["move"] = {"cell": move, "text": self.fmt(move)}
             self.touched = time.monotonic()

@@ -23,7 +23,10 @@ What ``pbrain-zeroplay`` answers (coordinates are Gomocup ``x,y``: column, row f
 During every search, once a second and at its end, a ``MESSAGE`` line in the spirit of Rapfi's
 real-time output: ``MESSAGE depth D | ev E | winrate W% | n N | n/s R | tm T | pv x,y x,y ...``
 with D the principal variation's length in plies, E the mean value Q of the root mover scaled to
--1000..1000 (Q in [-1, 1], the side to move's view), N the playouts so far, T milliseconds.
+-1000..1000 (Q in [-1, 1], the side to move's view), N the playouts so far, T milliseconds
+(the VCT guard's checks included). When the VCT guard (search/root_guard.py) traded the search's
+choice for another move, a ``MESSAGE VCT guard: x,y loses to a forced win by threats; x,y
+instead`` line follows, and ``YXNBEST`` marks the moves it showed to lose ``| loses to a VCT``.
 """
 
 from __future__ import annotations
@@ -55,10 +58,28 @@ def nbest_lines(result, width: int, n: int) -> list[str]:
     """One ``MESSAGE nbest`` line per move of the ``n`` most visited at the root, best first:
     ``MESSAGE nbest K x,y | visits V | winrate W% | prior P%`` (the mover's win rate, (Q + 1) / 2)."""
     lines = []
+    lost = set(result.vct_lost)
     for rank, move in enumerate([m for m in result.moves if m.visits > 0][:n], start=1):
         lines.append(f"MESSAGE nbest {rank} {gomocup(int(move.move), width)} | visits {move.visits} | "
-                     f"winrate {100 * (move.q + 1) / 2:.1f}% | prior {100 * move.prior:.1f}%")
+                     f"winrate {100 * (move.q + 1) / 2:.1f}% | prior {100 * move.prior:.1f}%"
+                     + (" | loses to a VCT" if int(move.move) in lost else ""))
     return lines
+
+
+def guard_line(result, width: int) -> str | None:
+    """``MESSAGE VCT guard: ...`` when the VCT guard showed moves to lose in ``result``
+    (``SearchResult.vct_lost``), else None: those moves, and the move played instead (or that
+    every move checked loses and the search's choice stays)."""
+    if not result.vct_lost or result.best_move is None:
+        return None
+    lost = [gomocup(int(m), width) for m in result.vct_lost]
+    who = " ".join(lost)
+    verb = "loses" if len(lost) == 1 else "lose"
+    best = gomocup(int(result.best_move), width)
+    tail = (f"every move checked loses, {best} stays" if int(result.best_move) in result.vct_lost
+            else f"{best} instead")
+    return f"MESSAGE VCT guard: {who} {verb} to a forced win by threats (VCT); {tail}"
+
 
 
 def forbid_line(cells: list[int], width: int) -> str:

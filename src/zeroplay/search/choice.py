@@ -10,10 +10,15 @@ N^(1/T), T = ``VARIETY_TEMPERATURE``, among the root moves that have at least ``
 of the best move's visits N and a mean value Q within ``VARIETY_MAX_Q_LOSS`` of its Q (root
 mover's view); a proven result, or a single such move, is played as found. The game's first ply
 is not varied: the opening move stays where the search puts it (the centre, issue 20), and a
-replayed game still leaves the path at the engine's next moves.
+replayed game still leaves the path at the engine's next moves. The VCT guard checked the
+search's choice only, so a drawn move is checked too (``cleared``), and a move it showed to lose
+is never drawn (a fresh player won a 6x6 game where the draw played the move the guard had
+just rejected).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -29,7 +34,8 @@ VARIETY_MAX_Q_LOSS = 0.03
 """A candidate's Q (root mover's view, in [-1, 1]) is at most this much below the best move's."""
 
 
-def varied_move(result: SearchResult, ply: int, rng: np.random.Generator | None) -> int:
+def varied_move(result: SearchResult, ply: int, rng: np.random.Generator | None,
+                cleared: Callable[[int], bool] | None = None) -> int:
     """The move to play from ``result``, the search of a position ``ply`` plies into its game.
 
     Args:
@@ -37,6 +43,11 @@ def varied_move(result: SearchResult, ply: int, rng: np.random.Generator | None)
         ply: plies played before the searched position (``State.ply``); 0 or >= ``VARIETY_PLIES``
             gives ``result.best_move``.
         rng: the draw's generator; None: always ``result.best_move`` (a deterministic engine).
+        cleared: ``move -> bool``, whether a drawn move other than ``best_move`` may be played
+            (``Searcher.vct_cleared``: the VCT guard's check, which the search ran on its own
+            choice only); False plays ``best_move``. Moves the guard showed to lose
+            (``result.vct_lost``) are never drawn, and once it has traded the search's choice
+            for another, that move is played.
 
     Returns:
         An action: ``result.best_move``, or another root move within the bounds above.
@@ -47,7 +58,7 @@ def varied_move(result: SearchResult, ply: int, rng: np.random.Generator | None)
     if result.best_move is None:
         raise ValueError("the searched position is over: there is no move to choose")
     best = int(result.best_move)
-    if rng is None or not 1 <= ply < VARIETY_PLIES or result.proven is not None:
+    if rng is None or not 1 <= ply < VARIETY_PLIES or result.proven is not None or result.vct_lost:
         return best
     top = next((s for s in result.moves if int(s.move) == best), None)
     if top is None or top.visits <= 0:
@@ -58,4 +69,7 @@ def varied_move(result: SearchResult, ply: int, rng: np.random.Generator | None)
     if len(close) < 2:
         return best
     weights = np.array([s.visits for s in close], np.float64) ** (1.0 / VARIETY_TEMPERATURE)
-    return int(close[int(rng.choice(len(close), p=weights / weights.sum()))].move)
+    move = int(close[int(rng.choice(len(close), p=weights / weights.sum()))].move)
+    if move != best and cleared is not None and not cleared(move):
+        return best
+    return move

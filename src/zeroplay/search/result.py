@@ -48,12 +48,16 @@ class SearchResult:
         proven: "win" / "loss" / "draw" for the root mover when proven (and verified), else None.
         proven_distance: plies to the proven result.
         playouts: playouts run by this search (not counting reused visits).
-        seconds: wall time of the search.
+        seconds: wall time of the search, the VCT guard's checks included.
         playouts_per_s: playouts / seconds.
         table_load: node-table load after the search, in [0, 1].
         stopped_by: what ended the search ("playouts", "visits", "seconds", "proven", "full", or
             "stop": the caller's ``stop`` callback).
-        notes: warnings, e.g. a proof that failed verification or a full table.
+        notes: warnings, e.g. a proof that failed verification or a full table, and what the
+            VCT guard did (search/root_guard.py).
+        vct_lost: root moves the VCT guard showed to lose to the opponent's VCT (a verified
+            line), in the order checked; empty when it did not run or found none. A move
+            chooser that varies from ``best_move`` must not play these (``choice.varied_move``).
     """
 
     game_over: bool = False
@@ -71,6 +75,7 @@ class SearchResult:
     table_load: float = 0.0
     stopped_by: str = ""
     notes: tuple[str, ...] = field(default_factory=tuple)
+    vct_lost: tuple[int, ...] = ()
 
     @property
     def win_rate(self) -> float:

@@ -17,11 +17,13 @@ counts. When every move tried loses, the search's choice stays (the position is 
 visited move resists longest by the search's measure). A VCT not found within the budget proves
 nothing, so the guard can only trade a move shown to lose for one not shown to.
 
-With a time limit the search's playouts stop at ``1 - vct_guard_share`` of it and the guard gets
-the rest; a check is not started when the longest one so far would end past the limit, and the
-move it would have checked is played (those before it were shown to lose, it was not). A check
-is bounded by its work budget, not by time: the first one can end past the limit by its own
-length (0.03-0.2 s at the 50,000 of play on 15x15).
+With a time limit the search's playouts stop at ``1 - vct_guard_share`` of it (the guard keeping
+at least ``vct_guard_min_seconds``, at most ``GUARD_MAX_SHARE`` of it) and the guard gets the
+rest; each check stops at the limit (``ThreatSolver.vct``'s deadline: a timer thread sets the
+compiled search's stop flag), and a check cut short there counts as one that found nothing. A
+move reached with under ``MIN_CHECK_S`` left is played unchecked (those before it were shown to
+lose, it was not). ``checked_in_part`` / ``unchecked`` say which, for the search's note. A
+search ended by its caller's ``stop`` (pbrain's YXSTOP) gives the guard ``STOP_S`` at most.
 """
 
 from __future__ import annotations
@@ -30,6 +32,15 @@ import time
 
 from zeroplay.search.proof import verify_line
 
+MIN_CHECK_S = 0.005
+"""A check is not started with less time than this left (seconds): the move is played unchecked."""
+
+GUARD_MAX_SHARE = 0.5
+"""The most of a search's seconds ``vct_guard_min_seconds`` may take from its playouts."""
+
+STOP_S = 0.1
+"""The guard's time after a search its caller stopped (seconds): the answer is wanted now."""
+
 
 class RootGuard:
     """One searcher's VCT guard (``Searcher.root_guard``); it shares the root VCT's solver.
@@ -37,8 +48,11 @@ class RootGuard:
     Attributes:
         enabled: the config and the game allow it (``vct_guard_nodes`` > 0, ``threat_solver``,
             a game with ``threat_space``).
-        lost: ``{move: the opponent's verified winning line after it}`` of the last ``choose``.
-        checked: moves checked by the last ``choose``.
+        lost: ``{move: the opponent's verified winning line after it}`` of the last ``choose``,
+            in the order checked.
+        checked: moves checked by the last ``choose`` (started checks).
+        checked_in_part: the move returned, when its check was cut short by the deadline.
+        unchecked: the move returned, when the deadline left no time to check it.
         seconds: wall time of the last ``choose``.
     """
 
@@ -47,40 +61,64 @@ class RootGuard:
         self.enabled = (bool(config.threat_solver) and config.vct_guard_nodes > 0
                         and bool(getattr(game, "threat_space", False)))
         self.nodes = int(config.vct_guard_nodes)
+        # the root VCT's pool size: one PNS tree for both (a new one costs 20 ms and 16-28 MiB)
+        self.pool = min(max(2 * max(self.nodes, int(config.vct_root_nodes)), 1 << 14), 1 << 22)
         self.max_moves = int(config.vct_guard_moves)
         self.share = float(config.vct_guard_share)
         self._solver = solver  # () -> the ThreatSolver (created on first use)
         self.lost: dict[int, list[int]] = {}
         self.checked = 0
+        self.checked_in_part: int | None = None
+        self.unchecked: int | None = None
         self.seconds = 0.0
 
     def choose(self, state, moves: list[int], deadline: float | None = None) -> int | None:
         """The first of ``moves`` (actions of ``state``, the search's choice first) after which
-        the opponent has no VCT found within the budget; at the deadline (a
-        ``time.perf_counter()`` value), the first move not checked (none before it was cleared,
-        and it is not shown to lose); None when every move tried loses.
+        the opponent has no VCT found within the budget (``vct_guard_nodes`` work units, and
+        ``deadline``, a ``time.perf_counter()`` value); None when every move tried loses.
 
-        At most ``max_moves`` moves are tried; a move that ends the game is taken at once."""
-        self.lost, self.checked = {}, 0
+        At most ``max_moves`` moves are tried; a move that ends the game is taken at once. With
+        under ``MIN_CHECK_S`` to the deadline, the next move is returned unchecked."""
+        self.lost, self.checked, self.checked_in_part, self.unchecked = {}, 0, None, None
         t0 = time.perf_counter()
-        pool = min(max(2 * self.nodes, 1 << 14), 1 << 22)
-        longest = 0.0  # the longest check so far: the next one is not started unless it fits
         try:
             for move in moves[: self.max_moves]:
-                if deadline is not None and time.perf_counter() + longest >= deadline:
-                    return int(move)  # not shown to lose, where those before it were
-                after = state.play(int(move))
+                move = int(move)
+                if deadline is not None and time.perf_counter() + MIN_CHECK_S >= deadline:
+                    self.unchecked = move  # not shown to lose, where those before it were
+                    return move
+                after = state.play(move)
                 self.checked += 1
                 if after.is_terminal:
-                    return int(move)
-                started = time.perf_counter()
-                r = self._solver().vct(after, nodes=self.nodes, method="pns", pool=pool)
-                longest = max(longest, time.perf_counter() - started)
+                    return move
+                r = self._solver().vct(after, nodes=self.nodes, method="pns", pool=self.pool, deadline=deadline)
                 line = list(r.line) if r.found else []
                 if line and verify_line(after, "win", len(line), line):
-                    self.lost[int(move)] = line
+                    self.lost[move] = line
                     continue
-                return int(move)
+                if not r.complete and r.nodes < self.nodes and deadline is not None \
+                        and time.perf_counter() >= deadline:
+                    self.checked_in_part = move
+                return move
             return None
         finally:
             self.seconds = time.perf_counter() - t0
+
+    def note(self, chosen: int, played: int) -> str | None:
+        """What the last ``choose`` did, for the search's notes (None: nothing to say): the moves
+        shown to lose, the first one's line, and the move played (``chosen``, the search's own
+        choice, stays when every move checked lost)."""
+        if not self.lost:
+            return None
+        fmt = self.game.format_move
+        lost = [fmt(m) for m in self.lost]
+        first = self.lost[next(iter(self.lost))]
+        line = " ".join(fmt(m) for m in first[:9]) + (" ..." if len(first) > 9 else "")
+        who = lost[0] if len(lost) == 1 else ", ".join(lost[:-1]) + " and " + lost[-1]
+        verb = "loses" if len(lost) == 1 else "lose"
+        shown = f"VCT guard: {who} {verb} to a forced win by threats (VCT: {line})"
+        if played not in self.lost:
+            why = (" (not checked: the time was up)" if played == self.unchecked
+                   else " (checked in part: the time was up)" if played == self.checked_in_part else "")
+            return f"{shown}; {fmt(played)} instead{why}"
+        return f"{shown}; every move checked loses, {fmt(chosen)} stays"

@@ -5,7 +5,8 @@ fours and threats for the side to move with the proof-number VCT of ``zeroplay s
 --vct --method pns`` (``ThreatSolver.vct(method="pns")``, docs/THREATS.md). Budgets double from
 ``FIRST_NODES`` up to ``SearchConfig.vct_root_nodes`` (work units: PNS expansions plus the nodes
 of the VCF searches they run); with a time limit, the next doubling is not started when it would
-end past ``vct_root_share`` of the search's seconds (a doubling costs about twice the last).
+end past ``vct_root_share`` of the search's seconds (a doubling costs about twice the last), and
+a doubling under way stops there (``ThreatSolver.vct``'s deadline).
 The VCF table is kept between doublings and searches, so a doubling redoes little.
 
 A win found is replayed on real states (``proof.verify_line``: legal moves ending in the
@@ -73,7 +74,7 @@ class RootVct:
         pool = min(max(2 * self.nodes, 1 << 14), 1 << 22)  # one tree for every doubling
         while True:
             t0 = time.perf_counter()
-            r = solver.vct(state, nodes=budget, method="pns", pool=pool)
+            r = solver.vct(state, nodes=budget, method="pns", pool=pool, deadline=deadline)
             self.work += r.nodes
             if r.found:
                 line = list(r.line)

@@ -5,6 +5,7 @@ Python runs once per batch of leaves; everything per playout is compiled (gather
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -35,7 +36,7 @@ from zeroplay.search.limits import Limits
 from zeroplay.search.opening import opening_priors
 from zeroplay.search.proof import PROOF_NAMES, best_proven_edge, proof_line, verify_line
 from zeroplay.search.result import MoveStats, SearchResult, lcb
-from zeroplay.search.root_guard import RootGuard
+from zeroplay.search.root_guard import GUARD_MAX_SHARE, STOP_S, RootGuard
 from zeroplay.search.root_vct import RootVct
 from zeroplay.search.structs import StructCache
 from zeroplay.search.threats import check_root, new_threat_arrays, proof_tail
@@ -113,7 +114,9 @@ class Searcher:
         self.batch = new_batch_arrays(config.batch_size, game, threats, roots, defence)
         self.root_vct = RootVct(game, config)
         self.root_guard = RootGuard(game, config, self.root_vct.solver)
-        self._guarded: dict[int, int] = {}  # this search's guard outcomes: the choice -> the move played
+        # this search's guard outcomes: the choice -> (the move played, its note, the moves shown to lose)
+        self._guarded: dict[int, tuple[int, str | None, tuple[int, ...]]] = {}
+        self._vct_lost: tuple[int, ...] = ()
         self._guard_deadline: float | None = None
         features = getattr(evaluator, "features", None)
         self.params = SearchParams(
@@ -239,11 +242,14 @@ class Searcher:
         self.stopped_by = ""
         self._started = time.perf_counter()
         self._guarded = {}
+        self._vct_lost = ()
         self._guard_deadline = None
         if self.root_guard.enabled and limits.seconds is not None and self.root_guard.share > 0:
             # the VCT guard's share of the time comes after the playouts (search/root_guard.py)
             self._guard_deadline = self._started + limits.seconds
-            limits = replace(limits, seconds=limits.seconds * (1.0 - self.root_guard.share))
+            guard_s = max(limits.seconds * self.root_guard.share,
+                          min(self.config.vct_guard_min_seconds, limits.seconds * GUARD_MAX_SHARE))
+            limits = replace(limits, seconds=limits.seconds - guard_s)
         self._limits = limits
         self._root_priors_ready = False
         self.recycled = 0
@@ -446,10 +452,9 @@ class Searcher:
     # --- results -------------------------------------------------------------------------------
     def result(self) -> SearchResult:
         """Statistics of the root, the chosen move, principal variation and proof."""
-        seconds = time.perf_counter() - self._started
         state = self.root_state
         if state is None or state.is_terminal:
-            return SearchResult(game_over=True, stopped_by="game over", seconds=seconds)
+            return SearchResult(game_over=True, stopped_by="game over", seconds=time.perf_counter() - self._started)
         t, r, game = self.tree, self.root, self.game
         notes = []
         if self.stopped_by == "full":
@@ -482,6 +487,7 @@ class Searcher:
         distance = int(t.node_dist[r]) if proven else None
         best = None
         line: list[int] = []
+        self._vct_lost = ()
         if proven:
             line = proof_line(t, r)
             line += proof_tail(self, line)  # a VCF-proven node's line, down to the five
@@ -508,6 +514,7 @@ class Searcher:
                 pv = line
             pv = self._to_the_end(list(pv))
         root_q = float(t.node_q[r])
+        seconds = time.perf_counter() - self._started  # the VCT guard's time included
         return SearchResult(
             best_move=best,
             root_visits=int(t.node_n[r]),
@@ -523,6 +530,7 @@ class Searcher:
             table_load=node_count(self.table) / self.config.node_capacity,
             stopped_by=self.stopped_by,
             notes=tuple(notes),
+            vct_lost=self._vct_lost,
         )
 
     # --- inspection (analysis boards, tests) -------------------------------------------------
@@ -597,14 +605,26 @@ class Searcher:
             return best
         if best not in self._guarded:
             order = [best] + [s.move for s in stats if s.move != best and s.visits > 0 and s.proven != "loss"]
-            chosen = guard.choose(state, order, self._guard_deadline)
-            self._guarded[best] = best if chosen is None else chosen
-        played = self._guarded[best]
-        if played != best:
-            fmt = self.game.format_move
-            notes.append(f"VCT guard: {fmt(best)} loses to a VCT ({' '.join(fmt(m) for m in guard.lost[best][:9])}"
-                         f"{' ...' if len(guard.lost[best]) > 9 else ''}); {fmt(played)} instead")
+            deadline = self._guard_deadline
+            if self.stopped_by == "stop":  # the caller wants the move now (pbrain's YXSTOP)
+                deadline = min(deadline or math.inf, time.perf_counter() + STOP_S)
+            chosen = guard.choose(state, order, deadline)
+            played = best if chosen is None else chosen
+            self._guarded[best] = (played, guard.note(best, played), tuple(guard.lost))
+        played, note, lost = self._guarded[best]
+        if note:
+            notes.append(note)
+        self._vct_lost = lost
         return played
+
+    def vct_cleared(self, state: State, move: int) -> bool:
+        """Whether the VCT guard lets ``move`` (an action of ``state``) be played: True when the
+        guard is off or the opponent has no VCT after it within the guard's budget
+        (``vct_guard_nodes``; search/root_guard.py); False when one was found and verified. For
+        a front-end that plays another move than the search's (``choice.varied_move``)."""
+        if not self.root_guard.enabled:
+            return True
+        return self.root_guard.choose(state, [int(move)]) is not None
 
     def _choose(self, stats: list[MoveStats]) -> int:
         """Most visits (or best LCB), never a move proven lost while another is not."""

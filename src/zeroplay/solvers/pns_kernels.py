@@ -108,7 +108,8 @@ K_RANK_WEIGHT = 12  # a new A candidate of rank i starts with pn = 1 + i * this 
 K_ZONE = 13  # 1: free moves are refuted by the pass proof's zone (2: a deliberately unsound zone, tests)
 K_ZONED = 14  # free moves settled by a zone (D replies that needed no search)
 K_ZONE_FAILS = 15  # pass proofs whose zone could not be used (a nested zone, a VCF not found again)
-COUNTERS_SIZE = 16
+K_STOP = 16  # set to 1 from another thread (a deadline's timer): the search returns ABORTED at its next descent
+COUNTERS_SIZE = 17
 
 ROOT = 0
 
@@ -632,12 +633,14 @@ def _apply_zone(params, zkeys, board, info, stack, wmask, work, vw, tt, tree, n,
             _eager(params, zkeys, board, info, stack, wmask, work, tt, tree, i, a)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def pns_search(params, zkeys, board, info, stack, wmask, work, vw, tt, tree):
     """Proof-number search from the tracked position (A = its side to move); the counters of
     ``tree`` hold the budgets (set by the caller, K_NODES and K_NEXT at 0). Returns FOUND (the
     root is proven: A wins), NOT_FOUND (disproven within the restricted move generation: proves
-    nothing) or ABORTED (work budget or node pool spent). The position is restored."""
+    nothing) or ABORTED (work budget or node pool spent, or ``K_STOP`` set). The position is
+    restored. It releases the GIL, so that a timer thread can set ``K_STOP`` while it runs (a
+    deadline); its arrays must not be used by another thread meanwhile."""
     cnt = tree.counters
     a = info[I_TO_PLAY]
     cnt[K_NEXT] = 1
@@ -653,7 +656,7 @@ def pns_search(params, zkeys, board, info, stack, wmask, work, vw, tt, tree):
     tree.tt_key[:] = 0
     path = tree.path
     while tree.pn[ROOT] != 0 and tree.dn[ROOT] != 0:
-        if cnt[K_NODES] >= cnt[K_BUDGET]:
+        if cnt[K_NODES] >= cnt[K_BUDGET] or cnt[K_STOP] != 0:
             return ABORTED
         cnt[K_ITERATIONS] += 1
         # 1. descend to the most-proving node

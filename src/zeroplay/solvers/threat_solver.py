@@ -18,6 +18,7 @@ Coordinates and players follow shared/README.md: cells ``y * width + x``, player
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,7 @@ from zeroplay.solvers.pns_kernels import (
     K_NODES,
     K_QUIET,
     K_RANK_WEIGHT,
+    K_STOP,
     K_THREAT_NODES,
     K_VCF_NODES,
     K_WIDE,
@@ -111,6 +113,11 @@ class ThreatResult:
         return len(self.line) if self.found else None
 
 
+
+def _raise_stop(counters) -> None:
+    """A VCT deadline's timer: the running ``pns_search`` returns ABORTED at its next descent."""
+    counters[K_STOP] = 1
+
 class ThreatSolver:
     """VCF / VCT search on one Gomoku game (board size, n, rule fixed), with its own table.
 
@@ -175,7 +182,7 @@ class ThreatSolver:
             threat_nodes: int | None = None, max_plies: int = MAX_PLIES, wide: bool = False,
             quiet: bool = True, deepen: bool = True, method: str = "ab",
             pool: int | None = None, eager_nodes: int = 200,
-            rank_weight: int = 4, zone: bool = True) -> ThreatResult:
+            rank_weight: int = 4, zone: bool = True, deadline: float | None = None) -> ThreatResult:
         """Search a win by fours and threats for ``state``'s side to move (VCT).
 
         ``method="ab"`` (the default): the depth-first search with iterative deepening on the
@@ -205,19 +212,30 @@ class ThreatSolver:
             vcf_nodes: budget of the VCF tried first at each VCT node.
             threat_nodes: budget of the VCF that tests whether a move is a threat.
             max_plies: longest VCF line looked for.
+            deadline: a ``time.perf_counter()`` value (``method="pns"`` only): the search stops
+                there as if its budget were spent (not found, ``complete`` False); a timer
+                thread sets the kernel's stop flag, which it reads at each descent (a descent's
+                VCF searches are bounded by ``vcf_nodes`` / ``threat_nodes``: well under a
+                millisecond late on 15x15). Already past: nothing is searched.
 
         Returns:
             ThreatResult (kind "vct"); ``line`` is the main line: for each threat, the reply
             with the longest line below it.
+
+        Raises:
+            ValueError: an unknown ``method``, or a ``deadline`` with ``method="ab"``.
         """
         if method == "pns":
             return self._vct_pns(state, nodes=nodes, threats=PNS_THREATS if threats is None else threats,
                                  vcf_nodes=PNS_VCF_NODES if vcf_nodes is None else vcf_nodes,
                                  threat_nodes=PNS_THREAT_NODES if threat_nodes is None else threat_nodes,
                                  max_plies=max_plies, wide=wide, quiet=quiet, pool=pool, deepen=deepen,
-                                 eager_nodes=eager_nodes, rank_weight=rank_weight, zone=zone)
+                                 eager_nodes=eager_nodes, rank_weight=rank_weight, zone=zone,
+                                 deadline=deadline)
         if method != "ab":
             raise ValueError(f"method must be 'pns' or 'ab', not {method!r}")
+        if deadline is not None:
+            raise ValueError("a VCT deadline needs method='pns' (the depth-first VCT has no stop flag)")
         threats = 2 if threats is None else threats
         vcf_nodes = 2_000 if vcf_nodes is None else vcf_nodes
         threat_nodes = 500 if threat_nodes is None else threat_nodes
@@ -256,14 +274,38 @@ class ThreatSolver:
         return t0, state.to_play, None
 
     def _vct_pns(self, state, *, nodes, threats, vcf_nodes, threat_nodes, max_plies, wide, quiet, deepen,
-                 eager_nodes, rank_weight, pool, zone) -> ThreatResult:
+                 eager_nodes, rank_weight, pool, zone, deadline) -> ThreatResult:
         t0, a, done = self._vct_start(state)
         if done is not None:
             return done
+        if deadline is not None and deadline <= t0:
+            return ThreatResult(False, (), a, 0, time.perf_counter() - t0, False, "vct")
         capacity = int(pool) if pool else int(min(max(2 * nodes, 1 << 14), PNS_MAX_POOL))
         if self._pns is None or self._pns.pn.shape[0] != capacity:
             self._pns = new_pns_tree(capacity, self.game.cells)
         tree = self._pns
+        c = tree.counters
+        c[K_STOP] = 0
+        timer = None
+        if deadline is not None:
+            timer = threading.Timer(max(deadline - time.perf_counter(), 0.0), _raise_stop, (c,))
+            timer.daemon = True
+            timer.start()
+        try:
+            outcome, spent = self._pns_levels(state, tree, nodes, threats, vcf_nodes, threat_nodes, max_plies,
+                                              wide, quiet, deepen, eager_nodes, rank_weight, zone)
+        finally:
+            if timer is not None:
+                timer.cancel()
+        c[K_NODES] = spent
+        self._pns_root = state if outcome == FOUND else None
+        line = tuple(self._pns_line(state)) if outcome == FOUND else ()
+        return ThreatResult(outcome == FOUND, line, a, int(min(c[K_NODES], nodes)), time.perf_counter() - t0,
+                            outcome != ABORTED, "vct")
+
+    def _pns_levels(self, state, tree, nodes, threats, vcf_nodes, threat_nodes, max_plies, wide, quiet, deepen,
+                    eager_nodes, rank_weight, zone) -> tuple[int, int]:
+        """The PNS's deepening levels: (outcome, work spent)."""
         c = tree.counters
         pos = state.fast()
         spent = 0
@@ -272,7 +314,10 @@ class ThreatSolver:
             # iterative deepening on the threats: the cheap wins first, each level but the last
             # within 1 / PNS_LEVEL_SHARE of the budget (a level without a proof can spend any
             # budget: the free moves of one threat less are searched just as widely)
-            c[:] = 0
+            c[:K_STOP] = 0  # not the stop flag: a deadline's timer may have set it
+            if c[K_STOP]:
+                outcome = ABORTED
+                break
             c[K_BUDGET] = nodes - spent if k == threats else min(nodes - spent, nodes // PNS_LEVEL_SHARE)
             c[K_VCF_NODES] = vcf_nodes
             c[K_THREAT_NODES] = threat_nodes
@@ -286,13 +331,9 @@ class ThreatSolver:
             outcome = pns_search(self.game.params, self.game.zkeys, pos.board, pos.info, pos.stack, pos.aux,
                                  self.work, self._vct_work, self.table, tree)
             spent += int(c[K_NODES])
-            if outcome == FOUND or (outcome == ABORTED and (k == threats or spent >= nodes)):
+            if outcome == FOUND or (outcome == ABORTED and (k == threats or spent >= nodes or c[K_STOP])):
                 break
-        c[K_NODES] = spent
-        self._pns_root = state if outcome == FOUND else None
-        line = tuple(self._pns_line(state)) if outcome == FOUND else ()
-        return ThreatResult(outcome == FOUND, line, a, int(min(c[K_NODES], nodes)), time.perf_counter() - t0,
-                            outcome != ABORTED, "vct")
+        return outcome, spent
 
     def _pns_line(self, state) -> list[int]:
         """The main line of the last PNS proof: A's proven move at each OR node, D's first reply
