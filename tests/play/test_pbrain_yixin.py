@@ -7,9 +7,7 @@ import io
 import time
 
 import numpy as np
-
 import pytest
-
 from play_helpers import Engine
 
 
@@ -193,13 +191,19 @@ def test_the_vct_guards_trade_is_a_message_line_and_marked_in_nbest():
     from zeroplay.search.result import MoveStats, SearchResult
 
     moves = (MoveStats(52, 275, 0.31, 0.2, 0.2), MoveStats(54, 27, 0.34, 0.1, 0.2), MoveStats(67, 20, 0.07, 0.1, 0.0))
-    traded = SearchResult(best_move=67, moves=moves, vct_lost=(52, 54))
+    note = ("VCT guard: h12 and j12 lose to a forced win by threats (VCT: ...); h11 instead",)
+    traded = SearchResult(best_move=67, moves=moves, vct_lost=(52, 54), notes=note)
     assert yixin.guard_line(traded, 15) == ("MESSAGE VCT guard: 7,3 9,3 lose to a forced win by threats (VCT); "
                                             "7,4 instead")
     nbest = yixin.nbest_lines(traded, 15, 3)
     assert [line.endswith("| loses to a VCT") for line in nbest] == [True, True, False]
-    kept = SearchResult(best_move=52, moves=moves, vct_lost=(52, 54, 67))
+    cut = SearchResult(best_move=67, moves=moves, vct_lost=(52, 54),
+                       notes=(note[0] + " (checked in part: the time was up)",))
+    assert yixin.guard_line(cut, 15).endswith("; 7,4 instead (checked in part: the time was up)")
+    kept = SearchResult(best_move=52, moves=moves, vct_lost=(52, 54, 67), notes=("VCT guard: ...; h12 stays",))
     assert yixin.guard_line(kept, 15).endswith("every move checked loses, 7,3 stays")
+    own = SearchResult(best_move=52, moves=moves, notes=("VCT guard: h12 not checked: the time was up",))
+    assert yixin.guard_line(own, 15) == "MESSAGE VCT guard: 7,3 not checked: the time was up"
     assert yixin.guard_line(SearchResult(best_move=52, moves=moves), 15) is None
 
 
@@ -228,5 +232,5 @@ def test_a_turn_the_guard_changes_says_so_and_keeps_to_timeout_turn(warm):
         assert took < turn_ms / 1000 + margin, (turn_ms, took)  # on time (a loaded machine's slack)
         if turn_ms == 3000:
             guard = [r for r in replies if r.startswith("MESSAGE VCT guard: ")]
-            assert guard and guard[0].endswith(f"{replies[-1]} instead"), replies
+            assert guard and f"; {replies[-1]} instead" in guard[0], replies
             assert "VCT guard: d8" in log.getvalue()

@@ -188,3 +188,27 @@ def test_reports_while_the_search_runs_do_not_run_the_guard():
     r = searcher.search(GAME_79, playouts=48, stop=stop)
     assert len(seen) >= 2 and len(calls) == 1 and calls[0] == len(seen)  # once, after the last report
     assert r.best_move != GAME.parse_move("d8") or not searcher.root_guard.lost
+
+
+def test_an_interrupt_ends_the_root_vct_and_the_guard_at_once():
+    # helper-62: YXSTOP in the first 1-1.7 s of a search was answered only after the root VCT
+    # (it runs before the first stop poll), and then "every move checked loses" over d8 alone
+    import threading
+
+    searcher = _searcher(vct_root_nodes=400_000, node_capacity=1 << 14, edge_capacity=1 << 20)  # 8 s of root VCT
+    stop = threading.Event()
+
+    def press() -> None:
+        stop.set()
+        searcher.interrupt()
+
+    threading.Timer(0.3, press).start()  # (without the interrupt: 8 s)
+    started = time.perf_counter()
+    r = searcher.search(GAME_79, seconds=600, stop=stop.is_set)
+    took = time.perf_counter() - started
+    assert r.stopped_by == "stop" and took < 0.3 + STOP_S + 1.0, took
+    # the guard after a stop: STOP_S, over the moves by prior too (few have visits yet)
+    assert r.best_move != GAME.parse_move("d8") or searcher.root_guard.checked_in_part == GAME.parse_move("d8")
+    # the next search is not interrupted
+    r2 = searcher.search(GAME_79, playouts=32)
+    assert searcher.root_vct.work > 0 and r2.best_move != GAME.parse_move("d8")

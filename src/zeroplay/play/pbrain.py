@@ -36,6 +36,7 @@ def run(stdin, write: Callable[[str], None], **engine_options) -> int:
             for line in stdin:
                 if line.strip().upper() == "YXSTOP":
                     engine.stop_requested.set()
+                    engine.interrupt_search()  # a threat search under way stops too
                 lines.put(line)
         finally:
             lines.put(None)

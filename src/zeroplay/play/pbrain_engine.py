@@ -89,6 +89,14 @@ class PbrainEngine(BlockCommands, Turns, InfoLimits):
     def _say(self, text: str) -> None:
         self.out(text)
 
+    def interrupt_search(self) -> None:
+        """From the reader thread, on YXSTOP: the running search's threat searches (the root VCT
+        before its first stop poll, the VCT guard after its last) stop now
+        (``Searcher.interrupt``); ``stop_requested`` ends the playouts."""
+        searcher = self._searcher
+        if searcher is not None and hasattr(searcher, "interrupt"):
+            searcher.interrupt()
+
     def _debug(self, text: str) -> None:
         # one write: print() writes the line end apart, and the warm-up thread's line could land between
         self.log.write(f"pbrain: {text}\n")

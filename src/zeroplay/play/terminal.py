@@ -52,7 +52,7 @@ def full_help(game: Game, limits: str) -> str:
     """``help``: the game, the engine's limit per move (``limits``, e.g. ``800 playouts``), the
     notation and every command with what it does."""
     threats = (("Before it plays, the engine checks its move against your forced wins by threes and fours "
-                "(VCT) and says so when it changes its move (\"Note: VCT guard: ...\").",)
+                "(VCT) and says what it found (\"Note: VCT guard: ...\"), or that the time cut the check short.",)
                if getattr(game, "threat_space", False) else ())
     return "\n".join((f"Playing {describe(game)}; the engine thinks {limits} per move.", game.move_help(),
                       *COMMAND_HELP, *threats))

@@ -67,19 +67,23 @@ def nbest_lines(result, width: int, n: int) -> list[str]:
 
 
 def guard_line(result, width: int) -> str | None:
-    """``MESSAGE VCT guard: ...`` when the VCT guard showed moves to lose in ``result``
-    (``SearchResult.vct_lost``), else None: those moves, and the move played instead (or that
-    every move checked loses and the search's choice stays)."""
-    if not result.vct_lost or result.best_move is None:
+    """``MESSAGE VCT guard: ...``: what the VCT guard did in ``result`` (its note in
+    ``SearchResult.notes``, with the moves in ``x,y``), else None: the moves it showed to lose
+    (``vct_lost``) and the move played instead, or that every move checked loses and the
+    search's choice stays; with the note's "(checked in part ...)" / "(not checked ...)" when
+    the time cut the played move's check."""
+    note = next((n for n in result.notes if n.startswith("VCT guard:")), None)
+    if note is None or result.best_move is None:
         return None
-    lost = [gomocup(int(m), width) for m in result.vct_lost]
-    who = " ".join(lost)
-    verb = "loses" if len(lost) == 1 else "lose"
     best = gomocup(int(result.best_move), width)
+    cut = next((why for why in ("checked in part", "not checked") if f"{why}: the time was up" in note), None)
+    if not result.vct_lost:
+        return f"MESSAGE VCT guard: {best} {cut or 'checked'}: the time was up"
+    lost = [gomocup(int(m), width) for m in result.vct_lost]
+    verb = "loses" if len(lost) == 1 else "lose"
     tail = (f"every move checked loses, {best} stays" if int(result.best_move) in result.vct_lost
-            else f"{best} instead")
-    return f"MESSAGE VCT guard: {who} {verb} to a forced win by threats (VCT); {tail}"
-
+            else f"{best} instead" + (f" ({cut}: the time was up)" if cut else ""))
+    return f"MESSAGE VCT guard: {' '.join(lost)} {verb} to a forced win by threats (VCT); {tail}"
 
 
 def forbid_line(cells: list[int], width: int) -> str:

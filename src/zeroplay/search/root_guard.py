@@ -82,22 +82,23 @@ class RootGuard:
         self.lost, self.checked, self.checked_in_part, self.unchecked = {}, 0, None, None
         t0 = time.perf_counter()
         try:
+            solver = self._solver()
             for move in moves[: self.max_moves]:
                 move = int(move)
-                if deadline is not None and time.perf_counter() + MIN_CHECK_S >= deadline:
+                if solver.interrupted or (deadline is not None and time.perf_counter() + MIN_CHECK_S >= deadline):
                     self.unchecked = move  # not shown to lose, where those before it were
                     return move
                 after = state.play(move)
                 self.checked += 1
                 if after.is_terminal:
                     return move
-                r = self._solver().vct(after, nodes=self.nodes, method="pns", pool=self.pool, deadline=deadline)
+                r = solver.vct(after, nodes=self.nodes, method="pns", pool=self.pool, deadline=deadline)
                 line = list(r.line) if r.found else []
                 if line and verify_line(after, "win", len(line), line):
                     self.lost[move] = line
                     continue
-                if not r.complete and r.nodes < self.nodes and deadline is not None \
-                        and time.perf_counter() >= deadline:
+                if not r.complete and r.nodes < self.nodes and (
+                        solver.interrupted or (deadline is not None and time.perf_counter() >= deadline)):
                     self.checked_in_part = move
                 return move
             return None
@@ -107,10 +108,15 @@ class RootGuard:
     def note(self, chosen: int, played: int) -> str | None:
         """What the last ``choose`` did, for the search's notes (None: nothing to say): the moves
         shown to lose, the first one's line, and the move played (``chosen``, the search's own
-        choice, stays when every move checked lost)."""
-        if not self.lost:
-            return None
+        choice, stays when every move checked lost); or that the time (or an interrupt) cut the
+        check of ``chosen`` short or left it unchecked."""
         fmt = self.game.format_move
+        if not self.lost:
+            if chosen == self.unchecked:
+                return f"VCT guard: {fmt(chosen)} not checked: the time was up"
+            if chosen == self.checked_in_part:
+                return f"VCT guard: {fmt(chosen)} checked in part: the time was up"
+            return None
         lost = [fmt(m) for m in self.lost]
         first = self.lost[next(iter(self.lost))]
         line = " ".join(fmt(m) for m in first[:9]) + (" ..." if len(first) > 9 else "")

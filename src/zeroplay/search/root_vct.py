@@ -55,6 +55,17 @@ class RootVct:
             self._solver = ThreatSolver(self.game, table_mib=self.table_mib)
         return self._solver
 
+    def interrupt(self) -> None:
+        """From another thread: stop the VCT running now and those started until ``resume``
+        (``ThreatSolver.interrupt``); the VCT guard's too, which shares the solver."""
+        if self._solver is not None:
+            self._solver.interrupt()
+
+    def resume(self) -> None:
+        """Undo ``interrupt``."""
+        if self._solver is not None:
+            self._solver.resume()
+
     def run(self, state, *, seconds: float | None, started: float) -> list[int] | None:
         """Search a VCT for ``state``'s side to move; returns (and keeps in ``line``) the verified
         winning line, or None.
@@ -82,7 +93,8 @@ class RootVct:
                     self.line = line
                 break
             now = time.perf_counter()
-            if r.complete or budget >= self.nodes or (deadline is not None and now + 2 * (now - t0) > deadline):
+            if r.complete or budget >= self.nodes or solver.interrupted or \
+                    (deadline is not None and now + 2 * (now - t0) > deadline):
                 break
             budget = min(2 * budget, self.nodes)
         self.seconds = time.perf_counter() - t_start

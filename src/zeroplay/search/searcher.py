@@ -118,6 +118,7 @@ class Searcher:
         self._guarded: dict[int, tuple[int, str | None, tuple[int, ...]]] = {}
         self._vct_lost: tuple[int, ...] = ()
         self._guard_deadline: float | None = None
+        self._last_round_end = 0.0
         features = getattr(evaluator, "features", None)
         self.params = SearchParams(
             c_puct=float(config.c_puct),
@@ -244,6 +245,8 @@ class Searcher:
         self._guarded = {}
         self._vct_lost = ()
         self._guard_deadline = None
+        self._last_round_end = self._started
+        self.root_vct.resume()  # an interrupt was for the search before
         if self.root_guard.enabled and limits.seconds is not None and self.root_guard.share > 0:
             # the VCT guard's share of the time comes after the playouts (search/root_guard.py)
             self._guard_deadline = self._started + limits.seconds
@@ -283,7 +286,15 @@ class Searcher:
         elif t.node_state[r] == NEW:
             self.stopped_by = ""  # whatever the limits, the root is evaluated: there must be moves to choose from
         else:
-            self.stopped_by = self._limits.reason(self.playouts, int(t.node_n[r]), self._started) or ""
+            reason = self._limits.reason(self.playouts, int(t.node_n[r]), self._started)
+            if reason is None and self._guard_deadline is not None:
+                # the VCT guard's time comes after the playouts': end them a round early rather
+                # than run the last round into it (rounds of a loaded 15x15 search took 15-80 ms)
+                now = time.perf_counter()
+                if 2 * now - self._last_round_end >= self._started + self._limits.seconds:
+                    reason = "seconds"
+                self._last_round_end = now
+            self.stopped_by = reason or ""
 
     def _make_room(self) -> None:
         """A reused tree that holds more than half of a table is trimmed to about half before the
@@ -604,10 +615,12 @@ class Searcher:
         if not guard.enabled:
             return best
         if best not in self._guarded:
-            order = [best] + [s.move for s in stats if s.move != best and s.visits > 0 and s.proven != "loss"]
+            # by visits, then (a search stopped early) by prior
+            order = [best] + [s.move for s in stats if s.move != best and s.proven != "loss"]
             deadline = self._guard_deadline
             if self.stopped_by == "stop":  # the caller wants the move now (pbrain's YXSTOP)
                 deadline = min(deadline or math.inf, time.perf_counter() + STOP_S)
+                self.root_vct.resume()  # STOP_S for the guard; an interrupt from now on ends it
             chosen = guard.choose(state, order, deadline)
             played = best if chosen is None else chosen
             self._guarded[best] = (played, guard.note(best, played), tuple(guard.lost))
@@ -616,6 +629,14 @@ class Searcher:
             notes.append(note)
         self._vct_lost = lost
         return played
+
+    def interrupt(self) -> None:
+        """From another thread, with a ``stop`` callback that now answers True (pbrain's
+        YXSTOP): end the threat searches running now, so that the search reaches its next
+        ``stop`` poll at once. The root's proof-number VCT runs before the first poll (0.1-1.5 s
+        on 15x15), and the VCT guard's checks after the last one; a check running when the
+        interrupt comes stops, and no other is started. The next search starts clean."""
+        self.root_vct.interrupt()
 
     def vct_cleared(self, state: State, move: int) -> bool:
         """Whether the VCT guard lets ``move`` (an action of ``state``) be played: True when the

@@ -140,10 +140,24 @@ class ThreatSolver:
         self._vct_work: Any = None  # VctWork
         self._pns: Any = None  # PnsTree
         self._pns_root: Any = None
+        self.interrupted = False  # set by ``interrupt`` (another thread), cleared by ``resume``
 
     def clear(self) -> None:
         """Empty the table."""
         ab_clear(self.table)
+
+    def interrupt(self) -> None:
+        """Stop the proof-number VCT running now (from another thread: it returns not found,
+        ``complete`` False, at its next descent), and every one started until ``resume``: e.g.
+        pbrain's YXSTOP, which wants the move at once."""
+        self.interrupted = True
+        tree = self._pns
+        if tree is not None:
+            tree.counters[K_STOP] = 1
+
+    def resume(self) -> None:
+        """Undo ``interrupt``: the next proof-number VCT runs."""
+        self.interrupted = False
 
     def vcf(self, state, *, nodes: int = DEFAULT_NODES, max_plies: int = MAX_PLIES,
             shortest: bool = False) -> ThreatResult:
@@ -212,7 +226,8 @@ class ThreatSolver:
             vcf_nodes: budget of the VCF tried first at each VCT node.
             threat_nodes: budget of the VCF that tests whether a move is a threat.
             max_plies: longest VCF line looked for.
-            deadline: a ``time.perf_counter()`` value (``method="pns"`` only): the search stops
+            deadline: a ``time.perf_counter()`` value (``method="pns"`` only; ``interrupt``
+                stops it as well): the search stops
                 there as if its budget were spent (not found, ``complete`` False); a timer
                 thread sets the kernel's stop flag, which it reads at each descent (a descent's
                 VCF searches are bounded by ``vcf_nodes`` / ``threat_nodes``: well under a
@@ -286,6 +301,8 @@ class ThreatSolver:
         tree = self._pns
         c = tree.counters
         c[K_STOP] = 0
+        if self.interrupted:  # read after the reset: an interrupt from now on sets the flag again
+            return ThreatResult(False, (), a, 0, time.perf_counter() - t0, False, "vct")
         timer = None
         if deadline is not None:
             timer = threading.Timer(max(deadline - time.perf_counter(), 0.0), _raise_stop, (c,))
