@@ -207,6 +207,19 @@ def test_the_vct_guards_trade_is_a_message_line_and_marked_in_nbest():
     assert yixin.guard_line(SearchResult(best_move=52, moves=moves), 15) is None
 
 
+def test_nbest_after_a_stop_at_once_lists_the_moves_by_prior():
+    # helper-63: YXNBEST stopped after 0-1 playouts printed no nbest line at all
+    from zeroplay.play import yixin
+    from zeroplay.search.result import MoveStats, SearchResult
+
+    moves = (MoveStats(40, 1, -0.2, 0.1, float("-inf")), MoveStats(52, 0, 0.0, 0.05, float("-inf")),
+             MoveStats(54, 0, 0.0, 0.6, float("-inf")), MoveStats(67, 0, 0.0, 0.2, float("-inf")))
+    lines = yixin.nbest_lines(SearchResult(best_move=40, moves=moves), 15, 3)
+    assert lines == ["MESSAGE nbest 1 10,2 | visits 1 | winrate 40.0% | prior 10.0%",
+                     "MESSAGE nbest 2 9,3 | visits 0 | prior 60.0%",
+                     "MESSAGE nbest 3 7,4 | visits 0 | prior 20.0%"]
+
+
 @pytest.mark.slow  # loads torch and the 15x15 model for real
 def test_a_turn_the_guard_changes_says_so_and_keeps_to_timeout_turn(warm):
     # helper-61: at timeout_turn 500 the reply came at 661 ms (a check bounded by work, not time),
@@ -234,3 +247,17 @@ def test_a_turn_the_guard_changes_says_so_and_keeps_to_timeout_turn(warm):
             guard = [r for r in replies if r.startswith("MESSAGE VCT guard: ")]
             assert guard and f"; {replies[-1]} instead" in guard[0], replies
             assert "VCT guard: d8" in log.getvalue()
+
+
+def test_yxstop_with_words_after_it_stops_a_running_search(monkeypatch):
+    # helper-63: "YXSTOP now" was taken as YXSTOP when idle (the dispatch reads the first word)
+    # but stopped no search: the reader thread matched only the bare word
+    from zeroplay.play import pbrain
+    from zeroplay.play.pbrain_engine import PbrainEngine
+
+    interrupts: list[str] = []
+    monkeypatch.setattr(PbrainEngine, "interrupt_search", lambda self: interrupts.append("stop"))
+    lines = ["START 9\n", "YXSTOP\n", " yxstop now\r\n", "YXSTOP 1 2\n", "YXSTOPPED\n", "INFO yxstop 1\n", "END\n"]
+    replies: list[str] = []
+    pbrain.run(iter(lines), replies.append, search=False, warm_up=False, log=io.StringIO())
+    assert len(interrupts) == 3 and replies[0] == "OK" and replies[1].startswith("UNKNOWN")

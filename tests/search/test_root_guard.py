@@ -212,3 +212,16 @@ def test_an_interrupt_ends_the_root_vct_and_the_guard_at_once():
     # the next search is not interrupted
     r2 = searcher.search(GAME_79, playouts=32)
     assert searcher.root_vct.work > 0 and r2.best_move != GAME.parse_move("d8")
+
+
+def test_a_loss_shown_once_is_remembered_by_later_searches():
+    # helper-63: a search stopped by YXSTOP played d6 "checked in part" where an earlier search of
+    # the same position had shown that d6 loses: the guard forgot verified lines between searches
+    guard = _searcher().root_guard
+    d8, e10 = _moves("d8 e10")
+    assert guard.choose(GAME_79, [d8, e10]) == e10 and d8 in guard.lost
+    assert guard.choose(GAME_79, [d8, e10], deadline=time.perf_counter()) == e10  # no time left
+    assert list(guard.lost) == [d8] and guard.unchecked == e10 and guard.checked == 0
+    # a kept line that does not replay (a key collision) is not trusted: the move is checked again
+    guard.known[GAME_79.play(d8).key] = _moves("a2 a4")
+    assert guard.choose(GAME_79, [d8, e10]) == e10 and guard.checked == 2 and d8 in guard.lost

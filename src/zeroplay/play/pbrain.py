@@ -34,7 +34,7 @@ def run(stdin, write: Callable[[str], None], **engine_options) -> int:
     def read() -> None:
         try:
             for line in stdin:
-                if line.strip().upper() == "YXSTOP":
+                if _is_stop(line):
                     engine.stop_requested.set()
                     engine.interrupt_search()  # a threat search under way stops too
                 lines.put(line)
@@ -47,6 +47,13 @@ def run(stdin, write: Callable[[str], None], **engine_options) -> int:
         if engine.finished:
             break
     return 0
+
+
+def _is_stop(line: str) -> bool:
+    """Whether ``line`` is YXSTOP as the engine's dispatch reads it: the first word, any case,
+    words after it ignored (``YXSTOP now`` stopped nothing while idle answers took it)."""
+    words = line.split(None, 1)
+    return bool(words) and words[0].upper() == "YXSTOP"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,8 +7,9 @@ What ``pbrain-zeroplay`` answers (coordinates are Gomocup ``x,y``: column, row f
                                        no move is played and nothing is answered
     YXNBEST n                          search the position for the side to move (the turn's time
                                        budget); one ``MESSAGE nbest`` line per move for the n most
-                                       visited (1 <= n <= 10), then the best move as ``x,y``; the
-                                       stone is not placed (an analysis)
+                                       visited (1 <= n <= 10; unvisited ones by prior after them),
+                                       then the best move as ``x,y``; the stone is not placed (an
+                                       analysis)
     YXSTOP                             stop the search now running; it answers as if its time had
                                        run out (the reader thread sees it while the search runs)
     YXSHOWFORBID                       ``FORBID xxyy...xxyy.``: Black's forbidden points under
@@ -55,14 +56,20 @@ def progress_line(result, width: int) -> str:
 
 
 def nbest_lines(result, width: int, n: int) -> list[str]:
-    """One ``MESSAGE nbest`` line per move of the ``n`` most visited at the root, best first:
-    ``MESSAGE nbest K x,y | visits V | winrate W% | prior P%`` (the mover's win rate, (Q + 1) / 2)."""
-    lines = []
+    """One ``MESSAGE nbest`` line for each of the ``n`` most visited root moves, best first:
+    ``MESSAGE nbest K x,y | visits V | winrate W% | prior P%`` (the mover's win rate, (Q + 1) / 2;
+    V counts the tree's visits, a reused tree's earlier playouts included, as KataGo's analysis
+    does). A search stopped before ``n`` moves had a visit (YXSTOP at once) fills the list with
+    the unvisited moves by prior, which have no win rate: ``MESSAGE nbest K x,y | visits 0 |
+    prior P%``."""
     lost = set(result.vct_lost)
-    for rank, move in enumerate([m for m in result.moves if m.visits > 0][:n], start=1):
-        lines.append(f"MESSAGE nbest {rank} {gomocup(int(move.move), width)} | visits {move.visits} | "
-                     f"winrate {100 * (move.q + 1) / 2:.1f}% | prior {100 * move.prior:.1f}%"
-                     + (" | loses to a VCT" if int(move.move) in lost else ""))
+    visited = [m for m in result.moves if m.visits > 0]
+    rest = sorted((m for m in result.moves if m.visits == 0), key=lambda m: -m.prior)
+    lines = []
+    for rank, move in enumerate((visited + rest)[:n], start=1):
+        value = f" | winrate {100 * (move.q + 1) / 2:.1f}%" if move.visits else ""
+        lines.append(f"MESSAGE nbest {rank} {gomocup(int(move.move), width)} | visits {move.visits}{value} | "
+                     f"prior {100 * move.prior:.1f}%" + (" | loses to a VCT" if int(move.move) in lost else ""))
     return lines
 
 

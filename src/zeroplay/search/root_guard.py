@@ -24,6 +24,12 @@ compiled search's stop flag), and a check cut short there counts as one that fou
 move reached with under ``MIN_CHECK_S`` left is played unchecked (those before it were shown to
 lose, it was not). ``checked_in_part`` / ``unchecked`` say which, for the search's note. A
 search ended by its caller's ``stop`` (pbrain's YXSTOP) gives the guard ``STOP_S`` at most.
+
+A verified line is a fact about the position, whatever budget found it, so the guard keeps the
+last ``KNOWN_LINES`` of them by the Zobrist key of the position after the move: a later search
+(a turn cut short by YXSTOP, the next turn's reused tree, ``Searcher.vct_cleared``) rejects that
+move at once, with no check, where its own budget might not find the line again. A kept line is
+replayed before it is used, so a key collision costs a check, never a wrong rejection.
 """
 
 from __future__ import annotations
@@ -42,6 +48,10 @@ STOP_S = 0.1
 """The guard's time after a search its caller stopped (seconds): the answer is wanted now."""
 
 
+KNOWN_LINES = 4096
+"""The most verified VCT lines a guard keeps across searches (oldest dropped first)."""
+
+
 class RootGuard:
     """One searcher's VCT guard (``Searcher.root_guard``); it shares the root VCT's solver.
 
@@ -54,6 +64,8 @@ class RootGuard:
         checked_in_part: the move returned, when its check was cut short by the deadline.
         unchecked: the move returned, when the deadline left no time to check it.
         seconds: wall time of the last ``choose``.
+        known: ``{Zobrist key of the position after a move: the opponent's verified winning
+            line there}``, across searches (at most ``KNOWN_LINES``).
     """
 
     def __init__(self, game, config, solver):
@@ -71,6 +83,7 @@ class RootGuard:
         self.checked_in_part: int | None = None
         self.unchecked: int | None = None
         self.seconds = 0.0
+        self.known: dict[int, list[int]] = {}
 
     def choose(self, state, moves: list[int], deadline: float | None = None) -> int | None:
         """The first of ``moves`` (actions of ``state``, the search's choice first) after which
@@ -85,10 +98,14 @@ class RootGuard:
             solver = self._solver()
             for move in moves[: self.max_moves]:
                 move = int(move)
+                after = state.play(move)
+                line = self.known.get(after.key, [])
+                if line and not after.is_terminal and verify_line(after, "win", len(line), line):
+                    self.lost[move] = line  # shown by an earlier search: no check, even with no time left
+                    continue
                 if solver.interrupted or (deadline is not None and time.perf_counter() + MIN_CHECK_S >= deadline):
                     self.unchecked = move  # not shown to lose, where those before it were
                     return move
-                after = state.play(move)
                 self.checked += 1
                 if after.is_terminal:
                     return move
@@ -96,6 +113,7 @@ class RootGuard:
                 line = list(r.line) if r.found else []
                 if line and verify_line(after, "win", len(line), line):
                     self.lost[move] = line
+                    self._keep(after.key, line)
                     continue
                 if not r.complete and r.nodes < self.nodes and (
                         solver.interrupted or (deadline is not None and time.perf_counter() >= deadline)):
@@ -104,6 +122,12 @@ class RootGuard:
             return None
         finally:
             self.seconds = time.perf_counter() - t0
+
+    def _keep(self, key: int, line: list[int]) -> None:
+        self.known.pop(key, None)
+        self.known[key] = line
+        if len(self.known) > KNOWN_LINES:
+            del self.known[next(iter(self.known))]
 
     def note(self, chosen: int, played: int) -> str | None:
         """What the last ``choose`` did, for the search's notes (None: nothing to say): the moves
