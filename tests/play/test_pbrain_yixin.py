@@ -261,3 +261,25 @@ def test_yxstop_with_words_after_it_stops_a_running_search(monkeypatch):
     replies: list[str] = []
     pbrain.run(iter(lines), replies.append, search=False, warm_up=False, log=io.StringIO())
     assert len(interrupts) == 3 and replies[0] == "OK" and replies[1].startswith("UNKNOWN")
+
+
+def test_timeout_turn_0_bounds_the_search_in_seconds_too(warm, monkeypatch):
+    # with playouts alone the threat searches ran to their work budgets: 1.7-2.1 s for an answer
+    # "as fast as possible" on game 79 (scripts/pbrain_reply_times.py 0)
+    from zeroplay.play.pbrain_turn import FAST_PLAYOUTS, FAST_SECONDS
+    from zeroplay.search import Searcher
+
+    calls: list[dict] = []
+    real = Searcher.search
+
+    def spy(self, state, **limits):
+        calls.append(limits)
+        return real(self, state, **limits)
+
+    monkeypatch.setattr(Searcher, "search", spy)
+    e, _ = _engine()
+    e.engine._ready.set()
+    e.engine._model_ready.set()
+    assert e.send("INFO timeout_turn 0", "START 8", "BEGIN")[0] == "OK"
+    assert e.replies[-1].count(",") == 1
+    assert calls and calls[-1]["seconds"] == FAST_SECONDS and calls[-1]["playouts"] == FAST_PLAYOUTS

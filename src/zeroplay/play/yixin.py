@@ -44,11 +44,14 @@ def gomocup(cell: int, width: int) -> str:
 
 
 def progress_line(result, width: int) -> str:
-    """The real-time ``MESSAGE`` line of a search result (``SearchResult``)."""
+    """The real-time ``MESSAGE`` line of a search result (``SearchResult``): ev in [-1000, 1000]
+    and winrate from the mover's view, both from ``SearchResult.win_rate`` (a proven result reads
+    as certain; after the VCT guard's trade, the played move's value)."""
     pv = " ".join(gomocup(int(m), width) for m in result.pv[:PV_PLIES])
-    ev = round(1000 * float(result.root_q))
+    score = float(result.win_rate)
+    ev = round(1000 * (2 * score - 1))
     rate = result.playouts / result.seconds if result.seconds > 0 else 0.0
-    line = (f"MESSAGE depth {len(result.pv)} | ev {ev} | winrate {100 * (result.root_q + 1) / 2:.1f}% | "
+    line = (f"MESSAGE depth {len(result.pv)} | ev {ev} | winrate {100 * score:.1f}% | "
             f"n {result.playouts} | n/s {rate:.0f} | tm {1000 * result.seconds:.0f}")
     if result.proven:
         line += f" | {result.proven} in {result.proven_distance}"

@@ -82,9 +82,15 @@ class SearchResult:
         """The root mover's expected score in [0, 1]: 1, 0 or 1/2 when the result is proven (a
         win, loss or draw), else (root_q + 1) / 2. A proof found by the threat solver at the root
         leaves root_q at the net's estimate, which a player would read as doubt ("82 %, proven
-        win")."""
+        win"). When the VCT guard traded the most visited move for another (``vct_lost``), root_q
+        is mostly the rejected move's, which loses: the played move's own Q stands in when it has
+        visits."""
         if self.proven is not None:
             return _PROVEN_SCORE[self.proven]
+        if self.vct_lost and self.best_move not in self.vct_lost:
+            played = next((m for m in self.moves if m.move == self.best_move and m.visits > 0), None)
+            if played is not None:
+                return (played.q + 1.0) / 2.0
         return (self.root_q + 1.0) / 2.0
 
 
