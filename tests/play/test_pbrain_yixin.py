@@ -196,7 +196,9 @@ def test_the_vct_guards_trade_is_a_message_line_and_marked_in_nbest():
     assert yixin.guard_line(traded, 15) == ("MESSAGE VCT guard: 7,3 9,3 lose to a forced win by threats (VCT); "
                                             "7,4 instead")
     nbest = yixin.nbest_lines(traded, 15, 3)
-    assert [line.endswith("| loses to a VCT") for line in nbest] == [True, True, False]
+    # helper-64: the rejected moves led the list and the move answered came third (or was missing)
+    assert [line.endswith("| loses to a VCT") for line in nbest] == [False, True, True]
+    assert nbest[0].startswith("MESSAGE nbest 1 7,4 | visits 20 ")
     cut = SearchResult(best_move=67, moves=moves, vct_lost=(52, 54),
                        notes=(note[0] + " (checked in part: the time was up)",))
     assert yixin.guard_line(cut, 15).endswith("; 7,4 instead (checked in part: the time was up)")
@@ -209,6 +211,8 @@ def test_the_vct_guards_trade_is_a_message_line_and_marked_in_nbest():
 
 def test_nbest_after_a_stop_at_once_lists_the_moves_by_prior():
     # helper-63: YXNBEST stopped after 0-1 playouts printed no nbest line at all
+    from dataclasses import replace
+
     from zeroplay.play import yixin
     from zeroplay.search.result import MoveStats, SearchResult
 
@@ -218,6 +222,9 @@ def test_nbest_after_a_stop_at_once_lists_the_moves_by_prior():
     assert lines == ["MESSAGE nbest 1 10,2 | visits 1 | winrate 40.0% | prior 10.0%",
                      "MESSAGE nbest 2 9,3 | visits 0 | prior 60.0%",
                      "MESSAGE nbest 3 7,4 | visits 0 | prior 20.0%"]
+    # a win the threat search proved with no playout: its first move leads, whatever its prior
+    proven = SearchResult(best_move=52, moves=tuple(replace(m, visits=0) for m in moves), proven="win")
+    assert yixin.nbest_lines(proven, 15, 2)[0] == "MESSAGE nbest 1 7,3 | visits 0 | prior 5.0%"
 
 
 @pytest.mark.slow  # loads torch and the 15x15 model for real
@@ -283,3 +290,31 @@ def test_timeout_turn_0_bounds_the_search_in_seconds_too(warm, monkeypatch):
     assert e.send("INFO timeout_turn 0", "START 8", "BEGIN")[0] == "OK"
     assert e.replies[-1].count(",") == 1
     assert calls and calls[-1]["seconds"] == FAST_SECONDS and calls[-1]["playouts"] == FAST_PLAYOUTS
+
+
+def test_what_the_vct_guard_showed_outlives_a_new_searcher(warm):
+    # helper-64: after INFO max_memory (or a rule's round trip) pbrain built a new searcher, whose
+    # guard had forgotten that d6 loses, and a stopped analysis played it again
+    e, _ = _engine()
+    e.engine._ready.set()
+    e.engine._model_ready.set()
+    e.send("START 15")
+    game = e.engine._state().game
+    first = e.engine._get_searcher(game)
+    e.send("INFO max_memory 500000000")
+    second = e.engine._get_searcher(game)
+    assert second is not first and second.root_guard.memory is first.root_guard.memory
+
+
+def test_an_unsupported_rule_is_an_error_for_the_analysis_commands_too():
+    # helper-64: after INFO rule 2, YXNBEST analysed the last position under the last rule and
+    # YXSHOWFORBID printed renju's points; a broken YXBOARD block was called BOARD
+    e, _ = _engine(search=False)
+    assert e.send("INFO rule 4", "START 15") == ["OK"]
+    e.send("INFO rule 2")
+    for command in ("YXNBEST 2", "YXSHOWFORBID"):
+        (reply,) = e.send(command)
+        assert reply.startswith("ERROR rule 2"), reply
+    e.send("INFO rule 0")
+    replies = e.send("YXBOARD", "7,7,1", "ABOUT")
+    assert replies[0].startswith("ERROR YXBOARD expects x,y,field lines then DONE, got 'ABOUT'")

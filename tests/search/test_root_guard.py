@@ -221,7 +221,43 @@ def test_a_loss_shown_once_is_remembered_by_later_searches():
     d8, e10 = _moves("d8 e10")
     assert guard.choose(GAME_79, [d8, e10]) == e10 and d8 in guard.lost
     assert guard.choose(GAME_79, [d8, e10], deadline=time.perf_counter()) == e10  # no time left
-    assert list(guard.lost) == [d8] and guard.unchecked == e10 and guard.checked == 0
+    # d8 from its kept line; e10 from the whole check that found nothing: neither checked again
+    assert list(guard.lost) == [d8] and guard.unchecked is None and guard.checked == 0
     # a kept line that does not replay (a key collision) is not trusted: the move is checked again
-    guard.known[GAME_79.play(d8).key] = _moves("a2 a4")
+    guard.memory.lost[GAME_79.play(d8).key] = _moves("a2 a4")
+    guard.memory.clear.clear()
     assert guard.choose(GAME_79, [d8, e10]) == e10 and guard.checked == 2 and d8 in guard.lost
+
+
+def test_a_long_search_checks_its_leading_moves_while_it_runs():
+    # helper-64: YXSTOP 4-6 s into an analysis left the guard STOP_S for d8 and then d6, the
+    # second choice by then; d6's check was cut and d6 played ("checked in part"), 5 times in 5
+    guard = _searcher().root_guard
+    d8, d6, e10 = _moves("d8 d6 e10")
+    guard.start_search()
+    assert not guard.precheck_due()  # not in a search's first second
+    guard._search_started -= 10.0
+    assert guard.precheck_due()
+    for _ in range(3):  # one check a call: a quick one for each (d8 and d6 lose within it)
+        guard.precheck(GAME_79, [d8, d6, e10], time.perf_counter() + 30)
+    assert not guard.memory.clear
+    guard.precheck(GAME_79, [d8, d6, e10], time.perf_counter() + 30)  # then e10's whole check
+    assert guard._precheck_spent > 0
+    guard._precheck_spent = 5.0  # over a tenth of the 10 s
+    assert not guard.precheck_due()
+    after = {m: GAME_79.play(m).key for m in (d8, d6, e10)}
+    assert set(guard.memory.lost) == {after[d8], after[d6]} and set(guard.memory.clear) == {after[e10]}
+    # the stopped search's guard: no time, no check, and neither losing move
+    assert guard.choose(GAME_79, [d8, d6, e10], deadline=time.perf_counter()) == e10
+    assert list(guard.lost) == [d8, d6] and guard.checked == 0 and guard.checked_in_part is None
+
+
+def test_a_timed_search_prechecks_and_a_stop_before_the_root_vct_skips_it():
+    searcher = _searcher(vct_root_nodes=100_000, node_capacity=1 << 14, edge_capacity=1 << 20)
+    searcher.search(GAME_79, seconds=2.5)
+    assert searcher.root_guard.memory.lost or searcher.root_guard.memory.clear
+    # helper-64: a YXSTOP read before the search began was undone by the search's start, and the
+    # root VCT ran to its budget (1.3-1.6 s) before the first stop poll
+    fresh = _searcher(vct_root_nodes=100_000, node_capacity=1 << 14, edge_capacity=1 << 20)
+    result = fresh.search(GAME_79, seconds=30, stop=lambda: True)
+    assert result.stopped_by == "stop" and fresh.root_vct.work == 0

@@ -32,6 +32,8 @@ def run(stdin, write: Callable[[str], None], **engine_options) -> int:
     lines: queue.Queue = queue.Queue(maxsize=10_000)  # bounded: a flood waits in the pipe
 
     def read() -> None:
+        # END and the end of input do not stop a search: a script piped in whole has them read
+        # at once, and every search before them would answer from a playout
         try:
             for line in stdin:
                 if _is_stop(line):

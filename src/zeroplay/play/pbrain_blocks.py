@@ -51,7 +51,7 @@ class BlockCommands(PbrainBase):
             elif command == "SWAP2BOARD":
                 self._say(f"ERROR SWAP2BOARD expects x,y lines then DONE, got {quote(stripped)!r}; opening discarded")
             else:
-                self._say(f"ERROR BOARD expects x,y,field lines then DONE, got {quote(stripped)!r}; "
+                self._say(f"ERROR {command} expects x,y,field lines then DONE, got {quote(stripped)!r}; "
                           "board discarded")
             return False
         if self._block == "SWAP2BOARD":
@@ -85,7 +85,7 @@ class BlockCommands(PbrainBase):
         elif not self._started():
             pass
         elif bad is not None:
-            self._say(f"ERROR BOARD expects x,y,field lines then DONE, got {quote(bad)!r}; board discarded")
+            self._say(f"ERROR {command} expects x,y,field lines then DONE, got {quote(bad)!r}; board discarded")
         else:
             self._cmd_board_done(lines, play=command == "BOARD")
 

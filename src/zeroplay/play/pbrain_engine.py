@@ -79,6 +79,7 @@ class PbrainEngine(BlockCommands, Turns, InfoLimits):
         self._engines: dict = {}
         self._stopgaps: dict = {}  # search-only engines for the moves before the model is loaded
         self._last_result = None  # the last search's SearchResult (YXNBEST reads its moves)
+        self._guard_memory: dict = {}  # game -> the VCT guard's GuardMemory, across searchers
         self._analysing = False  # a YXNBEST search: its final MESSAGE line always printed
         self.stop_requested = threading.Event()  # YXSTOP read while a search runs (``run``)
         self._fresh_tree = True

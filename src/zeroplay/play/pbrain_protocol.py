@@ -58,8 +58,10 @@ COMMANDS = frozenset({"START", "RECTSTART", "RESTART", "BEGIN", "TURN", "BOARD",
                       "END", "INFO", "YXBOARD", "YXNBEST", "YXSTOP", "YXSHOWFORBID", "YXHASHCLEAR", "YXSHOWINFO",
                       "SWAP2BOARD"}) | UNPLAYED_BLOCKS
 """Command words: inside a block one of these ends the block (the manager gave up on it)."""
-MOVE_COMMANDS = frozenset({"BEGIN", "TURN", "BOARD"})
-"""The commands that ask for our move: the ones an unplayable rule answers with ERROR."""
+MOVE_COMMANDS = frozenset({"BEGIN", "TURN", "BOARD", "YXNBEST", "YXSHOWFORBID"})
+"""The commands that ask for our move (or, YXSHOWFORBID, for the rule's forbidden points): the
+ones an unplayable rule answers with ERROR (YXNBEST analysed the last position under the last
+rule that could be played)."""
 INT_VALUE = re.compile(r"^\s*-?\d{1,30}\s*$", re.ASCII)
 MAX_ECHO = 60  # characters of a bad line quoted back in a message
 

@@ -276,6 +276,9 @@ class Turns(PbrainBase):
                 budget = search_memory(self.max_memory, rss)
                 self._check_memory(rss)
             self._searcher = engine.new_searcher(memory_bytes=budget)
+            guard = getattr(self._searcher, "root_guard", None)
+            if guard is not None:  # what the VCT guard has shown outlives this searcher (a new max_memory, a rule's round trip)
+                guard.memory = self._guard_memory.setdefault(game, guard.memory)
             self._debug(f"search tables: {budget / 2**20:.0f} MiB")
             self._searcher_key = key
             self._fresh_tree = False

@@ -7,9 +7,9 @@ What ``pbrain-zeroplay`` answers (coordinates are Gomocup ``x,y``: column, row f
                                        no move is played and nothing is answered
     YXNBEST n                          search the position for the side to move (the turn's time
                                        budget); one ``MESSAGE nbest`` line per move for the n most
-                                       visited (1 <= n <= 10; unvisited ones by prior after them),
-                                       then the best move as ``x,y``; the stone is not placed (an
-                                       analysis)
+                                       visited (1 <= n <= 10; the move answered first, unvisited ones
+                                       by prior after them), then that move as ``x,y``; the stone
+                                       is not placed (an analysis)
     YXSTOP                             stop the search now running; it answers as if its time had
                                        run out (the reader thread sees it while the search runs)
     YXSHOWFORBID                       ``FORBID xxyy...xxyy.``: Black's forbidden points under
@@ -59,19 +59,24 @@ def progress_line(result, width: int) -> str:
 
 
 def nbest_lines(result, width: int, n: int) -> list[str]:
-    """One ``MESSAGE nbest`` line for each of the ``n`` most visited root moves, best first:
+    """``n`` ``MESSAGE nbest`` lines, the move the engine answers (``best_move``) first:
     ``MESSAGE nbest K x,y | visits V | winrate W% | prior P%`` (the mover's win rate, (Q + 1) / 2;
     V counts the tree's visits, a reused tree's earlier playouts included, as KataGo's analysis
-    does). A search stopped before ``n`` moves had a visit (YXSTOP at once) fills the list with
-    the unvisited moves by prior, which have no win rate: ``MESSAGE nbest K x,y | visits 0 |
-    prior P%``."""
+    does). Then the other visited moves by visits, the unvisited ones by prior (no win rate:
+    ``MESSAGE nbest K x,y | visits 0 | prior P%``; a search stopped at once, or proven by the
+    threat search), and last the moves the VCT guard showed to lose, marked ``| loses to a VCT``.
+    Fewer lines when the root has fewer candidate moves (a forced defence keeps only the blocks)."""
     lost = set(result.vct_lost)
-    visited = [m for m in result.moves if m.visits > 0]
-    rest = sorted((m for m in result.moves if m.visits == 0), key=lambda m: -m.prior)
+    best = None if result.best_move is None else int(result.best_move)
+
+    def rank(m) -> tuple:
+        move = int(m.move)
+        return (move != best, move in lost, m.visits == 0, -m.visits, -m.prior)
+
     lines = []
-    for rank, move in enumerate((visited + rest)[:n], start=1):
+    for k, move in enumerate(sorted(result.moves, key=rank)[:n], start=1):
         value = f" | winrate {100 * (move.q + 1) / 2:.1f}%" if move.visits else ""
-        lines.append(f"MESSAGE nbest {rank} {gomocup(int(move.move), width)} | visits {move.visits}{value} | "
+        lines.append(f"MESSAGE nbest {k} {gomocup(int(move.move), width)} | visits {move.visits}{value} | "
                      f"prior {100 * move.prior:.1f}%" + (" | loses to a VCT" if int(move.move) in lost else ""))
     return lines
 

@@ -25,11 +25,15 @@ move reached with under ``MIN_CHECK_S`` left is played unchecked (those before i
 lose, it was not). ``checked_in_part`` / ``unchecked`` say which, for the search's note. A
 search ended by its caller's ``stop`` (pbrain's YXSTOP) gives the guard ``STOP_S`` at most.
 
-A verified line is a fact about the position, whatever budget found it, so the guard keeps the
-last ``KNOWN_LINES`` of them by the Zobrist key of the position after the move: a later search
-(a turn cut short by YXSTOP, the next turn's reused tree, ``Searcher.vct_cleared``) rejects that
-move at once, with no check, where its own budget might not find the line again. A kept line is
-replayed before it is used, so a key collision costs a check, never a wrong rejection.
+A verified line is a fact about the position, whatever budget found it, and a check that ran its
+whole budget without finding one gives the same answer again, so the guard keeps both in a
+``GuardMemory`` by the Zobrist key of the position after the move (the last ``KNOWN_LINES`` of
+each): a later check of that position costs nothing and needs no time. A search long enough to
+afford it checks its leading moves while it runs (``precheck``, from ``Searcher.search``: one
+tenth of its time at most), so that a search its caller stops (YXSTOP after seconds of analysis) does not
+meet an unchecked second choice with ``STOP_S`` left. A kept line is replayed before it is used,
+so a key collision costs a check, never a wrong rejection. Front-ends that rebuild their searcher
+(pbrain on a new ``max_memory`` or rule) hand the memory on (``RootGuard.memory``).
 """
 
 from __future__ import annotations
@@ -44,12 +48,54 @@ MIN_CHECK_S = 0.005
 GUARD_MAX_SHARE = 0.5
 """The most of a search's seconds ``vct_guard_min_seconds`` may take from its playouts."""
 
-STOP_S = 0.1
-"""The guard's time after a search its caller stopped (seconds): the answer is wanted now."""
+STOP_S = 0.2
+"""The guard's time after a search its caller stopped (seconds): the answer is wanted now. A
+losing line of 10,000 work units (game 79's d8) takes 0.05 s on an idle core and 0.1-0.2 s on
+a loaded one; at 0.1 s a stop in a search's first second played d8 "checked in part"."""
 
 
 KNOWN_LINES = 4096
-"""The most verified VCT lines a guard keeps across searches (oldest dropped first)."""
+"""The most positions a ``GuardMemory`` keeps of each kind (oldest dropped first)."""
+
+PRECHECK_AFTER_S = 1.0
+"""Seconds into a search before it checks its leading moves (``RootGuard.precheck``): a shorter
+search leaves them to the guard at its end."""
+
+PRECHECK_SHARE = 0.1
+"""The most of a search's time so far its checks of leading moves may have taken."""
+
+QUICK_SHARE = 0.25
+"""A leading move's first check during a search: this share of the guard's work budget. The
+losing lines of game 79 took 8,300-10,400 units of the 50,000; a whole check that finds
+nothing, 0.3 s unloaded."""
+
+PRECHECK_MOVES = 3
+"""How many of the most visited moves ``precheck`` looks at."""
+
+
+class GuardMemory:
+    """What VCT guard checks found, across searches, by the Zobrist key of the position after the
+    move (the opponent to move): ``lost`` holds the opponent's verified winning line there,
+    ``clear`` the work budget of a check that ran it all and found none. At most ``KNOWN_LINES``
+    positions each; a game's positions only (one memory per game)."""
+
+    def __init__(self) -> None:
+        self.lost: dict[int, list[int]] = {}
+        self.clear: dict[int, int] = {}
+
+    @staticmethod
+    def _put(table: dict, key: int, value) -> None:
+        table.pop(key, None)
+        table[key] = value
+        if len(table) > KNOWN_LINES:
+            del table[next(iter(table))]
+
+    def keep_lost(self, key: int, line: list[int]) -> None:
+        self._put(self.lost, key, list(line))
+        self.clear.pop(key, None)
+
+    def keep_clear(self, key: int, nodes: int) -> None:
+        self._put(self.clear, key, int(nodes))
 
 
 class RootGuard:
@@ -64,8 +110,7 @@ class RootGuard:
         checked_in_part: the move returned, when its check was cut short by the deadline.
         unchecked: the move returned, when the deadline left no time to check it.
         seconds: wall time of the last ``choose``.
-        known: ``{Zobrist key of the position after a move: the opponent's verified winning
-            line there}``, across searches (at most ``KNOWN_LINES``).
+        memory: the ``GuardMemory`` its checks read and add to, across searches.
     """
 
     def __init__(self, game, config, solver):
@@ -83,7 +128,10 @@ class RootGuard:
         self.checked_in_part: int | None = None
         self.unchecked: int | None = None
         self.seconds = 0.0
-        self.known: dict[int, list[int]] = {}
+        self.memory = GuardMemory()
+        self._search_started = 0.0
+        self._precheck_spent = 0.0
+        self._quick_checked: set[int] = set()
 
     def choose(self, state, moves: list[int], deadline: float | None = None) -> int | None:
         """The first of ``moves`` (actions of ``state``, the search's choice first) after which
@@ -99,9 +147,11 @@ class RootGuard:
             for move in moves[: self.max_moves]:
                 move = int(move)
                 after = state.play(move)
-                line = self.known.get(after.key, [])
-                if line and not after.is_terminal and verify_line(after, "win", len(line), line):
-                    self.lost[move] = line  # shown by an earlier search: no check, even with no time left
+                known = self._known(after)
+                if known == "clear":
+                    return move  # a whole check found nothing here before: the same again
+                if isinstance(known, list):
+                    self.lost[move] = known  # shown by an earlier check: none now, even with no time left
                     continue
                 if solver.interrupted or (deadline is not None and time.perf_counter() + MIN_CHECK_S >= deadline):
                     self.unchecked = move  # not shown to lose, where those before it were
@@ -109,25 +159,84 @@ class RootGuard:
                 self.checked += 1
                 if after.is_terminal:
                     return move
-                r = solver.vct(after, nodes=self.nodes, method="pns", pool=self.pool, deadline=deadline)
-                line = list(r.line) if r.found else []
-                if line and verify_line(after, "win", len(line), line):
-                    self.lost[move] = line
-                    self._keep(after.key, line)
+                found = self._check(solver, after, deadline)
+                if isinstance(found, list):
+                    self.lost[move] = found
                     continue
-                if not r.complete and r.nodes < self.nodes and (
-                        solver.interrupted or (deadline is not None and time.perf_counter() >= deadline)):
+                if found == "cut":
                     self.checked_in_part = move
                 return move
             return None
         finally:
             self.seconds = time.perf_counter() - t0
 
-    def _keep(self, key: int, line: list[int]) -> None:
-        self.known.pop(key, None)
-        self.known[key] = line
-        if len(self.known) > KNOWN_LINES:
-            del self.known[next(iter(self.known))]
+    def precheck(self, state, moves: list[int], deadline: float) -> None:
+        """During a search (``Searcher.search``, when ``precheck_due``): one check of a leading
+        move (``moves``, the most visited, at most ``PRECHECK_MOVES`` of them) that ``memory``
+        does not settle, stopping at ``deadline`` (a ``time.perf_counter()`` value). Each gets a
+        quick check first (``QUICK_SHARE`` of the budget: the guard's losing lines are mostly
+        short, and a whole check that finds nothing costs 5-10 times as much), then, once they
+        all had one, a whole check. What a check settles goes to ``memory`` for ``choose``;
+        none of ``choose``'s attributes change."""
+        t0 = time.perf_counter()
+        if deadline - t0 < 4 * MIN_CHECK_S:
+            return
+        solver = self._solver()
+        try:
+            open_ = []
+            for move in moves[:PRECHECK_MOVES]:
+                after = state.play(int(move))
+                if not after.is_terminal and self._known(after) is None:
+                    open_.append(after)
+            quick = next((a for a in open_ if a.key not in self._quick_checked), None)
+            if solver.interrupted or not open_:
+                return
+            if quick is not None:
+                self._quick_checked.add(quick.key)
+                self._check(solver, quick, deadline, nodes=max(1, int(self.nodes * QUICK_SHARE)))
+            else:
+                self._check(solver, open_[0], deadline)
+        finally:
+            self._precheck_spent += time.perf_counter() - t0
+
+    def precheck_due(self) -> bool:
+        """Whether the search may check a leading move now: ``PRECHECK_AFTER_S`` into it, and
+        its checks so far under ``PRECHECK_SHARE`` of its time."""
+        elapsed = time.perf_counter() - self._search_started
+        return elapsed >= PRECHECK_AFTER_S and self._precheck_spent <= PRECHECK_SHARE * elapsed
+
+    def start_search(self) -> None:
+        """A search begins (``Searcher.start``): the clock of ``precheck_due``."""
+        self._search_started = time.perf_counter()
+        self._precheck_spent = 0.0
+        self._quick_checked = set()
+
+    def _known(self, after) -> list[int] | str | None:
+        """``memory``'s answer for the position ``after`` a move: the opponent's line (replayed
+        on real states), "clear" (a whole check at this budget or more found none), or None."""
+        line = self.memory.lost.get(after.key)
+        if line and not after.is_terminal and verify_line(after, "win", len(line), line):
+            return line
+        if self.memory.clear.get(after.key, -1) >= self.nodes:
+            return "clear"
+        return None
+
+    def _check(self, solver, after, deadline: float | None, nodes: int | None = None) -> list[int] | str:
+        """One check of the position ``after`` a move within ``nodes`` work units (default the
+        guard's budget): the opponent's verified line, "clear" (none within the whole budget, or
+        none exists), or "cut" (the deadline, an interrupt or a smaller ``nodes`` stopped it
+        first). A line, and "clear", go to ``memory``."""
+        budget = self.nodes if nodes is None else min(nodes, self.nodes)
+        r = solver.vct(after, nodes=budget, method="pns", pool=self.pool, deadline=deadline)
+        line = list(r.line) if r.found else []
+        if line and verify_line(after, "win", len(line), line):
+            self.memory.keep_lost(after.key, line)
+            return line
+        stopped = solver.interrupted or (deadline is not None and time.perf_counter() >= deadline)
+        if not r.complete and (budget < self.nodes or (r.nodes < self.nodes and stopped)):
+            return "cut"
+        self.memory.keep_clear(after.key, self.nodes)
+        return "clear"
 
     def note(self, chosen: int, played: int) -> str | None:
         """What the last ``choose`` did, for the search's notes (None: nothing to say): the moves

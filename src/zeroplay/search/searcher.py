@@ -36,7 +36,7 @@ from zeroplay.search.limits import Limits
 from zeroplay.search.opening import opening_priors
 from zeroplay.search.proof import PROOF_NAMES, best_proven_edge, proof_line, verify_line
 from zeroplay.search.result import MoveStats, SearchResult, lcb
-from zeroplay.search.root_guard import GUARD_MAX_SHARE, STOP_S, RootGuard
+from zeroplay.search.root_guard import GUARD_MAX_SHARE, PRECHECK_MOVES, STOP_S, RootGuard
 from zeroplay.search.root_vct import RootVct
 from zeroplay.search.structs import StructCache
 from zeroplay.search.threats import check_root, new_threat_arrays, proof_tail
@@ -116,6 +116,7 @@ class Searcher:
         self.root_guard = RootGuard(game, config, self.root_vct.solver)
         # this search's guard outcomes: the choice -> (the move played, its note, the moves shown to lose)
         self._guarded: dict[int, tuple[int, str | None, tuple[int, ...]]] = {}
+        self._stop: Callable[[], bool] | None = None  # search()'s stop, while it runs
         self._vct_lost: tuple[int, ...] = ()
         self._guard_deadline: float | None = None
         self._last_round_end = 0.0
@@ -247,6 +248,7 @@ class Searcher:
         self._guard_deadline = None
         self._last_round_end = self._started
         self.root_vct.resume()  # an interrupt was for the search before
+        self.root_guard.start_search()
         if self.root_guard.enabled and limits.seconds is not None and self.root_guard.share > 0:
             # the VCT guard's share of the time comes after the playouts (search/root_guard.py)
             self._guard_deadline = self._started + limits.seconds
@@ -417,6 +419,8 @@ class Searcher:
         if self._threats_at_root and self.tree.node_state[self.root] == EXPANDED:
             self._threats_at_root = False
             if not check_root(self, self.config.threat_solver_root_nodes) and self.tree.node_proof[self.root] == UNPROVEN:
+                if self._stop is not None and self._stop():
+                    return  # stopped before it began (a YXSTOP read with the command): the move is wanted now
                 # no VCF: the proof-number VCT within its share (search/root_vct.py)
                 self.root_vct.run(self.root_state, seconds=self._limits.seconds, started=self._started)
 
@@ -446,19 +450,38 @@ class Searcher:
         Raises:
             ValueError: no limit given, or a state of another game.
         """
-        self.start(state, Limits(playouts=playouts, visits=visits, seconds=seconds))
-        while not self.done:
-            if stop is not None and self.tree.node_state[self.root] != NEW and stop():
-                self.stopped_by = "stop"
-                break
-            if self.gather():
-                try:
-                    priors, values = self.evaluate_queued()
-                except BaseException:
-                    self.abandon()
-                    raise
-                self.finish(priors, values)
+        self._stop = stop
+        try:
+            self.start(state, Limits(playouts=playouts, visits=visits, seconds=seconds))
+            while not self.done:
+                if stop is not None and self.tree.node_state[self.root] != NEW and stop():
+                    self.stopped_by = "stop"
+                    break
+                self._precheck()
+                if self.gather():
+                    try:
+                        priors, values = self.evaluate_queued()
+                    except BaseException:
+                        self.abandon()
+                        raise
+                    self.finish(priors, values)
+        finally:
+            self._stop = None
         return self.result()
+
+    def _precheck(self) -> None:
+        """A timed search's VCT guard checks its leading moves while it runs, once a second
+        (``RootGuard.precheck``): the guard at the end then finds them settled."""
+        guard = self.root_guard
+        if not guard.enabled or self._guard_deadline is None or not guard.precheck_due() \
+                or self.tree.node_state[self.root] != EXPANDED:
+            return
+        edges = node_edges(self.tree, self.root)
+        order = np.argsort(-edges.visits, kind="stable")[:PRECHECK_MOVES]
+        guard.precheck(self.root_state, [int(edges.moves[i]) for i in order if edges.visits[i] > 0],
+                       self._started + self._limits.seconds)
+        self._last_round_end = time.perf_counter()  # the check is not a round of playouts
+
 
     # --- results -------------------------------------------------------------------------------
     def result(self) -> SearchResult:
