@@ -196,9 +196,14 @@ def test_the_vct_guards_trade_is_a_message_line_and_marked_in_nbest():
     assert yixin.guard_line(traded, 15) == ("MESSAGE VCT guard: 7,3 9,3 lose to a forced win by threats (VCT); "
                                             "7,4 instead")
     nbest = yixin.nbest_lines(traded, 15, 3)
-    # helper-64: the rejected moves led the list and the move answered came third (or was missing)
+    # helper-64: the rejected moves led the list and the move answered came third (or was missing);
+    # helper-65: listed last, they were cut off and never shown, so they keep their visits' place
     assert [line.endswith("| loses to a VCT") for line in nbest] == [False, True, True]
     assert nbest[0].startswith("MESSAGE nbest 1 7,4 | visits 20 ")
+    assert yixin.nbest_lines(traded, 15, 2)[1].startswith("MESSAGE nbest 2 7,3 | visits 275 ")
+    # a loss the guard's memory holds from an earlier search is marked too
+    marked = yixin.nbest_lines(SearchResult(best_move=67, moves=moves), 15, 3, lost={54})
+    assert [line.endswith("| loses to a VCT") for line in marked] == [False, False, True]
     cut = SearchResult(best_move=67, moves=moves, vct_lost=(52, 54),
                        notes=(note[0] + " (checked in part: the time was up)",))
     assert yixin.guard_line(cut, 15).endswith("; 7,4 instead (checked in part: the time was up)")

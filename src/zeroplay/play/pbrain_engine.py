@@ -324,7 +324,14 @@ class PbrainEngine(BlockCommands, Turns, InfoLimits):
             cell = self._quick_move()
             self._debug("YXNBEST: quick heuristic move (no search available now)")
         elif self._last_result is not None:
-            for line in yixin.nbest_lines(self._last_result, self.width, int(arg)):
+            result, known = self._last_result, set()
+            check = getattr(self._searcher, "vct_known_lost", None)
+            if check is not None:  # losses the guard's memory holds from earlier searches: marked too
+                try:
+                    known = check(self._state(), [m.move for m in result.moves])
+                except ValueError:
+                    known = set()
+            for line in yixin.nbest_lines(result, self.width, int(arg), lost=known):
                 self._say(line)
         self._say(yixin.gomocup(int(cell), self.width))
 

@@ -58,20 +58,20 @@ def progress_line(result, width: int) -> str:
     return line + (f" | pv {pv}" if pv else "")
 
 
-def nbest_lines(result, width: int, n: int) -> list[str]:
+def nbest_lines(result, width: int, n: int, lost: set[int] | frozenset[int] = frozenset()) -> list[str]:
     """``n`` ``MESSAGE nbest`` lines, the move the engine answers (``best_move``) first:
     ``MESSAGE nbest K x,y | visits V | winrate W% | prior P%`` (the mover's win rate, (Q + 1) / 2;
     V counts the tree's visits, a reused tree's earlier playouts included, as KataGo's analysis
-    does). Then the other visited moves by visits, the unvisited ones by prior (no win rate:
+    does). Then the other visited moves by visits, then the unvisited ones by prior (no win rate:
     ``MESSAGE nbest K x,y | visits 0 | prior P%``; a search stopped at once, or proven by the
-    threat search), and last the moves the VCT guard showed to lose, marked ``| loses to a VCT``.
-    Fewer lines when the root has fewer candidate moves (a forced defence keeps only the blocks)."""
-    lost = set(result.vct_lost)
+    threat search). A move the VCT guard showed to lose (``result.vct_lost``, or ``lost``: those
+    its memory holds, ``Searcher.vct_known_lost``) is marked ``| loses to a VCT``. Fewer lines
+    when the root has fewer candidate moves (a forced defence keeps only the blocks)."""
+    lost = set(lost) | set(result.vct_lost)
     best = None if result.best_move is None else int(result.best_move)
 
     def rank(m) -> tuple:
-        move = int(m.move)
-        return (move != best, move in lost, m.visits == 0, -m.visits, -m.prior)
+        return (int(m.move) != best, m.visits == 0, -m.visits, -m.prior)
 
     lines = []
     for k, move in enumerate(sorted(result.moves, key=rank)[:n], start=1):

@@ -45,8 +45,11 @@ from zeroplay.search.proof import verify_line
 MIN_CHECK_S = 0.005
 """A check is not started with less time than this left (seconds): the move is played unchecked."""
 
-GUARD_MAX_SHARE = 0.5
-"""The most of a search's seconds ``vct_guard_min_seconds`` may take from its playouts."""
+GUARD_MAX_SHARE = 0.75
+"""The most of a search's seconds ``vct_guard_min_seconds`` may take from its playouts. In a
+search of under 0.3 s the playouts are the root's and a round or two, and the search's choice
+is mostly the net's prior; game 79's losing d8 needs 10,400 work units, 0.05-0.2 s (at 0.5, a
+0.14 s search checked it in 1 of 2 tries; pbrain's 300 ms turns played d8 in most fresh tries)."""
 
 STOP_S = 0.2
 """The guard's time after a search its caller stopped (seconds): the answer is wanted now. A
@@ -147,7 +150,7 @@ class RootGuard:
             for move in moves[: self.max_moves]:
                 move = int(move)
                 after = state.play(move)
-                known = self._known(after)
+                known = self.known(after)
                 if known == "clear":
                     return move  # a whole check found nothing here before: the same again
                 if isinstance(known, list):
@@ -186,7 +189,7 @@ class RootGuard:
             open_ = []
             for move in moves[:PRECHECK_MOVES]:
                 after = state.play(int(move))
-                if not after.is_terminal and self._known(after) is None:
+                if not after.is_terminal and self.known(after) is None:
                     open_.append(after)
             quick = next((a for a in open_ if a.key not in self._quick_checked), None)
             if solver.interrupted or not open_:
@@ -211,7 +214,7 @@ class RootGuard:
         self._precheck_spent = 0.0
         self._quick_checked = set()
 
-    def _known(self, after) -> list[int] | str | None:
+    def known(self, after) -> list[int] | str | None:
         """``memory``'s answer for the position ``after`` a move: the opponent's line (replayed
         on real states), "clear" (a whole check at this budget or more found none), or None."""
         line = self.memory.lost.get(after.key)

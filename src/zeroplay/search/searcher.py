@@ -120,6 +120,7 @@ class Searcher:
         self._vct_lost: tuple[int, ...] = ()
         self._guard_deadline: float | None = None
         self._last_round_end = 0.0
+        self._last_round_playouts = 0
         features = getattr(evaluator, "features", None)
         self.params = SearchParams(
             c_puct=float(config.c_puct),
@@ -247,6 +248,7 @@ class Searcher:
         self._vct_lost = ()
         self._guard_deadline = None
         self._last_round_end = self._started
+        self._last_round_playouts = 0
         self.root_vct.resume()  # an interrupt was for the search before
         self.root_guard.start_search()
         if self.root_guard.enabled and limits.seconds is not None and self.root_guard.share > 0:
@@ -291,11 +293,16 @@ class Searcher:
             reason = self._limits.reason(self.playouts, int(t.node_n[r]), self._started)
             if reason is None and self._guard_deadline is not None:
                 # the VCT guard's time comes after the playouts': end them a round early rather
-                # than run the last round into it (rounds of a loaded 15x15 search took 15-80 ms)
+                # than run the last round into it (rounds of a loaded 15x15 search took 15-80 ms).
+                # The next round is guessed from the last one's time per playout: the root's
+                # round is one leaf and the next batch_size (a numpy 15x15 net took 0.1 s for
+                # those 16, a 0.14 s search's whole guard time: helper-65's 300 ms turns)
                 now = time.perf_counter()
-                if 2 * now - self._last_round_end >= self._started + self._limits.seconds:
+                done = max(1, self.playouts - self._last_round_playouts)
+                ahead = (now - self._last_round_end) * max(1.0, self.config.batch_size / done)
+                if now + ahead >= self._started + self._limits.seconds:
                     reason = "seconds"
-                self._last_round_end = now
+                self._last_round_end, self._last_round_playouts = now, self.playouts
             self.stopped_by = reason or ""
 
     def _make_room(self) -> None:
@@ -669,6 +676,14 @@ class Searcher:
         if not self.root_guard.enabled:
             return True
         return self.root_guard.choose(state, [int(move)]) is not None
+
+    def vct_known_lost(self, state: State, moves: list[int]) -> set[int]:
+        """Those of ``moves`` (actions of ``state``) after which the VCT guard's memory holds a
+        verified win for the opponent (``RootGuard.memory``; no new check): for an analysis
+        that lists moves the last search's guard did not reach (pbrain's ``YXNBEST``)."""
+        if not self.root_guard.enabled:
+            return set()
+        return {int(m) for m in moves if isinstance(self.root_guard.known(state.play(int(m))), list)}
 
     def _choose(self, stats: list[MoveStats]) -> int:
         """Most visits (or best LCB), never a move proven lost while another is not."""
