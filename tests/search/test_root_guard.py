@@ -270,3 +270,11 @@ def test_the_searcher_names_the_losses_its_guard_remembers():
     assert searcher.vct_known_lost(GAME_79, [d8, e10]) == set()  # nothing checked yet: no check now either
     searcher.root_guard.choose(GAME_79, [d8, e10])
     assert searcher.vct_known_lost(GAME_79, [d8, e10]) == {d8}
+
+
+def test_the_root_vct_is_not_taken_for_a_round_of_playouts():
+    # helper-65's rerun: a 5 s pbrain turn answered after 1 playout in 1.6 s: the root's round,
+    # timed with the root VCT in it and scaled to a batch, looked too long to start another
+    searcher = _searcher(vct_root_nodes=400_000, node_capacity=1 << 14, edge_capacity=1 << 20)
+    r = searcher.search(GAME_79, seconds=3.0)
+    assert searcher.root_vct.seconds > 0.2 and r.playouts > 2 * searcher.config.batch_size, (r.playouts, r.seconds)

@@ -77,6 +77,12 @@ def _recent_moves_keyed(game: Game, features: str | None) -> int:
     return recent
 
 
+ROUND_GUESS_MAX_S = 0.25
+"""The most a timed, guarded search guesses its next round of playouts takes from a smaller
+round's time per playout (``Searcher._update_stop``): a 16-leaf round of the 15x15 net with
+numpy inference took about 0.1 s on a loaded core."""
+
+
 class Searcher:
     """PUCT Monte-Carlo graph search over one game, keeping its tree between searches.
 
@@ -297,9 +303,12 @@ class Searcher:
                 # The next round is guessed from the last one's time per playout: the root's
                 # round is one leaf and the next batch_size (a numpy 15x15 net took 0.1 s for
                 # those 16, a 0.14 s search's whole guard time: helper-65's 300 ms turns)
+                # A small round's time can be mostly one-off costs (the first search's compile, the
+                # root's priors), so the scaled guess is held to ROUND_GUESS_MAX_S.
                 now = time.perf_counter()
+                last = now - self._last_round_end
                 done = max(1, self.playouts - self._last_round_playouts)
-                ahead = (now - self._last_round_end) * max(1.0, self.config.batch_size / done)
+                ahead = max(last, min(last * self.config.batch_size / done, ROUND_GUESS_MAX_S))
                 if now + ahead >= self._started + self._limits.seconds:
                     reason = "seconds"
                 self._last_round_end, self._last_round_playouts = now, self.playouts
@@ -425,11 +434,16 @@ class Searcher:
         """Threat solver: one VCF at the root per search, once the root has its edges."""
         if self._threats_at_root and self.tree.node_state[self.root] == EXPANDED:
             self._threats_at_root = False
-            if not check_root(self, self.config.threat_solver_root_nodes) and self.tree.node_proof[self.root] == UNPROVEN:
-                if self._stop is not None and self._stop():
-                    return  # stopped before it began (a YXSTOP read with the command): the move is wanted now
-                # no VCF: the proof-number VCT within its share (search/root_vct.py)
-                self.root_vct.run(self.root_state, seconds=self._limits.seconds, started=self._started)
+            t0 = time.perf_counter()
+            try:
+                if not check_root(self, self.config.threat_solver_root_nodes) and self.tree.node_proof[self.root] == UNPROVEN:
+                    if self._stop is not None and self._stop():
+                        return  # stopped before it began (a YXSTOP read with the command): the move is wanted now
+                    # no VCF: the proof-number VCT within its share (search/root_vct.py)
+                    self.root_vct.run(self.root_state, seconds=self._limits.seconds, started=self._started)
+            finally:
+                # not a round of playouts: the next round's guess (_update_stop) leaves it out
+                self._last_round_end += time.perf_counter() - t0
 
     def _after_round(self) -> None:
         if not self._root_priors_ready:
