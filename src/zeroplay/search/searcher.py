@@ -302,9 +302,9 @@ class Searcher:
                 # than run the last round into it (rounds of a loaded 15x15 search took 15-80 ms).
                 # The next round is guessed from the last one's time per playout: the root's
                 # round is one leaf and the next batch_size (a numpy 15x15 net took 0.1 s for
-                # those 16, a 0.14 s search's whole guard time: helper-65's 300 ms turns)
-                # A small round's time can be mostly one-off costs (the first search's compile, the
-                # root's priors), so the scaled guess is held to ROUND_GUESS_MAX_S.
+                # those 16, a 0.14 s search's whole guard time: helper-65's 300 ms turns). A
+                # small round's time can be mostly one-off costs (the first search's compile,
+                # the root's priors), so the scaled guess is held to ROUND_GUESS_MAX_S.
                 now = time.perf_counter()
                 last = now - self._last_round_end
                 done = max(1, self.playouts - self._last_round_playouts)
@@ -491,8 +491,9 @@ class Searcher:
         return self.result()
 
     def _precheck(self) -> None:
-        """A timed search's VCT guard checks its leading moves while it runs, once a second
-        (``RootGuard.precheck``): the guard at the end then finds them settled."""
+        """A timed search's VCT guard checks its leading moves while it runs, from its first
+        second on and within a tenth of its time (``RootGuard.precheck``, ``precheck_due``):
+        the guard at the end then finds them settled."""
         guard = self.root_guard
         if not guard.enabled or self._guard_deadline is None or not guard.precheck_due() \
                 or self.tree.node_state[self.root] != EXPANDED:
@@ -502,7 +503,6 @@ class Searcher:
         guard.precheck(self.root_state, [int(edges.moves[i]) for i in order if edges.visits[i] > 0],
                        self._started + self._limits.seconds)
         self._last_round_end = time.perf_counter()  # the check is not a round of playouts
-
 
     # --- results -------------------------------------------------------------------------------
     def result(self) -> SearchResult:
