@@ -11,7 +11,9 @@ What ``pbrain-zeroplay`` answers (coordinates are Gomocup ``x,y``: column, row f
                                        by prior after them), then that move as ``x,y``; the stone
                                        is not placed (an analysis)
     YXSTOP                             stop the search now running; it answers as if its time had
-                                       run out (the reader thread sees it while the search runs)
+                                       run out (the reader thread sees it while the search runs;
+                                       a search whose command was sent before the YXSTOP but starts
+                                       after it, queued behind the running one, stops at once too)
     YXSHOWFORBID                       ``FORBID xxyy...xxyy.``: Black's forbidden points under
                                        renju (``INFO rule 4``), whoever is to move; ``FORBID .``
                                        when none, and always under free-style and exactly five
