@@ -3,6 +3,7 @@ win by a VCT, found without searching.
 
     .venv/bin/python training/vct_blunders.py \\
         training/strength/games/gomoku-15x15-iter83/heuristic-800.jsonl [--nodes 50000]
+        [--lost-only] [--within 50000]
 
 For each distinct game of a ``zeroplay arena --record`` file of a Gomoku match (a header line with
 the game's options, then one game a line with ``moves``, ``a_is_black`` and ``winner``), every move
@@ -11,7 +12,9 @@ of player A after the sampled opening plies is replayed and the opponent's proof
 it; a line found is replayed to the opponent's five (``proof.verify_line``) before it counts. At
 the first such move of a game, every other legal move within 2 cells of a stone is tried the same
 way, and the first one after which no VCT is found is printed ("cleared"). Then the game's next
-one. The last line sums it up. The guard itself (``search/root_guard.py``) tries the search's most
+one. The last line sums it up. ``--lost-only`` reads only the games A lost; ``--within G`` also
+says, of each such move, whether a VCT search of G units finds the line too (a guard of G units
+would have seen it) and counts those it does not (``deeper``). The guard itself (``search/root_guard.py``) tries the search's most
 visited moves, not every move near the stones; docs/THREATS.md, "The VCT guard".
 """
 
@@ -23,10 +26,11 @@ import sys
 import time
 
 
-def blunders(path: str, nodes: int, out=sys.stdout) -> dict:
+def blunders(path: str, nodes: int, out=sys.stdout, lost_only: bool = False, within: int | None = None) -> dict:
     """Scan one record; prints a line per game with such a move and returns the totals: ``games``
-    (distinct), ``moves`` (A's moves checked), ``lost`` (those after which a VCT was found),
-    ``cleared`` (of those, the positions where another move near the stones was not shown to lose).
+    (distinct, of those read), ``moves`` (A's moves checked), ``lost`` (those after which a VCT
+    was found), ``cleared`` (of those, the positions where another move near the stones was not
+    shown to lose), ``deeper`` (of ``lost``, those a ``within``-unit search does not find).
 
     Raises:
         ValueError: a record that does not parse, or of another game than Gomoku.
@@ -47,14 +51,14 @@ def blunders(path: str, nodes: int, out=sys.stdout) -> dict:
     solver = ThreatSolver(game, table_mib=2.0)
     pool = min(max(2 * nodes, 1 << 14), 1 << 22)
 
-    def loses(state, move: int) -> bool:
+    def loses(state, move: int, budget: int = nodes) -> bool:
         after = state.play(move)
         if after.is_terminal:
             return False
-        r = solver.vct(after, nodes=nodes, method="pns", pool=pool)
+        r = solver.vct(after, nodes=budget, method="pns", pool=pool)
         return bool(r.found and verify_line(after, "win", len(r.line), list(r.line)))
 
-    totals = {"games": 0, "moves": 0, "lost": 0, "cleared": 0}
+    totals = {"games": 0, "moves": 0, "lost": 0, "cleared": 0, "deeper": 0}
     seen: set[tuple[int, ...]] = set()
     skip = int(head.get("opening_moves") or 0)
     for number, raw in enumerate(lines[1:], start=2):
@@ -64,7 +68,7 @@ def blunders(path: str, nodes: int, out=sys.stdout) -> dict:
             a = 0 if r["a_is_black"] else 1
         except (ValueError, KeyError, TypeError):
             raise ValueError(f"{path}, line {number}: not a game of the record") from None
-        if tuple(moves) in seen:
+        if tuple(moves) in seen or (lost_only and r.get("winner") != 1 - a):
             continue
         seen.add(tuple(moves))
         totals["games"] += 1
@@ -79,10 +83,13 @@ def blunders(path: str, nodes: int, out=sys.stdout) -> dict:
                         abs(int(m) // w - t // w) <= 2 and abs(int(m) % w - t % w) <= 2 for t in moves[:ply])]
                     ok = next((m for m in near if not loses(state, m)), None)
                     totals["cleared"] += ok is not None
+                    deeper = within is not None and not loses(state, move, within)
+                    totals["deeper"] += deeper
                     print(f"game {r.get('game')} ply {ply}: A ({'Black' if a == 0 else 'White'}) played "
                           f"{game.format_move(move)}, after which the opponent wins by a VCT; "
                           + (f"{game.format_move(ok)} is not shown to lose" if ok is not None
                              else "so does every move near the stones")
+                          + (f"; not found within {within} units" if deeper else "")
                           + f" (winner: {'Black' if r['winner'] == 0 else 'White' if r['winner'] == 1 else 'none'})",
                           file=out, flush=True)
                     break
@@ -94,19 +101,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("records", nargs="+", help="zeroplay arena --record files of Gomoku matches")
     parser.add_argument("--nodes", type=int, default=50_000, help="VCT work units per move (default 50000)")
+    parser.add_argument("--lost-only", action="store_true", help="only the games A lost")
+    parser.add_argument("--within", type=int, default=None,
+                        help="also search each losing move's VCT with this many units (a smaller guard's view)")
     args = parser.parse_args(argv)
-    if args.nodes < 1:
-        parser.error(f"--nodes must be >= 1, got {args.nodes}")
+    if args.nodes < 1 or (args.within is not None and args.within < 1):
+        parser.error(f"--nodes and --within must be >= 1, got {args.nodes} and {args.within}")
     started = time.perf_counter()
     for path in args.records:
         try:
-            t = blunders(path, args.nodes)
+            t = blunders(path, args.nodes, lost_only=args.lost_only, within=args.within)
         except (OSError, ValueError) as e:
             print(f"vct_blunders.py: {e}", file=sys.stderr)
             return 1
         print(f"{path}: {t['games']} distinct games, {t['moves']} moves of A checked, {t['lost']} let the "
               f"opponent a VCT, {t['cleared']} of them with a move near the stones not shown to lose "
-              f"({time.perf_counter() - started:.0f} s)")
+              + (f", {t['deeper']} not found within {args.within} units" if args.within else "")
+              + f" ({time.perf_counter() - started:.0f} s)")
     return 0
 
 

@@ -278,3 +278,44 @@ def test_the_root_vct_is_not_taken_for_a_round_of_playouts():
     searcher = _searcher(vct_root_nodes=400_000, node_capacity=1 << 14, edge_capacity=1 << 20)
     r = searcher.search(GAME_79, seconds=3.0)
     assert searcher.root_vct.seconds > 0.2 and r.playouts > 2 * searcher.config.batch_size, (r.playouts, r.seconds)
+
+
+def test_with_time_left_a_move_that_passed_is_checked_again_deeper():
+    # helper-65: the guard traded d8 for g5, which loses to an 11-ply VCT of about 70,500 units
+    guard = _searcher().root_guard
+    g5, e10 = _moves("g5 e10")
+    assert guard.deep_nodes == 100_000 and guard.pool >= 2 * guard.deep_nodes
+    assert guard.choose(GAME_79, [g5, e10]) == g5  # no deadline: the guard's budget only
+    assert guard.memory.clear[GAME_79.play(g5).key] == 50_000
+    assert guard.choose(GAME_79, [g5, e10], deadline=time.perf_counter() + 60, deepen=False) == g5
+    assert guard.choose(GAME_79, [g5, e10], deadline=time.perf_counter() + 60) == e10
+    end = GAME_79.play(g5).play_many(guard.lost[g5])
+    assert end.is_terminal and end.winner == 0  # Black's win, replayed
+    assert guard.memory.clear[GAME_79.play(e10).key] == guard.deep_nodes  # checked deeper too
+    assert guard.choose(GAME_79, [g5, e10]) == e10  # and remembered
+
+
+def test_a_deeper_check_is_not_started_without_the_time_for_it():
+    guard = _searcher().root_guard
+    g5, e10 = _moves("g5 e10")
+    assert guard.choose(GAME_79, [g5, e10]) == g5 and guard.unit_s < 1e-3  # the check timed the units
+    guard.unit_s = 1.0  # now a unit looks to take a second: no deeper check fits in a minute
+    assert guard.choose(GAME_79, [g5, e10], deadline=time.perf_counter() + 60) == g5
+    assert guard.memory.clear[GAME_79.play(g5).key] == 50_000
+
+
+def test_a_long_search_checks_its_leading_moves_deeper_once_they_passed():
+    guard = _searcher().root_guard
+    g5, e10 = _moves("g5 e10")
+    guard.start_search()
+    guard._search_started -= 100.0
+    for _ in range(4):  # a quick and a whole check each
+        guard.precheck(GAME_79, [g5, e10], time.perf_counter() + 60)
+    after = {m: GAME_79.play(m).key for m in (g5, e10)}
+    assert guard.memory.clear == {after[g5]: 50_000, after[e10]: 50_000}
+    guard.precheck(GAME_79, [g5, e10], time.perf_counter() + 60)  # g5 deeper: lost
+    assert after[g5] in guard.memory.lost and after[g5] not in guard.memory.clear
+    guard._precheck_spent = 9.9  # the search's share of checks (a tenth of 100 s) spent: no deeper check
+    guard.precheck(GAME_79, [g5, e10], time.perf_counter() + 60)
+    assert guard.memory.clear[after[e10]] == 50_000
+    assert guard.choose(GAME_79, [g5, e10], deadline=time.perf_counter()) == e10 and g5 in guard.lost

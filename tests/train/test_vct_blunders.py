@@ -38,6 +38,22 @@ def test_the_losing_move_is_found_and_another_clears(tmp_path):
     assert "ply 31: A (White) played d8" in out.getvalue()
 
 
+def test_lost_only_and_a_smaller_guards_view(tmp_path):
+    # White's g5 in game 79 loses to a VCT of about 70,500 units: found within 100,000, not 50,000
+    game = make("gomoku", width=15, height=15)
+    moves = [game.parse_move(m) for m in MOVES.split()[:-1] + ["g5"]]
+    record = tmp_path / "match.jsonl"
+    header = {"zeroplay_match": 1, "a": "x", "b": "y", "game": "gomoku", "playouts": 800, "opening_moves": 2,
+              "options": {"width": 15, "height": 15, "n_in_row": 5, "rule": "freestyle"}}
+    lost = {"game": 1, "a_is_black": False, "winner": 0, "moves": moves}
+    won = {"game": 2, "a_is_black": True, "winner": 0, "moves": moves[:-1] + [game.parse_move("e10")]}
+    record.write_text("\n".join(json.dumps(x) for x in (header, lost, won)) + "\n")
+    out = io.StringIO()
+    totals = _script().blunders(str(record), 100_000, out=out, lost_only=True, within=50_000)
+    assert totals["games"] == 1 and totals["lost"] == 1 and totals["deeper"] == 1
+    assert "played g5" in out.getvalue() and "not found within 50000 units" in out.getvalue()
+
+
 def test_another_game_is_refused(tmp_path):
     record = tmp_path / "go.jsonl"
     record.write_text(json.dumps({"game": "go", "options": {}}) + "\n")

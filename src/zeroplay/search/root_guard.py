@@ -34,6 +34,14 @@ tenth of its time at most), so that a search its caller stops (YXSTOP after seco
 meet an unchecked second choice with ``STOP_S`` left. A kept line is replayed before it is used,
 so a key collision costs a check, never a wrong rejection. Front-ends that rebuild their searcher
 (pbrain on a new ``max_memory`` or rule) hand the memory on (``RootGuard.memory``).
+
+A check that finds nothing proves nothing past its budget, so time left over is spent on a
+deeper one: with a deadline (not after a stop), a move that passed is checked again with twice
+the budget the memory holds for it, up to ``DEEP_FACTOR`` times ``vct_guard_nodes``, when the
+time left looks enough at the guard's measured seconds per work unit (``unit_s``); long searches
+do the same for their leading moves within their share of checks. A check that ended before its
+budget did (no VCT within the solver's limits, or its tree full) is not repeated. Untimed
+searches (the arena's playout budgets) keep the one budget.
 """
 
 from __future__ import annotations
@@ -75,6 +83,16 @@ nothing, 0.3 s unloaded."""
 PRECHECK_MOVES = 3
 """How many of the most visited moves ``precheck`` looks at."""
 
+DEEP_FACTOR = 2
+"""A move that passed its check is checked again with this many times the work budget when the
+time allows (``RootGuard.deep_nodes``): game 79's g5, which the guard traded d8 for, loses to an
+11-ply VCT that takes 70,500 units, past the default 50,000. The proof-number tree fills at
+about half as many work units as it has nodes, so the pool is sized for the deeper budget."""
+
+UNIT_S = 1e-5
+"""A first guess of one work unit's seconds (6.5-9.5 us on an idle core, 15x15), until the
+guard's own checks have timed some (``RootGuard.unit_s``)."""
+
 
 class GuardMemory:
     """What VCT guard checks found, across searches, by the Zobrist key of the position after the
@@ -98,7 +116,7 @@ class GuardMemory:
         self.clear.pop(key, None)
 
     def keep_clear(self, key: int, nodes: int) -> None:
-        self._put(self.clear, key, int(nodes))
+        self._put(self.clear, key, max(int(nodes), self.clear.get(key, 0)))
 
 
 class RootGuard:
@@ -121,8 +139,10 @@ class RootGuard:
         self.enabled = (bool(config.threat_solver) and config.vct_guard_nodes > 0
                         and bool(getattr(game, "threat_space", False)))
         self.nodes = int(config.vct_guard_nodes)
+        self.deep_nodes = DEEP_FACTOR * self.nodes
         # the root VCT's pool size: one PNS tree for both (a new one costs 20 ms and 16-28 MiB)
-        self.pool = min(max(2 * max(self.nodes, int(config.vct_root_nodes)), 1 << 14), 1 << 22)
+        self.pool = min(max(2 * max(self.deep_nodes, int(config.vct_root_nodes)), 1 << 14), 1 << 22)
+        self.unit_s = UNIT_S
         self.max_moves = int(config.vct_guard_moves)
         self.share = float(config.vct_guard_share)
         self._solver = solver  # () -> the ThreatSolver (created on first use)
@@ -136,13 +156,15 @@ class RootGuard:
         self._precheck_spent = 0.0
         self._quick_checked: set[int] = set()
 
-    def choose(self, state, moves: list[int], deadline: float | None = None) -> int | None:
+    def choose(self, state, moves: list[int], deadline: float | None = None, deepen: bool = True) -> int | None:
         """The first of ``moves`` (actions of ``state``, the search's choice first) after which
         the opponent has no VCT found within the budget (``vct_guard_nodes`` work units, and
         ``deadline``, a ``time.perf_counter()`` value); None when every move tried loses.
 
         At most ``max_moves`` moves are tried; a move that ends the game is taken at once. With
-        under ``MIN_CHECK_S`` to the deadline, the next move is returned unchecked."""
+        under ``MIN_CHECK_S`` to the deadline, the next move is returned unchecked. With a
+        deadline and ``deepen``, a move that passed is checked again within ``deep_nodes`` when
+        the time left looks enough for it (``unit_s``), and a line found then rejects it too."""
         self.lost, self.checked, self.checked_in_part, self.unchecked = {}, 0, None, None
         t0 = time.perf_counter()
         try:
@@ -151,8 +173,12 @@ class RootGuard:
                 move = int(move)
                 after = state.play(move)
                 known = self.known(after)
-                if known == "clear":
-                    return move  # a whole check found nothing here before: the same again
+                if known == "clear":  # a whole check found nothing here before: the same again
+                    deep = self._deepen(solver, after, deadline) if deepen else None
+                    if deep is None:
+                        return move
+                    self.lost[move] = deep
+                    continue
                 if isinstance(known, list):
                     self.lost[move] = known  # shown by an earlier check: none now, even with no time left
                     continue
@@ -163,6 +189,8 @@ class RootGuard:
                 if after.is_terminal:
                     return move
                 found = self._check(solver, after, deadline)
+                if found == "clear" and deepen:
+                    found = self._deepen(solver, after, deadline) or found
                 if isinstance(found, list):
                     self.lost[move] = found
                     continue
@@ -186,19 +214,26 @@ class RootGuard:
             return
         solver = self._solver()
         try:
-            open_ = []
+            open_, passed = [], []
             for move in moves[:PRECHECK_MOVES]:
                 after = state.play(int(move))
-                if not after.is_terminal and self.known(after) is None:
+                known = None if after.is_terminal else self.known(after)
+                if known is None and not after.is_terminal:
                     open_.append(after)
+                elif known == "clear" and self.memory.clear.get(after.key, 0) < self.deep_nodes:
+                    passed.append(after)
             quick = next((a for a in open_ if a.key not in self._quick_checked), None)
-            if solver.interrupted or not open_:
+            if solver.interrupted:
                 return
             if quick is not None:
                 self._quick_checked.add(quick.key)
                 self._check(solver, quick, deadline, nodes=max(1, int(self.nodes * QUICK_SHARE)))
-            else:
+            elif open_:
                 self._check(solver, open_[0], deadline)
+            elif passed:
+                # the deeper check only where this search's share of checks can pay for it
+                allowed = PRECHECK_SHARE * (t0 - self._search_started) - self._precheck_spent
+                self._deepen(solver, passed[0], min(deadline, t0 + max(allowed, 0.0)))
         finally:
             self._precheck_spent += time.perf_counter() - t0
 
@@ -226,20 +261,45 @@ class RootGuard:
 
     def _check(self, solver, after, deadline: float | None, nodes: int | None = None) -> list[int] | str:
         """One check of the position ``after`` a move within ``nodes`` work units (default the
-        guard's budget): the opponent's verified line, "clear" (none within the whole budget, or
-        none exists), or "cut" (the deadline, an interrupt or a smaller ``nodes`` stopped it
-        first). A line, and "clear", go to ``memory``."""
-        budget = self.nodes if nodes is None else min(nodes, self.nodes)
+        guard's budget, at most ``deep_nodes``): the opponent's verified line, "clear" (none
+        within at least the guard's budget, or the search ended before its budget did), or
+        "cut" (the deadline, an interrupt or a ``nodes`` under the guard's budget stopped it
+        first). A line, and "clear" with the budget it held for, go to ``memory``."""
+        budget = self.nodes if nodes is None else min(nodes, self.deep_nodes)
+        t0 = time.perf_counter()
         r = solver.vct(after, nodes=budget, method="pns", pool=self.pool, deadline=deadline)
+        if r.nodes >= 1000:
+            self.unit_s = (time.perf_counter() - t0) / r.nodes
         line = list(r.line) if r.found else []
         if line and verify_line(after, "win", len(line), line):
             self.memory.keep_lost(after.key, line)
             return line
         stopped = solver.interrupted or (deadline is not None and time.perf_counter() >= deadline)
-        if not r.complete and (budget < self.nodes or (r.nodes < self.nodes and stopped)):
+        if r.complete or (r.nodes < budget and not stopped):
+            # not the budget ended it (no VCT within the limits, or the pool filled): a larger
+            # budget would find nothing more
+            self.memory.keep_clear(after.key, self.deep_nodes)
+            return "clear"
+        if r.nodes < budget or budget < self.nodes:
             return "cut"
-        self.memory.keep_clear(after.key, self.nodes)
+        self.memory.keep_clear(after.key, budget)
         return "clear"
+
+    def _deepen(self, solver, after, deadline: float | None) -> list[int] | None:
+        """After ``after`` passed a check: checks again with twice the budget ``memory`` holds
+        for it, up to ``deep_nodes``, while each looks to fit before ``deadline`` at ``unit_s``
+        (none without a deadline). The opponent's verified line, or None."""
+        while deadline is not None and not solver.interrupted:
+            held = self.memory.clear.get(after.key, 0)
+            budget = min(2 * max(held, self.nodes // 2), self.deep_nodes)
+            if held >= self.deep_nodes or time.perf_counter() + budget * self.unit_s > deadline:
+                return None
+            found = self._check(solver, after, deadline, nodes=budget)
+            if isinstance(found, list):
+                return found
+            if found == "cut":
+                return None
+        return None
 
     def note(self, chosen: int, played: int) -> str | None:
         """What the last ``choose`` did, for the search's notes (None: nothing to say): the moves

@@ -665,7 +665,7 @@ class Searcher:
             if self.stopped_by == "stop":  # the caller wants the move now (pbrain's YXSTOP)
                 deadline = min(deadline or math.inf, time.perf_counter() + STOP_S)
                 self.root_vct.resume()  # STOP_S for the guard; an interrupt from now on ends it
-            chosen = guard.choose(state, order, deadline)
+            chosen = guard.choose(state, order, deadline, deepen=self.stopped_by != "stop")
             played = best if chosen is None else chosen
             self._guarded[best] = (played, guard.note(best, played), tuple(guard.lost))
         played, note, lost = self._guarded[best]
