@@ -113,3 +113,17 @@ def test_transcript_with_the_search_uses_its_values(warm):
     assert e.send("INFO timeout_turn 1500", "START 15") == ["OK"]
     replies = [r for r in e.send("SWAP2BOARD", *_stone_lines(FIVE), "DONE") if not r.startswith("MESSAGE")]
     assert len(replies) == 1 and (replies[0] == "SWAP" or re.fullmatch(r"\d+,\d+", replies[0]))
+
+
+def test_yxstop_ends_the_swap2_searches(warm):
+    # helper-65: YXSTOP stopped TURN and YXNBEST searches, not SWAP2BOARD's (60 s here)
+    import time
+
+    e = Engine()
+    e.engine._model_ready.set()
+    assert e.send("INFO timeout_turn 60000", "START 15") == ["OK"]
+    e.engine.stop_requested.set()  # as pbrain's reader thread does when YXSTOP arrives
+    t0 = time.perf_counter()
+    replies = [r for r in e.send("SWAP2BOARD", "DONE") if not r.startswith("MESSAGE")]
+    assert time.perf_counter() - t0 < 20
+    assert len(replies) == 1 and re.fullmatch(r"\d+,\d+ \d+,\d+ \d+,\d+", replies[0]), replies

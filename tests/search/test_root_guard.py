@@ -287,8 +287,8 @@ def test_with_time_left_a_move_that_passed_is_checked_again_deeper():
     assert guard.deep_nodes == 100_000 and guard.pool >= 2 * guard.deep_nodes
     assert guard.choose(GAME_79, [g5, e10]) == g5  # no deadline: the guard's budget only
     assert guard.memory.clear[GAME_79.play(g5).key] == 50_000
-    assert guard.choose(GAME_79, [g5, e10], deadline=time.perf_counter() + 60, deepen=False) == g5
-    assert guard.choose(GAME_79, [g5, e10], deadline=time.perf_counter() + 60) == e10
+    assert guard.choose(GAME_79, [g5, e10], deadline=time.perf_counter() + 60, deep_until=None) == g5
+    assert guard.choose(GAME_79, [g5, e10], deep_until=time.perf_counter() + 60) == e10
     end = GAME_79.play(g5).play_many(guard.lost[g5])
     assert end.is_terminal and end.winner == 0  # Black's win, replayed
     assert guard.memory.clear[GAME_79.play(e10).key] == guard.deep_nodes  # checked deeper too
@@ -300,7 +300,7 @@ def test_a_deeper_check_is_not_started_without_the_time_for_it():
     g5, e10 = _moves("g5 e10")
     assert guard.choose(GAME_79, [g5, e10]) == g5 and guard.unit_s < 1e-3  # the check timed the units
     guard.unit_s = 1.0  # now a unit looks to take a second: no deeper check fits in a minute
-    assert guard.choose(GAME_79, [g5, e10], deadline=time.perf_counter() + 60) == g5
+    assert guard.choose(GAME_79, [g5, e10], deep_until=time.perf_counter() + 60) == g5
     assert guard.memory.clear[GAME_79.play(g5).key] == 50_000
 
 
@@ -319,3 +319,18 @@ def test_a_long_search_checks_its_leading_moves_deeper_once_they_passed():
     guard.precheck(GAME_79, [g5, e10], time.perf_counter() + 60)
     assert guard.memory.clear[after[e10]] == 50_000
     assert guard.choose(GAME_79, [g5, e10], deadline=time.perf_counter()) == e10 and g5 in guard.lost
+
+
+@pytest.mark.parametrize("how", ["untimed", "stopped"])
+def test_the_searchers_guard_checks_deeper_in_a_share_of_an_untimed_search_and_not_after_a_stop(how):
+    searcher = _searcher(node_capacity=1 << 14, edge_capacity=1 << 20)
+    searcher.search(GAME_79, playouts=64)
+    g5, e10 = _moves("g5 e10")
+    stats = [s for s in searcher.result().moves if s.move == e10]
+    searcher._started = searcher._ended - 20.0  # the search looks to have taken 20 s: 10 s for deeper checks
+    if how == "stopped":
+        searcher.stopped_by = "stop"
+    searcher._guarded = {}
+    played = searcher._guard(GAME_79, g5, stats, [])
+    assert played == (e10 if how == "untimed" else g5)
+    assert (g5 in searcher.root_guard.lost) == (how == "untimed")

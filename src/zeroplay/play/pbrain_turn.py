@@ -103,10 +103,11 @@ class Turns(PbrainBase):
             try:
                 searcher = self._get_searcher(state.game)
                 searcher.reset()
+                stop = self.stop_requested.is_set  # YXSTOP: this and the decision's later searches end at once
                 if seconds is None:
-                    result = searcher.search(state, playouts=min(FAST_PLAYOUTS, self.max_playouts))
+                    result = searcher.search(state, playouts=min(FAST_PLAYOUTS, self.max_playouts), stop=stop)
                 else:
-                    result = searcher.search(state, playouts=self.max_playouts, seconds=seconds)
+                    result = searcher.search(state, playouts=self.max_playouts, seconds=seconds, stop=stop)
                 if result.best_move is not None:
                     return float(result.root_q), int(result.best_move)
             except Exception:

@@ -20,7 +20,8 @@ What ``pbrain-zeroplay`` answers (coordinates are Gomocup ``x,y``: column, row f
     YXHASHCLEAR                        the next search starts from an empty tree; no answer
     YXSHOWINFO                         no answer (Yixin-Board's thread, hash and depth options
                                        are not zeroplay's)
-    SWAP2BOARD / x,y lines / DONE      the SWAP2 opening (``play/swap2.py``)
+    SWAP2BOARD / x,y lines / DONE      the SWAP2 opening (``play/swap2.py``); YXSTOP ends its
+                                       searches, which then answer from what they have
     ABOUT                              name, version and the model that plays
 
 During every search, once a second and at its end, a ``MESSAGE`` line in the spirit of Rapfi's
