@@ -57,7 +57,7 @@ def main(argv: list[str]) -> None:
             if searcher.cache is not None:  # each search as if the position were new
                 searcher.cache.clear()
             searcher.root_vct.solver().clear()
-            searcher.root_guard.seconds = 0.0  # a proven root runs no guard
+            searcher.root_guard.seconds, searcher.root_guard.lost = 0.0, {}  # a proven root runs no guard
             t0 = time.perf_counter()
             r = searcher.search(state, playouts=800)
             seconds = time.perf_counter() - t0
