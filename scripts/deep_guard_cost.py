@@ -1,6 +1,6 @@
 """What the VCT guard's deeper check costs and changes in untimed searches, side by side in one
 process: 800-playout searches of the shipped 15x15 model (the play engine's threat search) with
-the deeper check on (``UNTIMED_DEEP_SHARE`` as shipped) and off (0), alternating, each from a fresh
+the deeper check on (``UNTIMED_DEEP_PLAYOUTS`` as shipped) and off, alternating, each from a fresh
 tree, evaluation cache, threat-solver table and guard memory, on positions of the guard's head-to-head record (every ``STEP``-th
 position of player A, the guard's side, from ply 6 on). Prints per position both moves, both
 times and the guard's seconds, and the totals (docs/THREATS.md, "The VCT guard").
@@ -18,7 +18,7 @@ from pathlib import Path
 import zeroplay.search.searcher as searcher_module
 from zeroplay.engine.factory import make_engine
 from zeroplay.games import make
-from zeroplay.search.root_guard import UNTIMED_DEEP_SHARE, GuardMemory
+from zeroplay.search.root_guard import UNTIMED_DEEP_PLAYOUTS, GuardMemory
 
 RECORD = Path(__file__).resolve().parents[1] / "training/strength/games/vct-guard/guard-vs-noguard-800-balanced-1.jsonl"
 
@@ -51,7 +51,7 @@ def main(argv: list[str]) -> None:
     for i, state in enumerate(positions(game, count, step)):
         moves = {}
         for mode in (("on", "off") if i % 2 == 0 else ("off", "on")):
-            searcher_module.UNTIMED_DEEP_SHARE = UNTIMED_DEEP_SHARE if mode == "on" else 0.0
+            searcher_module.UNTIMED_DEEP_PLAYOUTS = UNTIMED_DEEP_PLAYOUTS if mode == "on" else 10**12
             searcher.reset()
             searcher.root_guard.memory = GuardMemory()
             if searcher.cache is not None:  # each search as if the position were new
@@ -68,7 +68,7 @@ def main(argv: list[str]) -> None:
         changed += moves["on"][0] != moves["off"][0]
         print(i, " | ".join(f"{m}: {v[0]} {v[1]:.2f} s, guard {v[2]:.2f} s, lost {v[3]}" for m, v in moves.items()),
               flush=True)
-    searcher_module.UNTIMED_DEEP_SHARE = UNTIMED_DEEP_SHARE
+    searcher_module.UNTIMED_DEEP_PLAYOUTS = UNTIMED_DEEP_PLAYOUTS
     print(f"on: {totals['on'][0]:.1f} s (guard {totals['on'][1]:.1f}); off: {totals['off'][0]:.1f} s "
           f"(guard {totals['off'][1]:.1f}); ratio {totals['on'][0] / totals['off'][0]:.3f}; "
           f"moves changed {changed}")

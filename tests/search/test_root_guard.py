@@ -10,7 +10,7 @@ import pytest
 from zeroplay.engine.heuristic import HeuristicEvaluator
 from zeroplay.games import make
 from zeroplay.search import Limits, SearchConfig, Searcher
-from zeroplay.search.root_guard import STOP_S
+from zeroplay.search.root_guard import STOP_S, UNTIMED_DEEP_PLAYOUTS
 from zeroplay.solvers.threat_solver import ThreatSolver
 
 GAME = make("gomoku", width=15, height=15)
@@ -322,12 +322,13 @@ def test_a_long_search_checks_its_leading_moves_deeper_once_they_passed():
 
 
 @pytest.mark.parametrize("how", ["untimed", "stopped"])
-def test_the_searchers_guard_checks_deeper_in_a_share_of_an_untimed_search_and_not_after_a_stop(how):
+def test_the_searchers_guard_checks_deeper_in_an_untimed_search_of_enough_playouts_not_after_a_stop(how):
     searcher = _searcher(node_capacity=1 << 14, edge_capacity=1 << 20)
     searcher.search(GAME_79, playouts=64)
     g5, e10 = _moves("g5 e10")
     stats = [s for s in searcher.result().moves if s.move == e10]
-    searcher._started = searcher._ended - 20.0  # the search looks to have taken 20 s: 10 s for deeper checks
+    searcher.playouts = UNTIMED_DEEP_PLAYOUTS  # a search of that many playouts checks deeper, by work alone
+    searcher.root_guard.unit_s = 1.0  # however slow the machine looks: the arena's games replay
     if how == "stopped":
         searcher.stopped_by = "stop"
     searcher._guarded = {}

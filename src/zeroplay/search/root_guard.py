@@ -38,14 +38,16 @@ so a key collision costs a check, never a wrong rejection. Front-ends that rebui
 A check that finds nothing proves nothing past its budget, so time is spent on a deeper one: a
 move that passed is checked again with twice the budget the memory holds for it, up to
 ``DEEP_FACTOR`` times ``vct_guard_nodes``, when it looks to fit at the guard's measured seconds
-per work unit (``unit_s``) in the time left of a timed search, or in ``UNTIMED_DEEP_SHARE`` of
-an untimed search's own time (``Searcher._guard``; none after a stop). Long searches do the same
+per work unit (``unit_s``) in the time left of a timed search; an untimed search of at least
+``UNTIMED_DEEP_PLAYOUTS`` playouts always checks deeper, by work alone, so that its choice stays
+a function of the position (``Searcher._guard``; none after a stop). Long searches do the same
 for their leading moves within their share of checks. A check that ended before its budget did
 (no VCT within the solver's limits, or its tree full) is not repeated.
 """
 
 from __future__ import annotations
 
+import math
 import time
 
 from zeroplay.search.proof import verify_line
@@ -89,11 +91,12 @@ time allows (``RootGuard.deep_nodes``): game 79's g5, which the guard traded d8 
 11-ply VCT that takes 70,500 units, past the default 50,000. The proof-number tree fills at
 about half as many work units as it has nodes, so the pool is sized for the deeper budget."""
 
-UNTIMED_DEEP_SHARE = 0.5
-"""A search without a time limit (a playout budget) may spend this share of its own time on a
-deeper check of the move it plays. A 50,000-unit check runs its whole budget after 28 % of the
-moves of the guard's head-to-head games (58 of 204 sampled); the deeper check then costs 0.5-0.9 s,
-against 1-3 s for 800 playouts."""
+UNTIMED_DEEP_PLAYOUTS = 400
+"""A search without a time limit (a playout budget) of at least this many playouts checks the
+move it plays deeper, by work alone (no deadline), so that its choice does not depend on the
+machine's speed and an arena's games with deterministic players replay. A 50,000-unit check runs
+its whole budget after 28 % of the moves of the guard's head-to-head games (58 of 204 sampled);
+the deeper check then costs 0.5-0.9 s, against 1-3 s for 800 playouts of the 15x15 model."""
 
 UNIT_S = 1e-5
 """A first guess of one work unit's seconds (6.5-9.5 us on an idle core, 15x15), until the
@@ -170,9 +173,9 @@ class RootGuard:
 
         At most ``max_moves`` moves are tried; a move that ends the game is taken at once. With
         under ``MIN_CHECK_S`` to the deadline, the next move is returned unchecked. Until
-        ``deep_until`` (a ``time.perf_counter()`` value; None: never), a move that passed is
-        checked again within ``deep_nodes`` when the time left looks enough for it
-        (``unit_s``), and a line found then rejects it too."""
+        ``deep_until`` (a ``time.perf_counter()`` value; None: never; ``math.inf``: always, by
+        work alone), a move that passed is checked again within ``deep_nodes`` when the time
+        left looks enough for it (``unit_s``), and a line found then rejects it too."""
         self.lost, self.checked, self.checked_in_part, self.unchecked = {}, 0, None, None
         t0 = time.perf_counter()
         try:
@@ -293,16 +296,17 @@ class RootGuard:
         self.memory.keep_clear(after.key, budget)
         return "clear"
 
-    def _deepen(self, solver, after, deadline: float | None) -> list[int] | None:
+    def _deepen(self, solver, after, until: float | None) -> list[int] | None:
         """After ``after`` passed a check: checks again with twice the budget ``memory`` holds
-        for it, up to ``deep_nodes``, while each looks to fit before ``deadline`` at ``unit_s``
-        (none without a deadline). The opponent's verified line, or None."""
-        while deadline is not None and not solver.interrupted:
+        for it, up to ``deep_nodes``, while each looks to fit before ``until`` at ``unit_s``
+        (None: no check; ``math.inf``: each check by work alone, whatever it takes). The
+        opponent's verified line, or None."""
+        while until is not None and not solver.interrupted:
             held = self.memory.clear.get(after.key, 0)
             budget = min(2 * max(held, self.nodes // 2), self.deep_nodes)
-            if held >= self.deep_nodes or time.perf_counter() + budget * self.unit_s > deadline:
+            if held >= self.deep_nodes or time.perf_counter() + budget * self.unit_s > until:
                 return None
-            found = self._check(solver, after, deadline, nodes=budget)
+            found = self._check(solver, after, None if until == math.inf else until, nodes=budget)
             if isinstance(found, list):
                 return found
             if found == "cut":

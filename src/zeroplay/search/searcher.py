@@ -36,7 +36,7 @@ from zeroplay.search.limits import Limits
 from zeroplay.search.opening import opening_priors
 from zeroplay.search.proof import PROOF_NAMES, best_proven_edge, proof_line, verify_line
 from zeroplay.search.result import MoveStats, SearchResult, lcb
-from zeroplay.search.root_guard import GUARD_MAX_SHARE, PRECHECK_MOVES, STOP_S, UNTIMED_DEEP_SHARE, RootGuard
+from zeroplay.search.root_guard import GUARD_MAX_SHARE, PRECHECK_MOVES, STOP_S, UNTIMED_DEEP_PLAYOUTS, RootGuard
 from zeroplay.search.root_vct import RootVct
 from zeroplay.search.structs import StructCache
 from zeroplay.search.threats import check_root, new_threat_arrays, proof_tail
@@ -127,7 +127,6 @@ class Searcher:
         self._guard_deadline: float | None = None
         self._last_round_end = 0.0
         self._last_round_playouts = 0
-        self._ended: float | None = None  # when search()'s loop ended (None: running, or another loop)
         features = getattr(evaluator, "features", None)
         self.params = SearchParams(
             c_puct=float(config.c_puct),
@@ -256,7 +255,6 @@ class Searcher:
         self._guard_deadline = None
         self._last_round_end = self._started
         self._last_round_playouts = 0
-        self._ended = None
         self.root_vct.resume()  # an interrupt was for the search before
         self.root_guard.start_search()
         if self.root_guard.enabled and limits.seconds is not None and self.root_guard.share > 0:
@@ -490,7 +488,6 @@ class Searcher:
                     self.finish(priors, values)
         finally:
             self._stop = None
-            self._ended = time.perf_counter()
         return self.result()
 
     def _precheck(self) -> None:
@@ -668,11 +665,10 @@ class Searcher:
             if self.stopped_by == "stop":  # the caller wants the move now (pbrain's YXSTOP)
                 deadline = min(deadline or math.inf, time.perf_counter() + STOP_S)
                 self.root_vct.resume()  # STOP_S for the guard; an interrupt from now on ends it
-            # a deeper check of a move that passed: in a timed search's time, or in a share of
-            # an untimed one's own (result() may be asked long after the search)
-            now = time.perf_counter()
+            # a deeper check of a move that passed: in a timed search's time, or by work alone in
+            # an untimed one of enough playouts (its move a function of the position)
             deep_until = (None if self.stopped_by == "stop" else deadline if deadline is not None
-                          else now + UNTIMED_DEEP_SHARE * ((self._ended or now) - self._started))
+                          else math.inf if self.playouts >= UNTIMED_DEEP_PLAYOUTS else None)
             chosen = guard.choose(state, order, deadline, deep_until)
             played = best if chosen is None else chosen
             self._guarded[best] = (played, guard.note(best, played), tuple(guard.lost))
