@@ -52,7 +52,9 @@ def full_help(game: Game, limits: str) -> str:
     """``help``: the game, the engine's limit per move (``limits``, e.g. ``800 playouts``), the
     notation and every command with what it does."""
     threats = (("Before it plays, the engine checks its move against your forced wins by threes and fours "
-                "(VCT) and says what it found (\"Note: VCT guard: ...\"), or that the time cut the check short.",)
+                "(VCT). It prints a note only when the check changed something: a move of its choice that "
+                "loses to one and the move it plays instead (\"Note: VCT guard: ...\"), or a check the time "
+                "cut short. No note: no forced win of yours was found after its move.",)
                if getattr(game, "threat_space", False) else ())
     return "\n".join((f"Playing {describe(game)}; the engine thinks {limits} per move.", game.move_help(),
                       *COMMAND_HELP, *threats))
@@ -270,17 +272,21 @@ class TerminalGame:
         move = varied_move(result, self.state.ply, self.rng,
                            cleared=None if check is None else lambda m: check(self.state, m))
         before, self.state = self.state, self.state.play(move)
-        varied = ("" if result.best_move is None or move == int(result.best_move) else
+        picked = result.best_move is not None and move != int(result.best_move)
+        varied = ("" if not picked else
                   f" (an opening pick among moves rated about as good; --deterministic plays the "
                   f"search's best, {self.fmt(int(result.best_move))})")
-        self.out(f"zeroplay plays {self.fmt(move)}{self.captured(before)}: {self.summary(result)}{varied}")
+        # the line of the move played: a fresh player read the best move's line as this one's
+        line = self.searcher.principal_variation(move) if picked else None
+        self.out(f"zeroplay plays {self.fmt(move)}{self.captured(before)}: {self.summary(result, line)}{varied}")
         self.report_notes(result)
         self.show_board()
         self.report_end()
         return move
 
-    def summary(self, result) -> str:
-        """``1,000 playouts in 0.4 s, win rate 55% for zeroplay, best line h9 i10 g8``.
+    def summary(self, result, line: list[int] | None = None) -> str:
+        """``1,000 playouts in 0.4 s, win rate 55% for zeroplay, best line h9 i10 g8``; ``line``
+        replaces the result's principal variation (the line of a move other than its best).
 
         The win rate is the root mover's (zeroplay's) expected score, ``SearchResult.win_rate``:
         (Q + 1) / 2, or 100 % / 0 % / 50 % once the result is proven. A result the root threat
@@ -290,13 +296,13 @@ class TerminalGame:
         # fours the defender may interpose (a fresh player saw "in 5 plies" twice running)
         proven = (f", proven {result.proven} (main line {_count(result.proven_distance, 'ply', 'plies')})"
                   if result.proven else "")
-        line = " ".join(self.fmt(m) for m in result.pv[:8])
+        line_text = " ".join(self.fmt(m) for m in (result.pv if line is None else line)[:8])
         # a result the threat search proved before the tree ran reads as "0 playouts", as if the
         # engine had not thought; say what did the work
         work = (("threat search" if self.game.threat_space else "proof") if result.proven and result.playouts == 0
                 else _count(result.playouts, 'playout'))
         return (f"{work} in {result.seconds:.1f} s, win rate "
-                f"{100 * result.win_rate:.0f}% for zeroplay{proven}, best line {line}")
+                f"{100 * result.win_rate:.0f}% for zeroplay{proven}, best line {line_text}")
 
     def report_end(self) -> None:
         s = self.state
