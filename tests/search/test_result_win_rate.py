@@ -24,5 +24,8 @@ def test_after_the_vct_guards_trade_the_played_moves_value_is_shown():
     assert abs(traded.win_rate - 0.40) < 1e-12
     kept = SearchResult(best_move=52, root_q=0.28, moves=moves, vct_lost=(52, 67))  # every move checked loses
     assert abs(kept.win_rate - 0.64) < 1e-12
+    # an unvisited move traded in: the moves not shown to lose stand in (the root's Q is the loser's)
     unvisited = SearchResult(best_move=70, root_q=0.28, moves=moves, vct_lost=(52,))
-    assert abs(unvisited.win_rate - 0.64) < 1e-12
+    assert abs(unvisited.win_rate - 0.40) < 1e-12
+    nothing_else = SearchResult(best_move=70, root_q=0.28, moves=moves, vct_lost=(52, 67))
+    assert abs(nothing_else.win_rate - 0.64) < 1e-12

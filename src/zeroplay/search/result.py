@@ -84,13 +84,18 @@ class SearchResult:
         leaves root_q at the net's estimate, which a player would read as doubt ("82 %, proven
         win"). When the VCT guard traded the most visited move for another (``vct_lost``), root_q
         is mostly the rejected move's, which loses: the played move's own Q stands in when it has
-        visits."""
+        visits, else the visit-weighted Q of the moves not shown to lose (root_q when none has
+        visits)."""
         if self.proven is not None:
             return _PROVEN_SCORE[self.proven]
         if self.vct_lost and self.best_move not in self.vct_lost:
             played = next((m for m in self.moves if m.move == self.best_move and m.visits > 0), None)
             if played is not None:
                 return (played.q + 1.0) / 2.0
+            rest = [m for m in self.moves if m.visits > 0 and m.move not in self.vct_lost and m.proven != "loss"]
+            visits = sum(m.visits for m in rest)
+            if visits:
+                return (sum(m.q * m.visits for m in rest) / visits + 1.0) / 2.0
         return (self.root_q + 1.0) / 2.0
 
 
