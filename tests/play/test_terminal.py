@@ -771,4 +771,6 @@ def test_help_explains_the_vct_guard_where_it_plays():
     from zeroplay.play.terminal import full_help
 
     assert "VCT guard" in full_help(make("gomoku", width=15, height=15), "800 playouts")
+    # helper-67 read "proven win (main line 7 plies)" as a count to the end; its game went 20 more
+    assert "not a count to the end" in full_help(make("gomoku", width=15, height=15), "800 playouts")
     assert "VCT" not in full_help(make("connect4"), "800 playouts")

@@ -54,7 +54,9 @@ def full_help(game: Game, limits: str) -> str:
     threats = (("Before it plays, the engine checks its move against your forced wins by threes and fours "
                 "(VCT). It prints a note only when the check changed something: a move of its choice that "
                 "loses to one and the move it plays instead (\"Note: VCT guard: ...\"), or a check the time "
-                "cut short. No note: no forced win of yours was found after its move.",)
+                "cut short. No note: no forced win of yours was found after its move.",
+                "\"proven win (main line N plies)\" is the proof's main line, not a count to the end: fours "
+                "the loser plays off that line make the game longer, never change its result.")
                if getattr(game, "threat_space", False) else ())
     return "\n".join((f"Playing {describe(game)}; the engine thinks {limits} per move.", game.move_help(),
                       *COMMAND_HELP, *threats))
