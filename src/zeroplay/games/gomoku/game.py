@@ -303,7 +303,8 @@ class Gomoku(Game):
         (``h8`` / ``7,7`` on 15x15, ``b2`` / ``1,1`` on tic-tac-toe), a cell on every board."""
         centre = (self.height // 2) * self.width + self.width // 2
         return (f"Type a move as {self.format_move(centre)} (column letter, row from the bottom) or "
-                f"{self.format_move(centre, 'gomocup')} (column, row from the top, from 0).")
+                f"{self.format_move(centre, 'gomocup')} (column, row from the top, from 0). On the board, "
+                f"the last stone played has a ) after it.")
 
     FORBIDDEN_MARK = "!"
     """How ``render`` marks an empty point Black may not play (renju, Black to move)."""
