@@ -147,6 +147,18 @@ MODELS = {
         "solver_row": False,
         "parallel": 8,
     },
+    # the lower-learning-rate branch (docs/TRAINING.md "A branch with a 4x lower learning rate") at
+    # iteration 106 (2026-12-07, 23 iterations after its start at 83): an early look at whether it
+    # keeps iteration 83's strength at play's 800 playouts, where the run's own 141 lost 0.27
+    "gomoku-15x15-lr-iter106": {
+        "path": "training/runs/gomoku-15x15-lr/checkpoints/iter-000106.safetensors",
+        "game": ["--game", "gomoku", "--size", "15", "--n-in-row", "5", "--rule", "freestyle"],
+        "playouts": 800,
+        "opponents": [("the shipped model (iteration 83)",
+                       "vcf:training/runs/gomoku-15x15-freestyle/checkpoints/iter-000083.safetensors")],
+        "solver_row": False,
+        "parallel": 8,
+    },
     # iteration 65 on 11x11, where the 15x15 file is the default too: the shipping rule's row
     # (at least the search-only engine's strength) before it may play there by default
     "gomoku-15x15-iter65@11x11": {

@@ -3,7 +3,7 @@ win by a VCT, found without searching.
 
     .venv/bin/python training/vct_blunders.py \\
         training/strength/games/gomoku-15x15-iter83/heuristic-800.jsonl [--nodes 50000]
-        [--lost-only] [--within 50000]
+        [--lost-only] [--within 50000] [--missed]
 
 For each distinct game of a ``zeroplay arena --record`` file of a Gomoku match (a header line with
 the game's options, then one game a line with ``moves``, ``a_is_black`` and ``winner``), every move
@@ -14,7 +14,10 @@ the first such move of a game, every other legal move within 2 cells of a stone 
 way, and the first one after which no VCT is found is printed ("cleared"). Then the game's next
 one. The last line sums it up. ``--lost-only`` reads only the games A lost; ``--within G`` also
 says, of each such move, whether a VCT search of G units finds the line too (a guard of G units
-would have seen it) and counts those it does not (``deeper``). The guard itself (``search/root_guard.py``) tries the search's most
+would have seen it) and counts those it does not (``deeper``). ``--missed`` asks the other question,
+of the games A did not win: the first position where A was to move and had a VCT of its own
+(``--nodes`` units, the line replayed to A's five), i.e. a win the engine's root VCT did not
+take (docs/STRENGTH.md, 8x8 against ``rollout:5000``). The guard itself (``search/root_guard.py``) tries the search's most
 visited moves, not every move near the stones; docs/THREATS.md, "The VCT guard".
 """
 
@@ -26,18 +29,13 @@ import sys
 import time
 
 
-def blunders(path: str, nodes: int, out=sys.stdout, lost_only: bool = False, within: int | None = None) -> dict:
-    """Scan one record; prints a line per game with such a move and returns the totals: ``games``
-    (distinct, of those read), ``moves`` (A's moves checked), ``lost`` (those after which a VCT
-    was found), ``cleared`` (of those, the positions where another move near the stones was not
-    shown to lose), ``deeper`` (of ``lost``, those a ``within``-unit search does not find).
+def _read(path: str):
+    """``(game, header, [(game line, moves, A's colour 0/1), ...])`` of an arena record.
 
     Raises:
         ValueError: a record that does not parse, or of another game than Gomoku.
     """
     from zeroplay.games import make
-    from zeroplay.search.proof import verify_line
-    from zeroplay.solvers.threat_solver import ThreatSolver
 
     lines = open(path, encoding="utf-8").read().splitlines()
     try:
@@ -48,6 +46,69 @@ def blunders(path: str, nodes: int, out=sys.stdout, lost_only: bool = False, wit
     if head.get("game") != "gomoku":
         raise ValueError(f"{path}: a record of {head.get('game')!r}; this script reads Gomoku matches")
     game = make("gomoku", **{k: options[k] for k in ("width", "height", "n_in_row", "rule")})
+    rows = []
+    for number, raw in enumerate(lines[1:], start=2):
+        try:
+            r = json.loads(raw)
+            rows.append((r, [int(m) for m in r["moves"]], 0 if r["a_is_black"] else 1))
+        except (ValueError, KeyError, TypeError):
+            raise ValueError(f"{path}, line {number}: not a game of the record") from None
+    return game, head, rows
+
+
+def missed_wins(path: str, nodes: int, out=sys.stdout) -> dict:
+    """Of the distinct games A did not win, the first position (after the sampled opening plies)
+    where A was to move and had a VCT of ``nodes`` units, replayed to A's five before it counts;
+    prints a line per such game and returns ``games`` (distinct, not won by A), ``moves`` (A's
+    positions searched) and ``missed`` (games with such a position).
+
+    Raises:
+        ValueError: as ``blunders``.
+    """
+    from zeroplay.search.proof import verify_line
+    from zeroplay.solvers.threat_solver import ThreatSolver
+
+    game, head, rows = _read(path)
+    solver = ThreatSolver(game, table_mib=8.0)
+    pool = min(max(2 * nodes, 1 << 14), 1 << 22)
+    skip = int(head.get("opening_moves") or 0)
+    totals = {"games": 0, "moves": 0, "missed": 0}
+    seen: set[tuple[int, ...]] = set()
+    for r, moves, a in rows:
+        if tuple(moves) in seen or r.get("winner") == a:
+            continue
+        seen.add(tuple(moves))
+        totals["games"] += 1
+        state = game.initial()
+        for ply, move in enumerate(moves):
+            if state.to_play == a and ply >= skip:
+                totals["moves"] += 1
+                v = solver.vct(state, nodes=nodes, method="pns", pool=pool)
+                if v.found and verify_line(state, "win", len(v.line), list(v.line)):
+                    totals["missed"] += 1
+                    print(f"game {r.get('game')} ply {ply}: A ({'Black' if a == 0 else 'White'}) had a VCT "
+                          f"({' '.join(game.format_move(int(m)) for m in v.line)}) and played "
+                          f"{game.format_move(move)} (winner: "
+                          f"{'Black' if r['winner'] == 0 else 'White' if r['winner'] == 1 else 'none'})",
+                          file=out, flush=True)
+                    break
+            state = state.play(move)
+    return totals
+
+
+def blunders(path: str, nodes: int, out=sys.stdout, lost_only: bool = False, within: int | None = None) -> dict:
+    """Scan one record; prints a line per game with such a move and returns the totals: ``games``
+    (distinct, of those read), ``moves`` (A's moves checked), ``lost`` (those after which a VCT
+    was found), ``cleared`` (of those, the positions where another move near the stones was not
+    shown to lose), ``deeper`` (of ``lost``, those a ``within``-unit search does not find).
+
+    Raises:
+        ValueError: a record that does not parse, or of another game than Gomoku.
+    """
+    from zeroplay.search.proof import verify_line
+    from zeroplay.solvers.threat_solver import ThreatSolver
+
+    game, head, rows = _read(path)
     solver = ThreatSolver(game, table_mib=2.0)
     pool = min(max(2 * nodes, 1 << 14), 1 << 22)
 
@@ -61,13 +122,7 @@ def blunders(path: str, nodes: int, out=sys.stdout, lost_only: bool = False, wit
     totals = {"games": 0, "moves": 0, "lost": 0, "cleared": 0, "deeper": 0}
     seen: set[tuple[int, ...]] = set()
     skip = int(head.get("opening_moves") or 0)
-    for number, raw in enumerate(lines[1:], start=2):
-        try:
-            r = json.loads(raw)
-            moves = [int(m) for m in r["moves"]]
-            a = 0 if r["a_is_black"] else 1
-        except (ValueError, KeyError, TypeError):
-            raise ValueError(f"{path}, line {number}: not a game of the record") from None
+    for r, moves, a in rows:
         if tuple(moves) in seen or (lost_only and r.get("winner") != 1 - a):
             continue
         seen.add(tuple(moves))
@@ -104,12 +159,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lost-only", action="store_true", help="only the games A lost")
     parser.add_argument("--within", type=int, default=None,
                         help="also search each losing move's VCT with this many units (a smaller guard's view)")
+    parser.add_argument("--missed", action="store_true",
+                        help="instead: in the games A did not win, the first position where A had a VCT of its own")
     args = parser.parse_args(argv)
     if args.nodes < 1 or (args.within is not None and args.within < 1):
         parser.error(f"--nodes and --within must be >= 1, got {args.nodes} and {args.within}")
     started = time.perf_counter()
     for path in args.records:
         try:
+            if args.missed:
+                t = missed_wins(path, args.nodes)
+                print(f"{path}: {t['games']} distinct games A did not win, {t['moves']} positions of A "
+                      f"searched, {t['missed']} games where A had a VCT of {args.nodes} units "
+                      f"({time.perf_counter() - started:.0f} s)")
+                continue
             t = blunders(path, args.nodes, lost_only=args.lost_only, within=args.within)
         except (OSError, ValueError) as e:
             print(f"vct_blunders.py: {e}", file=sys.stderr)

@@ -60,3 +60,21 @@ def test_another_game_is_refused(tmp_path):
     with pytest.raises(ValueError, match="Gomoku"):
         _script().blunders(str(record), 1000)
     assert _script().main([str(record)]) == 1
+
+
+def test_missed_finds_a_vct_the_player_did_not_take(tmp_path):
+    # after White's d8 in game 79, Black (A here) wins by a VCT; a record where Black played a1
+    # instead and the game was drawn is a missed win; a game A won is not read
+    game = make("gomoku", width=15, height=15)
+    moves = [game.parse_move(m) for m in MOVES.split() + ["a1"]]
+    record = tmp_path / "match.jsonl"
+    header = {"zeroplay_match": 1, "a": "x", "b": "y", "game": "gomoku", "playouts": 800, "opening_moves": 2,
+              "options": {"width": 15, "height": 15, "n_in_row": 5, "rule": "freestyle"}}
+    drawn = {"game": 1, "a_is_black": True, "winner": None, "moves": moves}
+    won = {"game": 2, "a_is_black": True, "winner": 0, "moves": moves[:-2]}
+    record.write_text("\n".join(json.dumps(x) for x in (header, drawn, won)) + "\n")
+    out = io.StringIO()
+    totals = _script().missed_wins(str(record), 50_000, out=out)
+    assert totals["games"] == 1 and totals["missed"] == 1
+    assert "ply 32: A (Black) had a VCT" in out.getvalue() and "and played a1" in out.getvalue()
+    assert _script().main([str(record), "--missed", "--nodes", "50000"]) == 0
