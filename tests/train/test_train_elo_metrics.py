@@ -33,6 +33,21 @@ def test_metrics_append_and_read_skip_a_torn_line(tmp_path):
     assert read_metrics(tmp_path / "missing.jsonl") == []
 
 
+def test_a_resumed_log_does_not_write_onto_a_torn_line(tmp_path):
+    # helper-68: metrics.jsonl cut 30 bytes short, then the run resumed; its next record was
+    # written onto the torn line and neither could be read
+    path = tmp_path / "metrics.jsonl"
+    MetricsLog(path).append("train", step=1, loss=2.5)
+    path.write_bytes(path.read_bytes() + b'{"kind": "arena", "iteration": 1, "elo_lo')
+    resumed = MetricsLog(path)
+    resumed.append("selfplay", games=16, moves=300, seconds=9.0)
+    resumed.append("train", step=2, loss=2.4)
+    assert [r["kind"] for r in read_metrics(path)] == ["train", "selfplay", "train"]
+    assert path.read_text().count("\n") == 4  # the torn line is ended, not rewritten
+    MetricsLog(tmp_path / "new.jsonl").append("train", step=1, loss=1.0)  # a new file starts clean
+    assert (tmp_path / "new.jsonl").read_text().startswith("{")
+
+
 def _fake_run(run_dir):
     log = MetricsLog(run_dir / "metrics.jsonl")
     for step in range(1, 6):

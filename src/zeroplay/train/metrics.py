@@ -9,7 +9,9 @@ Each record has ``"kind"`` and ``"time"`` (Unix seconds); what ``zeroplay plot``
      "wins": int, "draws": int, "losses": int}
 
 A line is written with one ``write`` on a file opened for appending and flushed, so a crash
-can only tear the last line; ``read_metrics`` skips a line that does not parse.
+can only tear the last line; ``read_metrics`` skips a line that does not parse, and the first
+record a ``MetricsLog`` appends after a torn line starts on a line of its own (a resumed run
+wrote its next record onto the torn one, and both were lost).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ class MetricsLog:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.mirror = mirror
+        self._torn_checked = False
 
     def append(self, kind: str, **fields) -> dict:
         """Write ``{"kind": kind, "time": now, **fields}`` as one line; returns the record.
@@ -41,6 +44,10 @@ class MetricsLog:
         record = {"kind": kind, "time": round(time.time(), 3)}
         record.update({k: _finite(v) for k, v in fields.items()})
         line = json.dumps(record, sort_keys=False) + "\n"
+        if not self._torn_checked:
+            self._torn_checked = True
+            if _ends_torn(self.path):
+                line = "\n" + line
         with open(self.path, "a", encoding="utf-8") as f:
             f.write(line)
             f.flush()
@@ -65,6 +72,18 @@ def read_metrics(path: str | os.PathLike, kind: str | None = None) -> list[dict]
             if isinstance(record, dict) and (kind is None or record.get("kind") == kind):
                 out.append(record)
     return out
+
+
+def _ends_torn(path: Path) -> bool:
+    """Whether ``path`` exists, is not empty and does not end with a newline."""
+    try:
+        with open(path, "rb") as f:
+            if f.seek(0, os.SEEK_END) == 0:
+                return False
+            f.seek(-1, os.SEEK_END)
+            return f.read(1) != b"\n"
+    except FileNotFoundError:
+        return False
 
 
 def _finite(v):
