@@ -34,6 +34,17 @@ def test_a_win_in_one_is_found_and_proven(warm):
     assert a["moveInfos"][0]["move"] in ("a5", "f5") and a["rootInfo"]["proven"] == "win"
 
 
+def test_a_root_proven_before_any_playout_names_its_move_and_line(warm):
+    # helper-68: an open three to extend (h8 h9 h10) was answered "proven": "win" with no move;
+    # the threat solver proves the root before a playout, so no move had a visit
+    (a,) = _answers(json.dumps({"id": "p", "size": 9, "moves": ["e3", "a1", "e4", "a2", "e5", "a3"],
+                                "playouts": 50}))
+    assert a["rootInfo"]["proven"] == "win"
+    best = a["moveInfos"][0]
+    assert best["move"] in ("e2", "e6") and best["winrate"] == 1.0 and best["pv"][0] == best["move"]
+    assert len(best["pv"]) >= 3  # the four, the block, the five
+
+
 def test_bad_queries_get_an_error_and_the_next_query_is_answered(warm):
     lines = ["not json", "[" * 50_000, json.dumps([1, 2]), json.dumps({"moves": []}),
              json.dumps({"id": "x" * 201}), json.dumps({"id": "u", "bogus": 1}),

@@ -25,7 +25,9 @@ Answer::
 
 Win rates are the side to move's expected score (Q + 1) / 2 in [0, 1] (KataGo reports the side
 to move's too); ``proven`` is "win", "loss" or "draw" for the side to move when the search proved
-it, else null. A query that cannot be answered gets ``{"id": ..., "error": message}`` (id null
+it, else null. The engine's chosen move is always listed, first when it has no visits (a root the
+threat solver proved before any playout; a move the VCT guard traded in), with its line as ``pv``
+and the root's win rate. A query that cannot be answered gets ``{"id": ..., "error": message}`` (id null
 when the line did not give one). Bounds: a line over ``MAX_LINE_BYTES`` is refused without being
 parsed; the search tables are sized for the playouts and capped at ``MEMORY_CAP_BYTES``.
 """
@@ -136,11 +138,19 @@ class Analyzer:
         def fmt(cell) -> str:
             return game.format_move(int(cell))
 
+        shown = [(m, (m.q + 1) / 2, _pv(searcher, int(m.move))) for m in result.moves if m.visits > 0]
+        best = result.best_move
+        if best is not None and all(int(m.move) != int(best) for m, _, _ in shown):
+            # the engine's move has no visits: the threat solver proved the root before a playout
+            # (a win answered with no move at all, helper-68), or the VCT guard traded it in
+            stat = next(m for m in result.moves if int(m.move) == int(best))
+            line = list(result.pv) if result.pv and int(result.pv[0]) == int(best) else [int(best)]
+            shown.insert(0, (stat, result.win_rate, line))
         infos = []
-        for order, m in enumerate([m for m in result.moves if m.visits > 0][:top]):
+        for order, (m, rate, line) in enumerate(shown[:top]):
             infos.append({"move": fmt(m.move), "gomocup": game.format_move(int(m.move), "gomocup"), "order": order,
-                          "visits": int(m.visits), "winrate": round((m.q + 1) / 2, 4),
-                          "prior": round(float(m.prior), 4), "pv": [fmt(c) for c in _pv(searcher, int(m.move))]})
+                          "visits": int(m.visits), "winrate": round(rate, 4),
+                          "prior": round(float(m.prior), 4), "pv": [fmt(c) for c in line]})
         return {"turnNumber": state.ply, "currentPlayer": "BW"[state.to_play],
                 "rootInfo": {"visits": int(result.root_visits), "winrate": round((result.root_q + 1) / 2, 4),
                              "playouts": int(result.playouts), "seconds": round(float(result.seconds), 3),
