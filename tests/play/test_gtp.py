@@ -318,8 +318,10 @@ def test_loadsgf_says_why_a_file_does_not_load_on_stderr(tmp_path):
     s, out = gtp_session(log=log)
     (tmp_path / "nested.sgf").write_text("(((;GM[1]SZ[9];B[ee])))")
     (tmp_path / "gomoku.sgf").write_text("(;GM[4]SZ[15];B[hh])")
+    # helper-68: "move 20: C7 is occupied" for the record's second move (the action number)
+    (tmp_path / "occupied.sgf").write_text("(;FF[4]GM[1]SZ[9];B[cc];W[cc])")
     for name, words in (("missing.sgf", "No such file"), ("nested.sgf", "does not begin with a node"),
-                        ("gomoku.sgf", "not Go")):
+                        ("gomoku.sgf", "not Go"), ("occupied.sgf", "move 2: C7 is occupied")):
         assert ask(s, out, f"loadsgf {tmp_path / name}") == "? cannot load file\n\n"
         assert words in log.getvalue().splitlines()[-1] and name in log.getvalue().splitlines()[-1]
     assert not any("loadsgf" in line for line in out)  # nothing of it on GTP's channel

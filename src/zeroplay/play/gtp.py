@@ -626,8 +626,12 @@ class GtpSession:
             self._new_game(record.width, record.komi)
             if record.black_setup or record.white_setup or record.to_play:
                 self._push(("setup", record.black_setup, record.white_setup, record.to_play))
-            for m, color in moves:
-                self._push(("move", m, color))
+            for number, (m, color) in enumerate(moves, start=1):
+                try:
+                    self._push(("move", m, color))
+                except ValueError as e:
+                    # the rules name the move by its action number ("move 20: C7 is occupied")
+                    raise ValueError(f"move {number}: {str(e).split(': ', 1)[-1]}") from None
         except ValueError as e:
             self.game, self.events, self.states = saved
             raise cannot(str(e)) from None
