@@ -94,6 +94,15 @@ def test_serve_takes_the_bounds_from_its_options():
         parser.parse_args(["serve", "--max-memory", "0"])
 
 
+def test_serve_refuses_a_memory_bound_no_game_fits_before_it_binds(capsys):
+    # helper-68: --max-memory 1 started a server whose every new game was a 400
+    from zeroplay.play.server import serve
+
+    assert serve(port=0, max_memory=1 << 20) == 2
+    err = capsys.readouterr().err
+    assert "--max-memory must be at least 40 MiB" in err and "got 1" in err
+
+
 def test_health_reports_the_bounds(client):
     client.post("/api/games", json={"size": 5, "playouts": 1})
     h = client.get("/api/health").json()

@@ -82,7 +82,7 @@ def add_play_commands(sub) -> None:
                    help="games kept at once; a new one evicts the least recently used idle game (default 100)")
     p.add_argument("--max-memory", type=at_least_1, default=None, metavar="MIB",
                    help="MiB for all games' searches together, 27-38 MiB a game by board size; a new game "
-                        "evicts the least recently used idle ones until it fits (default 1024; the server's "
+                        "evicts the least recently used idle ones until it fits (default 1024, at least 40; the server's "
                         "own ~500 MiB come on top)")
     p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                    help="a Host name the board answers to besides this machine's and --host (repeatable); "

@@ -462,6 +462,11 @@ def fixed_mmap_threshold(threshold: int = 128 * 1024) -> bool:
         return False
 
 
+MIN_SERVE_MEMORY = 40 << 20
+"""The least ``--max-memory`` (bytes) ``serve`` starts with: one game's search on the largest board
+with a model's evaluation cache (``--max-memory``'s help: 27-38 MiB a game by board size)."""
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, *, model: str | None = None,
           playouts: int = PLAY_PLAYOUTS, max_games: int = DEFAULT_MAX_GAMES,
           max_memory: int = DEFAULT_MAX_MEMORY, allow_hosts: tuple[str, ...] = ()) -> int:
@@ -479,6 +484,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, model: str | None = None
 
     if not 0 <= port <= 65535:
         print(f"zeroplay serve: error: --port must be in 0..65535, got {port}", file=sys.stderr)
+        return 2
+    if max_memory < MIN_SERVE_MEMORY:
+        # every game would be refused, each with a 400 that blames the client (helper-68)
+        print(f"zeroplay serve: error: --max-memory must be at least {MIN_SERVE_MEMORY >> 20} MiB, room for one "
+              f"game on any board (27-38 MiB), got {max_memory / 2**20:g}", file=sys.stderr)
         return 2
     fixed_mmap_threshold()
     try:
