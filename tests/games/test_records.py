@@ -31,6 +31,17 @@ def test_psq_reader_accepts_moves_without_times_and_no_names():
         read_psq("(;GM[4])")
 
 
+def test_psq_reader_refuses_a_move_line_gone_wrong_instead_of_ending_the_game_there():
+    # helper-68: "-3,-3,0" then "8,8,0" loaded as an empty game, the 8,8 and all after it dropped
+    with pytest.raises(ValueError, match=r"line 2: move '-3,-3,0' is off the 15x15 board"):
+        read_psq("Piskvorky 15x15, 11:11, 0\n-3,-3,0\n8,8,0\n")
+    with pytest.raises(ValueError, match=r"line 3: '9 9' is not a move .* line 4 after it is one"):
+        read_psq("Piskvorky 15x15, 11:11, 0\n8,8,0\n9 9\n10,10,0\n")
+    # names and the end marker still end the moves, whatever follows them
+    rec = read_psq("Piskvorky 15x15, 11:11, 0\n8,8,0\npbrain-a.exe\npbrain-b.exe\n-1\nresult=B+\n")
+    assert rec.moves == [7 * 15 + 7] and (rec.black, rec.white) == ("pbrain-a.exe", "pbrain-b.exe")
+
+
 def test_sgf_round_trip_with_result_and_escaped_comment():
     record = record_of_game(GAME, BLACK_WINS, black="net [step 10]", white="rollout:1000",
                             comment="self-play game 3 \\ a]b")

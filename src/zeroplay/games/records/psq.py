@@ -32,7 +32,8 @@ def read_psq(text: str) -> GameRecord:
     two non-numeric lines, if any, are taken as the players' names.
 
     Raises:
-        ValueError: no header, or a move off the board or repeated (the message names the line).
+        ValueError: no header, a move off the board or repeated, or a line among the moves that
+            is not one (the message names the line).
     """
     lines = text.splitlines()
     m = _PSQ_HEADER.match(lines[0]) if lines else None
@@ -52,6 +53,17 @@ def read_psq(text: str) -> GameRecord:
         moves.append(cell)
         times.append(int(mv.group(3) or 0))
         i += 1
+    if i < len(lines):
+        # the moves end at the first other line; a move written wrong there dropped it and every
+        # move after it without a word (helper-68: "-3,-3,0" then "8,8,0" loaded an empty game)
+        ended = lines[i].strip()
+        if re.fullmatch(r"-?\d+\s*,\s*-?\d+\s*(,.*)?", ended):
+            raise ValueError(f"PSQ line {i + 1}: move {ended[:40]!r} is off the {width}x{height} board (counts from 1)")
+        # a names line ends the moves too: only a line that begins as a move's number is a move gone wrong
+        later = next((j for j in range(i + 1, len(lines)) if _PSQ_MOVE.match(lines[j])), None)
+        if later is not None and ended != "-1" and re.match(r"-?\d", ended):
+            raise ValueError(f"PSQ line {i + 1}: {ended[:40]!r} is not a move (x,y[,ms]), and line {later + 1} "
+                             f"after it is one")
     labels = {m.group(1): m.group(2) for ln in lines[i:] if (m := _PSQ_LABEL.match(ln))}
     rest = [ln.strip() for ln in lines[i:] if ln.strip() and not re.fullmatch(r"-?\d+(,.*)?", ln.strip())
             and not _PSQ_LABEL.match(ln)]
