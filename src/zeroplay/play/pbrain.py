@@ -18,37 +18,89 @@ from collections.abc import Callable
 
 from zeroplay.play.pbrain_engine import PbrainEngine
 from zeroplay.play.pbrain_limits import model_error
+from zeroplay.play.pbrain_protocol import MAX_LINE
 from zeroplay.play.pbrain_turn import DEFAULT_PLAYOUTS
+
+MAX_QUEUED_LINES = 10_000
+"""Most lines read ahead of the engine (a search can take a while): past it the reader waits, and
+the rest of the input waits in the pipe."""
+MAX_QUEUED_CHARS = 16 * 1024 * 1024
+"""Most characters read ahead of the engine, as ``MAX_QUEUED_LINES``: 10,000 lines near
+``MAX_LINE`` would hold 640 MiB; a manager's lines are short, so only a flood ever waits for it."""
+_TOO_LONG = object()
+"""What the reader queues for a line over ``MAX_LINE`` characters, in place of its text."""
 
 
 def run(stdin, write: Callable[[str], None], **engine_options) -> int:
-    """Serve the protocol from ``stdin`` (a text stream) until END or end of input; returns 0.
+    """Serve the protocol from ``stdin`` until END or end of input; returns 0.
 
+    ``stdin`` is a text stream (read with ``readline``: a line over ``MAX_LINE`` characters is read
+    in pieces and dropped, never held whole, and answered with an ERROR) or an iterable of lines.
     A reader thread takes the lines as they come, so that a ``YXSTOP`` sent while the engine
     searches reaches it then (``PbrainEngine.stop_requested``), not after the search."""
     import queue
 
     engine = PbrainEngine(write, **engine_options)
-    lines: queue.Queue = queue.Queue(maxsize=10_000)  # bounded: a flood waits in the pipe
+    lines: queue.Queue = queue.Queue(maxsize=MAX_QUEUED_LINES)  # bounded: a flood waits in the pipe
+    room = threading.Condition()
+    queued = 0  # characters in ``lines``
+
+    def put(line) -> None:
+        nonlocal queued
+        size = len(line) if isinstance(line, str) else 0
+        with room:
+            room.wait_for(lambda: queued == 0 or queued + size <= MAX_QUEUED_CHARS)
+            queued += size
+        lines.put(line)
 
     def read() -> None:
         # END and the end of input do not stop a search: a script piped in whole has them read
         # at once, and every search before them would answer from a playout
         try:
-            for line in stdin:
-                if _is_stop(line):
+            for line in _bounded_lines(stdin):
+                if line is not _TOO_LONG and _is_stop(line):
                     engine.stop_requested.set()
                     engine.interrupt_search()  # a threat search under way stops too
-                lines.put(line)
+                put(line)
         finally:
             lines.put(None)
 
     threading.Thread(target=read, name="pbrain-reader", daemon=True).start()
     while (line := lines.get()) is not None:
-        engine.handle(line)
+        if line is _TOO_LONG:
+            engine.line_too_long()
+        else:
+            with room:
+                queued -= len(line)
+                room.notify()
+            engine.handle(line)
         if engine.finished:
             break
     return 0
+
+
+def _bounded_lines(stdin):
+    """The lines of ``stdin`` (line ends kept), each at most ``MAX_LINE`` characters before its line
+    end; ``_TOO_LONG`` stands for a longer one.
+
+    A stream is read with ``readline(limit)``: an over-long line's rest is read in pieces and
+    dropped up to its line end (LF; CR too, as a stream opened with ``newline=""`` splits lines),
+    so that memory holds one piece of it at a time."""
+    readline = getattr(stdin, "readline", None)
+    if readline is None:  # an iterable of lines (tests, callers): they are in memory already
+        for line in stdin:
+            yield _TOO_LONG if len(line.rstrip("\r\n")) > MAX_LINE else line
+        return
+    limit = MAX_LINE + 2  # the longest line and CR LF
+    while line := readline(limit):
+        if len(line) == limit and not line.endswith(("\n", "\r")):
+            while line and not line.endswith(("\n", "\r")):
+                line = readline(MAX_LINE)
+            yield _TOO_LONG
+        elif len(line.rstrip("\r\n")) > MAX_LINE:  # MAX_LINE + 1 characters, then its line end
+            yield _TOO_LONG
+        else:
+            yield line
 
 
 def _is_stop(line: str) -> bool:
@@ -89,7 +141,8 @@ def run_from_args(args) -> int:
     reply_fd = os.dup(1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    replies = os.fdopen(reply_fd, "w", encoding="ascii", errors="replace", newline="\n", buffering=1)
+    # replies are ASCII: a non-ASCII character quoted back from the input is written \uXXXX
+    replies = os.fdopen(reply_fd, "w", encoding="ascii", errors="backslashreplace", newline="\n", buffering=1)
 
     def write(text: str) -> None:
         replies.write(text + "\n")
@@ -104,7 +157,7 @@ def run_from_args(args) -> int:
         print(f"{program}: error: {why}", file=sys.stderr)
         return 2
     try:
-        status = run(_lines(stdin), write, playouts=args.playouts, model=args.model, inference=inference)
+        status = run(stdin, write, playouts=args.playouts, model=args.model, inference=inference)
     except KeyboardInterrupt:
         status = 0
     except BrokenPipeError:
@@ -129,15 +182,6 @@ def _exit_if_warming_up(status: int, replies) -> None:
             except (OSError, ValueError):
                 pass
         os._exit(status)
-
-
-def _lines(stream):
-    """Lines of ``stream``, split on LF (CR before it is stripped later), read as they arrive."""
-    while True:
-        line = stream.readline()
-        if not line:
-            return
-        yield line
 
 
 if __name__ == "__main__":

@@ -21,6 +21,9 @@ from zeroplay.play.pbrain_protocol import (
     quote,
 )
 
+MAX_SWAP2_LINES = 6
+"""Most stone lines a SWAP2BOARD block keeps (an opening has 0, 3 or 5 stones; more: an ERROR)."""
+
 
 class BlockCommands(PbrainBase):
     """The multi-line commands of ``PbrainEngine``."""
@@ -54,17 +57,37 @@ class BlockCommands(PbrainBase):
                 self._say(f"ERROR {command} expects x,y,field lines then DONE, got {quote(stripped)!r}; "
                           "board discarded")
             return False
+        # the lines kept are the numbers alone ("1,2,1"): the spaces a pattern allows take no memory
         if self._block == "SWAP2BOARD":
-            if COORD_LINE.match(stripped) and len(self._board_lines) < 6:
-                self._board_lines.append(stripped)
-            elif self._board_bad is None:
-                self._board_bad = stripped
+            if not (m := COORD_LINE.match(stripped)):
+                self._block_bad(f"got {quote(stripped)!r}")
+            elif len(self._board_lines) >= MAX_SWAP2_LINES:
+                self._block_bad(f"got more than {MAX_SWAP2_LINES} stone lines")
+            else:
+                self._board_lines.append(",".join(m.groups()))
         if self._block in ("BOARD", "YXBOARD"):
-            if BOARD_LINE.match(stripped) and len(self._board_lines) < 4 * MAX_SIZE * MAX_SIZE:
-                self._board_lines.append(stripped)
-            elif self._board_bad is None:
-                self._board_bad = stripped  # a garbled stone line: one ERROR at DONE
+            if not (m := BOARD_LINE.match(stripped)):
+                self._block_bad(f"got {quote(stripped)!r}")  # a garbled stone line: one ERROR at DONE
+            elif len(self._board_lines) >= (cells := self._block_cells()):
+                self._block_bad(f"got more than {cells} stone lines ({self._board_text()} has {cells} cells)")
+            else:
+                self._board_lines.append(",".join(m.groups()))
         return True  # the lines of a block we do not play are read and dropped
+
+    def _block_bad(self, why: str) -> None:
+        """The open block has a line it cannot take (``why``: ``got ...``): its answer at DONE is an
+        ERROR that says the first one."""
+        if self._board_bad is None:
+            self._board_bad = why
+
+    def _block_cells(self) -> int:
+        """Most stone lines a BOARD or YXBOARD block keeps: one for each cell of the board (of the
+        largest board before a START; such a block is answered ``ERROR no game``)."""
+        return self.width * self.height if self.width else MAX_SIZE * MAX_SIZE
+
+    def _board_text(self) -> str:
+        """``the 15x15 board`` (the game's), ``a 25x25 board`` before a START."""
+        return f"the {self.width}x{self.height} board" if self.width else f"a {MAX_SIZE}x{MAX_SIZE} board"
 
     def _block_done(self) -> None:
         """DONE: the one answer to the block."""
@@ -77,7 +100,7 @@ class BlockCommands(PbrainBase):
             elif self.rule_error:
                 self._say("ERROR " + self.rule_error)
             elif bad is not None:
-                self._say(f"ERROR SWAP2BOARD expects x,y lines then DONE, got {quote(bad)!r}")
+                self._say(f"ERROR SWAP2BOARD expects x,y lines then DONE, {bad}")
             else:
                 self._cmd_swap2_done(lines)
         elif self.rule_error:
@@ -85,7 +108,7 @@ class BlockCommands(PbrainBase):
         elif not self._started():
             pass
         elif bad is not None:
-            self._say(f"ERROR {command} expects x,y,field lines then DONE, got {quote(bad)!r}; board discarded")
+            self._say(f"ERROR {command} expects x,y,field lines then DONE, {bad}; board discarded")
         else:
             self._cmd_board_done(lines, play=command == "BOARD")
 

@@ -23,7 +23,14 @@ from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
 from zeroplay.play import yixin
 from zeroplay.play.pbrain_blocks import BlockCommands
 from zeroplay.play.pbrain_limits import DEFAULT_TURN_MS, RULE_RENJU, InfoLimits
-from zeroplay.play.pbrain_protocol import COORD_LINE, MOVE_COMMANDS, UNPLAYED_BLOCKS, quote
+from zeroplay.play.pbrain_protocol import (
+    COORD_LINE,
+    LINE_TOO_LONG,
+    MAX_LINE,
+    MOVE_COMMANDS,
+    UNPLAYED_BLOCKS,
+    quote,
+)
 from zeroplay.play.pbrain_turn import DEFAULT_PLAYOUTS, Turns
 
 
@@ -69,7 +76,7 @@ class PbrainEngine(BlockCommands, Turns, InfoLimits):
         # a multi-line command's block (BOARD ... DONE)
         self._block: str | None = None  # the command whose lines are being read, or None
         self._board_lines: list[str] = []
-        self._board_bad: str | None = None  # the first garbled line of the BOARD block being read
+        self._board_bad: str | None = None  # why the block being read is refused ("got ..."), or None
         # search (created once the compiled code is ready)
         self._ready = threading.Event()  # the compiled search is loaded
         self._model_ready = threading.Event()  # the warm-up's engine (model, torch) is loaded too
@@ -105,17 +112,32 @@ class PbrainEngine(BlockCommands, Turns, InfoLimits):
 
     # --- dispatch -----------------------------------------------------------------------------
     def handle(self, line: str) -> None:
-        """Process one input line (its line end, CR LF or LF, may still be on it)."""
+        """Process one input line (its line end, CR LF or LF, may still be on it); one over
+        ``MAX_LINE`` characters is refused as ``line_too_long`` refuses it."""
         if self.finished:
             return
+        line = line.rstrip("\r\n")
+        if len(line) > MAX_LINE:
+            self.line_too_long()
+            return
         try:
-            self._handle(line.rstrip("\r\n"))
+            self._handle(line)
         except BrokenPipeError:
             raise  # the manager closed our stdout: nobody is left to answer, so stop (not a bug)
         except Exception as e:  # a bug must not kill the brain mid-tournament
             self._debug("internal error:\n" + traceback.format_exc())
             self._close_block()
             self._say(f"ERROR internal error: {quote(type(e).__name__ + ': ' + str(e))}")
+
+    def line_too_long(self) -> None:
+        """A line over ``MAX_LINE`` characters was read (``pbrain.run`` drops its text unread): one
+        ERROR for it, or, inside a block, the block's one answer at DONE is an ERROR."""
+        if self.finished:
+            return
+        if self._block is not None:
+            self._block_bad(f"got a {LINE_TOO_LONG}")
+        else:
+            self._say(f"ERROR {LINE_TOO_LONG}; line ignored")
 
     def _handle(self, line: str) -> None:
         if self._block is not None and self._block_line(line.strip()):

@@ -22,7 +22,13 @@ Anything else gets ``UNKNOWN ...``; a command that cannot be done gets ``ERROR .
 the game as it was. A multi-line command (BOARD, SWAP2BOARD, YXBOARD) always reads its block up
 to DONE and then answers once, whatever the answer is (an ERROR included); a command word inside
 the block ends it early (the block's one answer, an ERROR, then the command runs). Blank lines are
-ignored, inside a block too.
+ignored, inside a block too. A block keeps at most one stone line per cell of the board (``BOARD``
+and ``YXBOARD``; ``SWAP2BOARD`` 6 lines): more, and its answer at DONE is an ERROR.
+
+A line over ``MAX_LINE`` characters is never read whole: its first ``MAX_LINE`` + 2 characters are
+read, the rest is read and dropped up to its line end, and it is answered ``ERROR line too long
+(65536 characters at most); line ignored`` (inside a block: the block's one answer at DONE is an
+ERROR); the next line is served as usual.
 
 A START or RECTSTART that fails (ERROR) ends the game that was going: until a START succeeds,
 RESTART, BEGIN, TURN, BOARD and TAKEBACK answer ``ERROR no game: START n failed; send START
@@ -64,6 +70,14 @@ ones an unplayable rule answers with ERROR (YXNBEST analysed the last position u
 rule that could be played)."""
 INT_VALUE = re.compile(r"^\s*-?\d{1,30}\s*$", re.ASCII)
 MAX_ECHO = 60  # characters of a bad line quoted back in a message
+MAX_LINE = 64 * 1024
+"""Longest input line, in characters without its line end. The protocol's longest lines are far
+shorter: ``INFO folder`` and its path (at most 4,096 bytes on Linux, 32,767 characters on Windows),
+``INFO`` values, ``x,y,field`` block lines; a longer line is refused without being held whole in
+memory (``pbrain.run`` reads it in pieces), as ``zeroplay gtp`` and ``zeroplay analyze`` refuse
+theirs."""
+LINE_TOO_LONG = f"line too long ({MAX_LINE} characters at most)"
+"""What an over-long line is called in the ERROR that answers it."""
 
 
 def plural(n: int, noun: str) -> str:
@@ -72,6 +86,8 @@ def plural(n: int, noun: str) -> str:
 
 
 def quote(text: str) -> str:
-    """A short printable rendering of untrusted input for a one-line message."""
-    text = "".join(ch if " " <= ch < "\x7f" else "?" for ch in text)
-    return text if len(text) <= MAX_ECHO else text[:MAX_ECHO] + "..."
+    """A short printable rendering of untrusted input for a one-line message: control and other
+    unprintable characters (line ends included) become ``?``; printable non-ASCII characters are
+    kept (the process's reply stream writes them as ``\\uXXXX`` escapes, ``pbrain.run_from_args``)."""
+    shown = "".join(ch if ch.isprintable() else "?" for ch in text[:MAX_ECHO])
+    return shown if len(text) <= MAX_ECHO else shown + "..."
