@@ -125,7 +125,7 @@ def _add_solve_parsers(sub) -> None:
                     help="VCT search: ab = depth-first alpha-beta, pns = proof-number search "
                     "(docs/THREATS.md); implies --vct (default ab)")
     sp.add_argument("--threats", type=int, default=None,
-                    help="VCT: non-four threats per line, >= 1; implies --vct (default 2 with ab, 4 with pns)")
+                    help="VCT: non-four threats per line, 1..255; implies --vct (default 2 with ab, 4 with pns)")
     sp.add_argument("--nodes", type=int, default=200_000, help="node budget, >= 1 (default 200000)")
     sp.add_argument("--shortest", action="store_true",
                     help="VCF only: iterative deepening, a shortest line (refused with the VCT options)")

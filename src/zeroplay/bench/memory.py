@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import time
 
+STATS_PER_NODE = 4
+"""Statistics pool entries reserved per node (``stat_capacity``)."""
+
 
 def add_arguments(parser) -> None:
     parser.add_argument("--nodes", type=int, default=1_000_000, help="nodes per search (default 1,000,000)")
@@ -15,8 +18,23 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> dict:
-    sizes = [int(s) for s in str(args.sizes).split(",") if s.strip()]
-    return measure(nodes=args.nodes, sizes=sizes, candidate_radius=args.candidate_radius, position=args.position)
+    """Figures for ``zeroplay bench memory`` (see ``measure``).
+
+    Raises:
+        ValueError: ``--sizes`` not comma-separated board sizes in the game's range, or (from
+            ``measure``) another option out of range or the search's tables not fitting in memory.
+    """
+    from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
+
+    words = [w.strip() for w in str(args.sizes).split(",") if w.strip()]
+    if not words or not all(w.isdigit() and MIN_SIZE <= int(w) <= MAX_SIZE for w in words):
+        raise ValueError(f"--sizes must be comma-separated board sizes in {MIN_SIZE}..{MAX_SIZE} (e.g. 9,15,19), "
+                         f"got {args.sizes!r}")
+    try:
+        return measure(nodes=args.nodes, sizes=[int(w) for w in words], candidate_radius=args.candidate_radius,
+                       position=args.position)
+    except MemoryError as e:  # cli's own message names the options of train and play
+        raise ValueError(f"out of memory ({e or 'MemoryError'}) for --nodes {args.nodes:,}: lower --nodes") from None
 
 
 def _rss() -> int:
@@ -39,11 +57,22 @@ def measure(nodes: int = 1_000_000, sizes=(9, 15, 19), candidate_radius: int = 0
     from zeroplay.games import make
     from zeroplay.search import SearchConfig, Searcher, UniformEvaluator
     from zeroplay.search.config import table_slots
-    from zeroplay.search.tree import EDGE_BYTES, M_EDGE_TOP, M_STAT_TOP, NODE_BYTES, STAT_BYTES, THREAT_BYTES_PER_NODE
+    from zeroplay.search.tree import (
+        EDGE_BYTES,
+        M_EDGE_TOP,
+        M_STAT_TOP,
+        MAX_POOL,
+        NODE_BYTES,
+        STAT_BYTES,
+        THREAT_BYTES_PER_NODE,
+    )
     from zeroplay.tt.node_table import TABLE_BYTES_PER_NODE, node_count
 
-    if nodes < 64:
-        raise ValueError(f"--nodes must be >= 64, got {nodes}")
+    most = MAX_POOL // STATS_PER_NODE  # the statistics pool: 4 entries per node, at most MAX_POOL
+    if not 64 <= nodes <= most:
+        raise ValueError(f"--nodes must be in 64..{most:,}, got {nodes:,}")
+    if candidate_radius < 0:
+        raise ValueError(f"--candidate-radius must be >= 0, got {candidate_radius}")
     out: dict[str, dict[str, object]] = {}
     for size in sizes:
         game = make("gomoku", width=size, height=size)
@@ -52,7 +81,7 @@ def measure(nodes: int = 1_000_000, sizes=(9, 15, 19), candidate_radius: int = 0
             state = state.play(game.cells // 2).play(game.cells // 2 + 1)
         capacity = table_slots(nodes + nodes // 8, 0.9)
         config = SearchConfig(node_capacity=capacity, edge_capacity=min((1 << 31) - 1, nodes * game.num_actions),
-                              stat_capacity=4 * nodes, eval_cache_size=0, recycle=False,
+                              stat_capacity=STATS_PER_NODE * nodes, eval_cache_size=0, recycle=False,
                               candidate_radius=candidate_radius)
         rss0 = _rss()
         searcher = Searcher(game, UniformEvaluator(), config)

@@ -41,15 +41,25 @@ def default_data_dir() -> Path:
 
 
 def read_set(path: Path, limit: int | None = None) -> list[tuple[str, int]]:
-    """``(moves, score)`` pairs of one test-set file (``<moves> <score>`` per line)."""
+    """``(moves, score)`` pairs of one test-set file (``<moves> <score>`` per line).
+
+    Raises:
+        ValueError: the file does not read, or a score is not a whole number (file and line named).
+    """
     out = []
-    with open(path, encoding="utf-8-sig") as f:
-        for line in f:
-            words = line.split()
-            if len(words) == 2:
-                out.append((words[0], int(words[1])))
-                if limit is not None and len(out) >= limit:
-                    break
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            for number, line in enumerate(f, 1):
+                words = line.split()
+                if len(words) == 2:
+                    try:
+                        out.append((words[0], int(words[1])))
+                    except ValueError:
+                        raise ValueError(f"{path}:{number}: not '<moves> <score>' (score {words[1]!r})") from None
+                    if limit is not None and len(out) >= limit:
+                        break
+    except (OSError, UnicodeDecodeError) as e:  # unreadable, or not text (UTF-8)
+        raise ValueError(f"--data {path}: {getattr(e, 'strerror', None) or e}") from None
     return out
 
 

@@ -49,25 +49,30 @@ def read_targets(path: Path, limit: int | None = None, collections: set[str] | N
     (only those of ``collections`` when given).
 
     Raises:
-        ValueError: the file is missing (the message says where it was looked for) or a line is
-            not JSON.
+        ValueError: the file is missing (the message says where it was looked for), does not
+            read, or a line is not a JSON object.
     """
     if not path.is_file():
         raise ValueError(f"no Gomoku puzzles at {path}: the tactics benchmark reads the test data of "
                          f"../shared/data/gomoku beside the checkout (pass --data FILE)")
     out = []
-    with open(path, encoding="utf-8-sig") as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                puzzle = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise ValueError(f"{path}:{number}: not JSON ({e.msg})") from None
-            if puzzle.get("freestyle_winning_four_moves") and (not collections or puzzle.get("collection") in collections):
-                out.append(puzzle)
-                if limit is not None and len(out) >= limit:
-                    break
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            for number, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    puzzle = json.loads(line)
+                except json.JSONDecodeError as e:
+                    raise ValueError(f"{path}:{number}: not JSON ({e.msg})") from None
+                if not isinstance(puzzle, dict):
+                    raise ValueError(f"{path}:{number}: not a puzzle (a JSON object)")
+                if puzzle.get("freestyle_winning_four_moves") and (not collections or puzzle.get("collection") in collections):
+                    out.append(puzzle)
+                    if limit is not None and len(out) >= limit:
+                        break
+    except (OSError, UnicodeDecodeError) as e:  # unreadable, or not text (UTF-8)
+        raise ValueError(f"--data {path}: {getattr(e, 'strerror', None) or e}") from None
     return out
 
 

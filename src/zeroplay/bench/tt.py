@@ -11,24 +11,81 @@ from __future__ import annotations
 
 import time
 
+MAX_CAPACITY_LOG2 = 31
+"""Largest ``--capacity-log2``: a node table holds at most 2^31 slots (``new_node_table``)."""
+
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--capacity-log2", type=int, default=21, help="node table capacity, log2 (default 21: 2,097,152)")
-    parser.add_argument("--ab-mib", type=float, default=64, help="alpha-beta table size, MiB (default 64)")
+    parser.add_argument("--capacity-log2", type=int, default=21,
+                        help=f"node table capacity, log2, 1..{MAX_CAPACITY_LOG2} and at most half of the machine's "
+                        "memory (default 21: 2,097,152)")
+    parser.add_argument("--ab-mib", type=float, default=64,
+                        help="alpha-beta table size, MiB, at most half of the machine's memory (default 64)")
     parser.add_argument("--ab-stores", type=int, default=4_000_000, help="alpha-beta stores and probes per run (default 4,000,000)")
     parser.add_argument("--repeats", type=int, default=3, help="runs per figure, the best is kept (default 3)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
 
 
 def run(args) -> dict:
-    """Figures for ``zeroplay bench tt`` (see ``measure``)."""
-    return measure(
-        capacity_log2=args.capacity_log2,
-        ab_mib=args.ab_mib,
-        ab_stores=args.ab_stores,
-        repeats=args.repeats,
-        seed=args.seed,
-    )
+    """Figures for ``zeroplay bench tt`` (see ``measure``).
+
+    Raises:
+        ValueError: an option out of range (see ``check_options``), or not enough free memory.
+    """
+    try:
+        return measure(
+            capacity_log2=args.capacity_log2,
+            ab_mib=args.ab_mib,
+            ab_stores=args.ab_stores,
+            repeats=args.repeats,
+            seed=args.seed,
+        )
+    except MemoryError as e:  # cli's own message names the options of train and play
+        raise ValueError(f"out of memory ({e or 'MemoryError'}): lower --capacity-log2, --ab-mib or --ab-stores") from None
+
+
+def _machine_bytes() -> float:
+    """This machine's physical memory in bytes (infinite where sysconf does not tell: Windows)."""
+    import math
+    import os
+
+    try:
+        return float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return math.inf
+
+
+def check_options(capacity_log2: int, ab_mib: float, ab_stores: int, repeats: int) -> None:
+    """Refuse sizes the benchmark cannot use before anything is allocated: both tables are
+    allocated whole, up front, so each must fit in half of the machine's memory.
+
+    Raises:
+        ValueError: one line naming the option, its value and the allowed range.
+    """
+    import math
+
+    from zeroplay.tt.ab_table import BYTES_PER_ENTRY, ENTRIES_PER_BUCKET
+    from zeroplay.tt.node_table import TABLE_BYTES_PER_NODE
+
+    half = _machine_bytes() / 2
+    # peak bytes per slot while the node table is measured: the table's own, and the 0.9 * capacity
+    # random keys (8 bytes each), about three copies of them at once while np.unique sorts them
+    per_slot = TABLE_BYTES_PER_NODE + 3 * 8
+    most_log2 = MAX_CAPACITY_LOG2
+    if half != math.inf:
+        most_log2 = min(most_log2, int(half // per_slot).bit_length() - 1)
+    if not 1 <= capacity_log2 <= most_log2:
+        room = "" if most_log2 == MAX_CAPACITY_LOG2 else " on this machine (at most half of its memory)"
+        raise ValueError(f"--capacity-log2 must be in 1..{most_log2}{room}, got {capacity_log2}")
+    bucket_mib = ENTRIES_PER_BUCKET * BYTES_PER_ENTRY / (1 << 20)
+    if not math.isfinite(ab_mib) or not bucket_mib <= ab_mib <= half / (1 << 20):
+        room = "" if half == math.inf else f" and at most {half / (1 << 20):,.0f} (half of this machine's memory)"
+        raise ValueError(f"--ab-mib must be a size in MiB of at least {bucket_mib:.2g} (one bucket of "
+                         f"{ENTRIES_PER_BUCKET * BYTES_PER_ENTRY} bytes){room}, got {ab_mib:,.10g}")
+    if ab_stores < 1:
+        raise ValueError(f"--ab-stores must be >= 1, got {ab_stores}")
+    if repeats < 1:
+        raise ValueError(f"--repeats must be >= 1, got {repeats}")
 
 
 def _kernels():
@@ -78,13 +135,18 @@ def _best_rate(operations: int, fn, repeats: int, setup=None) -> float:
 
 
 def measure(capacity_log2: int = 21, ab_mib: float = 64, ab_stores: int = 4_000_000, repeats: int = 3, seed: int = 0) -> dict:
-    """Measure both tables; returns the JSON figures of issue 3 (operations per second)."""
+    """Measure both tables; returns the JSON figures of issue 3 (operations per second).
+
+    Raises:
+        ValueError: an option out of range (``check_options``).
+    """
     from functools import partial
 
     import numpy as np
 
     from zeroplay.tt import ab_clear, new_ab_table, new_node_table, node_clear, node_count
 
+    check_options(capacity_log2, ab_mib, ab_stores, repeats)
     insert_all, lookup_all, store_all, probe_all = _kernels()
     rng = np.random.default_rng(seed)
     capacity = 1 << capacity_log2

@@ -71,12 +71,41 @@ def run(args) -> dict:
     return out
 
 
+ROW_FIELDS = ("id", "collection", "black", "white", "to_move")
+"""Fields every puzzle row must have (shared/data/gomoku/README.md)."""
+
+
 def load(path) -> list[dict]:
-    """The puzzle rows. Raises FileNotFoundError with the path when the file is missing."""
+    """The puzzle rows.
+
+    Raises:
+        ValueError: ``--data`` is not a file (missing, a directory), does not read, holds no
+            puzzle, or a line is not a JSON object with the ``ROW_FIELDS``; the message names
+            the file (and the line).
+    """
     p = Path(path)
-    if not p.exists():
-        raise FileNotFoundError(f"puzzle file not found: {p} (see shared/data/gomoku/README.md)")
-    return [json.loads(line) for line in p.read_text(encoding="utf-8-sig").splitlines() if line.strip()]
+    if not p.is_file():
+        what = "is a directory" if p.is_dir() else "not found"
+        raise ValueError(f"--data {p}: puzzle file {what} (the benchmark reads puzzles.jsonl of "
+                         f"../shared/data/gomoku beside the checkout, see its README.md; pass --data FILE)")
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"--data {p}: {getattr(e, 'strerror', None) or e}") from None
+    rows = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"--data {p}:{number}: not JSON ({e.msg})") from None
+        if not isinstance(row, dict) or any(k not in row for k in ROW_FIELDS):
+            raise ValueError(f"--data {p}:{number}: not a puzzle (a JSON object with {', '.join(ROW_FIELDS)})")
+        rows.append(row)
+    if not rows:
+        raise ValueError(f"--data {p}: no puzzles in the file")
+    return rows
 
 
 def position(game, row):

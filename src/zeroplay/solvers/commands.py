@@ -11,6 +11,11 @@ import sys
 import time
 
 from zeroplay.solvers.threat_solver import ThreatSolver
+from zeroplay.tt.ab_table import MAX_DEPTH
+
+MAX_THREATS = MAX_DEPTH
+"""Most ``--threats``: the depth-first VCT stores the threats left as its table entries' depth
+(``tt.ab_table.MAX_DEPTH``); the proof-number VCT gets the same bound."""
 
 LONG_SOLVE_NODES = 10_000_000
 """A ``--nodes`` budget from which ``solve gomoku`` says on stderr, as its search starts, that it
@@ -47,6 +52,9 @@ def solve_gomoku_command(args) -> int:
     if threats is not None and threats < 1:
         raise ValueError(f"--threats must be >= 1, got {threats} (without threats the search is a VCF: "
                          f"leave out --vct, --method and --threats)")
+    if threats is not None and threats > MAX_THREATS:
+        raise ValueError(f"--threats must be in 1..{MAX_THREATS}, got {threats} (the solver's table stores the "
+                         f"threats left in its 8-bit depth field)")
     if vct and args.shortest:
         raise ValueError("--shortest is for the VCF only; it does not combine with --vct, --method or --threats")
     n_in_row = getattr(args, "n_in_row", None)

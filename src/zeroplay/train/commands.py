@@ -92,7 +92,8 @@ def _add_train(sub) -> None:
                    help="torch threads for training and the arena (default: half the cores; not stored)")
     p.add_argument("--seed", type=int, default=None, help="run seed (default 0)")
     p.add_argument("--max-moves", type=int, default=None,
-                   help="shogi (the Python loop): moves after which a self-play game is a draw (default 512)")
+                   help="shogi (the Python loop): moves after which a self-play game is a draw, 1..100000; "
+                   "refused for other games (default 512)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars (shown only where stderr is a terminal)")
     g = p.add_argument_group("self-play")
     g.add_argument("--playouts", type=int, default=None, help="playouts per move (default 400)")
@@ -227,6 +228,8 @@ _TRAIN_BOUNDS = (("--iterations", "iterations", 0, False), ("--hours", "hours", 
                  ("--size", "size", 1, False), ("--n-in-row", "n_in_row", 1, False))
 _AT_MOST_1 = (("--no-resign-fraction", "no_resign_fraction"), ("--full-search-prob", "full_search_prob"),
               ("--resign-threshold", "resign_threshold"))
+MAX_SHOGI_MOVES = 100_000
+"""Most ``--max-moves``: the bound of ``games.shogi.game.Shogi``'s ``max_moves``."""
 
 
 def check_train_args(args) -> None:
@@ -267,6 +270,9 @@ def check_train_args(args) -> None:
             what = ("a root value Q in [-1, 1] (below -1: never resign)" if attr == "resign_threshold"
                     else "a share in [0, 1]")
             raise ValueError(f"{flag} must be {what}, got {value}")
+    max_moves = getattr(args, "max_moves", None)
+    if max_moves is not None and not 1 <= max_moves <= MAX_SHOGI_MOVES:
+        raise ValueError(f"--max-moves must be in 1..{MAX_SHOGI_MOVES}, got {max_moves}")
     if args.address is not None and args.backend != "ray":
         raise ValueError("--address is for --backend ray (a Ray cluster to join); add --backend ray or drop --address")
     if args.baseline is not None and not args.baseline.strip():
@@ -362,6 +368,9 @@ def check_train_command(args) -> None:
                   "game_options": _game_options(args)}
     overrides = _with_openings(args, structural, _overrides(args))
     resolved = resolve_run(args.run_dir, structural, overrides)
+    if getattr(args, "max_moves", None) is not None:  # shogi's Python loop took it above
+        raise ValueError(f"--max-moves is for shogi (moves before a self-play game is a draw); this run plays "
+                         f"{resolved.game}: drop --max-moves")
     check_run_config(resolved)
     check_head_weights(args, resolved.net)
 
