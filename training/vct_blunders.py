@@ -73,27 +73,39 @@ def missed_wins(path: str, nodes: int, out=sys.stdout) -> dict:
     pool = min(max(2 * nodes, 1 << 14), 1 << 22)
     skip = int(head.get("opening_moves") or 0)
     totals = {"games": 0, "moves": 0, "missed": 0}
+    for r, moves, a in _distinct(rows, lambda r, a: r.get("winner") != a):
+        totals["games"] += 1
+        for ply, state, move in _turns(game, moves, a, skip):
+            totals["moves"] += 1
+            v = solver.vct(state, nodes=nodes, method="pns", pool=pool)
+            if v.found and verify_line(state, "win", len(v.line), list(v.line)):
+                totals["missed"] += 1
+                print(f"game {r.get('game')} ply {ply}: A ({'Black' if a == 0 else 'White'}) had a VCT "
+                      f"({' '.join(game.format_move(int(m)) for m in v.line)}) and played "
+                      f"{game.format_move(move)} (winner: "
+                      f"{'Black' if r['winner'] == 0 else 'White' if r['winner'] == 1 else 'none'})",
+                      file=out, flush=True)
+                break
+    return totals
+
+
+def _distinct(rows, keep):
+    """The rows of ``_read`` whose moves were not seen before and that ``keep(row, A's colour)``."""
     seen: set[tuple[int, ...]] = set()
     for r, moves, a in rows:
-        if tuple(moves) in seen or r.get("winner") == a:
+        if tuple(moves) in seen or not keep(r, a):
             continue
         seen.add(tuple(moves))
-        totals["games"] += 1
-        state = game.initial()
-        for ply, move in enumerate(moves):
-            if state.to_play == a and ply >= skip:
-                totals["moves"] += 1
-                v = solver.vct(state, nodes=nodes, method="pns", pool=pool)
-                if v.found and verify_line(state, "win", len(v.line), list(v.line)):
-                    totals["missed"] += 1
-                    print(f"game {r.get('game')} ply {ply}: A ({'Black' if a == 0 else 'White'}) had a VCT "
-                          f"({' '.join(game.format_move(int(m)) for m in v.line)}) and played "
-                          f"{game.format_move(move)} (winner: "
-                          f"{'Black' if r['winner'] == 0 else 'White' if r['winner'] == 1 else 'none'})",
-                          file=out, flush=True)
-                    break
-            state = state.play(move)
-    return totals
+        yield r, moves, a
+
+
+def _turns(game, moves: list[int], a: int, skip: int):
+    """``(ply, state, move)`` of each of A's moves in a game, from ply ``skip`` on."""
+    state = game.initial()
+    for ply, move in enumerate(moves):
+        if state.to_play == a and ply >= skip:
+            yield ply, state, move
+        state = state.play(move)
 
 
 def blunders(path: str, nodes: int, out=sys.stdout, lost_only: bool = False, within: int | None = None) -> dict:
@@ -120,35 +132,28 @@ def blunders(path: str, nodes: int, out=sys.stdout, lost_only: bool = False, wit
         return bool(r.found and verify_line(after, "win", len(r.line), list(r.line)))
 
     totals = {"games": 0, "moves": 0, "lost": 0, "cleared": 0, "deeper": 0}
-    seen: set[tuple[int, ...]] = set()
     skip = int(head.get("opening_moves") or 0)
-    for r, moves, a in rows:
-        if tuple(moves) in seen or (lost_only and r.get("winner") != 1 - a):
-            continue
-        seen.add(tuple(moves))
+    for r, moves, a in _distinct(rows, lambda r, a: not lost_only or r.get("winner") == 1 - a):
         totals["games"] += 1
-        state = game.initial()
-        for ply, move in enumerate(moves):
-            if state.to_play == a and ply >= skip:
-                totals["moves"] += 1
-                if loses(state, move):
-                    totals["lost"] += 1
-                    w = game.width
-                    near = [int(m) for m in state.legal_moves() if int(m) != move and any(
-                        abs(int(m) // w - t // w) <= 2 and abs(int(m) % w - t % w) <= 2 for t in moves[:ply])]
-                    ok = next((m for m in near if not loses(state, m)), None)
-                    totals["cleared"] += ok is not None
-                    deeper = within is not None and not loses(state, move, within)
-                    totals["deeper"] += deeper
-                    print(f"game {r.get('game')} ply {ply}: A ({'Black' if a == 0 else 'White'}) played "
-                          f"{game.format_move(move)}, after which the opponent wins by a VCT; "
-                          + (f"{game.format_move(ok)} is not shown to lose" if ok is not None
-                             else "so does every move near the stones")
-                          + (f"; not found within {within} units" if deeper else "")
-                          + f" (winner: {'Black' if r['winner'] == 0 else 'White' if r['winner'] == 1 else 'none'})",
-                          file=out, flush=True)
-                    break
-            state = state.play(move)
+        for ply, state, move in _turns(game, moves, a, skip):
+            totals["moves"] += 1
+            if loses(state, move):
+                totals["lost"] += 1
+                w = game.width
+                near = [int(m) for m in state.legal_moves() if int(m) != move and any(
+                    abs(int(m) // w - t // w) <= 2 and abs(int(m) % w - t % w) <= 2 for t in moves[:ply])]
+                ok = next((m for m in near if not loses(state, m)), None)
+                totals["cleared"] += ok is not None
+                deeper = within is not None and not loses(state, move, within)
+                totals["deeper"] += deeper
+                print(f"game {r.get('game')} ply {ply}: A ({'Black' if a == 0 else 'White'}) played "
+                      f"{game.format_move(move)}, after which the opponent wins by a VCT; "
+                      + (f"{game.format_move(ok)} is not shown to lose" if ok is not None
+                         else "so does every move near the stones")
+                      + (f"; not found within {within} units" if deeper else "")
+                      + f" (winner: {'Black' if r['winner'] == 0 else 'White' if r['winner'] == 1 else 'none'})",
+                      file=out, flush=True)
+                break
     return totals
 
 

@@ -22,9 +22,10 @@ by collection with their ids.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
+
+from zeroplay.bench._puzzles import puzzle_rows
 
 TARGET_PERCENT = 97.0
 """Issue 20's target: at least 97 % of the 1,811 targets at 800 playouts."""
@@ -56,23 +57,11 @@ def read_targets(path: Path, limit: int | None = None, collections: set[str] | N
         raise ValueError(f"no Gomoku puzzles at {path}: the tactics benchmark reads the test data of "
                          f"../shared/data/gomoku beside the checkout (pass --data FILE)")
     out = []
-    try:
-        with open(path, encoding="utf-8-sig") as f:
-            for number, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    puzzle = json.loads(line)
-                except json.JSONDecodeError as e:
-                    raise ValueError(f"{path}:{number}: not JSON ({e.msg})") from None
-                if not isinstance(puzzle, dict):
-                    raise ValueError(f"{path}:{number}: not a puzzle (a JSON object)")
-                if puzzle.get("freestyle_winning_four_moves") and (not collections or puzzle.get("collection") in collections):
-                    out.append(puzzle)
-                    if limit is not None and len(out) >= limit:
-                        break
-    except (OSError, UnicodeDecodeError) as e:  # unreadable, or not text (UTF-8)
-        raise ValueError(f"--data {path}: {getattr(e, 'strerror', None) or e}") from None
+    for puzzle in puzzle_rows(path):
+        if puzzle.get("freestyle_winning_four_moves") and (not collections or puzzle.get("collection") in collections):
+            out.append(puzzle)
+            if limit is not None and len(out) >= limit:
+                break
     return out
 
 

@@ -28,10 +28,11 @@ playouts there), in playouts per CPU-second.
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
+
+from zeroplay.bench._puzzles import puzzle_rows
 
 DEFAULT_DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "gomoku" / "puzzles.jsonl"
 
@@ -88,21 +89,7 @@ def load(path) -> list[dict]:
         what = "is a directory" if p.is_dir() else "not found"
         raise ValueError(f"--data {p}: puzzle file {what} (the benchmark reads puzzles.jsonl of "
                          f"../shared/data/gomoku beside the checkout, see its README.md; pass --data FILE)")
-    try:
-        text = p.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"--data {p}: {getattr(e, 'strerror', None) or e}") from None
-    rows = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"--data {p}:{number}: not JSON ({e.msg})") from None
-        if not isinstance(row, dict) or any(k not in row for k in ROW_FIELDS):
-            raise ValueError(f"--data {p}:{number}: not a puzzle (a JSON object with {', '.join(ROW_FIELDS)})")
-        rows.append(row)
+    rows = list(puzzle_rows(p, ROW_FIELDS))
     if not rows:
         raise ValueError(f"--data {p}: no puzzles in the file")
     return rows
