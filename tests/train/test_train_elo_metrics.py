@@ -48,6 +48,16 @@ def test_a_resumed_log_does_not_write_onto_a_torn_line(tmp_path):
     assert (tmp_path / "new.jsonl").read_text().startswith("{")
 
 
+def test_bytes_that_are_not_utf8_are_skipped_with_their_line(tmp_path):
+    # helper-71: garbage bytes appended to metrics.jsonl stopped the resume and `zeroplay plot`
+    # with "'utf-8' codec can't decode byte 0xff", naming no file
+    path = tmp_path / "metrics.jsonl"
+    MetricsLog(path).append("train", step=1, loss=2.5)
+    path.write_bytes(path.read_bytes() + b"\x00\x00\xff\xfe garbage\n")
+    MetricsLog(path).append("train", step=2, loss=2.4)
+    assert [r["step"] for r in read_metrics(path, kind="train")] == [1, 2]
+
+
 def _fake_run(run_dir):
     log = MetricsLog(run_dir / "metrics.jsonl")
     for step in range(1, 6):

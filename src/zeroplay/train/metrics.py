@@ -58,16 +58,16 @@ class MetricsLog:
 
 def read_metrics(path: str | os.PathLike, kind: str | None = None) -> list[dict]:
     """Records of ``path`` in order (of ``kind`` when given); [] if the file is missing.
-    Lines that do not parse (a torn last line after a crash) are skipped."""
+    Lines that do not parse (a torn last line after a crash, bytes that are not UTF-8) are skipped."""
     path = Path(path)
     if not path.exists():
         return []
     out = []
-    with open(path, encoding="utf-8") as f:
+    with open(path, "rb") as f:  # bytes: a line that is not UTF-8 is skipped, not the whole file
         for line in f:
             try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
+                record = json.loads(line.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError):
                 continue
             if isinstance(record, dict) and (kind is None or record.get("kind") == kind):
                 out.append(record)
