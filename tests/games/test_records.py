@@ -42,6 +42,29 @@ def test_psq_reader_refuses_a_move_line_gone_wrong_instead_of_ending_the_game_th
     assert rec.moves == [7 * 15 + 7] and (rec.black, rec.white) == ("pbrain-a.exe", "pbrain-b.exe")
 
 
+@pytest.mark.parametrize("line, needle", [("foo", "'foo'"), ("", "an empty line"), ("Black", "'Black'")])
+def test_psq_reader_refuses_a_stray_line_among_the_moves(line, needle):
+    # "8,8,0 / foo / 9,9,0" loaded one move: the stray line was read as a name, the 9,9 dropped
+    text = f"Piskvorky 15x15, 11:11, 0\n8,8,0\n{line}\n9,9,0\n-1\n"
+    with pytest.raises(ValueError, match=f"PSQ line 3: {needle} is not a move .* line 4 after it is one"):
+        read_psq(text)
+
+
+@pytest.mark.parametrize("move", ["9,9,x", "9,9,", "9,x", "9,9,0,0"])
+def test_psq_reader_calls_a_malformed_move_malformed_not_off_the_board(move):
+    with pytest.raises(ValueError, match=f"PSQ line 3: move '{move}' is malformed") as e:
+        read_psq(f"Piskvorky 15x15, 11:11, 0\n8,8,0\n{move}\n-1\n")
+    assert "off the" not in str(e.value)
+
+
+def test_psq_trailer_lines_after_the_end_marker_are_not_moves():
+    # Piskvork writes the engines, their paths and numbers after the moves; none is a move
+    text = ("Piskvorky 20x20, 11:11, 0\n10,10,0\n11,11,1250\npbrain-a.zip\npbrain-b.zip\n-1\n"
+            "C:\\piskvork\\pbrain-a.exe\n3,1000\n0\n")
+    rec = read_psq(text)
+    assert rec.moves == [9 * 20 + 9, 10 * 20 + 10] and (rec.black, rec.white) == ("pbrain-a.zip", "pbrain-b.zip")
+
+
 def test_sgf_round_trip_with_result_and_escaped_comment():
     record = record_of_game(GAME, BLACK_WINS, black="net [step 10]", white="rollout:1000",
                             comment="self-play game 3 \\ a]b")
@@ -157,3 +180,19 @@ def test_a_file_saved_with_a_utf8_byte_order_mark_loads(tmp_path, suffix):
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     back = load_record(path)
     assert back.moves == record.moves and (back.black, back.white) == ("a", "b")
+
+
+@pytest.mark.parametrize("text, where", [
+    ("(;GM[4]SZ[15]RU[renju2];B[hh])", "SGF RU"),
+    ("Piskvorky 15x15, 11:11, 0\n8,8,0\n-1\nresult=B+\nrule=renju2\n", "PSQ line 5"),
+])
+def test_an_unknown_rule_is_refused_naming_the_known_ones(text, where):
+    # RU[renju2] loaded as a free-style game without a word
+    with pytest.raises(ValueError, match=f"{where}: unknown rule 'renju2'; zeroplay knows freestyle, standard and renju"):
+        (read_sgf if text.startswith("(") else read_psq)(text)
+
+
+def test_a_known_rule_is_read_in_any_case():
+    assert read_sgf("(;GM[4]SZ[15]RU[Renju];B[hh])").rule == "renju"
+    assert read_sgf("(;GM[4]SZ[15];B[hh])").rule == ""
+    assert read_psq("Piskvorky 15x15, 11:11, 0\n8,8,0\n-1\nrule=Standard\n").rule == "standard"

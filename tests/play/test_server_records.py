@@ -50,3 +50,15 @@ def test_a_record_text_with_a_byte_order_mark_loads(client, text):
     r = client.post("/api/games/load", json={"text": text, "playouts": 8})
     assert r.status_code == 201, r.text
     assert len(r.json()["moves"]) == 3
+
+
+@pytest.mark.parametrize("text, fmt, needle", [
+    ("Piskvorky 15x15, 11:11, 0\n8,8,0\nfoo\n9,9,0\n-1\n", "psq", "PSQ line 3: 'foo' is not a move"),
+    ("Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,x\n-1\n", "psq", "PSQ line 3: move '9,9,x' is malformed"),
+    ("(;GM[4]SZ[15]RU[renju2];B[hh])", "auto", "SGF RU: unknown rule 'renju2'; zeroplay knows freestyle, standard and renju"),
+])
+def test_a_record_that_would_load_with_a_part_dropped_is_refused(client, text, fmt, needle):
+    """A stray line among a PSQ's moves dropped every move after it, and an unknown ``RU`` loaded
+    as free-style, each with 201."""
+    r = client.post("/api/games/load", json={"text": text, "format": fmt, "playouts": 8})
+    assert r.status_code == 400 and needle in r.json()["detail"], r.text

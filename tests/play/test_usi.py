@@ -124,6 +124,20 @@ def test_bad_input_is_answered_and_keeps_the_position():
     assert s.usi.state.usi_moves == ("7g7f",)
 
 
+@pytest.mark.parametrize("sfen, why", [
+    ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 99P 1", "pawns"),
+    ("P3k4/9/9/9/9/9/9/9/4K4 b 99P 1", "can never move"),  # it answered go with bestmove 5i6i
+    ("4k4/9/9/9/9/9/4P4/4P4/4K4 b - 1", "nifu"),
+])
+def test_an_impossible_sfen_is_refused_and_keeps_the_position(sfen, why):
+    s = Session()
+    s.send("position startpos moves 7g7f")
+    s.lines.clear()
+    s.send(f"position sfen {sfen}")
+    assert len(s.lines) == 1 and s.lines[0].startswith("info string") and why in s.lines[0], s.lines
+    assert s.usi.state.usi_moves == ("7g7f",)
+
+
 def test_a_go_after_a_refused_position_resigns_until_a_good_one_comes():
     # it answered with a move of the position before, which is not the GUI's
     s = Session(max_seconds=0.05)

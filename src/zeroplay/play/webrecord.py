@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from zeroplay.games.records import GameRecord
-from zeroplay.games.records.sgf import gomoku_board_size
+from zeroplay.games.records.sgf import gomoku_board_size, gomoku_rule
 from zeroplay.games.records.sgftree import SgfNode, read_sgf_tree, write_sgf_tree
 from zeroplay.play.gametree import MAX_TREE_NODES, ROOT, GameTree
 
@@ -107,9 +107,9 @@ def read_board_sgf(text: str, *, max_positions: int = MAX_TREE_NODES) -> BoardRe
     """Parse an SGF Gomoku record with its variations and set-up (the module docstring).
 
     Raises:
-        ValueError: malformed SGF, another game's (``GM`` other than 4), no or a bad ``SZ``,
-            set-up stones off the root, a bad ``PL``, a move off the board, out of turn or a pass,
-            more than ``max_positions`` positions.
+        ValueError: malformed SGF, another game's (``GM`` other than 4), no or a bad ``SZ``, an
+            unknown ``RU``, set-up stones off the root, a bad ``PL``, a move off the board, out of
+            turn or a pass, more than ``max_positions`` positions.
     """
     nodes = read_sgf_tree(text, max_nodes=4 * max_positions)
     root = nodes[0].props
@@ -120,7 +120,7 @@ def read_board_sgf(text: str, *, max_positions: int = MAX_TREE_NODES) -> BoardRe
             raise ValueError(f"{where}: [{value}] is not a point of the {width}x{height} board")
         return _LETTERS.index(value[1]) * width + _LETTERS.index(value[0])
 
-    out = BoardRecord(width, height, root.get("RU", [""])[0])
+    out = BoardRecord(width, height, gomoku_rule(root.get("RU", [""])[0], "SGF RU"))
     out.black = [cell(v, "SGF AB") for v in root.get("AB", [])]
     out.white = [cell(v, "SGF AW") for v in root.get("AW", [])]
     if "PL" in root:

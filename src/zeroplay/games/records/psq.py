@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from zeroplay.games.records.record import GameRecord
+from zeroplay.games.records.sgf import gomoku_rule
 
 _PSQ_HEADER = re.compile(r"^\s*Piskvorky\s+(\d+)\s*x\s*(\d+)\s*(.*)$", re.IGNORECASE)
 _PSQ_MOVE = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*(?:,\s*(-?\d+)\s*)?$")
@@ -32,8 +33,10 @@ def read_psq(text: str) -> GameRecord:
     two non-numeric lines, if any, are taken as the players' names.
 
     Raises:
-        ValueError: no header, a move off the board or repeated, or a line among the moves that
-            is not one (the message names the line).
+        ValueError: no header, a move off the board, malformed or repeated, a line among the
+            moves that is not one (a move follows it before the ``-1`` end marker; for a line
+            beginning with a digit, anywhere after it), an unknown ``rule=`` (the message names
+            the line).
     """
     lines = text.splitlines()
     m = _PSQ_HEADER.match(lines[0]) if lines else None
@@ -57,14 +60,25 @@ def read_psq(text: str) -> GameRecord:
         # the moves end at the first other line; a move written wrong there dropped it and every
         # move after it without a word (helper-68: "-3,-3,0" then "8,8,0" loaded an empty game)
         ended = lines[i].strip()
-        if re.fullmatch(r"-?\d+\s*,\s*-?\d+\s*(,.*)?", ended):
+        if re.fullmatch(r"-?\d+\s*,\s*-?\d+\s*(,\s*-?\d+\s*)?", ended):
             raise ValueError(f"PSQ line {i + 1}: move {ended[:40]!r} is off the {width}x{height} board (counts from 1)")
-        # a names line ends the moves too: only a line that begins as a move's number is a move gone wrong
-        later = next((j for j in range(i + 1, len(lines)) if _PSQ_MOVE.match(lines[j])), None)
-        if later is not None and ended != "-1" and re.match(r"-?\d", ended):
-            raise ValueError(f"PSQ line {i + 1}: {ended[:40]!r} is not a move (x,y[,ms]), and line {later + 1} "
+        if re.fullmatch(r"-?\d+\s*,.*", ended):
+            raise ValueError(f"PSQ line {i + 1}: move {ended[:40]!r} is malformed, not x,y[,ms] in whole numbers")
+        # names end the moves too, so a line is a stray among them only when a move comes after
+        # it and before the end marker ("8,8,0 / foo / 9,9,0" dropped the 9,9 without a word);
+        # a line that begins as a move's number is one gone wrong wherever a move follows
+        end = next((j for j in range(i, len(lines)) if lines[j].strip() == "-1"), len(lines))
+        stop = len(lines) if re.match(r"-?\d", ended) else end
+        later = next((j for j in range(i + 1, stop) if _PSQ_MOVE.match(lines[j])), None)
+        if later is not None and ended != "-1":
+            what = repr(ended[:40]) if ended else "an empty line"
+            raise ValueError(f"PSQ line {i + 1}: {what} is not a move (x,y[,ms]), and line {later + 1} "
                              f"after it is one")
-    labels = {m.group(1): m.group(2) for ln in lines[i:] if (m := _PSQ_LABEL.match(ln))}
+    labels = {}
+    for j in range(i, len(lines)):
+        if m := _PSQ_LABEL.match(lines[j]):
+            key, value = m.group(1), m.group(2)
+            labels[key] = gomoku_rule(value, f"PSQ line {j + 1}") if key == "rule" else value
     rest = [ln.strip() for ln in lines[i:] if ln.strip() and not re.fullmatch(r"-?\d+(,.*)?", ln.strip())
             and not _PSQ_LABEL.match(ln)]
     black, white = (rest + ["", ""])[:2]

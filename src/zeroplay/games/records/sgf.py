@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from zeroplay import __version__
+from zeroplay.games.gomoku.game import RULES as GAME_RULES
 from zeroplay.games.records.record import GameRecord
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -35,8 +36,8 @@ def read_sgf(text: str) -> GameRecord:
 
     Raises:
         ValueError: malformed SGF, another game's (``GM`` other than 4; none is taken as
-            Gomoku), no ``SZ``, set-up stones (``AB``/``AW``), moves off the board, out of turn or
-            repeated.
+            Gomoku), no ``SZ``, an unknown ``RU``, set-up stones (``AB``/``AW``), moves off the
+            board, out of turn or repeated.
     """
     nodes = _sgf_main_line(text)
     if not nodes:
@@ -69,7 +70,7 @@ def read_sgf(text: str) -> GameRecord:
     if not any(node_props):
         node_props = []
     return GameRecord(width, height, moves, first("PB"), first("PW"), first("RE"), comment=first("C"),
-                      rule=first("RU"), node_props=node_props)
+                      rule=gomoku_rule(first("RU"), "SGF RU"), node_props=node_props)
 
 
 def _props(props: dict[str, str]) -> str:
@@ -176,6 +177,24 @@ def _read_value(text: str, i: int) -> tuple[int, str]:
         out.append(c)
         j += 1
     raise ValueError("malformed SGF: a property value is not closed with ']'")
+
+
+RULES = tuple(GAME_RULES)
+"""The Gomoku rules a record may name (SGF ``RU``, PSQ ``rule=``): the ones zeroplay plays."""
+
+
+def gomoku_rule(value: str, where: str) -> str:
+    """The rule ``value`` names, in lower case ("" when empty); ``where`` starts the error.
+
+    Raises:
+        ValueError: a rule zeroplay does not know (``RU[renju2]`` loaded as a free-style game
+            without a word).
+    """
+    rule = value.strip().lower()
+    if rule and rule not in RULES:
+        raise ValueError(f"{where}: unknown rule {value[:40]!r}; zeroplay knows {', '.join(RULES[:-1])} "
+                         f"and {RULES[-1]}")
+    return rule
 
 
 def gomoku_board_size(root: dict[str, list[str]]) -> tuple[int, int]:

@@ -151,7 +151,61 @@ def _board_from_sfen(sfen: str) -> cshogi.Board:
     rows = fields[0].split("/")
     if len(rows) != 9 or board.sfen().split()[:3] != _canonical(fields)[:3] or not board.is_ok():
         raise ValueError(f"bad SFEN {_quoted(sfen)}: not a consistent shogi position")
+    problem = _impossible(board.pieces, fields[2])
+    if problem:
+        raise ValueError(f"bad SFEN {_quoted(sfen)}: {problem}")
     return board
+
+
+_SET = {"pawn": 18, "lance": 4, "knight": 4, "silver": 4, "gold": 4, "bishop": 2, "rook": 2, "king": 2}
+_KIND = [None, "pawn", "lance", "knight", "silver", "bishop", "rook", "gold", "king",
+         "pawn", "lance", "knight", "silver", "bishop", "rook"]
+"""cshogi piece type (``piece & 15``) -> the kind it counts as in the set (promoted as its base)."""
+_HAND_KIND = {"P": "pawn", "L": "lance", "N": "knight", "S": "silver", "G": "gold", "B": "bishop", "R": "rook"}
+_HAND_ITEM = re.compile(r"(\d*)([PLNSGBRplnsgbr])")
+_SIDE = ("Black", "White")
+
+
+def _impossible(pieces, hand_field: str) -> str | None:
+    """What makes a position impossible in a game from the start position (more pieces of a kind
+    than the set has, a piece that could never move, two unpromoted pawns of a side on a file),
+    or None.
+
+    The hand is read from the SFEN text, not from cshogi's board: cshogi keeps a hand count in a
+    few bits, so ``99P`` came back as ``L3P`` and passed every check made on the board.
+    """
+    count = dict.fromkeys(_SET, 0)
+    if hand_field != "-":
+        if not re.fullmatch(r"(\d*[PLNSGBRplnsgbr])+", hand_field):
+            return f"hands {_quoted(hand_field, 40)}: counts and piece letters (PLNSGBR, lower case White's)"
+        seen = set()
+        for number, letter in _HAND_ITEM.findall(hand_field):
+            if letter in seen:  # cshogi keeps the last count: "2P10P" read as 10 pawns
+                return f"hands {_quoted(hand_field, 40)} name {letter} twice"
+            seen.add(letter)
+            count[_HAND_KIND[letter.upper()]] += int(number or 1)
+    pawn_files: set[tuple[int, int]] = set()
+    for square, piece in enumerate(pieces):
+        if not piece:
+            continue
+        color, kind = piece >> 4, piece & 15
+        count[_KIND[kind]] += 1
+        file, rank = square // 9, square % 9
+        ahead = rank if color == 0 else 8 - rank  # ranks in front of it, up to its last
+        name = f"{_SIDE[color]}'s {_KIND[kind]} on {file + 1}{'abcdefghi'[rank]}"
+        if kind in (cshogi.PAWN, cshogi.LANCE) and ahead == 0:
+            return f"{name} can never move (an unpromoted pawn or lance on its last rank)"
+        if kind == cshogi.KNIGHT and ahead <= 1:
+            return f"{name} can never move (an unpromoted knight on its last two ranks)"
+        if kind == cshogi.PAWN:
+            if (color, file) in pawn_files:
+                return f"two of {_SIDE[color]}'s unpromoted pawns on file {file + 1} (nifu)"
+            pawn_files.add((color, file))
+    for kind, most in _SET.items():
+        if count[kind] > most:
+            return (f"{count[kind]} {kind}s on the board and in hand (promoted ones counted); "
+                    f"the set has {most}")
+    return None
 
 
 def _canonical(fields):
