@@ -278,7 +278,7 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
             return g.to_json()
         rec = record_from_text(text, body.format)
         rule = body.rule
-        if rule is None and rec.rule in ("freestyle", "standard", "renju"):  # the record's own, unless chosen
+        if rule is None and rec.rule:  # the record's own (its reader refuses an unknown one), unless chosen
             rule = rec.rule
         options = games.options("gomoku", rec.width, body.n_in_row, rule, body.color, body.playouts, body.seconds,
                                 body.model, vary_opening=body.vary_opening, engine_resigns=body.engine_resigns)
