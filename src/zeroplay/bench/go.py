@@ -6,6 +6,7 @@ import time
 
 import numpy as np
 
+from zeroplay.engine.options import at_least_0
 from zeroplay.games import make
 from zeroplay.games.go.playout import light_random_game, random_game
 from zeroplay.games.gomoku.kernels import random_playouts
@@ -14,7 +15,7 @@ from zeroplay.games.gomoku.kernels import random_playouts
 def add_arguments(parser) -> None:
     parser.add_argument("--size", type=int, default=9, help="board size (default 9)")
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement, s (default 2)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--seed", type=at_least_0, default=0, help="random seed, >= 0 (default 0)")
 
 
 def run(args) -> dict:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from zeroplay.engine.options import at_least_1
+
 MIDGAME = (
     "7,7 8,8 6,8 5,9 6,7 7,9 8,9 6,10 5,11 9,7 10,6 4,8 7,11 3,9 4,9 3,10 3,7 5,10 2,10 4,11 6,9 "
     "7,10 4,10 9,10 8,10 10,8 9,8 10,9 8,6 8,11"
@@ -13,9 +15,9 @@ MIDGAME = (
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--playouts", type=int, default=800, help="playouts per search (default 800)")
-    parser.add_argument("--searches", type=int, default=30, help="searches per figure (default 30)")
-    parser.add_argument("--batch-size", type=int, default=16, help="leaves per batch (default 16)")
+    parser.add_argument("--playouts", type=at_least_1, default=800, help="playouts per search, >= 1 (default 800)")
+    parser.add_argument("--searches", type=at_least_1, default=30, help="searches per figure, >= 1 (default 30)")
+    parser.add_argument("--batch-size", type=at_least_1, default=16, help="leaves per batch, >= 1 (default 16)")
     parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel column")
     parser.add_argument("--root-policy", choices=["puct", "gumbel"], default="puct",
                         help="root search of the searches measured (default puct; gumbel: search/gumbel.py)")

@@ -27,16 +27,19 @@ import statistics
 import time
 from typing import Any
 
+from zeroplay.engine.options import at_least_1
+
 
 def add_arguments(parser) -> None:
     parser.add_argument("--workers", default="1,2", help="worker counts, comma-separated (default 1,2)")
     parser.add_argument("--size", type=int, default=8, help="board size (default 8)")
     parser.add_argument("--n-in-row", type=int, default=5, help="line length that wins (default 5)")
     parser.add_argument("--net", default="tiny", help="network preset (default tiny; random weights)")
-    parser.add_argument("--playouts", type=int, default=100, help="playouts per move (default 100)")
-    parser.add_argument("--parallel-games", type=int, default=8, help="games per worker at once (default 8)")
-    parser.add_argument("--games", type=int, default=16, help="timed games per worker (default 16)")
-    parser.add_argument("--rounds", type=int, default=1, help="repeats of the whole sequence (default 1)")
+    parser.add_argument("--playouts", type=at_least_1, default=100, help="playouts per move, >= 1 (default 100)")
+    parser.add_argument("--parallel-games", type=at_least_1, default=8,
+                        help="games per worker at once, >= 1 (default 8)")
+    parser.add_argument("--games", type=at_least_1, default=16, help="timed games per worker, >= 1 (default 16)")
+    parser.add_argument("--rounds", type=at_least_1, default=1, help="repeats of the whole sequence, >= 1 (default 1)")
     parser.add_argument("--precision", choices=["auto", "fp32", "bf16"], default="auto",
                         help="self-play inference precision (default auto, as zeroplay train)")
     parser.add_argument("--no-traffic", action="store_true", help="skip the bytes measurements")

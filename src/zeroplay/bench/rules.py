@@ -6,6 +6,7 @@ import time
 
 import numpy as np
 
+from zeroplay.engine.options import at_least_0
 from zeroplay.games import make
 from zeroplay.games.gomoku.kernels import legal_moves, play_sequence_tracked, random_playouts
 
@@ -22,7 +23,7 @@ def _tracked_moves(game, start, games: int, rng) -> int:
 def add_arguments(parser) -> None:
     parser.add_argument("--size", type=int, default=15, help="board width and height (default 15)")
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement, s (default 2)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--seed", type=at_least_0, default=0, help="random seed, >= 0 (default 0)")
     parser.add_argument("--renju", action="store_true",
                         help="measure Black's legal moves under renju (forbidden-point tests) against "
                              "free-style on the same positions instead")

@@ -18,14 +18,17 @@ from __future__ import annotations
 
 import time
 
+from zeroplay.engine.options import at_least_1
+
 MIDGAME = ("7g7f 3c3d 2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d 2c2d 2h2d 8e8f 8g8f 8b8f 2d3d 2b8h+ 7i8h 8f8b "
            "3d3f P*2c 5i5h 5a4b")
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--ab-nodes", type=int, default=60_000, help="alpha-beta nodes per position (default 60,000)")
-    parser.add_argument("--playouts", type=int, default=400, help="MCTS playouts per position (default 400)")
-    parser.add_argument("--batch-size", type=int, default=8, help="MCTS leaves per net call (default 8)")
+    parser.add_argument("--ab-nodes", type=at_least_1, default=60_000,
+                        help="alpha-beta nodes per position, >= 1 (default 60,000)")
+    parser.add_argument("--playouts", type=at_least_1, default=400, help="MCTS playouts per position, >= 1 (default 400)")
+    parser.add_argument("--batch-size", type=at_least_1, default=8, help="MCTS leaves per net call, >= 1 (default 8)")
     parser.add_argument("--blocks", type=int, default=4, help="net residual blocks (default 4)")
     parser.add_argument("--channels", type=int, default=64, help="net channels (default 64)")
 

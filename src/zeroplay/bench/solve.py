@@ -12,6 +12,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from zeroplay.engine.options import at_least_1
+
 CONNECT4_SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L1_R1", "Test_L2_R2", "Test_L1_R2", "Test_L1_R3")
 """Pons' sets, easiest first."""
 
@@ -67,10 +69,11 @@ def add_arguments(parser) -> None:
     parser.add_argument("--game", choices=["connect4"], default="connect4", help="solver to measure (default connect4)")
     parser.add_argument("--sets", default=",".join(CONNECT4_SETS),
                         help="comma-separated set names (default: all six, easiest first)")
-    parser.add_argument("--limit", type=int, default=None,
-                        help="positions per set, from the start of each file (default: all; Test_L1_R3 is "
+    parser.add_argument("--limit", type=at_least_1, default=None,
+                        help="positions per set, >= 1, from the start of each file (default: all; Test_L1_R3 is "
                         f"always capped at its first {L1_R3_CAP})")
-    parser.add_argument("--table-mib", type=float, default=None, help="alpha-beta table size, MiB (default 16)")
+    parser.add_argument("--table-mib", type=float, default=None,
+                        help="alpha-beta table size, MiB, at most half of the machine's memory (default 16)")
     parser.add_argument("--repeats", type=int, default=1,
                         help="solves per position, the fastest kept (default 1, Pons' protocol; more damps the "
                         "noise of a shared machine)")
@@ -81,15 +84,22 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> dict:
-    """Figures for ``zeroplay bench solve`` (see ``measure_connect4``)."""
-    return measure_connect4(
-        sets=[s for s in args.sets.split(",") if s],
-        limit=args.limit,
-        table_mib=args.table_mib,
-        repeats=args.repeats,
-        clock=args.clock,
-        data=Path(args.data) if args.data else None,
-    )
+    """Figures for ``zeroplay bench solve`` (see ``measure_connect4``).
+
+    Raises:
+        ValueError: an option out of range, a set unknown or missing, or the table not fitting in memory.
+    """
+    try:
+        return measure_connect4(
+            sets=[s.strip() for s in args.sets.split(",") if s.strip()],
+            limit=args.limit,
+            table_mib=args.table_mib,
+            repeats=args.repeats,
+            clock=args.clock,
+            data=Path(args.data) if args.data else None,
+        )
+    except MemoryError as e:  # cli's own message names the options of train and play
+        raise ValueError(f"out of memory ({e or 'MemoryError'}): lower --table-mib") from None
 
 
 def measure_connect4(sets=CONNECT4_SETS, limit: int | None = None, table_mib: float | None = None,
@@ -104,11 +114,20 @@ def measure_connect4(sets=CONNECT4_SETS, limit: int | None = None, table_mib: fl
         ratio is <= 3 (None for Test_L1_R3, which has no target).
 
     Raises:
-        ValueError: the data folder or a set file is missing, or a set name is unknown.
+        ValueError: the data folder or a set file is missing, no set or an unknown one is named,
+            ``limit`` < 1, ``repeats`` < 1, ``table_mib`` outside one bucket .. half of the memory.
     """
+    from zeroplay.bench.tt import check_table_mib
     from zeroplay.solvers.connect4_solver import DEFAULT_TABLE_MIB, Connect4Solver, parse_position, solve_bitboards
     from zeroplay.tt.ab_table import ab_clear
 
+    if not sets:
+        raise ValueError(f"--sets must name at least one set; known: {', '.join(CONNECT4_SETS)}")
+    unknown = [name for name in sets if name not in PONS_MEAN_US]
+    if unknown:  # (before the first set is timed, not after)
+        raise ValueError(f"--sets: unknown set {unknown[0]!r}; known: {', '.join(CONNECT4_SETS)}")
+    if limit is not None and limit < 1:
+        raise ValueError(f"--limit must be >= 1, got {limit}")
     data = data if data is not None else default_data_dir()
     if not data.is_dir():
         raise ValueError(f"no Connect Four test sets at {data} (pass --data DIR)")
@@ -118,6 +137,7 @@ def measure_connect4(sets=CONNECT4_SETS, limit: int | None = None, table_mib: fl
         raise ValueError(f"clock must be 'wall' or 'cpu', got {clock!r}")
     timer = time.perf_counter if clock == "wall" else time.thread_time
     table_mib = DEFAULT_TABLE_MIB if table_mib is None else table_mib
+    check_table_mib("--table-mib", table_mib)
     solver = Connect4Solver(table_mib)
     table, counters = solver.table, solver._counters
     solver.solve("4455")  # load the compiled code (numba cache) before any timing
@@ -125,8 +145,6 @@ def measure_connect4(sets=CONNECT4_SETS, limit: int | None = None, table_mib: fl
     out_sets = {}
     total_mismatches = 0
     for name in sets:
-        if name not in PONS_MEAN_US:
-            raise ValueError(f"unknown set {name!r}; known: {', '.join(CONNECT4_SETS)}")
         path = data / name
         if not path.is_file():
             raise ValueError(f"missing test set {path}")

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from zeroplay.bench._puzzles import puzzle_rows
+from zeroplay.engine.options import at_least_1
 
 TARGET_PERCENT = 97.0
 """Issue 20's target: at least 97 % of the 1,811 targets at 800 playouts."""
@@ -47,21 +48,35 @@ def default_data_file() -> Path:
 
 def read_targets(path: Path, limit: int | None = None, collections: set[str] | None = None) -> list[dict]:
     """The puzzles of ``path`` with a non-empty ``freestyle_winning_four_moves``, in file order
-    (only those of ``collections`` when given).
+    (only those of ``collections`` when given; the first ``limit`` of them when given).
 
     Raises:
         ValueError: the file is missing (the message says where it was looked for), does not
-            read, or a line is not a JSON object.
+            read, or a line is not a JSON object; ``limit`` < 1; a name of ``collections`` that no
+            puzzle of the file has (the message names the file's collections).
     """
+    if limit is not None and limit < 1:
+        raise ValueError(f"--limit must be >= 1, got {limit}")
+    if collections is not None and not collections:
+        raise ValueError("--collections must name at least one collection (e.g. intro_3move_win,white_vcf)")
     if not path.is_file():
         raise ValueError(f"no Gomoku puzzles at {path}: the tactics benchmark reads the test data of "
                          f"../shared/data/gomoku beside the checkout (pass --data FILE)")
-    out = []
+    out: list[dict] = []
+    known: set[str] = set()
     for puzzle in puzzle_rows(path):
+        if isinstance(puzzle.get("collection"), str):
+            known.add(puzzle["collection"])
+        if limit is not None and len(out) >= limit:
+            if not collections:
+                break
+            continue  # read on: a name is known to be misspelt only at the end of the file
         if puzzle.get("freestyle_winning_four_moves") and (not collections or puzzle.get("collection") in collections):
             out.append(puzzle)
-            if limit is not None and len(out) >= limit:
-                break
+    unknown = sorted(set(collections or ()) - known)
+    if unknown:
+        raise ValueError(f"--collections: unknown collection {', '.join(map(repr, unknown))}; "
+                         f"known in {path}: {', '.join(sorted(known))}")
     return out
 
 
@@ -127,7 +142,8 @@ def proves_win_after(state, move: int, solver) -> bool:
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--limit", type=int, default=None, help="the first N targets only (default: all 1,811)")
+    parser.add_argument("--limit", type=at_least_1, default=None,
+                        help="the first N targets only, >= 1 (default: all 1,811)")
     parser.add_argument("--skip", type=int, default=0,
                         help="skip the first N targets (after --collections; to split a run over processes) "
                         "(default 0)")
@@ -145,9 +161,9 @@ def add_arguments(parser) -> None:
 
 def run(args) -> dict:
     """Figures for ``zeroplay bench tactics`` (see ``measure``)."""
+    names = None if args.collections is None else {c.strip() for c in args.collections.split(",") if c.strip()}
     return measure(limit=args.limit, skip=args.skip, playouts=args.playouts, engine=args.engine,
-                   data=Path(args.data) if args.data else None, progress=args.progress,
-                   collections={c for c in (args.collections or "").split(",") if c} or None,
+                   data=Path(args.data) if args.data else None, progress=args.progress, collections=names,
                    config=None if args.candidate_radius is None else {"candidate_radius": args.candidate_radius})
 
 
@@ -163,7 +179,7 @@ def measure(limit: int | None = None, playouts: int = 800, engine: str = "play",
         data: the puzzles file (None: ``default_data_file()``).
         progress: print one line per position on stderr.
         config: extra ``SearchConfig`` fields (ablations: ``{"defence": False}``).
-        collections: only the targets of these collections (None: all).
+        collections: only the targets of these collections (None: all; each must be in the file).
         skip: leave out the first ``skip`` targets (of those ``collections`` selects); ``limit``
             counts after them.
 
@@ -174,8 +190,8 @@ def measure(limit: int | None = None, playouts: int = 800, engine: str = "play",
         search (seconds), "by" counts which rule made a move correct.
 
     Raises:
-        ValueError: the data file is missing or damaged, ``playouts`` < 1, ``skip`` < 0, an
-            unknown engine.
+        ValueError: the data file is missing or damaged, ``playouts`` < 1, ``skip`` < 0,
+            ``limit`` < 1, an unknown engine, an empty or unknown collection.
     """
     import sys
 
@@ -187,6 +203,8 @@ def measure(limit: int | None = None, playouts: int = 800, engine: str = "play",
         raise ValueError(f"--playouts must be >= 1, got {playouts}")
     if skip < 0:
         raise ValueError(f"--skip must be >= 0, got {skip}")
+    if limit is not None and limit < 1:  # (read_targets sees skip + limit)
+        raise ValueError(f"--limit must be >= 1, got {limit}")
     if engine not in ("play", "search-only"):
         raise ValueError(f"engine must be 'play' or 'search-only', got {engine!r}")
     path = data if data is not None else default_data_file()

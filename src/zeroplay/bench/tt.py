@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import time
 
+from zeroplay.engine.options import at_least_0
+
 MAX_CAPACITY_LOG2 = 31
 """Largest ``--capacity-log2``: a node table holds at most 2^31 slots (``new_node_table``)."""
 
@@ -23,7 +25,7 @@ def add_arguments(parser) -> None:
                         help="alpha-beta table size, MiB, at most half of the machine's memory (default 64)")
     parser.add_argument("--ab-stores", type=int, default=4_000_000, help="alpha-beta stores and probes per run (default 4,000,000)")
     parser.add_argument("--repeats", type=int, default=3, help="runs per figure, the best is kept (default 3)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--seed", type=at_least_0, default=0, help="random seed, >= 0 (default 0)")
 
 
 def run(args) -> dict:
@@ -64,7 +66,6 @@ def check_options(capacity_log2: int, ab_mib: float, ab_stores: int, repeats: in
     """
     import math
 
-    from zeroplay.tt.ab_table import BYTES_PER_ENTRY, ENTRIES_PER_BUCKET
     from zeroplay.tt.node_table import TABLE_BYTES_PER_NODE
 
     half = _machine_bytes() / 2
@@ -77,15 +78,30 @@ def check_options(capacity_log2: int, ab_mib: float, ab_stores: int, repeats: in
     if not 1 <= capacity_log2 <= most_log2:
         room = "" if most_log2 == MAX_CAPACITY_LOG2 else " on this machine (at most half of its memory)"
         raise ValueError(f"--capacity-log2 must be in 1..{most_log2}{room}, got {capacity_log2}")
-    bucket_mib = ENTRIES_PER_BUCKET * BYTES_PER_ENTRY / (1 << 20)
-    if not math.isfinite(ab_mib) or not bucket_mib <= ab_mib <= half / (1 << 20):
-        room = "" if half == math.inf else f" and at most {half / (1 << 20):,.0f} (half of this machine's memory)"
-        raise ValueError(f"--ab-mib must be a size in MiB of at least {bucket_mib:.2g} (one bucket of "
-                         f"{ENTRIES_PER_BUCKET * BYTES_PER_ENTRY} bytes){room}, got {ab_mib:,.10g}")
+    check_table_mib("--ab-mib", ab_mib)
     if ab_stores < 1:
         raise ValueError(f"--ab-stores must be >= 1, got {ab_stores}")
     if repeats < 1:
         raise ValueError(f"--repeats must be >= 1, got {repeats}")
+
+
+def check_table_mib(flag: str, mib: float) -> None:
+    """Refuse an alpha-beta table size (``flag``, MiB) below one bucket or above half of the
+    machine's memory: the table is allocated whole, up front.
+
+    Raises:
+        ValueError: one line naming ``flag``, its value and the allowed range.
+    """
+    import math
+
+    from zeroplay.tt.ab_table import BYTES_PER_ENTRY, ENTRIES_PER_BUCKET
+
+    half = _machine_bytes() / 2
+    bucket_mib = ENTRIES_PER_BUCKET * BYTES_PER_ENTRY / (1 << 20)
+    if not math.isfinite(mib) or not bucket_mib <= mib <= half / (1 << 20):
+        room = "" if half == math.inf else f" and at most {half / (1 << 20):,.0f} (half of this machine's memory)"
+        raise ValueError(f"{flag} must be a size in MiB of at least {bucket_mib:.2g} (one bucket of "
+                         f"{ENTRIES_PER_BUCKET * BYTES_PER_ENTRY} bytes){room}, got {mib:,.10g}")
 
 
 def _kernels():

@@ -33,34 +33,58 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from zeroplay.bench._puzzles import puzzle_rows
+from zeroplay.engine.options import at_least_0, at_least_1
 
 DEFAULT_DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "gomoku" / "puzzles.jsonl"
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("--data", default=str(DEFAULT_DATA), help=f"puzzle file (default {DEFAULT_DATA})")
-    parser.add_argument("--nodes", type=int, default=200_000, help="VCF node budget per position (default 200000)")
-    parser.add_argument("--vct-nodes", type=int, default=1_000_000,
+    parser.add_argument("--nodes", type=at_least_1, default=200_000,
+                        help="VCF node budget per position, >= 1 (default 200000)")
+    parser.add_argument("--vct-nodes", type=at_least_0, default=1_000_000,
                         help="VCT node budget where no VCF is found; 0 skips VCT (default 1000000)")
-    parser.add_argument("--threats", type=int, default=3, help="VCT: most non-four threats per line (default 3)")
-    parser.add_argument("--vct-nodes-others", type=int, default=200_000,
+    parser.add_argument("--threats", type=int, default=3,
+                        help="VCT: most non-four threats per line, 1..255 (default 3)")
+    parser.add_argument("--vct-nodes-others", type=at_least_0, default=200_000,
                         help="VCT node budget on the positions without a known freestyle win, where it only "
                         "checks for false claims; 0 skips them (default 200000)")
-    parser.add_argument("--pns-nodes", type=int, default=0,
+    parser.add_argument("--pns-nodes", type=at_least_0, default=0,
                         help="proof-number VCT budget where VCF and VCT found nothing; 0 skips it (default 0)")
-    parser.add_argument("--pns-threats", type=int, default=4, help="proof-number VCT: most threats (default 4)")
-    parser.add_argument("--pns-nodes-others", type=int, default=0,
+    parser.add_argument("--pns-threats", type=int, default=4,
+                        help="proof-number VCT: most threats, 1..255 (default 4)")
+    parser.add_argument("--pns-nodes-others", type=at_least_0, default=0,
                         help="proof-number VCT budget on positions without a known freestyle win (default 0)")
-    parser.add_argument("--limit", type=int, default=0, help="first N positions only (default all)")
-    parser.add_argument("--mcts", type=int, default=0, help="MCTS on/off on N target positions (default 0: skip)")
-    parser.add_argument("--playouts", type=int, default=800, help="MCTS playouts per search (default 800)")
+    parser.add_argument("--limit", type=at_least_1, default=None, help="first N positions only, >= 1 (default all)")
+    parser.add_argument("--mcts", type=at_least_0, default=0,
+                        help="MCTS on/off on N target positions, half with a VCF (default 0: skip)")
+    parser.add_argument("--playouts", type=at_least_1, default=800, help="MCTS playouts per search, >= 1 (default 800)")
     parser.add_argument("--evaluator", choices=["uniform", "rollout"], default="uniform",
                         help="MCTS evaluator: uniform priors and value 0, or one random rollout per leaf "
                         "(default uniform)")
 
 
+def check_threats(flag: str, threats: int) -> None:
+    """Refuse a threat count the solver's table cannot store (as ``solve gomoku --threats``).
+
+    Raises:
+        ValueError: one line naming ``flag``, its range and the value.
+    """
+    # (imported here: the parser is built for every command, and this loads the compiled solver)
+    from zeroplay.solvers.commands import MAX_THREATS
+
+    if not 1 <= threats <= MAX_THREATS:
+        raise ValueError(f"{flag} must be in 1..{MAX_THREATS}, got {threats}")
+
+
 def run(args) -> dict:
-    """Figures for ``zeroplay bench vcf`` (see the module docstring)."""
+    """Figures for ``zeroplay bench vcf`` (see the module docstring).
+
+    Raises:
+        ValueError: ``--threats`` or ``--pns-threats`` out of range, or ``--data`` not a puzzle file.
+    """
+    check_threats("--threats", args.threats)
+    check_threats("--pns-threats", getattr(args, "pns_threats", 4))
     all_rows = load(args.data)
     rows = all_rows[: args.limit] if args.limit else all_rows
     out = puzzles(rows, nodes=args.nodes, vct_nodes=args.vct_nodes, threats=args.threats,
@@ -299,12 +323,22 @@ def puzzles(rows, *, nodes: int, vct_nodes: int, threats: int, vct_nodes_others:
     }
 
 
-def _spread(rows, count, pred):
-    picked = [r for r in rows if pred(r)]
-    if count >= len(picked):
-        return picked
-    step = len(picked) / count
-    return [picked[int(i * step)] for i in range(count)]
+def _spread(rows, count: int) -> list:
+    """``count`` of ``rows`` evenly spaced over them (all when there are no more; none for 0)."""
+    if count >= len(rows):
+        return list(rows)
+    if count <= 0:
+        return []
+    step = len(rows) / count
+    return [rows[int(i * step)] for i in range(count)]
+
+
+def _split(positions: int, with_vcf: int, without: int) -> tuple[int, int]:
+    """How many of ``positions`` to take from the targets with a VCF and from those without:
+    half each, the odd one to the VCF group, and a group's shortfall given to the other."""
+    take_with = min(with_vcf, (positions + 1) // 2)
+    take_without = min(without, positions - take_with)
+    return min(with_vcf, positions - take_without), take_without
 
 
 def _evaluator(name: str):
@@ -316,13 +350,16 @@ def _evaluator(name: str):
 def mcts_on_off(rows, *, positions: int, playouts: int, evaluator: str = "uniform") -> list[dict]:
     """Per target position: the plain MCTS, the MCTS with the threat solver, and with it at new
     nodes only (root budget 0); each with the same playouts and the uniform evaluator. Half the
-    positions have a VCF for the side to move, half need threes (no VCF). A search "finds the
-    win" when it proves it (verified) or its move is in the list of winning fours."""
+    positions have a VCF for the side to move, half need threes (no VCF); an odd one, or what
+    one group lacks, comes from the other. A search "finds the win" when it proves it (verified)
+    or its move is in the list of winning fours."""
     from zeroplay.games import make
     from zeroplay.search import SearchConfig, Searcher
     from zeroplay.search.threats import threat_stats
     from zeroplay.solvers.threat_solver import ThreatSolver
 
+    if positions < 0 or playouts < 1:
+        raise ValueError(f"--mcts must be >= 0 and --playouts >= 1, got {positions} and {playouts}")
     game = make("gomoku")
     solver = ThreatSolver(game)
 
@@ -331,8 +368,11 @@ def mcts_on_off(rows, *, positions: int, playouts: int, evaluator: str = "unifor
         return solver.vcf(position(game, row), nodes=200_000).found
 
     targets = [r for r in rows if listed(r)]
-    with_vcf = _spread([r for r in targets if has_vcf(r)], (positions + 1) // 2, lambda r: True)
-    without = _spread([r for r in targets if not has_vcf(r)], positions // 2, lambda r: True)
+    found = [has_vcf(r) for r in targets]
+    with_vcf = [r for r, f in zip(targets, found) if f]
+    without = [r for r, f in zip(targets, found) if not f]
+    take_with, take_without = _split(positions, len(with_vcf), len(without))
+    with_vcf, without = _spread(with_vcf, take_with), _spread(without, take_without)
     table = []
     configs = {
         "off": SearchConfig(seed=0),
@@ -385,7 +425,8 @@ def mcts_cost(rows, *, playouts: int, positions: int = 8, leaf_budgets=(16, 64, 
         if len(states) >= positions:
             break
     out = {"positions": len(states), "playouts_per_search": playouts, "evaluator": evaluator}
-    out.update(_cost_figures(game, states, playouts, leaf_budgets, evaluator))
+    if states:  # (a --data file whose every position has a VCF has none to time)
+        out.update(_cost_figures(game, states, playouts, leaf_budgets, evaluator))
     # quiet positions: no four anywhere, one window scan per new node
     quiet = [game.initial(), game.initial().play_many(QUIET_OPENING.split())]
     out["quiet"] = _cost_figures(game, quiet, playouts, leaf_budgets[:1], evaluator)
