@@ -85,6 +85,8 @@ def test_running_out_of_memory_is_one_line(capsys, monkeypatch):
     assert cli.main(["random-game"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("zeroplay random-game: error: out of memory (Unable to allocate 32.0 GiB") and err.count("\n") == 1
+    # helper-73: train's advice (--parallel-games, a resumed run) was given to every command
+    assert "--parallel-games" not in err and "resumed" not in err
 
 
 @pytest.mark.parametrize("player,game", [("gtp:true", "go"), ("usi:true", "shogi")])

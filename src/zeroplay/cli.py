@@ -293,9 +293,12 @@ def _main(argv: list[str] | None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except MemoryError as e:
-        # an absurd --playouts or --batch-size: numpy says how much it wanted
+        # an absurd --playouts or --batch-size: numpy says how much it wanted; the options named
+        # are train's, where this happens (other commands said to lower options they do not have)
+        hint = ("--playouts, --parallel-games, --batch-size; a resumed run takes the new values"
+                if args.command == "train" else "the sizes, counts and memory options given")
         print(f"zeroplay {args.command}: error: out of memory ({e or 'MemoryError'}): lower what was asked for "
-              "(--playouts, --parallel-games, --batch-size; a resumed run takes the new values)", file=sys.stderr)
+              f"({hint})", file=sys.stderr)
         return 2
     except Exception as e:
         from zeroplay.engine.gtp_player import GtpError
