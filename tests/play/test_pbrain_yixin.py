@@ -278,7 +278,7 @@ def test_yxstop_with_words_after_it_stops_a_running_search(monkeypatch):
 def test_timeout_turn_0_bounds_the_search_in_seconds_too(warm, monkeypatch):
     # with playouts alone the threat searches ran to their work budgets: 1.7-2.1 s for an answer
     # "as fast as possible" on game 79 (scripts/pbrain_reply_times.py 0)
-    from zeroplay.play.pbrain_turn import FAST_PLAYOUTS, FAST_SECONDS
+    from zeroplay.play.pbrain_turn import FAST_PLAYOUTS, FAST_SECONDS, search_seconds
     from zeroplay.search import Searcher
 
     calls: list[dict] = []
@@ -294,7 +294,11 @@ def test_timeout_turn_0_bounds_the_search_in_seconds_too(warm, monkeypatch):
     e.engine._model_ready.set()
     assert e.send("INFO timeout_turn 0", "START 8", "BEGIN")[0] == "OK"
     assert e.replies[-1].count(",") == 1
-    assert calls and calls[-1]["seconds"] == FAST_SECONDS and calls[-1]["playouts"] == FAST_PLAYOUTS
+    assert calls and calls[-1]["playouts"] == FAST_PLAYOUTS
+    # the playouts get FAST_SECONDS (less the command's time so far), the VCT guard its time beside
+    searcher = e.engine._searcher
+    assert calls[-1]["seconds"] <= search_seconds(searcher, FAST_SECONDS) <= FAST_SECONDS + searcher.config.vct_guard_min_seconds
+    assert calls[-1]["seconds"] >= search_seconds(searcher, FAST_SECONDS - 0.1)
 
 
 def test_what_the_vct_guard_showed_outlives_a_new_searcher(warm):

@@ -37,7 +37,11 @@ def run(stdin, write: Callable[[str], None], **engine_options) -> int:
     ``stdin`` is a text stream (read with ``readline``: a line over ``MAX_LINE`` characters is read
     in pieces and dropped, never held whole, and answered with an ERROR) or an iterable of lines.
     A reader thread takes the lines as they come, so that a ``YXSTOP`` sent while the engine
-    searches reaches it then (``PbrainEngine.stop_requested``), not after the search."""
+    searches reaches it then (``PbrainEngine.stop_requested``), not after the search. So does an
+    ``END`` read while a search runs with no line queued before it (sent after the command that
+    searches): the search answers with what it has, then END ends the engine. An END read before
+    the search began (a script piped in whole) lets it run in full, and the end of input stops
+    nothing."""
     import queue
 
     engine = PbrainEngine(write, **engine_options)
@@ -54,11 +58,13 @@ def run(stdin, write: Callable[[str], None], **engine_options) -> int:
         lines.put(line)
 
     def read() -> None:
-        # END and the end of input do not stop a search: a script piped in whole has them read
-        # at once, and every search before them would answer from a playout
+        # the end of input, and an END read with lines still queued or before the search began,
+        # stop nothing: a script piped in whole has them read at once, and every search before
+        # them would answer from a playout. An END read while the search runs and nothing waits
+        # ahead of it was sent after that command: the manager wants the engine gone now
         try:
             for line in _bounded_lines(stdin):
-                if line is not _TOO_LONG and _is_stop(line):
+                if line is not _TOO_LONG and (_is_stop(line) or _is_end(line) and lines.empty() and engine.searching):
                     engine.stop_requested.set()
                     engine.interrupt_search()  # a threat search under way stops too
                 put(line)
@@ -106,8 +112,18 @@ def _bounded_lines(stdin):
 def _is_stop(line: str) -> bool:
     """Whether ``line`` is YXSTOP as the engine's dispatch reads it: the first word, any case,
     words after it ignored (``YXSTOP now`` stopped nothing while idle answers took it)."""
+    return _command_word(line) == "YXSTOP"
+
+
+def _is_end(line: str) -> bool:
+    """Whether ``line`` is END as the engine's dispatch reads it (as ``_is_stop``)."""
+    return _command_word(line) == "END"
+
+
+def _command_word(line: str) -> str:
+    """The first word of ``line`` in upper case ("" for a blank line)."""
     words = line.split(None, 1)
-    return bool(words) and words[0].upper() == "YXSTOP"
+    return words[0].upper() if words else ""
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -58,6 +58,8 @@ class PbrainBase:
     _analysing: bool
     stop_requested: threading.Event
     _fresh_tree: bool
+    _command_started: float
+    _search_started: float | None
 
     if TYPE_CHECKING:
         # PbrainEngine

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -88,8 +89,12 @@ class PbrainEngine(BlockCommands, Turns, InfoLimits):
         self._last_result = None  # the last search's SearchResult (YXNBEST reads its moves)
         self._guard_memory: dict = {}  # game -> the VCT guard's GuardMemory, across searchers
         self._analysing = False  # a YXNBEST search: its final MESSAGE line always printed
-        self.stop_requested = threading.Event()  # YXSTOP read while a search runs (``run``)
+        self.stop_requested = threading.Event()  # YXSTOP (or a live END) read while a search runs (``run``)
         self._fresh_tree = True
+        self._command_started = time.perf_counter()  # the turn's clock: when the line being handled was taken
+        # when the command being handled began to search, else None; the reader thread reads it
+        # (``searching``) without a lock: one reference, assigned whole
+        self._search_started: float | None = None
         if search and warm_up:
             threading.Thread(target=self._warm_up, name="pbrain-warm-up", daemon=True).start()
 
@@ -97,9 +102,15 @@ class PbrainEngine(BlockCommands, Turns, InfoLimits):
     def _say(self, text: str) -> None:
         self.out(text)
 
+    @property
+    def searching(self) -> bool:
+        """Whether the command being handled is searching now (from its first search to its
+        answer): for the reader thread, which stops it on an END read meanwhile (``pbrain.run``)."""
+        return self._search_started is not None
+
     def interrupt_search(self) -> None:
-        """From the reader thread, on YXSTOP: the running search's threat searches (the root VCT
-        before its first stop poll, the VCT guard after its last) stop now
+        """From the reader thread, on YXSTOP (or a live END): the running search's threat searches
+        (the root VCT before its first stop poll, the VCT guard after its last) stop now
         (``Searcher.interrupt``); ``stop_requested`` ends the playouts."""
         searcher = self._searcher
         if searcher is not None and hasattr(searcher, "interrupt"):
@@ -113,13 +124,16 @@ class PbrainEngine(BlockCommands, Turns, InfoLimits):
     # --- dispatch -----------------------------------------------------------------------------
     def handle(self, line: str) -> None:
         """Process one input line (its line end, CR LF or LF, may still be on it); one over
-        ``MAX_LINE`` characters is refused as ``line_too_long`` refuses it."""
+        ``MAX_LINE`` characters is refused as ``line_too_long`` refuses it. A command that asks
+        for a move has its turn's time (``move_seconds``) from this call on."""
         if self.finished:
             return
         line = line.rstrip("\r\n")
         if len(line) > MAX_LINE:
             self.line_too_long()
             return
+        # the turn's clock starts here, before the tables are built or the compiled search waited for
+        self._command_started = time.perf_counter()
         try:
             self._handle(line)
         except BrokenPipeError:
@@ -128,6 +142,8 @@ class PbrainEngine(BlockCommands, Turns, InfoLimits):
             self._debug("internal error:\n" + traceback.format_exc())
             self._close_block()
             self._say(f"ERROR internal error: {quote(type(e).__name__ + ': ' + str(e))}")
+        finally:
+            self._search_started = None
 
     def line_too_long(self) -> None:
         """A line over ``MAX_LINE`` characters was read (``pbrain.run`` drops its text unread): one

@@ -8,7 +8,10 @@ Time: the search gets ``min(timeout_turn, time_left / 16) * 0.8 - 0.1 s`` (at mo
 playouts), with ``time_left`` the last one the manager sent, whatever ``timeout_match`` says (the
 protocol: managers send ``INFO time_left`` before each move of a timed match, 2147483647 when the
 match time is unlimited, so a brain relies on it and not on ``timeout_match``; a negative one
-counts as 0): ``InfoLimits.move_seconds``.
+counts as 0): ``InfoLimits.move_seconds``. The three times are clamped to ``MAX_PROTOCOL_MS``
+(the protocol's 32-bit "unlimited"), so that no timer or wait gets a time the platform cannot hold.
+The turn's clock starts when its command is read (``PbrainEngine.handle``): building the search's
+tables counts against it.
 
 Rules: ``INFO rule`` is a bitmask (1 exactly five, 2 continuous, 4 renju, 8 caro); zeroplay plays
 0, 1 and 4, and the commands that ask for a move answer ``ERROR rule ...`` while another is set,
@@ -17,14 +20,18 @@ or while the ``--model`` given cannot play it (``model_error``).
 Memory: the net runs in numpy by default (``--inference numpy``, ``nn.numpy_net``): torch is never
 imported, which saves about 190 MiB of the ``INFO max_memory`` that the whole process must stay
 under; the search's tables get what ``max_memory`` leaves after the process's resident memory
-(``search_memory``). A ``max_memory`` the process cannot keep to is said in a ``MESSAGE`` once
-(``memory_shortfall``): at the ``INFO`` line when the process already holds more, else when the
-searcher is made. A negative ``max_memory`` is taken as 0 (the protocol's "no limit"), said in a
-``MESSAGE``.
+(``search_memory``), at most ``MAX_TABLE_BYTES`` and ``PHYSICAL_MEMORY_SHARE`` of the machine's
+physical memory (``table_cap``: the tables are built within a turn) and the largest node table the
+search accepts (``largest_tables``). A ``max_memory`` the process cannot
+keep to is said in a ``MESSAGE`` once (``memory_shortfall``): at the ``INFO`` line when the process
+already holds more, else when the searcher is made; so is one beyond ``table_cap``
+(``memory_capped``). A negative ``max_memory`` is taken as 0 (the protocol's "no limit"), said in
+a ``MESSAGE``.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from zeroplay.games import option_names
@@ -34,6 +41,11 @@ from zeroplay.play.pbrain_protocol import INT_VALUE, quote
 
 DEFAULT_TURN_MS = 5000
 """Turn time assumed until the manager sends ``INFO timeout_turn``."""
+
+MAX_PROTOCOL_MS = 2**31 - 1
+"""Most milliseconds ``timeout_turn``, ``timeout_match`` and ``time_left`` are taken as: the
+protocol's 32-bit "unlimited" (24.8 days). 99999999999999999999999 ms reached the threat search's
+``threading.Timer``, whose thread failed each time ("timestamp out of range for platform time_t")."""
 
 RULE_EXACT5, RULE_CONTINUOUS, RULE_RENJU, RULE_CARO = 1, 2, 4, 8
 UNSUPPORTED_RULES = {RULE_CONTINUOUS: "continuous game", RULE_CARO: "caro"}
@@ -51,12 +63,16 @@ class InfoLimits(PbrainBase):
             self._debug(f"ignored INFO {key} with a non-integer value {quote(value)!r}")
             return
         number = int(value)
-        if key == "timeout_turn":
-            self.timeout_turn_ms = max(number, 0)
-        elif key == "timeout_match":
-            self.timeout_match_ms = max(number, 0)
-        elif key == "time_left":
-            self.time_left_ms = max(number, 0)
+        if key in ("timeout_turn", "timeout_match", "time_left"):
+            ms = min(max(number, 0), MAX_PROTOCOL_MS)
+            if ms != max(number, 0):
+                self._debug(f"INFO {key} {number} taken as {ms} ms")
+            if key == "timeout_turn":
+                self.timeout_turn_ms = ms
+            elif key == "timeout_match":
+                self.timeout_match_ms = ms
+            else:
+                self.time_left_ms = ms
         elif key == "max_memory":
             if number < 0:  # not the protocol's; taken as its "no limit" (0), and said so
                 self._say(f"MESSAGE INFO max_memory {number} is negative: taken as 0, no limit")
@@ -70,10 +86,11 @@ class InfoLimits(PbrainBase):
     def _check_memory(self, rss: int) -> None:
         """Say once per ``max_memory`` value (a ``MESSAGE``, ``memory_shortfall``) that the process,
         holding ``rss`` bytes, cannot keep to it: at ``INFO max_memory`` when the process already
-        holds too much, else when the searcher is made (the net loaded by then)."""
+        holds too much, else when the searcher is made (the net loaded by then); or that the
+        search's tables are capped below what it leaves (``memory_capped``)."""
         if self.max_memory == self._memory_told:
             return
-        if (short := memory_shortfall(self.max_memory, rss)) is not None:
+        if (short := memory_shortfall(self.max_memory, rss) or memory_capped(self.max_memory, rss)) is not None:
             self._say(short)  # the manager's limit cannot hold: said, not silently exceeded
             self._memory_told = self.max_memory
 
@@ -121,7 +138,7 @@ class InfoLimits(PbrainBase):
         """
         if self.timeout_turn_ms == 0:
             return None
-        budget = self.timeout_turn_ms / 1000.0
+        budget = self.timeout_turn_ms / 1000.0  # (at most MAX_PROTOCOL_MS: a time any timer holds)
         if self.time_left_ms is not None:
             budget = min(budget, self.time_left_ms / 1000.0 / 16.0)
         return max(budget * 0.8 - 0.1, 0.0)
@@ -185,21 +202,97 @@ growth (64 MiB). Measured: the process grew 34 MiB beyond its tables over its fi
 (numpy net, 15x15; ``scripts/pbrain_memory_full.py``, docs/BENCHMARKS.md)."""
 MIN_MEMORY_BYTES = 4 << 20
 """Smallest budget the search gets, however little ``max_memory`` leaves (4 MiB)."""
+MAX_TABLE_BYTES = 2 << 30
+"""Most bytes the search's tables get, whatever ``max_memory`` allows (2 GiB, the cap of the
+search's own sizing by playouts, ``search.config.MAX_PLAYOUT_MEMORY``). The tables are built, and
+emptied for each new game, inside a turn: 8 GiB took 0.8 s to build on a loaded 2-core machine,
+6 GiB 0.6 s (a 1 s turn's move was then the root's one playout), and a user's 100 GB answered 8 s
+into a 1 s turn. No search of this engine fills 2 GiB: 15x15 tables of that size hold about 4
+million nodes, and a search adds about two a playout at 100-200 playouts a second (a full table
+recycles its least visited nodes and the search goes on)."""
+PHYSICAL_MEMORY_SHARE = 0.25
+"""Most of the machine's physical memory the search's tables get (on a machine of under 8 GiB,
+less than ``MAX_TABLE_BYTES``): the rest is the manager's, the opponent's and the system's."""
+MAX_NODE_CAPACITY = 1 << 31
+"""Most hash slots of the search's node table (``tt.node_table.new_node_table``): a bigger budget
+is cut to the largest whose table has no more (``largest_tables``). Under ``MAX_TABLE_BYTES`` no
+board comes near it (2^24 slots on 5x5); it holds should that cap be raised, as 10 TB once asked
+for 2^34 and the search failed every turn after."""
 
 
-def search_memory(max_memory: int, rss: int | None = None) -> int:
-    """Bytes the search's tables may take (``SearchConfig.for_memory``): what ``max_memory``
-    leaves after the process's resident memory now (``rss``, measured when None; the model and
-    torch are loaded by then) and ``MEMORY_MARGIN_BYTES``, at least ``MIN_MEMORY_BYTES``;
-    ``DEFAULT_MEMORY_BYTES`` when max_memory is 0 (no limit sent). A search that fills its
-    tables recycles its least visited nodes and goes on for the whole turn."""
-    if max_memory <= 0:
-        return DEFAULT_MEMORY_BYTES
+def physical_memory() -> int | None:
+    """Bytes of physical memory of this machine, or None where the platform does not say."""
+    try:
+        pages, size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+    return pages * size if pages > 0 and size > 0 else None
+
+
+def _measured(rss: int | None, physical: int | None) -> tuple[int, int]:
+    """``rss`` and ``physical``, measured where None (``physical`` 0: unknown)."""
     if rss is None:
         from zeroplay.files.resident import current_rss
 
         rss = current_rss()
-    return max(MIN_MEMORY_BYTES, int(max_memory) - int(rss) - MEMORY_MARGIN_BYTES)
+    if physical is None:
+        physical = physical_memory() or 0
+    return int(rss), int(physical)
+
+
+def table_cap(physical: int | None = None) -> int:
+    """Most bytes the search's tables get on a machine of ``physical`` bytes of memory (None:
+    this one's, ``physical_memory``; 0: unknown): ``MAX_TABLE_BYTES``, at most
+    ``PHYSICAL_MEMORY_SHARE`` of that memory, at least ``MIN_MEMORY_BYTES``."""
+    _, physical = _measured(0, physical)
+    cap = MAX_TABLE_BYTES if physical <= 0 else min(MAX_TABLE_BYTES, int(physical * PHYSICAL_MEMORY_SHARE))
+    return max(MIN_MEMORY_BYTES, cap)
+
+
+def search_memory(max_memory: int, rss: int | None = None, physical: int | None = None) -> int:
+    """Bytes the search's tables may take (``SearchConfig.for_memory``): what ``max_memory``
+    leaves after the process's resident memory now (``rss``, measured when None; the model and
+    torch are loaded by then) and ``MEMORY_MARGIN_BYTES``, at least ``MIN_MEMORY_BYTES`` and at
+    most ``table_cap(physical)`` (``physical``: the machine's memory in bytes; None: measured;
+    0: unknown); ``DEFAULT_MEMORY_BYTES`` when max_memory is 0 (no limit sent). A search that
+    fills its tables recycles its least visited nodes and goes on for the whole turn."""
+    if max_memory <= 0:
+        return DEFAULT_MEMORY_BYTES
+    rss, physical = _measured(rss, physical)
+    return max(MIN_MEMORY_BYTES, min(int(max_memory) - rss - MEMORY_MARGIN_BYTES, table_cap(physical)))
+
+
+def memory_capped(max_memory: int, rss: int, physical: int | None = None) -> str | None:
+    """The ``MESSAGE`` line for a ``max_memory`` (bytes) that leaves the search more than
+    ``table_cap(physical)`` after the process's ``rss`` (bytes): its tables are capped there;
+    None when they are not (or no limit was sent)."""
+    rss, physical = _measured(rss, physical)
+    cap = table_cap(physical)
+    if max_memory <= 0 or int(max_memory) - rss - MEMORY_MARGIN_BYTES <= cap:
+        return None
+    mib = 2**20
+    machine = f", {PHYSICAL_MEMORY_SHARE:.0%} of this machine's {physical / mib:.0f} MiB" if physical > 0 else ""
+    return (f"MESSAGE INFO max_memory {max_memory} ({max_memory / mib:.0f} MiB) is more than the search uses: its "
+            f"tables are capped at {cap / mib:.0f} MiB (at most {MAX_TABLE_BYTES / mib:.0f} MiB{machine}; they are "
+            "built within the turn)")
+
+
+def largest_tables(budget: int, game, overrides: dict) -> int:
+    """``budget`` (bytes), or, where its node table would pass ``MAX_NODE_CAPACITY`` slots, the
+    largest budget below it whose table does not (``SearchConfig.for_memory`` for ``game`` with
+    the searcher's config ``overrides``). Arithmetic only: nothing is allocated."""
+    from zeroplay.search import SearchConfig
+
+    def fits(nbytes: int) -> bool:
+        return SearchConfig.for_memory(nbytes, game, **overrides).node_capacity <= MAX_NODE_CAPACITY
+
+    if fits(budget):
+        return budget
+    low, high = MIN_MEMORY_BYTES, budget - 1  # fits(low), not fits(high + 1)
+    while low < high:
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if fits(mid) else (low, mid - 1)
+    return low
 
 
 def memory_shortfall(max_memory: int, rss: int) -> str | None:

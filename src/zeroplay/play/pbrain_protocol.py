@@ -17,6 +17,8 @@ Commands (one a line, LF or CR LF; keywords in any case)::
                         evaluate, folder                         -> nothing, ever
     ABOUT                                                        -> name="zeroplay", ...
     END                                                          -> exit, status 0
+                        (sent while a search runs: the search stops, its move is
+                        answered first; one piped in behind its move command waits)
 
 Anything else gets ``UNKNOWN ...``; a command that cannot be done gets ``ERROR ...`` and leaves
 the game as it was. A multi-line command (BOARD, SWAP2BOARD, YXBOARD) always reads its block up

@@ -5,9 +5,12 @@ heuristic move when there is no time or no search.
 events it reads are set in ``PbrainEngine.__init__``).
 
 Time (``pbrain_limits``): a budget under 0.02 s gets the heuristic move; ``timeout_turn 0`` asks for an
-instant move (a few dozen playouts, or the heuristic move). Tree reuse: the search keeps its tree
-between turns (a BOARD that continues the game finds its position in it too); START, RESTART,
-TAKEBACK and a rule change start fresh.
+instant move (``FAST_PLAYOUTS`` playouts within ``FAST_SECONDS``, then the VCT guard's check, or
+the heuristic move). The turn's clock starts when its command is read (``PbrainEngine.handle``):
+the wait for the compiled search and the building of the search's tables count against it. Tree
+reuse: the search keeps its tree between turns (a BOARD that continues the game finds its position
+in it too); START, RESTART, TAKEBACK and a rule change start fresh. With the numpy net the search
+gathers ``NUMPY_BATCH_SIZE`` leaves a round.
 
 Warm-up: the compiled search takes about 20 s to compile the first time in a new environment
 (cached on disk afterwards). The engine compiles it in a background thread from the moment it
@@ -31,7 +34,7 @@ import numpy as np
 from zeroplay.engine import heuristic
 from zeroplay.play import yixin
 from zeroplay.play.pbrain_base import PbrainBase
-from zeroplay.play.pbrain_limits import MIN_MEMORY_BYTES, RULE_RENJU, search_memory
+from zeroplay.play.pbrain_limits import DEFAULT_MEMORY_BYTES, MIN_MEMORY_BYTES, RULE_RENJU, largest_tables, search_memory
 from zeroplay.play.pbrain_protocol import plural
 
 DEFAULT_PLAYOUTS = 3000
@@ -47,8 +50,18 @@ STOPGAP_SHARE = 0.4
 FAST_PLAYOUTS = 48
 """Playouts for ``timeout_turn 0`` (answer as fast as possible)."""
 FAST_SECONDS = 0.3
-"""And the most seconds then: the threat searches (root VCT, VCT guard) get their shares of it,
-where with playouts alone they ran to their work budgets (1.7-2.1 s on game 79)."""
+"""And the most seconds of playouts then, counted from the command (the root VCT's share
+included); the VCT guard's time comes on top (``search_seconds``: 0.2 s, its
+``vct_guard_min_seconds``), where with playouts alone the threat searches ran to their work
+budgets (1.7-2.1 s on game 79). Out of the 0.3 s, the guard's 0.2 s left the playouts 0.1 s, less
+than one round of the net on a loaded machine: every move was the root's one playout."""
+NUMPY_BATCH_SIZE = 4
+"""Leaves a round of the search with the numpy net (``--inference numpy``; the search's default is
+16). The numpy net takes as long per leaf in small batches as in large ones (8.7-9.8 ms a leaf in
+batches of 1 and 4, 10.3-14.6 ms in 16, loaded 2-core machine), and a timed search stops a round
+early rather than run into the VCT guard's time, so a 16-leaf round (0.1-0.2 s) did not fit the
+playouts' 0.1-0.26 s of a 500-700 ms turn: 1-33 playouts. In rounds of 4: 9-57 there, and 72-156
+against 17-97 at 1,000 ms (the guard's time unchanged)."""
 
 
 class Turns(PbrainBase):
@@ -104,6 +117,7 @@ class Turns(PbrainBase):
                 searcher = self._get_searcher(state.game)
                 searcher.reset()
                 stop = self.stop_requested.is_set  # YXSTOP: this and the decision's later searches end at once
+                self._mark_searching()
                 if seconds is None:
                     result = searcher.search(state, playouts=min(FAST_PLAYOUTS, self.max_playouts), stop=stop)
                 else:
@@ -174,12 +188,12 @@ class Turns(PbrainBase):
             return None
         cell = None
         seconds = self.move_seconds()
-        started = time.perf_counter()
+        started = self._command_started
         if not self._ready.is_set():
             if not any(t.name == "pbrain-warm-up" for t in threading.enumerate()):
                 threading.Thread(target=self._warm_up, name="pbrain-warm-up", daemon=True).start()
             # wait for the compile for at most half the move's time, then answer without it
-            self._ready.wait(timeout=0 if seconds is None else seconds * 0.5)
+            self._ready.wait(timeout=0 if seconds is None else max(seconds * 0.5 - (time.perf_counter() - started), 0))
         if self._ready.is_set() and self._warm_error is None:
             left = None if seconds is None else seconds - (time.perf_counter() - started)
             if left is not None and seconds is not None and not self._model_ready.is_set():  # (both or neither)
@@ -187,7 +201,7 @@ class Turns(PbrainBase):
                 # search beside it gets a share of the turn that such a stall cannot overrun
                 left = min(left, seconds * STOPGAP_SHARE) if seconds >= STOPGAP_MIN_S else -1.0
             if left is None or left >= 0.02:
-                cell = self._search_move(left)
+                cell = self._search_move(None if left is None else time.perf_counter() + left)
         if cell is None:
             if seconds is not None and seconds < 0.02:
                 why = f"no time left for a search (budget {seconds:.2f} s: {self._budget_text()})"
@@ -200,8 +214,9 @@ class Turns(PbrainBase):
             self._debug("quick heuristic move: " + why)
         return cell
 
-    def _search_move(self, seconds: float | None) -> int | None:
-        """The search's move in at most ``seconds`` (None: FAST_PLAYOUTS), or None on failure."""
+    def _search_move(self, deadline: float | None) -> int | None:
+        """The search's move by ``deadline`` (``time.perf_counter()``; None: FAST_PLAYOUTS within
+        FAST_SECONDS of the command, then the VCT guard's check), or None on failure."""
         try:
             from zeroplay.search import Limits  # noqa: F401  (compiled already: cheap)
 
@@ -210,6 +225,12 @@ class Turns(PbrainBase):
             if self._fresh_tree:
                 searcher.reset()
                 self._fresh_tree = False
+            # the tables were built (seconds, for gigabytes) and the tree reset on the turn's clock
+            now = time.perf_counter()
+            if deadline is None:
+                seconds = search_seconds(searcher, max(FAST_SECONDS - (now - self._command_started), 0.01))
+            else:
+                seconds = max(deadline - now, 0.01)
             next_message = [time.perf_counter() + MESSAGE_EVERY_S]
 
             def stop() -> bool:  # between batches: a MESSAGE line each second; YXSTOP ends it
@@ -218,11 +239,9 @@ class Turns(PbrainBase):
                     self._say(yixin.progress_line(searcher.result(), self.width))
                 return self.stop_requested.is_set()
 
-            if seconds is None:
-                result = searcher.search(state, playouts=min(FAST_PLAYOUTS, self.max_playouts), seconds=FAST_SECONDS,
-                                         stop=stop)
-            else:
-                result = searcher.search(state, playouts=self.max_playouts, seconds=max(seconds, 0.01), stop=stop)
+            playouts = self.max_playouts if deadline is not None else min(FAST_PLAYOUTS, self.max_playouts)
+            self._mark_searching()
+            result = searcher.search(state, playouts=playouts, seconds=seconds, stop=stop)
             self._last_result = result
             if self._analysing or result.seconds >= MESSAGE_EVERY_S:  # the final figures too
                 self._say(yixin.progress_line(result, self.width))
@@ -259,6 +278,12 @@ class Turns(PbrainBase):
         last = self.last_opponent
         return last if last is not None and self.board[last] == 2 else None
 
+    def _mark_searching(self) -> None:
+        """A search of the command being handled starts now: an END read from here on, with no
+        line before it, stops it (``pbrain.run``); ``PbrainEngine.handle`` clears the mark."""
+        if self._search_started is None:
+            self._search_started = time.perf_counter()
+
     def _get_searcher(self, game):
         engine = self._engine(game)
         key = (game, self.max_memory, id(engine))
@@ -268,6 +293,7 @@ class Turns(PbrainBase):
             # the stand-in search while the model (torch) loads: that memory is not in the RSS yet,
             # so the stand-in gets the smallest tables, not what the model will need
             stopgap = self.max_memory > 0 and engine is self._stopgaps.get(game)
+            config = {"batch_size": NUMPY_BATCH_SIZE} if self.inference == "numpy" and engine.model_path else {}
             if stopgap:
                 budget = MIN_MEMORY_BYTES
             else:
@@ -276,7 +302,25 @@ class Turns(PbrainBase):
                 rss = current_rss()
                 budget = search_memory(self.max_memory, rss)
                 self._check_memory(rss)
-            self._searcher = engine.new_searcher(memory_bytes=budget)
+                fitted = largest_tables(budget, game, {**engine.config_overrides, **config})
+                if fitted < budget:
+                    self._debug(f"search tables cut from {budget / 2**20:.0f} MiB to the largest node table")
+                    if self._memory_told != self.max_memory:
+                        self._say(f"MESSAGE INFO max_memory {self.max_memory} is more than the search's tables can "
+                                  f"take: they are capped at {fitted / 2**20:.0f} MiB")
+                        self._memory_told = self.max_memory
+                    budget = fitted
+            try:
+                self._searcher = engine.new_searcher(memory_bytes=budget, **config)
+            except MemoryError:
+                # refused (overcommit, ulimit): the same tables would be refused every turn
+                smaller = min(budget // 2, DEFAULT_MEMORY_BYTES)
+                if smaller < MIN_MEMORY_BYTES:
+                    raise
+                self._debug(f"search tables of {budget / 2**20:.0f} MiB could not be allocated; "
+                            f"{smaller / 2**20:.0f} MiB instead")
+                budget = smaller
+                self._searcher = engine.new_searcher(memory_bytes=budget, **config)
             guard = getattr(self._searcher, "root_guard", None)
             if guard is not None:  # what the VCT guard has shown outlives this searcher (a new max_memory, a rule's round trip)
                 guard.memory = self._guard_memory.setdefault(game, guard.memory)
@@ -329,3 +373,18 @@ class Turns(PbrainBase):
             self._engines[game] = make_engine(game, self.model, inference=self.inference)
         return self._engines[game]
 
+
+
+def search_seconds(searcher, playout_seconds: float) -> float:
+    """Seconds of a timed search (``Searcher.search``) of ``searcher`` whose playouts get
+    ``playout_seconds`` of them (> 0): its VCT guard's time comes out of a search's seconds, after
+    the playouts (``Searcher.start``: ``vct_guard_share`` of them, at least ``vct_guard_min_seconds``
+    but at most ``GUARD_MAX_SHARE``), so it is added here; the same seconds without a guard."""
+    guard = getattr(searcher, "root_guard", None)
+    if guard is None or not guard.enabled or guard.share <= 0:
+        return playout_seconds
+    from zeroplay.search.root_guard import GUARD_MAX_SHARE
+
+    # the inverse of s - max(s * share, min(least, s * most)), which grows with s
+    share, least, most = guard.share, searcher.config.vct_guard_min_seconds, GUARD_MAX_SHARE
+    return max(playout_seconds / (1 - share), min(playout_seconds + least, playout_seconds / (1 - most)))
