@@ -44,6 +44,28 @@ def test_a_count_or_seed_below_its_least_names_the_option_and_the_least(capsys, 
     assert f"zeroplay bench {what}: error: argument {flag}: must be >= {least}, got {value}" in err
 
 
+@pytest.mark.parametrize("argv", [
+    ["vcf", "--nodes", "99999999999999999999"], ["vcf", "--nodes", "9223372036854775808"],
+    ["vcf", "--playouts", "99999999999999999999"], ["tactics", "--candidate-radius", "99999999999999999999"],
+    ["tactics", "--candidate-radius", "-1"], ["tactics", "--playouts", "0"], ["tactics", "--skip", "-1"],
+], ids=" ".join)
+def test_a_number_past_what_the_compiled_code_holds_is_refused_by_the_parser(capsys, argv):
+    # helper-75: these ended in OverflowError or numba's "Int value is too large" tracebacks, and
+    # --candidate-radius -1 named the setting (candidate_radius), not the option
+    what, flag, value = argv
+    with pytest.raises(SystemExit) as exit_:
+        build_parser().parse_args(["bench", *argv])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert f"zeroplay bench {what}: error: argument {flag}: must be " in err and value in err
+
+
+def test_bench_tt_ab_stores_past_memory_names_the_option(capsys):
+    # helper-75: numpy's "Maximum allowed dimension exceeded", naming nothing
+    err = _refused(capsys, ["bench", "tt", "--ab-stores", "99999999999999999999"])
+    assert "--ab-stores must be in 1.." in err
+
+
 @pytest.mark.parametrize("argv", [["vcf", "--vct-nodes", "0", "--vct-nodes-others", "0", "--pns-nodes", "0",
                                    "--pns-nodes-others", "0", "--mcts", "0"], ["tt", "--seed", "0"],
                                   ["vcf", "--limit", "1", "--nodes", "1"]])

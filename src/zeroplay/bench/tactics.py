@@ -26,7 +26,8 @@ import time
 from pathlib import Path
 
 from zeroplay.bench._puzzles import puzzle_rows
-from zeroplay.engine.options import at_least_1
+from zeroplay.engine.options import at_least_0, at_least_1, whole_number_in
+from zeroplay.games.gomoku import MAX_SIZE
 
 TARGET_PERCENT = 97.0
 """Issue 20's target: at least 97 % of the 1,811 targets at 800 playouts."""
@@ -144,10 +145,10 @@ def proves_win_after(state, move: int, solver) -> bool:
 def add_arguments(parser) -> None:
     parser.add_argument("--limit", type=at_least_1, default=None,
                         help="the first N targets only, >= 1 (default: all 1,811)")
-    parser.add_argument("--skip", type=int, default=0,
+    parser.add_argument("--skip", type=at_least_0, default=0,
                         help="skip the first N targets (after --collections; to split a run over processes) "
                         "(default 0)")
-    parser.add_argument("--playouts", type=int, default=800, help="playouts per move (default 800)")
+    parser.add_argument("--playouts", type=at_least_1, default=800, help="playouts per move, >= 1 (default 800)")
     parser.add_argument("--engine", choices=["play", "search-only"], default="play",
                         help="play: the engine of `zeroplay play` on 15x15 (shipped model, threat solver; "
                         "default); search-only: the heuristic evaluator with the threat solver")
@@ -155,8 +156,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--collections", default=None,
                         help="comma-separated collections only (e.g. intro_3move_win,white_vcf; default: all)")
     parser.add_argument("--progress", action="store_true", help="one line per position on stderr")
-    parser.add_argument("--candidate-radius", type=int, default=None,
-                        help="SearchConfig.candidate_radius for the ablation (cells; default: the engine's own, 0 = off)")
+    parser.add_argument("--candidate-radius", type=whole_number_in(0, MAX_SIZE), default=None,
+                        help=f"SearchConfig.candidate_radius for the ablation (cells, 0..{MAX_SIZE}; default: the "
+                        "engine's own, 0 = off)")
 
 
 def run(args) -> dict:

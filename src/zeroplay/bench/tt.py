@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 
-from zeroplay.engine.options import at_least_0
+from zeroplay.engine.options import MAX_WHOLE, at_least_0
 
 MAX_CAPACITY_LOG2 = 31
 """Largest ``--capacity-log2``: a node table holds at most 2^31 slots (``new_node_table``)."""
@@ -79,8 +79,10 @@ def check_options(capacity_log2: int, ab_mib: float, ab_stores: int, repeats: in
         room = "" if most_log2 == MAX_CAPACITY_LOG2 else " on this machine (at most half of its memory)"
         raise ValueError(f"--capacity-log2 must be in 1..{most_log2}{room}, got {capacity_log2}")
     check_table_mib("--ab-mib", ab_mib)
-    if ab_stores < 1:
-        raise ValueError(f"--ab-stores must be >= 1, got {ab_stores}")
+    # the random keys of the stores are drawn up front (8 bytes each, about two copies at once)
+    most_stores = MAX_WHOLE if half == math.inf else int(half // 16)
+    if not 1 <= ab_stores <= most_stores:
+        raise ValueError(f"--ab-stores must be in 1..{most_stores:,}, got {ab_stores}")
     if repeats < 1:
         raise ValueError(f"--repeats must be >= 1, got {repeats}")
 
