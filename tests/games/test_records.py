@@ -57,6 +57,18 @@ def test_psq_reader_calls_a_malformed_move_malformed_not_off_the_board(move):
     assert "off the" not in str(e.value)
 
 
+@pytest.mark.parametrize("line", ["9 9 0", "9;9;0", "9.5,9,0", "9 9", "9:9", "9\t9\t0"])
+def test_psq_reader_refuses_a_bent_move_just_before_the_end_marker(line):
+    # helper-75: "8,8,0 / 9 9 0 / -1" loaded one move, the bent line read as a player's name
+    with pytest.raises(ValueError, match=r"PSQ line 3: .* is not a move .* before the end marker"):
+        read_psq(f"Piskvorky 15x15, 11:11, 0\n8,8,0\n{line}\n-1\n")
+
+
+def test_psq_names_with_numbers_still_end_the_moves():
+    rec = read_psq("Piskvorky 15x15, 11:11, 0\n8,8,0\nYixin 2018\nembryo 21 v2\n-1\n3 1000\n")
+    assert rec.moves == [7 * 15 + 7] and (rec.black, rec.white) == ("Yixin 2018", "embryo 21 v2")
+
+
 def test_psq_trailer_lines_after_the_end_marker_are_not_moves():
     # Piskvork writes the engines, their paths and numbers after the moves; none is a move
     text = ("Piskvorky 20x20, 11:11, 0\n10,10,0\n11,11,1250\npbrain-a.zip\npbrain-b.zip\n-1\n"

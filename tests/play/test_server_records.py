@@ -62,3 +62,30 @@ def test_a_record_that_would_load_with_a_part_dropped_is_refused(client, text, f
     as free-style, each with 201."""
     r = client.post("/api/games/load", json={"text": text, "format": fmt, "playouts": 8})
     assert r.status_code == 400 and needle in r.json()["detail"], r.text
+
+
+COLLECTION = ("(;FF[4]GM[4]SZ[15]C[first (1)];B[hh];W[hg])\n"
+              "(;FF[4]GM[4]SZ[15]C[second \\] (2)];B[aa];W[bb];B[cc])\n"
+              "(;FF[4]GM[1]SZ[9]KM[7];B[ee])\n")
+
+
+def test_a_collection_of_games_asks_which_one_and_loads_the_chosen(client):
+    """helper-75: a file of several games loaded its first without a word."""
+    r = client.post("/api/games/load", json={"text": COLLECTION, "playouts": 8})
+    assert r.status_code == 400 and "holds 3 games: choose one, 1..3" in r.json()["detail"], r.text
+    for game, moves, title in ((1, 2, "gomoku 15x15"), (2, 3, "gomoku 15x15"), (3, 1, "go 9x9")):
+        r = client.post("/api/games/load", json={"text": COLLECTION, "game": game, "playouts": 8})
+        assert r.status_code == 201, r.text
+        assert len(r.json()["moves"]) == moves and r.json()["title"].startswith(title)
+    r = client.post("/api/games/load", json={"text": COLLECTION, "game": 4, "playouts": 8})
+    assert r.status_code == 400 and "holds 3 games" in r.json()["detail"], r.text
+
+
+def test_a_single_game_loads_with_or_without_its_number(client):
+    psq = "Piskvorky 15x15, 11:11, 0\n8,8,0\nengine (v2)\n(other)\n-1\n"
+    for text in ("(;GM[4]SZ[15];B[hh])", psq):
+        for extra in ({}, {"game": 1}):
+            r = client.post("/api/games/load", json={"text": text, "playouts": 8, **extra})
+            assert r.status_code == 201, r.text
+        r = client.post("/api/games/load", json={"text": text, "game": 2, "playouts": 8})
+        assert r.status_code == 400 and "holds one game" in r.json()["detail"], r.text

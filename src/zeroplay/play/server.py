@@ -23,6 +23,8 @@ play independent games)::
                                             moves in a row; false: it plays to the end)}
                                             -> 201 game
     POST /api/games/load                    new game from a record {text, format: psq|sgf|auto,
+                                            game (of an SGF collection, from 1; 400 naming how
+                                            many when it holds several and none is chosen),
                                             n_in_row, rule, color, playouts, seconds, model,
                                             vary_opening, engine_resigns}
                                             -> 201 game (SGF: every variation, a set-up start)
@@ -120,7 +122,7 @@ from zeroplay.play.weboptions import (
     StoreFullError,
     UnknownGameError,
 )
-from zeroplay.play.webstore import GameStore, record_from_text
+from zeroplay.play.webstore import GameStore, game_of_collection, record_from_text
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -172,6 +174,7 @@ class LoadIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     text: StrictStr = Field(..., max_length=200_000)
     format: Literal["psq", "sgf", "auto"] = "auto"
+    game: StrictInt | None = Field(None, ge=1, le=1_000_000)
     n_in_row: StrictInt | None = Field(None, ge=MIN_N_IN_ROW, le=MAX_SIZE)
     rule: Literal["freestyle", "standard", "renju"] = None
     color: Literal["black", "white"] = "black"
@@ -265,7 +268,7 @@ def create_app(store: GameStore | None = None, *, model: str | None = None,
     @app.post("/api/games/load", status_code=201)
     def load_game(body: LoadIn):
         # a file's byte-order mark (Windows Notepad's) that a client sent on: no part of the record
-        text = body.text.removeprefix("\ufeff")
+        text = game_of_collection(body.text.removeprefix("\ufeff"), body.game, body.format)
         if body.format != "psq" and sgf_game_number(text) == 1:  # Go (GM[1]): its own reader
             rec = read_go_record(text)
             options = games.options("go", rec.width, color=body.color, playouts=body.playouts, seconds=body.seconds,

@@ -12,6 +12,7 @@ from pathlib import Path
 from zeroplay.engine.factory import PLAY_PLAYOUTS, Engine, resolve_model
 from zeroplay.games import IllegalMoveError, board_sizes, option_names
 from zeroplay.games.gomoku import MAX_SIZE, MIN_SIZE
+from zeroplay.games.records.sgftree import sgf_game_trees
 from zeroplay.play.webgame import WebGame
 from zeroplay.play.weboptions import (
     DEFAULT_MAX_GAMES,
@@ -37,9 +38,7 @@ def record_from_text(text: str, fmt: str = "auto") -> BoardRecord:
     from zeroplay.games.records import read_psq
 
     if fmt == "auto":
-        # PSQ has no '[': a text with one is SGF, even one whose '(' was lost (it then gets the
-        # SGF reader's error, not "not a PSQ record")
-        fmt = "sgf" if text.lstrip().startswith("(") or "[" in text else "psq"
+        fmt = "sgf" if _looks_sgf(text) else "psq"
     if fmt not in ("psq", "sgf"):
         raise GameInputError(f"format must be psq, sgf or auto, not {fmt!r}")
     try:
@@ -51,6 +50,33 @@ def record_from_text(text: str, fmt: str = "auto") -> BoardRecord:
     if rec.width != rec.height:
         raise GameInputError(f"record board {rec.width}x{rec.height}: the web board plays square boards")
     return rec
+
+
+def _looks_sgf(text: str) -> bool:
+    # PSQ has no '[': a text with one is SGF, even one whose '(' was lost (it then gets the SGF
+    # reader's error, not "not a PSQ record")
+    return text.lstrip().startswith("(") or "[" in text
+
+
+def game_of_collection(text: str, game: int | None = None, fmt: str = "auto") -> str:
+    """The text of game ``game`` (counted from 1, as SGF viewers number them) of an SGF
+    collection; ``text`` itself for a single game (``game`` None or 1) or a PSQ record.
+
+    Raises:
+        GameInputError: a collection of several games and no ``game`` (the message names how many:
+            a file of three loaded its first without a word; helper-75), a ``game`` it does not
+            hold.
+    """
+    sgf = fmt == "sgf" or (fmt == "auto" and _looks_sgf(text))
+    trees = sgf_game_trees(text) if sgf else []
+    count = max(len(trees), 1)
+    if game is None:
+        if count > 1:
+            raise GameInputError(f"the SGF file holds {count} games: choose one, 1..{count} (\"game\")")
+        return text
+    if not 1 <= game <= count:
+        raise GameInputError(f"game {game}: the file holds {'one game' if count == 1 else f'{count} games'}")
+    return text[slice(*trees[game - 1])] if trees else text
 
 
 def moves_from_record(text: str, fmt: str = "auto") -> tuple[int, int, list[int]]:

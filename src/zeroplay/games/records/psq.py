@@ -9,6 +9,7 @@ from zeroplay.games.records.sgf import gomoku_rule
 
 _PSQ_HEADER = re.compile(r"^\s*Piskvorky\s+(\d+)\s*x\s*(\d+)\s*(.*)$", re.IGNORECASE)
 _PSQ_MOVE = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*(?:,\s*(-?\d+)\s*)?$")
+_PSQ_BENT_MOVE = re.compile(r"^\s*-?\d+(?:\.\d*)?\s*[,;:. \t]\s*-?\d+(?:\.\d*)?(?:\s*[,;:. \t]\s*-?\d+(?:\.\d*)?)?\s*$")
 _PSQ_LABEL = re.compile(r"^\s*(result|rule)=(\S*)\s*$")
 
 
@@ -35,7 +36,8 @@ def read_psq(text: str) -> GameRecord:
     Raises:
         ValueError: no header, a move off the board, malformed or repeated, a line among the
             moves that is not one (a move follows it before the ``-1`` end marker; for a line
-            beginning with a digit, anywhere after it), an unknown ``rule=`` (the message names
+            beginning with a digit, anywhere after it), a line of two or three numbers that is not a
+            move (``9 9 0``, ``9.5,9,0``) before the end marker, an unknown ``rule=`` (the message names
             the line).
     """
     lines = text.splitlines()
@@ -74,6 +76,12 @@ def read_psq(text: str) -> GameRecord:
             what = repr(ended[:40]) if ended else "an empty line"
             raise ValueError(f"PSQ line {i + 1}: {what} is not a move (x,y[,ms]), and line {later + 1} "
                              f"after it is one")
+        # a name never reads as two numbers apart, so such a line before the end marker is a
+        # move written wrong, not a name ("8,8,0 / 9 9 0 / -1" dropped the 9,9; helper-75)
+        bent = next((j for j in range(i, end) if _PSQ_BENT_MOVE.match(lines[j])), None)
+        if bent is not None:
+            raise ValueError(f"PSQ line {bent + 1}: {lines[bent].strip()[:40]!r} is not a move (x,y[,ms] "
+                             f"in whole numbers) and comes before the end marker -1")
     labels = {}
     for j in range(i, len(lines)):
         if m := _PSQ_LABEL.match(lines[j]):

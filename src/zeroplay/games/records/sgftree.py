@@ -7,7 +7,8 @@ nothing of any game: nodes are property dicts, and what a ``B[hh]`` means is the
 
 A tree is a list of ``SgfNode`` in pre-order (node 0: the root); each node names its parent by
 index, and children keep the order they have in the text (the first: the main line, as SGF
-viewers show it). Only the first game tree of a collection is read.
+viewers show it). Only the first game tree of a collection is read; ``sgf_game_trees`` finds
+each game of a collection, for a caller that lets its user choose one.
 """
 
 from __future__ import annotations
@@ -83,6 +84,45 @@ def read_sgf_tree(text: str, *, max_nodes: int = MAX_SGF_NODES) -> list[SgfNode]
         else:
             raise ValueError(f"malformed SGF at offset {i}: unexpected {ch!r}")
     raise ValueError("malformed SGF: a game tree is not closed with ')'")
+
+
+def sgf_game_trees(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each game tree of an SGF collection, ``text[start:end]`` from its ``(`` to
+    its ``)``, in the order of the text; ``[]`` for a text with no ``(``.
+
+    A scan of brackets and property values (``]`` escaped with ``\\`` inside one), no parsing:
+    what a tree holds is its reader's to check. The scan stops at text that is neither white
+    space nor ``(`` between trees (the readers ignore what follows the first tree) and at an
+    unclosed tree or value, which is then the last span, ending at the text's end. Linear in the
+    text's length, no recursion.
+    """
+    trees: list[tuple[int, int]] = []
+    i, n = text.find("("), len(text)
+    if i < 0:
+        return trees
+    while i < n:
+        if text[i].isspace():
+            i += 1
+            continue
+        if text[i] != "(":
+            break
+        start, depth = i, 0
+        while i < n:
+            c = text[i]
+            if c == "[":
+                i += 1
+                while i < n and text[i] != "]":
+                    i += 2 if text[i] == "\\" else 1
+            elif c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+            i += 1
+        i = min(i + 1, n)
+        trees.append((start, i))
+    return trees
 
 
 def write_sgf_tree(nodes: list[SgfNode], *, moves_per_line: int = 10) -> str:

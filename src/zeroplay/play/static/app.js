@@ -458,7 +458,17 @@ async function loadRecord(file) {
     if (o.seconds) body.seconds = o.seconds;
     // the record sets the board size: without the person's choice the server picks the default
     if (nInRowPicked) body.n_in_row = o.n_in_row;
-    setGame(await api("POST", "/api/games/load", body));
+    try {
+      setGame(await api("POST", "/api/games/load", body));
+    } catch (e) {
+      // an SGF collection: the server names how many games it holds, the person picks one
+      const many = e.status === 400 && /holds (\d+) games: choose one/.exec(e.message);
+      if (!many) throw e;
+      const pick = window.prompt(`${file.name} holds ${many[1]} games. Load which one (1-${many[1]})?`, "1");
+      if (pick === null) return;
+      body.game = parseInt(pick, 10);
+      setGame(await api("POST", "/api/games/load", body));
+    }
   } catch (e) {
     setStatus("Cannot load: " + e.message, "error");
   }
