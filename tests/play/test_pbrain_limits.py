@@ -47,6 +47,9 @@ def test_search_memory_is_capped_by_the_machines_memory():
     assert "capped at 2048 MiB" in said and "24576 MiB" in said
     assert pbrain_limits.memory_capped(small, rss=rss, physical=24 << 30) is None
     assert pbrain_limits.memory_capped(0, rss=rss, physical=24 << 30) is None
+    # helper-75: 1e23 bytes read "(95367431640624992 MiB)", a float's rounding
+    huge = pbrain_limits.memory_capped(10**23, rss=rss, physical=24 << 30)
+    assert huge is not None and "(95367431640625000 MiB)" in huge
 
 
 def test_table_budget_stays_within_the_largest_node_table():

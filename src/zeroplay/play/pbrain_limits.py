@@ -272,7 +272,9 @@ def memory_capped(max_memory: int, rss: int, physical: int | None = None) -> str
         return None
     mib = 2**20
     machine = f", {PHYSICAL_MEMORY_SHARE:.0%} of this machine's {physical / mib:.0f} MiB" if physical > 0 else ""
-    return (f"MESSAGE INFO max_memory {max_memory} ({max_memory / mib:.0f} MiB) is more than the search uses: its "
+    # whole-number rounding: a float's MiB of 1e23 bytes read 95367431640624992 (helper-75)
+    asked = (int(max_memory) + mib // 2) // mib
+    return (f"MESSAGE INFO max_memory {max_memory} ({asked} MiB) is more than the search uses: its "
             f"tables are capped at {cap / mib:.0f} MiB (at most {MAX_TABLE_BYTES / mib:.0f} MiB{machine}; they are "
             "built within the turn)")
 
