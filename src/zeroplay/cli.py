@@ -297,7 +297,7 @@ def _main(argv: list[str] | None) -> int:
         # are train's, where this happens (other commands said to lower options they do not have)
         hint = ("--playouts, --parallel-games, --batch-size; a resumed run takes the new values"
                 if args.command == "train" else "the sizes, counts and memory options given")
-        print(f"zeroplay {args.command}: error: out of memory ({e or 'MemoryError'}): lower what was asked for "
+        print(f"{_innermost(parser, args).prog}: error: out of memory ({e or 'MemoryError'}): lower what was asked for "
               f"({hint})", file=sys.stderr)
         return 2
     except Exception as e:
@@ -309,7 +309,8 @@ def _main(argv: list[str] | None) -> int:
             raise  # a bug: keep its traceback
         from zeroplay.engine.options import option_words
 
-        print(f"zeroplay {args.command}: error: {option_words(str(e))}", file=sys.stderr)
+        # named as argparse names its own errors: "zeroplay bench vcf", not "zeroplay bench"
+        print(f"{_innermost(parser, args).prog}: error: {option_words(str(e))}", file=sys.stderr)
         return 2
 
 

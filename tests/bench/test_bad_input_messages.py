@@ -22,7 +22,7 @@ def _refused(capsys, argv) -> str:
 # --- 1. a --data file that is missing, a directory or not puzzles -------------------------------
 def test_bench_vcf_data_missing_or_a_directory_is_an_error_line(tmp_path, capsys):
     err = _refused(capsys, ["bench", "vcf", "--data", str(tmp_path / "missing.jsonl")])
-    assert err.startswith("zeroplay bench: error: --data ") and "not found" in err
+    assert err.startswith("zeroplay bench vcf: error: --data ") and "not found" in err
     err = _refused(capsys, ["bench", "vcf", "--data", str(tmp_path)])
     assert "--data " in err and "is a directory" in err
 

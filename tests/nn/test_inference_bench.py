@@ -25,4 +25,4 @@ def test_bench_inference_refuses_bad_options(capsys):
     from zeroplay.cli import main
 
     assert main(["bench", "inference", "--calls", "0"]) == 2
-    assert capsys.readouterr().err == "zeroplay bench: error: --calls must be >= 1, got 0\n"
+    assert capsys.readouterr().err == "zeroplay bench inference: error: --calls must be >= 1, got 0\n"

@@ -80,7 +80,7 @@ def test_bad_options_are_one_line_before_any_process_starts(option, needle, caps
     from zeroplay.cli import main
 
     assert main(["bench", "selfplay", *option]) == 2
-    assert capsys.readouterr().err.startswith(f"zeroplay bench: error: {needle}")
+    assert capsys.readouterr().err.startswith(f"zeroplay bench selfplay: error: {needle}")
 
 
 def test_a_worker_that_dies_is_an_error_not_a_hang():
