@@ -164,6 +164,8 @@ def test_a_record_with_a_utf8_byte_order_mark_reads(tmp_path):
     ("4k4/9/9/9/9/9/9/+R8/4K4 b 2r 1", "3 rooks .* the set has 2"),
     ("4k4/9/9/9/9/9/9/9/4K4 b 5G 1", "5 golds"),
     ("4k4/9/9/9/9/9/9/9/4K4 b 2P10P 1", "name P twice"),
+    ("4k4/9/9/9/9/9/9/9/4K4 b 0P 1", "0P holds no piece"),
+    ("4k4/9/9/9/9/9/9/9/4K4 b S00p 1", "00p holds no piece"),
     ("P3k4/9/9/9/9/9/9/9/4K4 b - 1", "Black's pawn on 9a can never move"),
     ("4k4/9/9/9/9/9/9/9/4K3l w - 1", "White's lance on 1i can never move"),
     ("4k4/9/9/9/9/9/9/n8/4K4 w - 1", "White's knight on 9h can never move"),

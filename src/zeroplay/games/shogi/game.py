@@ -183,6 +183,8 @@ def _impossible(pieces, hand_field: str) -> str | None:
             if letter in seen:  # cshogi keeps the last count: "2P10P" read as 10 pawns
                 return f"hands {_quoted(hand_field, 40)} name {letter} twice"
             seen.add(letter)
+            if number and int(number) == 0:  # a piece named in hand is there (helper-75: "0P")
+                return f"hands {_quoted(hand_field, 40)}: {number}{letter} holds no piece"
             count[_HAND_KIND[letter.upper()]] += int(number or 1)
     pawn_files: set[tuple[int, int]] = set()
     for square, piece in enumerate(pieces):
