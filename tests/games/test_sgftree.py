@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from zeroplay.games.records.sgftree import SgfNode, read_sgf_tree, write_sgf_tree
+from zeroplay.games.records.sgftree import SgfNode, read_sgf_tree, sgf_game_trees, write_sgf_tree
 
 TREE = "(;GM[4]SZ[9];B[ee];W[dd](;B[ff];W[gg])(;B[aa](;W[bb])(;W[cc]C[a \\] b]))(;B[hh]))"
 
@@ -75,3 +75,13 @@ def test_a_tree_nested_before_its_first_node_is_called_malformed_not_missing():
         read_sgf_tree(text)
     with pytest.raises(ValueError, match="not an SGF record: no '\\(;' game tree"):
         read_sgf_tree("no tree here")
+
+
+def test_sgf_game_trees_finds_each_game_of_a_collection():
+    text = "note (;GM[4]C[a\\]b)c(d)](;B[aa]))\n (;GM[1];B[cc])(;W[dd])junk(;B[ee])"
+    assert [text[a:b] for a, b in sgf_game_trees(text)] == ["(;GM[4]C[a\\]b)c(d)](;B[aa]))", "(;GM[1];B[cc])", "(;W[dd])"]
+    assert sgf_game_trees("no tree") == []
+    # an unclosed value or tree is the last span, to its end: its reader says what is wrong
+    assert sgf_game_trees("(;C[open") == [(0, 8)] and sgf_game_trees("(;A[1](;B[2])") == [(0, 13)]
+    with pytest.raises(ValueError, match="not closed"):
+        read_sgf_tree("(;C[open")
