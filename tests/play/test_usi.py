@@ -238,3 +238,39 @@ def test_a_model_that_does_not_load_falls_back_to_alphabeta_with_readyok_and_bes
     fresh = Session(max_seconds=0.3)
     fresh.send("setoption name Engine value MCTS", "setoption name Model value /nonexistent", "go byoyomi 300")
     assert fresh.wait_for("bestmove") != "bestmove resign"
+
+
+def test_isready_during_an_infinite_or_ponder_search_answers_at_once_and_the_search_goes_on():
+    # helper-76: isready stopped the search and wrote a bestmove no go was waiting for
+    s = Session()
+    s.send("setoption name USI_Hash value 4", "isready", "position startpos", "go infinite")
+    time.sleep(0.2)
+    s.lines.clear()
+    s.send("isready")
+    assert s.lines == ["readyok"]
+    time.sleep(0.2)
+    assert not any(line.startswith("bestmove") for line in s.lines)
+    s.send("stop")
+    assert s.lines[-1].startswith("bestmove")
+    s.lines.clear()
+    s.send("setoption name USI_Ponder value true", "position startpos moves 7g7f", "go ponder byoyomi 300", "isready")
+    assert s.lines == ["readyok"]
+    s.send("ponderhit")
+    s.wait_for("bestmove", timeout=30)
+
+
+@pytest.mark.parametrize("position, outcome", [
+    # fourfold repetition of kings: a draw (sennichite), not a mate of the side to move
+    ("sfen k8/9/9/9/9/9/9/9/K8 b - 1 moves" + " 9i9h 9a9b 9h9i 9b9a" * 3, "sennichite (a draw)"),
+])
+def test_a_position_over_by_repetition_is_searched_not_resigned(position, outcome):
+    # helper-76: it answered "score mate -0" and "bestmove resign"
+    s = Session()
+    s.send("setoption name USI_Hash value 4", f"position {position}", "go byoyomi 200")
+    best = s.wait_for("bestmove").split()[1]
+    assert any(outcome in line for line in s.lines if line.startswith("info string")), s.lines
+    from zeroplay.games import make
+
+    state = make("shogi").from_sfen(make("shogi").from_usi(position).sfen())
+    assert best in {state.move_text(int(m)) for m in state.legal_moves()}
+    assert not any("mate -0" in line for line in s.lines)

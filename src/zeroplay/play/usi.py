@@ -5,11 +5,14 @@ cshogi.cli`` speak it):
 
 ``usi`` -> ``id``, the options and ``usiok`` (at once: nothing heavy is imported before
 ``isready``); ``isready`` -> builds the engine, compiles the kernels (a few seconds the first time
-in an environment) -> ``readyok``; ``setoption name N [value V]``; ``usinewgame``;
+in an environment) -> ``readyok`` (during a search: ``readyok`` at once, the search goes on);
+``setoption name N [value V]``; ``usinewgame``;
 ``position startpos|sfen SFEN [moves ...]``; ``go [ponder] [btime B] [wtime W] [byoyomi Y]
 [binc I] [winc I] [movetime T] [nodes N] [depth D] [infinite]`` -> ``info ...`` lines, then one
 ``info depth .. score cp|mate .. pv ..`` line right before ``bestmove MOVE [ponder MOVE]``,
-``bestmove resign`` (no legal move) or ``bestmove win`` (entering-king declaration);
+``bestmove resign`` (no legal move) or ``bestmove win`` (entering-king declaration); a
+position over by repetition (sennichite, perpetual check) is said in an ``info string`` and
+searched as it stands (the GUI declares such results);
 ``go mate T|infinite`` -> ``checkmate MOVES`` / ``checkmate nomate`` / ``checkmate timeout``;
 ``stop``; ``ponderhit``; ``gameover win|lose|draw``; ``quit``.
 
@@ -155,7 +158,11 @@ class UsiSession:
         self.write("usiok")
 
     def _cmd_isready(self, args):
-        self._finish_search()
+        if self._thread is not None and self._thread.is_alive():
+            # a GUI's keep-alive during an infinite or ponder search: readyok at once, the search
+            # goes on (it stopped and answered a bestmove no go was waiting for; helper-76)
+            self.write("readyok")
+            return
         try:
             self._ensure_engine(warm=True)
         except Exception as e:  # a GUI waits for readyok whatever happened: the problem is said first
@@ -323,7 +330,18 @@ class UsiSession:
             self._timer = None
 
     def _think(self, go: dict, stop: threading.Event):
+        from zeroplay.games.shogi.game import CHECKMATE, DECLARATION
+
         state = self.state
+        if state.is_terminal and state.termination not in (CHECKMATE, DECLARATION):
+            # over by repetition (a draw, or a loss for perpetual check): the GUI declares that;
+            # resigning said the side to move was mated (helper-76), so the board is searched as it
+            # stands, without the history that ended it
+            fresh = _usi_game().from_sfen(state.sfen())
+            if not fresh.is_terminal:
+                self._say(f"go: the game is over by {state.termination} ({_outcome(state)}); searching "
+                          "the position as it stands")
+                state = fresh
         seconds = think_seconds(dict(go, ponder_now=go.get("ponder")), state.to_play, self.options["ByoyomiMargin"])
         if self.max_seconds is not None:
             seconds = min(seconds or self.max_seconds, self.max_seconds)
@@ -387,6 +405,13 @@ class UsiSession:
             self.write("checkmate nomate")
         else:
             self.write("checkmate timeout")
+
+
+def _outcome(state) -> str:
+    """A terminal position's result in words, from the side to move's point of view."""
+    if state.winner is None:
+        return "a draw"
+    return "a win for the side to move" if state.winner == state.to_play else "a loss for the side to move"
 
 
 def _usi_game():
