@@ -112,3 +112,98 @@ def test_the_default_playouts_are_capped_at_max_playouts(warm):
     (a,) = _answers(json.dumps({"id": "x", "size": 5, "n_in_row": 4, "top": 1}), max_playouts=50)
     assert "error" not in a, a
     assert a["rootInfo"]["playouts"] <= 50 and len(a["moveInfos"]) == 1
+
+
+class _Pipe:
+    """A stdin fed line by line while ``run`` answers (a front-end that sends as it goes)."""
+
+    def __init__(self, **options):
+        import os
+        import threading
+
+        read_fd, self._write_fd = os.pipe()
+        self.out: list[str] = []
+        self._stdin = os.fdopen(read_fd, "r")
+        self._thread = threading.Thread(target=run, args=(self._stdin, self.out.append), kwargs=options, daemon=True)
+        self._thread.start()
+
+    def send(self, query: dict) -> None:
+        import os
+
+        os.write(self._write_fd, (json.dumps(query) + "\n").encode())
+
+    def close(self, timeout: float = 60.0) -> list[dict]:
+        import os
+
+        os.close(self._write_fd)
+        self._thread.join(timeout)
+        assert not self._thread.is_alive(), "run did not end"
+        return [json.loads(line) for line in self.out]
+
+    def wait_for(self, count: int, timeout: float = 60.0) -> None:
+        import time
+
+        end = time.monotonic() + timeout
+        while len(self.out) < count and time.monotonic() < end:
+            time.sleep(0.02)
+
+
+HEAVY = {"size": 15, "playouts": 100_000, "moves": ["h8", "h9"]}
+
+
+def test_terminate_stops_a_running_query_which_answers_with_what_it_found(warm):
+    # helper-76: a 100,000-playout query could not be stopped but by killing the process
+    import time
+
+    p = _Pipe()
+    p.send({"id": "q1", **HEAVY})
+    time.sleep(1.0)
+    started = time.monotonic()
+    p.send({"id": "t", "action": "terminate", "terminateId": "q1"})
+    p.wait_for(2)
+    assert time.monotonic() - started < 20
+    p.send({"id": "q1", "size": 7, "n_in_row": 4, "playouts": 20})  # the id again: a new query, not stopped
+    ack, answer, again = p.close()
+    assert ack == {"id": "t", "action": "terminate", "terminateId": "q1"}
+    assert answer["id"] == "q1" and answer["terminated"] is True and answer["moveInfos"]
+    assert answer["rootInfo"]["playouts"] < 100_000
+    assert "terminated" not in again and again["rootInfo"]["playouts"] == 20
+
+
+def test_terminate_all_stops_the_running_query_and_those_queued(warm):
+    import time
+
+    p = _Pipe()
+    for qid in ("a", "b", "c"):
+        p.send({"id": qid, **HEAVY})
+    time.sleep(1.0)
+    p.send({"id": "all", "action": "terminate_all"})
+    answers = p.close()
+    by_id = {a["id"]: a for a in answers}
+    assert by_id["all"] == {"id": "all", "action": "terminate_all"}
+    assert by_id["a"]["terminated"] is True
+    assert by_id["b"] == {"id": "b", "error": "terminated before its search began"} == {**by_id["c"], "id": "b"}
+    assert [a["id"] for a in answers if "action" not in a] == ["a", "b", "c"]  # answers keep their order
+
+
+def test_seconds_bounds_a_query_and_bad_actions_are_refused(warm):
+    (timed,) = _answers(json.dumps({"id": "s", **HEAVY, "seconds": 0.5}))
+    assert timed["rootInfo"]["seconds"] < 5 and timed["rootInfo"]["playouts"] < 100_000
+    bad = _answers(json.dumps({"id": "x", "seconds": 0}), json.dumps({"id": "y", "seconds": "1"}),
+                   json.dumps({"id": "z", "action": "stop"}), json.dumps({"id": "w", "action": "terminate"}),
+                   json.dumps({"id": "v", "action": "terminate_all", "terminateId": "q"}),
+                   json.dumps({"id": "lone\ud800"}), '{"id": "n", "playouts": ' + "9" * 5000 + "}")
+    # (an action is answered when read; queries in their turn, after the search before them)
+    error = {a["id"]: a["error"] for a in bad if a["id"] is not None}
+    assert "seconds must be a number > 0" in error["x"] and "seconds must be" in error["y"]
+    assert "action must be terminate or terminate_all" in error["z"]
+    assert "terminateId must be a string" in error["w"] and "takes no terminateId" in error["v"]
+    assert {"id": None, "error": "id must be Unicode text (no lone surrogates)"} in bad
+    assert len(bad) == 7 and any("integer string conversion" in a["error"] and a["error"].endswith("increase the limit")
+                                 for a in bad if a["id"] is None), bad
+
+
+def test_an_over_long_line_is_answered_in_compact_json_in_its_turn():
+    out: list[str] = []
+    run(io.StringIO("x" * (MAX_LINE_BYTES + 10) + "\n" + json.dumps({"id": "b", "bogus": 1}) + "\n"), out.append)
+    assert out == ['{"id":null,"error":"query line over 65536 bytes"}', '{"id":"b","error":"unknown field bogus"}']

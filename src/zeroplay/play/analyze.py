@@ -14,6 +14,8 @@ the order the queries came. Query fields (all but ``id`` optional)::
     playouts   playouts of the search, 1..--max-playouts (default 800, or --max-playouts when
                that is less)
     top        moves reported, 1..50 (default 10)
+    seconds    most seconds of search, > 0 and at most 86,400 (default: none; the playouts
+               bound it)
 
 Answer::
 
@@ -30,12 +32,23 @@ threat solver proved before any playout; a move the VCT guard traded in), with i
 and the root's win rate. A query that cannot be answered gets ``{"id": ..., "error": message}`` (id null
 when the line did not give one). Bounds: a line over ``MAX_LINE_BYTES`` is refused without being
 parsed; the search tables are sized for the playouts and capped at ``MEMORY_CAP_BYTES``.
+
+Cancelling, as KataGo's analysis engine does: ``{"id": ID, "action": "terminate", "terminateId":
+QID}`` stops the query ``QID`` (``"action": "terminate_all"`` every query before it). It is read
+while a search runs and acknowledged at once with ``{"id": ID, "action": ..., "terminateId": ...}``.
+A query it stops still gets its one answer, in its turn: the search so far with ``"terminated":
+true``, or ``{"id": QID, "error": "terminated before its search began"}`` for one still queued.
+At the end of the input the queries read are answered, then the engine exits (KataGo's way;
+``terminate_all`` first ends them sooner, as does an interrupt).
 """
 
 from __future__ import annotations
 
 import json
+import math
+import queue
 import sys
+import threading
 from collections.abc import Callable
 from typing import TextIO
 
@@ -51,7 +64,10 @@ DEFAULT_MAX_PLAYOUTS = 100_000
 """``zeroplay analyze --max-playouts``: most playouts a query may ask for."""
 MEMORY_CAP_BYTES = 1 << 30
 """Most memory one game setting's search tables take (1 GiB)."""
-_FIELDS = {"id", "moves", "size", "n_in_row", "rule", "playouts", "top"}
+MAX_SECONDS = 86_400.0
+"""Longest ``seconds`` a query may ask for (a day)."""
+_FIELDS = {"id", "moves", "size", "n_in_row", "rule", "playouts", "top", "seconds"}
+_ACTIONS = ("terminate", "terminate_all")
 
 
 class QueryError(ValueError):
@@ -80,25 +96,18 @@ class Analyzer:
         self.max_playouts = max_playouts
         self._searchers: dict = {}
 
-    def answer_line(self, line: str) -> dict:
-        """The answer to one input line (never raises for bad input)."""
-        if len(line.encode("utf-8", "replace")) > MAX_LINE_BYTES:
-            return {"id": None, "error": f"query line over {MAX_LINE_BYTES} bytes"}
+    def answer_line(self, line: str, stop: Callable[[], bool] | None = None) -> dict:
+        """The answer to one input line (never raises for bad input); ``stop``: asked between
+        batches of the search, True ends it with what it found (``"terminated": true``)."""
+        query = parse_line(line)
+        if "error" in query:
+            return query
         try:
-            query = json.loads(line)
-        except (ValueError, RecursionError) as e:
-            return {"id": None, "error": f"not a JSON object: {str(e)[:100]}"}
-        if not isinstance(query, dict):
-            return {"id": None, "error": "a query is a JSON object"}
-        qid = query.get("id")
-        if not isinstance(qid, str) or len(qid) > MAX_ID:
-            return {"id": None, "error": f"id must be a string of at most {MAX_ID} characters"}
-        try:
-            return {"id": qid, **self.analyze(query)}
+            return {"id": query["id"], **self.analyze(query, stop)}
         except QueryError as e:
-            return {"id": qid, "error": str(e)}
+            return {"id": query["id"], "error": str(e)}
 
-    def analyze(self, query: dict) -> dict:
+    def analyze(self, query: dict, stop: Callable[[], bool] | None = None) -> dict:
         """The answer's fields for a parsed query (see the module docstring).
 
         Raises:
@@ -114,6 +123,11 @@ class Analyzer:
         n_in_row = _int(query, "n_in_row", 5, 3, size)
         playouts = _int(query, "playouts", min(DEFAULT_PLAYOUTS, self.max_playouts), 1, self.max_playouts)
         top = _int(query, "top", 10, 1, MAX_TOP)
+        seconds = query.get("seconds")
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                    or not math.isfinite(seconds) or not 0 < seconds <= MAX_SECONDS):
+            raise QueryError(f"seconds must be a number > 0 and at most {MAX_SECONDS:,.0f}, "
+                             f"got {json.dumps(seconds)[:40]}")
         rule = query.get("rule", "freestyle")
         if rule not in ("freestyle", "standard", "renju"):
             raise QueryError(f"rule must be freestyle, standard or renju, got {json.dumps(rule)[:40]}")
@@ -133,7 +147,7 @@ class Analyzer:
             raise QueryError("the game is over: nothing to analyse")
         engine, searcher = self._searcher(game, playouts)
         searcher.reset()
-        result = searcher.search(state, playouts=playouts)
+        result = searcher.search(state, playouts=playouts, seconds=seconds, stop=stop)
 
         def fmt(cell) -> str:
             return game.format_move(int(cell))
@@ -155,7 +169,8 @@ class Analyzer:
                 "rootInfo": {"visits": int(result.root_visits), "winrate": round((result.root_q + 1) / 2, 4),
                              "playouts": int(result.playouts), "seconds": round(float(result.seconds), 3),
                              "proven": result.proven},
-                "moveInfos": infos, "engine": engine.name}
+                "moveInfos": infos, "engine": engine.name,
+                **({"terminated": True} if result.stopped_by == "stop" else {})}
 
     def _searcher(self, game, playouts: int):
         from zeroplay.engine.factory import make_engine
@@ -188,23 +203,134 @@ def _pv(searcher, first: int, plies: int = PV_PLIES) -> list[int]:
     return line
 
 
+def parse_line(line: str) -> dict:
+    """A query line's JSON object with a checked ``id``, or ``{"id": None, "error": ...}``."""
+    if len(line.encode("utf-8", "replace")) > MAX_LINE_BYTES:
+        return {"id": None, "error": f"query line over {MAX_LINE_BYTES} bytes"}
+    try:
+        query = json.loads(line)
+    except (ValueError, RecursionError) as e:
+        return {"id": None, "error": f"not a JSON object: {str(e)[:200]}"}
+    if not isinstance(query, dict):
+        return {"id": None, "error": "a query is a JSON object"}
+    qid = query.get("id")
+    if not isinstance(qid, str) or len(qid) > MAX_ID:
+        return {"id": None, "error": f"id must be a string of at most {MAX_ID} characters"}
+    try:
+        qid.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\ud800"), which strict UTF-8 readers refuse
+        return {"id": None, "error": "id must be Unicode text (no lone surrogates)"}
+    return query
+
+
+class _Queries:
+    """The queries read and not yet answered, and which of them a ``terminate`` stopped.
+
+    The reader (``run``'s thread) adds queries and terminations; the worker takes queries in
+    order. One lock guards both, so a termination stops a query whether it is queued or running.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.lines: queue.Queue = queue.Queue()
+        self.stopped: set[str] = set()  # ids terminated, queued or running
+        self.queued: list[str] = []  # ids read, in order, not yet answered
+        self.everything_before = 0  # terminate_all: the first this many queries read are stopped
+        self.read = 0
+
+    def add(self, line: str, qid: str | None) -> None:
+        with self.lock:
+            self.read += 1
+            if qid is not None:
+                self.queued.append(qid)
+        self.lines.put((self.read, line, qid))
+
+    def terminate(self, qid: str | None) -> None:
+        with self.lock:
+            if qid is None:
+                self.everything_before = self.read
+            elif qid in self.queued:  # (only a query read before it: a later one may reuse the id)
+                self.stopped.add(qid)
+
+    def is_stopped(self, number: int, qid: str | None) -> bool:
+        with self.lock:
+            return number <= self.everything_before or (qid is not None and qid in self.stopped)
+
+    def done(self, qid: str | None) -> None:
+        with self.lock:
+            if qid is not None:
+                self.queued.remove(qid)
+                if qid not in self.queued:
+                    self.stopped.discard(qid)  # a later query may reuse the id
+
+
+def _action(query: dict) -> dict:
+    """The acknowledgment of a ``terminate`` / ``terminate_all`` query, or its error."""
+    action = query.get("action")
+    if action not in _ACTIONS:
+        return {"id": query["id"], "error": f"action must be {' or '.join(_ACTIONS)}, got {json.dumps(action)[:40]}"}
+    extra = sorted(set(query) - {"id", "action", "terminateId"})
+    target = query.get("terminateId")
+    if extra:
+        return {"id": query["id"], "error": f"unknown field{'s' if len(extra) > 1 else ''} {', '.join(extra)[:100]}"}
+    if action == "terminate" and (not isinstance(target, str) or len(target) > MAX_ID):
+        return {"id": query["id"], "error": f"terminateId must be a string of at most {MAX_ID} characters"}
+    if action == "terminate_all" and target is not None:
+        return {"id": query["id"], "error": "terminate_all takes no terminateId"}
+    return {"id": query["id"], "action": action, **({"terminateId": target} if target is not None else {})}
+
+
 def run(stdin: TextIO, write: Callable[[str], None], **options) -> int:
-    """Answer every line of ``stdin`` until its end; returns 0."""
+    """Answer every line of ``stdin`` until its end (a worker thread searches while this one reads,
+    so that a ``terminate`` reaches a running search); returns 0."""
     analyzer = Analyzer(**options)
+    queries = _Queries()
+    lock = threading.Lock()
+
+    def say(answer: dict) -> None:
+        with lock:
+            write(json.dumps(answer, separators=(",", ":")))
+
+    def work() -> None:
+        while (item := queries.lines.get()) is not None:
+            number, line, qid = item
+            if queries.is_stopped(number, qid):
+                say({"id": qid, "error": "terminated before its search began"})
+            else:
+                say(analyzer.answer_line(line, stop=lambda n=number, q=qid: queries.is_stopped(n, q)))
+            queries.done(qid)
+
+    worker = threading.Thread(target=work, name="analyze-worker", daemon=True)
+    worker.start()
     first = True
-    while True:
-        line = stdin.readline(MAX_LINE_BYTES + 1)
-        if not line:
-            return 0
-        if first:  # a query file that Windows Notepad saved starts with a byte-order mark
-            line, first = line.removeprefix("\ufeff"), False
-        if len(line) > MAX_LINE_BYTES and not line.endswith("\n"):
-            while line and not line.endswith("\n"):  # drop the rest of the over-long line
-                line = stdin.readline(MAX_LINE_BYTES + 1)
-            write(json.dumps({"id": None, "error": f"query line over {MAX_LINE_BYTES} bytes"}))
-            continue
-        if line.strip():
-            write(json.dumps(analyzer.answer_line(line), separators=(",", ":")))
+    try:
+        while True:
+            line = stdin.readline(MAX_LINE_BYTES + 1)
+            if not line:
+                break
+            if first:  # a query file that Windows Notepad saved starts with a byte-order mark
+                line, first = line.removeprefix("\ufeff"), False
+            if len(line) > MAX_LINE_BYTES and not line.endswith("\n"):
+                while line and not line.endswith("\n"):  # drop the rest of the over-long line
+                    line = stdin.readline(MAX_LINE_BYTES + 1)
+                line = "x" * (MAX_LINE_BYTES + 1)  # answered, in its turn, as over-long
+            if not line.strip():
+                continue
+            query = parse_line(line)
+            if "action" in query and "error" not in query:
+                answer = _action(query)
+                if "error" not in answer:
+                    queries.terminate(answer.get("terminateId"))
+                say(answer)
+                continue
+            queries.add(line, None if "error" in query else query["id"])
+    except BaseException:  # an interrupt: the queries read end now, each still answered
+        queries.terminate(None)
+        raise
+    finally:
+        queries.lines.put(None)
+        worker.join()
+    return 0
 
 
 def check_analyze_model(model: str) -> str:
