@@ -44,6 +44,7 @@ At the end of the input the queries read are answered, then the engine exits (Ka
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import queue
@@ -297,7 +298,7 @@ def run(stdin: TextIO, write: Callable[[str], None], **options) -> int:
             if queries.is_stopped(number, qid):
                 say({"id": qid, "error": "terminated before its search began"})
             else:
-                say(analyzer.answer_line(line, stop=lambda n=number, q=qid: queries.is_stopped(n, q)))
+                say(analyzer.answer_line(line, stop=functools.partial(queries.is_stopped, number, qid)))
             queries.done(qid)
 
     worker = threading.Thread(target=work, name="analyze-worker", daemon=True)
