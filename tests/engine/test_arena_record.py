@@ -419,3 +419,15 @@ def test_a_checkpoint_path_with_a_colon_is_a_checkpoint(tmp_path, capsys):
     assert header["a_player"].startswith("sha256:") and header["playouts"] == 4
     code, _, err = arena(capsys, path, 3, a=str(net), extra=("--playouts", "8"))
     assert code == 2 and "playouts: 4 there, 8 here" in err
+
+
+def test_a_record_holding_only_another_matchs_header_takes_this_match(tmp_path, capsys):
+    # helper-76: a mistyped engine command left its header, and the corrected command was
+    # refused as "another match" though the file held no game
+    path = tmp_path / "m.jsonl"
+    assert arena(capsys, path, 2, b="uniform:8")[0] == 0
+    path.write_text(path.read_text().splitlines()[0] + "\n")  # the header alone: no game played
+    code, out, _ = arena(capsys, path, 2)
+    assert code == 0 and out["resumed_games"] == 0
+    assert json.loads(path.read_text().splitlines()[0])["b"] == "uniform:4"
+    assert [g["game"] for g in game_lines(path)] == [0, 1]

@@ -19,7 +19,7 @@ import re
 import subprocess
 import threading
 
-from zeroplay.engine.programs import find_command, split_command  # noqa: F401 (find_command: re-exported)
+from zeroplay.engine.programs import StderrTail, find_command, split_command  # noqa: F401 (find_command: re-exported)
 
 MAX_REPLY_LINES = 10_000
 """Lines one reply may have before it counts as a protocol error (bounds a runaway engine)."""
@@ -51,22 +51,28 @@ class GtpClient:
     Args:
         command: the command line (a string split like a shell would, or an argv list).
         timeout_s: seconds a reply may take (``genmove`` included) before it is a protocol error.
-        stderr: where the engine's stderr goes (default: discarded).
+        stderr: where the engine's stderr goes (default: its last lines are kept for the error
+            that says it exited, ``programs.StderrTail``).
     """
 
-    def __init__(self, command, *, timeout_s: float = 60.0, stderr=subprocess.DEVNULL):
+    def __init__(self, command, *, timeout_s: float = 60.0, stderr=None):
         self.argv = split_command(command, "gtp")  # a missing program: ProgramNotFoundError (ValueError)
         argv = self.argv
         self.timeout_s = float(timeout_s)
         self._lines: queue.Queue = queue.Queue()
         try:
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=stderr, text=True, encoding="utf-8", errors="replace",
-                                         bufsize=1)
+                                         stderr=subprocess.PIPE if stderr is None else stderr, text=True,
+                                         encoding="utf-8", errors="replace", bufsize=1)
         except OSError as e:
             raise GtpProtocolError(f"cannot start {' '.join(argv)!r}: {e}") from None
         threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True).start()
+        self._stderr = StderrTail(self.proc.stderr) if stderr is None else None
         atexit.register(self.close)
+
+    def _said(self) -> str:
+        """The end of the engine's stderr, for an error that says it exited ("" when not kept)."""
+        return self._stderr.said(self.proc) if self._stderr is not None else ""
 
     def _read(self, stream) -> None:
         for line in stream:
@@ -79,7 +85,7 @@ class GtpClient:
         except queue.Empty:
             raise GtpProtocolError(f"no reply within {timeout:g} s") from None
         if line is None:
-            raise GtpProtocolError("the engine exited")
+            raise GtpProtocolError(f"the engine exited{self._said()}")
         return line
 
     def send(self, command: str, timeout_s: float | None = None) -> str:
@@ -93,14 +99,14 @@ class GtpClient:
         if "\n" in command or "\r" in command:
             raise ValueError("a GTP command is one line")
         if self.proc.poll() is not None:
-            raise GtpProtocolError("the engine exited")
+            raise GtpProtocolError(f"the engine exited{self._said()}")
         stdin = self.proc.stdin
         assert stdin is not None  # opened with PIPE
         try:
             stdin.write(command + "\n")
             stdin.flush()
         except (BrokenPipeError, OSError):
-            raise GtpProtocolError("the engine exited") from None
+            raise GtpProtocolError(f"the engine exited{self._said()}") from None
         timeout = self.timeout_s if timeout_s is None else timeout_s
         first = self._line(timeout)
         while first == "":  # blank lines between replies are allowed
@@ -155,7 +161,7 @@ class GtpPlayer:
     """
 
     def __init__(self, command, *, timeout_s: float = 120.0, first_genmove_timeout_s: float = 900.0,
-                 name: str | None = None, stderr=subprocess.DEVNULL):
+                 name: str | None = None, stderr=None):
         self.command = split_command(command, "gtp")  # checked now, not when the first game starts
         self.name = name or f"gtp:{command if isinstance(command, str) else ' '.join(command)}"
         self.timeout_s = timeout_s

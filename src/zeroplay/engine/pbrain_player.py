@@ -21,7 +21,7 @@ import subprocess
 import threading
 import time
 
-from zeroplay.engine.programs import split_command
+from zeroplay.engine.programs import StderrTail, split_command
 from zeroplay.games import Game, State
 
 
@@ -40,11 +40,13 @@ class PbrainPlayer:
         reply_grace_s: seconds granted beyond the turn time before a reply counts as missing.
         startup_grace_s: extra seconds for the first reply of the process (start-up).
         name: shown in results (default: the command).
+        stderr: where the engine's stderr goes (default: its last lines are kept for the error
+            that says it exited, ``programs.StderrTail``).
     """
 
     def __init__(self, command, *, timeout_turn_ms: int = 1000, timeout_match_ms: int = 0,
                  reply_grace_s: float = 5.0, startup_grace_s: float = 60.0, name: str | None = None,
-                 stderr=subprocess.DEVNULL):
+                 stderr=None):
         self.argv = split_command(command, "pbrain")  # a missing program: ProgramNotFoundError (ValueError)
         self.name = name or (command if isinstance(command, str) else " ".join(command))
         self.timeout_turn_ms = int(timeout_turn_ms)
@@ -54,6 +56,7 @@ class PbrainPlayer:
         self.stderr = stderr
         self.messages: list[str] = []
         self.proc: subprocess.Popen | None = None
+        self._stderr: StderrTail | None = None
         self._lines: queue.Queue = queue.Queue()
         self._known: tuple[int, ...] | None = None  # moves of the position the engine holds
         self._game: Game | None = None
@@ -64,11 +67,12 @@ class PbrainPlayer:
     def _start(self) -> None:
         try:
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self.stderr, text=True, encoding="utf-8", errors="replace",
-                                         bufsize=1)
+                                         stderr=subprocess.PIPE if self.stderr is None else self.stderr, text=True,
+                                         encoding="utf-8", errors="replace", bufsize=1)
         except OSError as e:
             raise PbrainError(f"cannot start {self.name!r}: {e}") from None
         threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True).start()
+        self._stderr = StderrTail(self.proc.stderr) if self.stderr is None else None
         self._first_reply = True
         atexit.register(self.close)
 
@@ -99,7 +103,8 @@ class PbrainPlayer:
             except queue.Empty:
                 raise PbrainError(f"{self.name}: no reply within {timeout_s:.1f} s") from None
             if line is None:
-                raise PbrainError(f"{self.name}: the engine exited")
+                said = self._stderr.said(self.proc) if self._stderr is not None else ""
+                raise PbrainError(f"{self.name}: the engine exited{said}")
             word = line.split(" ", 1)[0].upper()
             if word in ("DEBUG", "MESSAGE"):
                 self.messages.append(line)

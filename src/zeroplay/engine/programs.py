@@ -13,10 +13,13 @@ game starts.
 
 from __future__ import annotations
 
+import collections
 import os
 import shlex
 import shutil
+import subprocess
 import sys
+import threading
 
 USR_GAMES = "/usr/games"
 """Debian's folder for game programs (``gnugo``, ``gnushogi``); not on root's ``PATH``."""
@@ -69,3 +72,41 @@ def split_command(command: str | list[str], kind: str) -> list[str]:
         raise ProgramNotFoundError(f"{kind}: program {program!r} not found on PATH (nor in {USR_GAMES}): "
                                    "give its full path, or install it")
     return found
+
+
+class StderrTail:
+    """The last lines an engine process wrote on stderr, for the error that says it exited (a
+    mistyped ``usi:python -m ...`` said only "the engine exited before 'usiok'", its ``No module
+    named zeroplay`` discarded; helper-76).
+
+    A thread reads ``stream`` (the process's ``stderr=subprocess.PIPE``, text) to its end, so the
+    engine never blocks on a full pipe; it keeps at most ``LINES`` lines of at most ``WIDTH``
+    characters (a longer line is read in pieces, each piece a line).
+    """
+
+    LINES = 4
+    WIDTH = 300
+
+    def __init__(self, stream) -> None:
+        self.lines: collections.deque[str] = collections.deque(maxlen=self.LINES)
+        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _read(self, stream) -> None:
+        try:
+            while piece := stream.readline(self.WIDTH):
+                if piece.strip():
+                    self.lines.append(piece.strip())
+        except (OSError, ValueError):  # closed under us
+            pass
+
+    def said(self, proc: subprocess.Popen | None = None) -> str:
+        """``"; its stderr ended: ..."`` (empty when it wrote nothing), after waiting up to 1 s
+        for ``proc`` to exit and its stderr to be read."""
+        if proc is not None:
+            try:
+                proc.wait(timeout=1.0)
+            except subprocess.TimeoutExpired:
+                pass
+        self._thread.join(timeout=1.0)
+        return f"; its stderr ended: {' | '.join(self.lines)}" if self.lines else ""

@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from zeroplay.engine.programs import split_command
+from zeroplay.engine.programs import StderrTail, split_command
 
 
 class UsiError(RuntimeError):
@@ -45,15 +45,17 @@ class UsiPlayer:
         self.startup_s = startup_s
         self.grace_s = grace_s
         self.proc = None
+        self._stderr: StderrTail | None = None
         self._lines: queue.Queue = queue.Queue()
         self.resignations = 0
         self.infos: list[str] = []
         self.rng = np.random.default_rng(0)
 
     def _start(self):
-        self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True, bufsize=1)
         threading.Thread(target=self._read, daemon=True).start()
+        self._stderr = StderrTail(self.proc.stderr)
         atexit.register(self.close)
         self._send("usi")
         self._wait("usiok", self.startup_s)
@@ -61,6 +63,9 @@ class UsiPlayer:
             self._send(f"setoption name {key} value {value}")
         self._send("isready")
         self._wait("readyok", self.startup_s)
+
+    def _said(self) -> str:
+        return self._stderr.said(self.proc) if self._stderr is not None else ""
 
     def _read(self):
         for line in self.proc.stdout:
@@ -72,7 +77,7 @@ class UsiPlayer:
             self.proc.stdin.write(line + "\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
-            raise UsiError(f"{self.name}: the engine exited") from None
+            raise UsiError(f"{self.name}: the engine exited{self._said()}") from None
 
     def _wait(self, prefix: str, seconds: float) -> str:
         end = time.monotonic() + seconds
@@ -82,7 +87,7 @@ class UsiPlayer:
             except queue.Empty:
                 raise UsiError(f"{self.name}: no {prefix!r} within {seconds:.0f} s") from None
             if line is None:
-                raise UsiError(f"{self.name}: the engine exited before {prefix!r}")
+                raise UsiError(f"{self.name}: the engine exited before {prefix!r}{self._said()}")
             if line.startswith("info"):
                 self.infos.append(line)
                 del self.infos[:-50]
