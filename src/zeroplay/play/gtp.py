@@ -725,6 +725,11 @@ def serve(stdin, write, *, warm_up: bool = True, **options) -> int:
         started = time.perf_counter()
         try:
             warm_up_with_note(note, session.engine)
+            # the count's random games too: compiled at the first final_score, they took 19.8 s
+            # on a fresh cache (helper-76), past a GUI's reply timeout
+            from zeroplay.engine.go_montecarlo import ownership_and_seki
+
+            ownership_and_seki(session.game.initial().play(0), 2)
             note(f"search loaded in {time.perf_counter() - started:.1f} s")
         except Exception as e:  # the first genmove then compiles (or says what is wrong)
             note(f"warm-up failed, the first genmove compiles instead: {type(e).__name__}: {e}")
