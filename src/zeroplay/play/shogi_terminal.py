@@ -27,6 +27,9 @@ class ShogiTerminal:
         self.game = Shogi()
         self.seconds = seconds
         self.engine = make_shogi_engine("mcts" if model else "alphabeta", hash_mib=64, playouts=playouts, model=model)
+        # loaded before the first move, as ``usi``'s isready does: loading them inside a 0.5 s move
+        # left it depth 1 (helper-76)
+        self.engine.search(self.game.initial(), depth=1, nodes=64)
         self.finished = False
         self.new(human)
 
