@@ -208,7 +208,7 @@ class UsiSession:
 
     def _cmd_position(self, args):
         try:
-            self.state = _usi_game().from_usi(" ".join(args))
+            self.state = _usi_position(args)
             self._refused = None
         except ValueError as e:
             self._refused = str(e)  # the GUI's position is not ours: no move for the one before
@@ -330,18 +330,7 @@ class UsiSession:
             self._timer = None
 
     def _think(self, go: dict, stop: threading.Event):
-        from zeroplay.games.shogi.game import CHECKMATE, DECLARATION
-
-        state = self.state
-        if state.is_terminal and state.termination not in (CHECKMATE, DECLARATION):
-            # over by repetition (a draw, or a loss for perpetual check): the GUI declares that;
-            # resigning said the side to move was mated (helper-76), so the board is searched as it
-            # stands, without the history that ended it
-            fresh = _usi_game().from_sfen(state.sfen())
-            if not fresh.is_terminal:
-                self._say(f"go: the game is over by {state.termination} ({_outcome(state)}); searching "
-                          "the position as it stands")
-                state = fresh
+        state = self._playable("go")
         seconds = think_seconds(dict(go, ponder_now=go.get("ponder")), state.to_play, self.options["ByoyomiMargin"])
         if self.max_seconds is not None:
             seconds = min(seconds or self.max_seconds, self.max_seconds)
@@ -375,6 +364,19 @@ class UsiSession:
             ponder = f" ponder {result.pv[1]}"
         self.write(f"bestmove {best}{ponder}")
 
+    def _playable(self, command: str):
+        """The position to search: over by repetition (a draw, or a loss for perpetual check),
+        the board as it stands, with an ``info string`` (the GUI declares such results; resigning
+        said the side to move was mated, helper-76; ``go mate`` said there was no mate, helper-77)."""
+        state = self.state
+        if _over_by_repetition(state):
+            fresh = _usi_game().from_sfen(state.sfen())
+            if not fresh.is_terminal:
+                self._say(f"{command}: the game is over by {state.termination} ({_outcome(state)}); searching "
+                          "the position as it stands")
+                return fresh
+        return state
+
     def _refuse(self, go: dict, stop: threading.Event):
         """The answer to a ``go`` after a refused ``position``: ``bestmove resign`` (``checkmate
         timeout`` to ``go mate``), when a search would answer (an infinite or ponder one at stop)."""
@@ -391,8 +393,9 @@ class UsiSession:
             seconds = min(seconds or self.max_seconds, self.max_seconds)
         if self.state is None:
             self.state = _usi_game().initial()
-        board = self.state.cshogi_board()
-        if self.state.is_terminal:
+        state = self._playable("go mate")
+        board = state.cshogi_board()
+        if state.is_terminal:
             self.write("checkmate nomate")
             return
         result = solve_mate(board, max_plies=31, seconds=seconds, stop=stop)
@@ -412,6 +415,37 @@ def _outcome(state) -> str:
     if state.winner is None:
         return "a draw"
     return "a win for the side to move" if state.winner == state.to_play else "a loss for the side to move"
+
+
+def _over_by_repetition(state) -> bool:
+    """Whether ``state`` ended by a rule the GUI rules on (sennichite, perpetual check, the move
+    limit), not by the board (checkmate, an entering-king declaration)."""
+    from zeroplay.games.shogi.game import CHECKMATE, DECLARATION
+
+    return state.is_terminal and state.termination not in (CHECKMATE, DECLARATION)
+
+
+def _usi_position(args):
+    """The state of a ``position`` command's arguments, for the GUI's game.
+
+    The GUI rules on repetitions, so moves after a repetition's end are played on from the board as
+    it stands (refused, the GUI's next go got a resignation; helper-77); the SFEN's move number is
+    the GUI's count, not a game length (100,000 or more made every position over by the move limit).
+
+    Raises:
+        ValueError: as ``Shogi.from_usi``: malformed, or an illegal move (named).
+    """
+    words = list(args)
+    if words[:1] == ["sfen"] and len(words) >= 5 and words[4].isdigit():
+        words[4] = "1"
+    at = words.index("moves") if "moves" in words else len(words)
+    game = _usi_game()
+    state = game.from_usi(" ".join(words[:at]))
+    for move in words[at + 1:]:
+        if _over_by_repetition(state):
+            state = game.from_sfen(state.sfen())
+        state = state.play(move)
+    return state
 
 
 def _usi_game():
