@@ -207,3 +207,62 @@ def test_an_over_long_line_is_answered_in_compact_json_in_its_turn():
     out: list[str] = []
     run(io.StringIO("x" * (MAX_LINE_BYTES + 10) + "\n" + json.dumps({"id": "b", "bogus": 1}) + "\n"), out.append)
     assert out == ['{"id":null,"error":"query line over 65536 bytes"}', '{"id":"b","error":"unknown field bogus"}']
+
+
+def test_ctrl_c_after_the_end_of_the_input_answers_every_query_and_exits_130(warm, tmp_path):
+    # helper-77: SIGINT while the worker searched after EOF aborted the process (SIGABRT), no answer
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    queries = tmp_path / "q.jsonl"
+    queries.write_text("".join(json.dumps({"id": f"q{i}", **HEAVY, "seconds": 60}) + "\n" for i in range(3)))
+    err = tmp_path / "err.txt"
+    with open(queries) as stdin, open(err, "w") as stderr:
+        proc = subprocess.Popen([sys.executable, "-m", "zeroplay", "analyze"], stdin=stdin, stdout=subprocess.PIPE,
+                                stderr=stderr, text=True)
+        end = time.monotonic() + 300
+        while "ready" not in err.read_text() and time.monotonic() < end:
+            time.sleep(0.1)
+        time.sleep(3.0)  # q1 searching, q2 and q3 queued, the input at its end
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=120)
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert proc.returncode == 130, err.read_text()
+    assert [a["id"] for a in answers] == ["q0", "q1", "q2"], answers
+    assert answers[0].get("terminated") is True or "error" in answers[0]
+    assert answers[2] == {"id": "q2", "error": "terminated before its search began"}
+
+
+def test_a_query_read_after_a_terminate_of_its_id_runs(warm):
+    # helper-77: the id stayed stopped, so a later query with it was "terminated before its search began"
+    import time
+
+    p = _Pipe()
+    p.send({"id": "q1", **HEAVY})
+    p.send({"id": "q1", **HEAVY})  # queued, read before the terminate: stopped too
+    time.sleep(1.0)
+    p.send({"id": "t", "action": "terminate", "terminateId": "q1"})
+    p.send({"id": "q1", "size": 7, "n_in_row": 4, "playouts": 20})
+    answers = p.close()
+    first, second, third = (a for a in answers if "action" not in a)
+    assert first["terminated"] is True and second == {"id": "q1", "error": "terminated before its search began"}
+    assert "error" not in third and "terminated" not in third and third["rootInfo"]["playouts"] == 20
+
+
+def test_a_closed_output_ends_the_run_with_broken_pipe_and_no_traceback(warm, capsys):
+    def write(text):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    lines = "".join(json.dumps({"id": f"q{i}", **HEAVY}) + "\n" for i in range(3))
+    import pytest
+
+    with pytest.raises(BrokenPipeError):
+        run(io.StringIO(lines), write)
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_terminate_id_that_is_not_unicode_text_is_refused():
+    (a,) = _answers(json.dumps({"id": "u", "action": "terminate", "terminateId": "q\ud800"}))
+    assert a["id"] == "u" and "terminateId must be a string" in a["error"]

@@ -217,11 +217,19 @@ def parse_line(line: str) -> dict:
     qid = query.get("id")
     if not isinstance(qid, str) or len(qid) > MAX_ID:
         return {"id": None, "error": f"id must be a string of at most {MAX_ID} characters"}
-    try:
-        qid.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate ("\ud800"), which strict UTF-8 readers refuse
+    if not _unicode(qid):
         return {"id": None, "error": "id must be Unicode text (no lone surrogates)"}
     return query
+
+
+def _unicode(text: str) -> bool:
+    """Whether ``text`` is Unicode text: a lone surrogate ("\ud800", which JSON can escape) is
+    not, and strict UTF-8 readers refuse its echo."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class _Queries:
@@ -234,7 +242,7 @@ class _Queries:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.lines: queue.Queue = queue.Queue()
-        self.stopped: set[str] = set()  # ids terminated, queued or running
+        self.stopped: dict[str, int] = {}  # id -> the count of queries read when it was terminated
         self.queued: list[str] = []  # ids read, in order, not yet answered
         self.everything_before = 0  # terminate_all: the first this many queries read are stopped
         self.read = 0
@@ -250,19 +258,19 @@ class _Queries:
         with self.lock:
             if qid is None:
                 self.everything_before = self.read
-            elif qid in self.queued:  # (only a query read before it: a later one may reuse the id)
-                self.stopped.add(qid)
+            elif qid in self.queued:  # only the queries read before it: a later one may reuse the id
+                self.stopped[qid] = self.read
 
     def is_stopped(self, number: int, qid: str | None) -> bool:
         with self.lock:
-            return number <= self.everything_before or (qid is not None and qid in self.stopped)
+            return number <= max(self.everything_before, self.stopped.get(qid, 0) if qid is not None else 0)
 
     def done(self, qid: str | None) -> None:
         with self.lock:
             if qid is not None:
                 self.queued.remove(qid)
                 if qid not in self.queued:
-                    self.stopped.discard(qid)  # a later query may reuse the id
+                    self.stopped.pop(qid, None)
 
 
 def _action(query: dict) -> dict:
@@ -274,8 +282,9 @@ def _action(query: dict) -> dict:
     target = query.get("terminateId")
     if extra:
         return {"id": query["id"], "error": f"unknown field{'s' if len(extra) > 1 else ''} {', '.join(extra)[:100]}"}
-    if action == "terminate" and (not isinstance(target, str) or len(target) > MAX_ID):
-        return {"id": query["id"], "error": f"terminateId must be a string of at most {MAX_ID} characters"}
+    if action == "terminate" and (not isinstance(target, str) or len(target) > MAX_ID or not _unicode(target)):
+        return {"id": query["id"], "error": f"terminateId must be a string of at most {MAX_ID} characters (Unicode "
+                                            "text)"}
     if action == "terminate_all" and target is not None:
         return {"id": query["id"], "error": "terminate_all takes no terminateId"}
     return {"id": query["id"], "action": action, **({"terminateId": target} if target is not None else {})}
@@ -287,25 +296,37 @@ def run(stdin: TextIO, write: Callable[[str], None], **options) -> int:
     analyzer = Analyzer(**options)
     queries = _Queries()
     lock = threading.Lock()
+    broken: list[OSError] = []  # the reader of the answers went away (``zeroplay analyze | head``)
 
     def say(answer: dict) -> None:
         with lock:
-            write(json.dumps(answer, separators=(",", ":")))
+            if broken:
+                return
+            try:
+                write(json.dumps(answer, separators=(",", ":")))
+            except OSError as e:  # (BrokenPipeError): the queries left are ended, unanswered
+                broken.append(e)
+                queries.terminate(None)
+
+    finished = threading.Event()
 
     def work() -> None:
-        while (item := queries.lines.get()) is not None:
-            number, line, qid = item
-            if queries.is_stopped(number, qid):
-                say({"id": qid, "error": "terminated before its search began"})
-            else:
-                say(analyzer.answer_line(line, stop=functools.partial(queries.is_stopped, number, qid)))
-            queries.done(qid)
+        try:
+            while (item := queries.lines.get()) is not None:
+                number, line, qid = item
+                if queries.is_stopped(number, qid):
+                    say({"id": qid, "error": "terminated before its search began"})
+                else:
+                    say(analyzer.answer_line(line, stop=functools.partial(queries.is_stopped, number, qid)))
+                queries.done(qid)
+        finally:
+            finished.set()
 
     worker = threading.Thread(target=work, name="analyze-worker", daemon=True)
     worker.start()
     first = True
     try:
-        while True:
+        while not broken:
             line = stdin.readline(MAX_LINE_BYTES + 1)
             if not line:
                 break
@@ -330,8 +351,26 @@ def run(stdin: TextIO, write: Callable[[str], None], **options) -> int:
         raise
     finally:
         queries.lines.put(None)
-        worker.join()
+        _join(finished, queries)
+    if broken:
+        raise broken[0]
     return 0
+
+
+def _join(finished: threading.Event, queries: _Queries) -> None:
+    """Wait for the worker to answer the queries read (``finished``); an interrupt meanwhile
+    (Ctrl-C after the end of the input) ends them first: leaving the worker inside a search as the
+    interpreter exits aborted the process, with no answer (helper-77). An event, not
+    ``Thread.join``: a join that an interrupt cuts short can leave the thread counted as ended."""
+    interrupted: BaseException | None = None
+    while not finished.is_set():
+        try:
+            finished.wait(0.5)
+        except BaseException as e:  # (KeyboardInterrupt)
+            queries.terminate(None)
+            interrupted = e
+    if interrupted is not None:
+        raise interrupted
 
 
 def check_analyze_model(model: str) -> str:
