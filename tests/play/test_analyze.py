@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
+
 from zeroplay.play.analyze import MAX_LINE_BYTES, run
 
 
@@ -256,8 +258,6 @@ def test_a_closed_output_ends_the_run_with_broken_pipe_and_no_traceback(warm, ca
         raise BrokenPipeError(32, "Broken pipe")
 
     lines = "".join(json.dumps({"id": f"q{i}", **HEAVY}) + "\n" for i in range(3))
-    import pytest
-
     with pytest.raises(BrokenPipeError):
         run(io.StringIO(lines), write)
     assert "Traceback" not in capsys.readouterr().err
