@@ -431,3 +431,14 @@ def test_a_record_holding_only_another_matchs_header_takes_this_match(tmp_path, 
     assert code == 0 and out["resumed_games"] == 0
     assert json.loads(path.read_text().splitlines()[0])["b"] == "uniform:4"
     assert [g["game"] for g in game_lines(path)] == [0, 1]
+
+
+def test_a_header_and_a_cut_off_first_game_line_take_this_match(tmp_path, capsys):
+    # helper-77: killed while writing the failed match's first game line: still "another match"
+    path = tmp_path / "m.jsonl"
+    assert arena(capsys, path, 2, b="uniform:8")[0] == 0
+    header, first, *_ = path.read_text().splitlines()
+    path.write_text(header + "\n" + first[:20])
+    code, out, _ = arena(capsys, path, 2)
+    assert code == 0 and out["resumed_games"] == 0
+    assert [g["game"] for g in game_lines(path)] == [0, 1]

@@ -39,3 +39,35 @@ def test_the_tail_is_bounded_in_lines_and_width():
     said = tail.said()
     assert len(tail.lines) == StderrTail.LINES and all(len(line) <= StderrTail.WIDTH for line in tail.lines)
     assert said.startswith("; its stderr ended: ") and "line 0" not in said
+
+
+def test_the_tail_shows_control_characters_and_reads_past_bad_bytes():
+    import io
+
+    raw = io.BytesIO(b"\x95\xb6\x8e\x9a sjis\n" * 3 + b"\x1b[31mred\x1b[0m\r\nfinal\x00 end\n")
+    tail = StderrTail(io.TextIOWrapper(raw, encoding="utf-8", errors="replace"))  # as the players open it
+    said = tail.said()
+    assert "\x1b" not in said and "\x00" not in said and said.endswith("?[31mred?[0m | final? end")
+    assert "sjis" in said
+
+
+def test_a_usi_engine_that_writes_shift_jis_plays_on(tmp_path):
+    # helper-77: a Shift-JIS info string killed the reader thread; the match waited out its bestmove
+    engine = tmp_path / "sjis_usi.py"
+    engine.write_text(
+        "import sys\n"
+        "out = sys.stdout.buffer\n"
+        "for line in sys.stdin:\n"
+        "    cmd = line.split()\n"
+        "    if not cmd: continue\n"
+        "    if cmd[0] == 'usi': out.write(b'id name sjis\\nusiok\\n')\n"
+        "    elif cmd[0] == 'isready': out.write(b'readyok\\n')\n"
+        "    elif cmd[0] == 'go': out.write(b'info string \\x95\\xb6\\x8e\\x9a\\nbestmove 7g7f\\n')\n"
+        "    elif cmd[0] == 'quit': break\n"
+        "    out.flush()\n")
+    player = UsiPlayer([sys.executable, str(engine)])
+    game = make("shogi")
+    player.new_game(game)
+    state = game.initial()
+    assert state.move_text(player.play(state)) == "7g7f"
+    player.close()

@@ -218,10 +218,10 @@ class MatchRecord:
             raise RecordError(f"{self.path} is not a match record (line 1 is not a JSON object)")
         if not _whole(found.get("zeroplay_match")) or found["zeroplay_match"] != FORMAT:
             raise RecordError(f"{self.path} is not a zeroplay match record (format {FORMAT})")
-        if not any(line.strip() for line in complete[1:]) and not tail.strip():
-            # a header and no game: a match whose players did not start (helper-76: a mistyped
-            # engine command left its header, and the corrected command was refused as another
-            # match); nothing is lost by writing this match's header over it
+        if not any(line.strip() for line in complete[1:]) and (not tail.strip() or _cut_off(tail)):
+            # a header and no game (at most a first game line cut short): a match whose players did
+            # not start (helper-76: a mistyped engine command left its header, and the corrected
+            # command was refused as another match); nothing is lost by writing this header over it
             if _differences(found, self.header):
                 self._rewrite(json.dumps(self.header) + "\n")
                 return

@@ -79,8 +79,9 @@ class StderrTail:
     mistyped ``usi:python -m ...`` said only "the engine exited before 'usiok'", its ``No module
     named zeroplay`` discarded; helper-76).
 
-    A thread reads ``stream`` (the process's ``stderr=subprocess.PIPE``, text) to its end, so the
-    engine never blocks on a full pipe; it keeps at most ``LINES`` lines of at most ``WIDTH``
+    A thread reads ``stream`` (the process's ``stderr=subprocess.PIPE``, text decoded with
+    ``errors="replace"``: a strict one stops at the first bad byte and the pipe fills) to its end,
+    so the engine never blocks on a full pipe; it keeps at most ``LINES`` lines of at most ``WIDTH``
     characters (a longer line is read in pieces, each piece a line).
     """
 
@@ -93,12 +94,18 @@ class StderrTail:
         self._thread.start()
 
     def _read(self, stream) -> None:
-        try:
-            while piece := stream.readline(self.WIDTH):
-                if piece.strip():
-                    self.lines.append(piece.strip())
-        except (OSError, ValueError):  # closed under us
-            pass
+        while True:
+            try:
+                piece = stream.readline(self.WIDTH)
+            except (OSError, ValueError):  # closed under us (or bytes a strict stream cannot decode)
+                return
+            if not piece:
+                return
+            # control characters shown, not obeyed: an engine's escape sequences would drive the
+            # terminal the error is printed on (helper-77)
+            text = "".join(c if c.isprintable() else "?" for c in piece.strip())
+            if text:
+                self.lines.append(text)
 
     def said(self, proc: subprocess.Popen | None = None) -> str:
         """``"; its stderr ended: ..."`` (empty when it wrote nothing), after waiting up to 1 s

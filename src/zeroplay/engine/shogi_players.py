@@ -53,7 +53,9 @@ class UsiPlayer:
 
     def _start(self):
         self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     text=True, bufsize=1)
+                                     text=True, encoding="utf-8", errors="replace", bufsize=1)
+        # (the locale's strict decoding: a Shift-JIS "info string", common from Japanese engines,
+        # killed the reader thread and the match waited out its bestmove; helper-77)
         threading.Thread(target=self._read, daemon=True).start()
         self._stderr = StderrTail(self.proc.stderr)
         atexit.register(self.close)
