@@ -89,3 +89,15 @@ def test_a_single_game_loads_with_or_without_its_number(client):
             assert r.status_code == 201, r.text
         r = client.post("/api/games/load", json={"text": text, "game": 2, "playouts": 8})
         assert r.status_code == 400 and "holds one game" in r.json()["detail"], r.text
+
+
+@pytest.mark.parametrize("text, moves", [
+    ("(;GM[1]FF[4]SZ[9]KM[7.5];B[ee];W[cc])\n(c) 2024 someone", 2),
+    ("(;GM[4]FF[4]SZ[15];B[hh];W[ii])\n(c) me\n(;GM[4]SZ[15];B[aa])", 2),
+    ("Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,0\nEmbryo [21]\nYixin2018 (v1.2) [beta]\n-1\n", 2),
+])
+def test_text_around_one_game_is_no_second_game(client, text, moves):
+    # helper-77: a copyright line "(c) ..." counted as a second game; "[" in a PSQ name read as SGF
+    r = client.post("/api/games/load", json={"text": text, "playouts": 8})
+    assert r.status_code == 201, r.text
+    assert len(r.json()["moves"]) == moves

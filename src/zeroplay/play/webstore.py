@@ -53,8 +53,11 @@ def record_from_text(text: str, fmt: str = "auto") -> BoardRecord:
 
 
 def _looks_sgf(text: str) -> bool:
-    # PSQ has no '[': a text with one is SGF, even one whose '(' was lost (it then gets the SGF
-    # reader's error, not "not a PSQ record")
+    # a text with '[' is SGF, even one whose '(' was lost (it then gets the SGF reader's error,
+    # not "not a PSQ record"), unless it starts as PSQ does: an engine's name may hold one
+    # ("Embryo [21]" was read as SGF; helper-77)
+    if text.lstrip()[:9].lower() == "piskvorky":
+        return False
     return text.lstrip().startswith("(") or "[" in text
 
 

@@ -91,8 +91,8 @@ def sgf_game_trees(text: str) -> list[tuple[int, int]]:
     its ``)``, in the order of the text; ``[]`` for a text with no ``(``.
 
     A scan of brackets and property values (``]`` escaped with ``\\`` inside one), no parsing:
-    what a tree holds is its reader's to check. The scan stops at text that is neither white
-    space nor ``(`` between trees (the readers ignore what follows the first tree) and at an
+    what a tree holds is its reader's to check. The scan stops at text between trees that is not
+    white space or a ``(;`` (the readers ignore what follows the first tree) and at an
     unclosed tree or value, which is then the last span, ending at the text's end. Linear in the
     text's length, no recursion.
     """
@@ -104,8 +104,8 @@ def sgf_game_trees(text: str) -> list[tuple[int, int]]:
         if text[i].isspace():
             i += 1
             continue
-        if text[i] != "(":
-            break
+        if text[i] != "(" or (trees and not text[i + 1:].lstrip().startswith(";")):
+            break  # a "(c) 2024 ..." line after the game is no game (helper-77)
         start, depth = i, 0
         while i < n:
             c = text[i]
