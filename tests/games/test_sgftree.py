@@ -80,7 +80,8 @@ def test_a_tree_nested_before_its_first_node_is_called_malformed_not_missing():
 def test_sgf_game_trees_finds_each_game_of_a_collection():
     text = "note (;GM[4]C[a\\]b)c(d)](;B[aa]))\n (;GM[1];B[cc])(;W[dd])junk(;B[ee])"
     assert [text[a:b] for a, b in sgf_game_trees(text)] == ["(;GM[4]C[a\\]b)c(d)](;B[aa]))", "(;GM[1];B[cc])", "(;W[dd])"]
-    assert sgf_game_trees("no tree") == []
+    assert sgf_game_trees("no tree") == [] and sgf_game_trees("(c) 2024 (x)") == []
+    assert sgf_game_trees("see (copy)\n( ;B[aa])(c)") == [(11, 20)]
     # an unclosed value or tree is the last span, to its end: its reader says what is wrong
     assert sgf_game_trees("(;C[open") == [(0, 8)] and sgf_game_trees("(;A[1](;B[2])") == [(0, 13)]
     with pytest.raises(ValueError, match="not closed"):

@@ -76,9 +76,10 @@ def game_of_collection(text: str, game: int | None = None, fmt: str = "auto") ->
     if game is None:
         if count > 1:
             raise GameInputError(f"the SGF file holds {count} games: choose one, 1..{count} (\"game\")")
-        return text
+        game = 1
     if not 1 <= game <= count:
         raise GameInputError(f"game {game}: the file holds {'one game' if count == 1 else f'{count} games'}")
+    # the tree alone: a "(copy)" before it was read as the game and refused (helper-78)
     return text[slice(*trees[game - 1])] if trees else text
 
 

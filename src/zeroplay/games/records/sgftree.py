@@ -13,9 +13,12 @@ each game of a collection, for a caller that lets its user choose one.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from zeroplay.games.records.sgf import _node, _sgf_escape
+
+_TREE_START = re.compile(r"\(\s*;")
 
 MAX_SGF_NODES = 100_000
 """Most nodes ``read_sgf_tree`` accepts unless told fewer (each costs a dict: the bound keeps a
@@ -88,7 +91,8 @@ def read_sgf_tree(text: str, *, max_nodes: int = MAX_SGF_NODES) -> list[SgfNode]
 
 def sgf_game_trees(text: str) -> list[tuple[int, int]]:
     """(start, end) of each game tree of an SGF collection, ``text[start:end]`` from its ``(`` to
-    its ``)``, in the order of the text; ``[]`` for a text with no ``(``.
+    its ``)``, in the order of the text; ``[]`` for a text with no ``(;``. The first tree is the
+    first ``(;`` (``(`` and ``;`` apart by white space at most); text before it is not read.
 
     A scan of brackets and property values (``]`` escaped with ``\\`` inside one), no parsing:
     what a tree holds is its reader's to check. The scan stops at text between trees that is not
@@ -97,14 +101,15 @@ def sgf_game_trees(text: str) -> list[tuple[int, int]]:
     text's length, no recursion.
     """
     trees: list[tuple[int, int]] = []
-    i, n = text.find("("), len(text)
-    if i < 0:
+    first = _TREE_START.search(text)  # text before it, "(copy)" or "(c) 2024" included, is no game
+    if first is None:
         return trees
+    i, n = first.start(), len(text)
     while i < n:
         if text[i].isspace():
             i += 1
             continue
-        if text[i] != "(" or (trees and not text[i + 1:].lstrip().startswith(";")):
+        if not _TREE_START.match(text, i):
             break  # a "(c) 2024 ..." line after the game is no game (helper-77)
         start, depth = i, 0
         while i < n:
