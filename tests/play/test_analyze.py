@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from zeroplay.play.analyze import MAX_LINE_BYTES, run
+from zeroplay.play.analyze import MAX_LINE_BYTES
+from zeroplay.play.analyze_session import run
 
 
 def _answers(*lines: str, **options) -> list[dict]:

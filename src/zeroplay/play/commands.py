@@ -148,7 +148,8 @@ def _cmd_usi(args) -> int:
 
 
 def _cmd_analyze(args) -> int:
-    from zeroplay.play.analyze import DEFAULT_MAX_PLAYOUTS, main
+    from zeroplay.play.analyze import DEFAULT_MAX_PLAYOUTS
+    from zeroplay.play.analyze_session import main
 
     args.max_playouts = args.max_playouts or DEFAULT_MAX_PLAYOUTS
     return main(args)
