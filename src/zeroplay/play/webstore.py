@@ -62,8 +62,9 @@ def _looks_sgf(text: str) -> bool:
 
 
 def game_of_collection(text: str, game: int | None = None, fmt: str = "auto") -> str:
-    """The text of game ``game`` (counted from 1, as SGF viewers number them) of an SGF
-    collection; ``text`` itself for a single game (``game`` None or 1) or a PSQ record.
+    """The text of game ``game`` (counted from 1, as SGF viewers number them; None: the only one)
+    of an SGF collection, that tree alone (text around it dropped); ``text`` itself for a PSQ record
+    or a text with no ``(;``.
 
     Raises:
         GameInputError: a collection of several games and no ``game`` (the message names how many:
