@@ -208,3 +208,13 @@ def test_a_known_rule_is_read_in_any_case():
     assert read_sgf("(;GM[4]SZ[15]RU[Renju];B[hh])").rule == "renju"
     assert read_sgf("(;GM[4]SZ[15];B[hh])").rule == ""
     assert read_psq("Piskvorky 15x15, 11:11, 0\n8,8,0\n-1\nrule=Standard\n").rule == "standard"
+
+
+@pytest.mark.parametrize("lead", ["\n", "\n\n  \n", "\ufeff", "\ufeff\n"])
+def test_psq_reader_skips_blank_lines_and_a_byte_order_mark_before_the_header(lead):
+    # session 33: a file starting with an empty line was refused as "not a PSQ record"
+    text = lead + "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9 9\n-1\n"
+    with pytest.raises(ValueError, match=rf"PSQ line {lead.count(chr(10)) + 3}: move '9,9 9' is malformed"):
+        read_psq(text)
+    rec = read_psq(lead + "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,0\n-1\n")
+    assert rec.moves == [7 * 15 + 7, 8 * 15 + 8]

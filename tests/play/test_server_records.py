@@ -95,6 +95,9 @@ def test_a_single_game_loads_with_or_without_its_number(client):
     ("(;GM[1]FF[4]SZ[9]KM[7.5];B[ee];W[cc])\n(c) 2024 someone", 2),
     ("(;GM[4]FF[4]SZ[15];B[hh];W[ii])\n(c) me\n(;GM[4]SZ[15];B[aa])", 2),
     ("Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,0\nEmbryo [21]\nYixin2018 (v1.2) [beta]\n-1\n", 2),
+    # session 34: a blank line or a byte-order mark before the header
+    ("\n\nPiskvorky 15x15, 11:11, 0\n8,8,0\nEmbryo [21]\n-1\n", 1),
+    ("\ufeffPiskvorky 15x15, 11:11, 0\n8,8,0\nEmbryo [21]\n-1\n", 1),
     # helper-78: text before the game with a "(" in it was counted as a game, and then refused
     ("Game from server (copy)\n(;GM[1]FF[4]SZ[9]KM[7.5];B[ee];W[cc])", 2),
     ("(c) 2024 someone\n( ;GM[4]SZ[15];B[hh])", 1),

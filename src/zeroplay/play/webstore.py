@@ -56,9 +56,10 @@ def _looks_sgf(text: str) -> bool:
     # a text with '[' is SGF, even one whose '(' was lost (it then gets the SGF reader's error,
     # not "not a PSQ record"), unless it starts as PSQ does: an engine's name may hold one
     # ("Embryo [21]" was read as SGF; helper-77)
-    if text.lstrip()[:9].lower() == "piskvorky":
+    start = text.removeprefix("\ufeff").lstrip()
+    if start[:9].lower() == "piskvorky":
         return False
-    return text.lstrip().startswith("(") or "[" in text
+    return start.startswith("(") or "[" in text
 
 
 def game_of_collection(text: str, game: int | None = None, fmt: str = "auto") -> str:

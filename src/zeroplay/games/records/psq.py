@@ -40,13 +40,16 @@ def read_psq(text: str) -> GameRecord:
             move (``9 9 0``, ``9.5,9,0``) before the end marker, an unknown ``rule=`` (the message names
             the line).
     """
-    lines = text.splitlines()
-    m = _PSQ_HEADER.match(lines[0]) if lines else None
+    # blank lines and a byte-order mark before the header are an editor's, not the record's
+    # (a file starting with an empty line was refused as "not a PSQ record")
+    lines = text.removeprefix("\ufeff").splitlines()
+    first = next((j for j, line in enumerate(lines) if line.strip()), len(lines))
+    m = _PSQ_HEADER.match(lines[first]) if first < len(lines) else None
     if not m:
         raise ValueError("not a PSQ record: the first line must be 'Piskvorky WxH, ...'")
     width, height = int(m.group(1)), int(m.group(2))
     moves, times, seen = [], [], set()
-    i = 1
+    i = first + 1
     while i < len(lines) and (mv := _PSQ_MOVE.match(lines[i])):
         x, y = int(mv.group(1)), int(mv.group(2))
         if not (1 <= x <= width and 1 <= y <= height):
