@@ -267,3 +267,29 @@ def test_a_closed_output_ends_the_run_with_broken_pipe_and_no_traceback(warm, ca
 def test_a_terminate_id_that_is_not_unicode_text_is_refused():
     (a,) = _answers(json.dumps({"id": "u", "action": "terminate", "terminateId": "q\ud800"}))
     assert a["id"] == "u" and "terminateId must be a string" in a["error"]
+
+
+def test_a_closed_output_ends_the_process_while_its_input_stays_open(warm, tmp_path):
+    # session 33: with stdout closed and stdin open and idle, the process lived on until the next
+    # input line, although nothing could be answered any more
+    import subprocess
+    import sys
+    import time
+
+    err = tmp_path / "err.txt"
+    with open(err, "w") as stderr:
+        proc = subprocess.Popen([sys.executable, "-m", "zeroplay", "analyze"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=stderr, text=True)
+        end = time.monotonic() + 300
+        while "ready" not in err.read_text() and time.monotonic() < end:
+            time.sleep(0.1)
+        proc.stdout.close()
+        proc.stdin.write(json.dumps({"id": "q", "size": 7, "n_in_row": 4, "playouts": 4}) + "\n")
+        proc.stdin.flush()
+        try:
+            code = proc.wait(timeout=60)
+        finally:
+            proc.stdin.close()
+            proc.kill()
+    assert code == 141, err.read_text()
+    assert "Traceback" not in err.read_text()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import queue
 import sys
 import threading
@@ -74,9 +75,14 @@ def _action(query: dict) -> dict:
     return {"id": query["id"], "action": action, **({"terminateId": target} if target is not None else {})}
 
 
-def run(stdin: TextIO, write: Callable[[str], None], **options) -> int:
+def run(stdin: TextIO, write: Callable[[str], None], on_broken: Callable[[], None] | None = None, **options) -> int:
     """Answer every line of ``stdin`` until its end (a worker thread searches while this one reads,
-    so that a ``terminate`` reaches a running search); returns 0."""
+    so that a ``terminate`` reaches a running search); returns 0.
+
+    A ``write`` that raises OSError (the reader of the answers went away) ends the queries left,
+    unanswered, calls ``on_broken`` (from the thread that wrote) and then raises that error here.
+    ``main``'s ``on_broken`` ends the process, since this thread may wait in ``stdin.readline``
+    for a line that a client with the output closed never sends."""
     analyzer = Analyzer(**options)
     queries = _Queries()
     lock = threading.Lock()
@@ -91,6 +97,8 @@ def run(stdin: TextIO, write: Callable[[str], None], **options) -> int:
             except OSError as e:  # (BrokenPipeError): the queries left are ended, unanswered
                 broken.append(e)
                 queries.terminate(None)
+                if on_broken is not None:
+                    on_broken()
 
     finished = threading.Event()
 
@@ -179,6 +187,12 @@ def main(args) -> int:
         sys.stderr.write(text + "\n")
         sys.stderr.flush()
 
+    def gone() -> None:
+        # nothing can be answered any more; waiting for stdin's next line or end would keep the
+        # process alive as long as the client keeps its side of stdin open (session 33)
+        sys.stderr.flush()
+        os._exit(141)
+
     warm_up_with_note(note)
     note("zeroplay analyze: ready, one JSON query a line on stdin")
-    return run(sys.stdin, write, model=args.model, max_playouts=args.max_playouts)
+    return run(sys.stdin, write, on_broken=gone, model=args.model, max_playouts=args.max_playouts)
