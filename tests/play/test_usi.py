@@ -259,6 +259,25 @@ def test_isready_during_an_infinite_or_ponder_search_answers_at_once_and_the_sea
     s.wait_for("bestmove", timeout=30)
 
 
+def test_isready_during_a_search_builds_the_engine_of_options_set_during_it():
+    # session 33: a setoption sent mid-search got its engine only at the next go, inside its time
+    s = Session()
+    s.send("setoption name USI_Hash value 4", "isready", "position startpos", "go infinite")
+    old = s.usi.engine
+    s.send("setoption name USI_Hash value 8", "isready")
+    assert "readyok" in s.lines and s.usi.engine is not old
+    assert s.usi._engine_key == s.usi._options_key()
+    time.sleep(0.2)
+    assert not any(line.startswith("bestmove") for line in s.lines)
+    s.send("stop")
+    assert s.lines[-1].startswith("bestmove")
+    built = s.usi.engine
+    s.lines.clear()
+    s.send("position startpos moves 7g7f", "go byoyomi 200")
+    s.wait_for("bestmove", timeout=30)
+    assert s.usi.engine is built
+
+
 @pytest.mark.parametrize("position, outcome", [
     # fourfold repetition of kings: a draw (sennichite), not a mate of the side to move
     ("sfen k8/9/9/9/9/9/9/9/K8 b - 1 moves" + " 9i9h 9a9b 9h9i 9b9a" * 3, "sennichite (a draw)"),

@@ -160,7 +160,13 @@ class UsiSession:
     def _cmd_isready(self, args):
         if self._thread is not None and self._thread.is_alive():
             # a GUI's keep-alive during an infinite or ponder search: readyok at once, the search
-            # goes on (it stopped and answered a bestmove no go was waiting for; helper-76)
+            # goes on (it stopped and answered a bestmove no go was waiting for; helper-76). Options
+            # set during the search get their engine now, beside it, not inside the next go's time
+            if self.engine is not None and self._options_key() != self._engine_key:
+                try:
+                    self._ensure_engine(warm=True)
+                except Exception as e:
+                    self._say(f"isready: {e}")
             self.write("readyok")
             return
         try:
@@ -275,7 +281,7 @@ class UsiSession:
         so that ``isready`` still answers ``readyok`` and every ``go`` a ``bestmove``.
         """
         kind = self.options["Engine"].lower()
-        key = (kind, self.options["USI_Hash"], self.options["HandDominance"], self.options["Model"])
+        key = self._options_key()
         if self.engine is None or key != self._engine_key:
             self.engine = None
             self._engine_key = None
@@ -290,6 +296,11 @@ class UsiSession:
                 self.engine.new_game()
         if hasattr(self.engine, "playouts"):
             self.engine.playouts = self.options["Playouts"]
+
+    def _options_key(self) -> tuple:
+        """The options an engine is built from (a change builds another)."""
+        return (self.options["Engine"].lower(), self.options["USI_Hash"], self.options["HandDominance"],
+                self.options["Model"])
 
     def _build_engine(self, kind: str):
         from zeroplay.engine.shogi_engines import make_shogi_engine
