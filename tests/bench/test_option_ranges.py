@@ -190,3 +190,14 @@ def test_bench_solve_limit_still_runs_a_set(capsys, sets):
     assert main(["bench", "solve", "--json", "--data", sets, "--sets", "Test_L3_R1", "--limit", "1"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["sets"]["Test_L3_R1"]["positions"] == 1 and out["mismatches"] == 0
+
+
+@pytest.mark.parametrize("argv, needle", [
+    # helper-79: a process per worker, unbounded (train's --workers 1000 exhausted the machine)
+    (["selfplay", "--workers", "1000"], "--workers must be <= "),
+    (["ray_selfplay", "--workers", "1,1000"], "--workers must be <= "),
+    (["ray_selfplay", "--workers", "1,x"], "--workers takes whole numbers separated by commas"),
+    (["ray_selfplay", "--workers", "0"], "--workers takes counts >= 1"),
+])
+def test_worker_counts_are_bounded_by_the_cores(capsys, argv, needle):
+    assert needle in _refused(capsys, ["bench", *argv])

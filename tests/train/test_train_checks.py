@@ -139,6 +139,9 @@ def test_a_bad_baseline_on_a_resume_changes_nothing(tmp_path, capsys):
     (["--seed", "-3"], "--seed must be >= 0"),
     (["--playouts", "1000000000000"], "--playouts must be <= 134,217,728"),
     (["--eval-playouts", "300000000"], "--eval-playouts must be <= 134,217,728"),
+    # helper-79: 1,000 self-play processes on 2 cores, until the machine could fork no more
+    (["--workers", "1000"], "--workers must be <= "),
+    (["--workers", "1000", "--backend", "ray"], "--workers must be <= "),
 ])
 def test_bad_options_are_refused_before_anything_is_written(tmp_path, capsys, option, needle):
     fresh = tmp_path / "fresh"

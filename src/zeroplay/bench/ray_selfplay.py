@@ -46,7 +46,15 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> dict:
-    counts = [int(x) for x in str(args.workers).split(",") if x.strip()]
+    from zeroplay.train.workers import check_local_workers
+
+    try:
+        counts = [int(x) for x in str(args.workers).split(",") if x.strip()]
+    except ValueError:
+        raise ValueError(f"--workers takes whole numbers separated by commas, got {args.workers[:40]!r}") from None
+    if not counts or min(counts) < 1:
+        raise ValueError(f"--workers takes counts >= 1, got {args.workers[:40]!r}")
+    check_local_workers("--workers", max(counts))
     return measure(counts, size=args.size, n_in_row=args.n_in_row, net=args.net, playouts=args.playouts,
                    parallel_games=args.parallel_games, games_per_worker=args.games, rounds=args.rounds,
                    precision=args.precision, traffic=not args.no_traffic)

@@ -91,7 +91,7 @@ def _setting(opts: dict) -> tuple[str, str, str]:
 def add_arguments(parser) -> None:
     parser.add_argument("--game", choices=sorted(SETTINGS), default="gomoku",
                         help="gomoku: 8x8 five in a row, tiny net (default); go: 9x9, the Go net's shape")
-    parser.add_argument("--workers", type=int, default=None, help="processes, >= 1 (default: all cores)")
+    parser.add_argument("--workers", type=int, default=None, help="processes, 1 to 4 a core (default: all cores)")
     parser.add_argument("--playouts", type=int, default=400, help="playouts per move (default 400)")
     parser.add_argument("--parallel-games", type=int, default=8, help="games per worker at once (default 8)")
     parser.add_argument("--search-batch", type=int, default=16, help="leaves per game per round (default 16)")
@@ -115,6 +115,9 @@ def run(args) -> dict:
                         ("--parallel-games", args.parallel_games), ("--search-batch", args.search_batch)):
         if value is not None and value < 1:
             raise ValueError(f"{flag} must be >= 1, got {value}")
+    from zeroplay.train.workers import check_local_workers
+
+    check_local_workers("--workers", args.workers)
     from zeroplay.search.limits import MAX_PLAYOUTS
 
     if args.playouts > MAX_PLAYOUTS:

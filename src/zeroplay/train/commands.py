@@ -79,8 +79,8 @@ def _add_train(sub) -> None:
     p.add_argument("--hours", type=float, default=None,
                    help="stop starting iterations after this many hours of this call")
     p.add_argument("--workers", type=int, default=None,
-                   help="self-play processes (default: all cores; 0: in this process; not stored: give it on "
-                   "every call); with --backend "
+                   help="self-play processes (default: all cores; at most 4 a core; 0: in this process; not "
+                   "stored: give it on every call); with --backend "
                    "ray: actors (default: the cores here, or every CPU of the cluster with --address)")
     p.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="where self-play runs: local processes (default) or Ray actors, on a local Ray "
@@ -273,6 +273,10 @@ def check_train_args(args) -> None:
     max_moves = getattr(args, "max_moves", None)
     if max_moves is not None and not 1 <= max_moves <= MAX_SHOGI_MOVES:
         raise ValueError(f"--max-moves must be in 1..{MAX_SHOGI_MOVES}, got {max_moves}")
+    if args.address is None:  # (a cluster's actors run on its machines: it bounds them itself)
+        from zeroplay.train.workers import check_local_workers
+
+        check_local_workers("--workers", args.workers)
     if args.address is not None and args.backend != "ray":
         raise ValueError("--address is for --backend ray (a Ray cluster to join); add --backend ray or drop --address")
     if args.baseline is not None and not args.baseline.strip():

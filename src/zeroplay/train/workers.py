@@ -325,3 +325,23 @@ def default_workers() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:
         return os.cpu_count() or 1
+
+
+MAX_WORKERS_PER_CORE = 4
+"""Most self-play processes a core of this machine: more only share the cores and cost memory."""
+
+
+def check_local_workers(flag: str, workers: int | None) -> None:
+    """Refuse more self-play processes on this machine than ``MAX_WORKERS_PER_CORE`` a core.
+
+    Each is a Python process with torch and the compiled search (70-400 MB), so an unbounded count
+    is unbounded memory: ``--workers 1000`` on 2 cores started processes until the machine could
+    fork no more, which stopped other programs there too (helper-79).
+
+    Raises:
+        ValueError: one line naming ``flag``, the count and the most this machine takes.
+    """
+    most = MAX_WORKERS_PER_CORE * default_workers()
+    if workers is not None and workers > most:
+        raise ValueError(f"{flag} must be <= {most} on this machine ({MAX_WORKERS_PER_CORE} a core of its "
+                         f"{default_workers()}), got {workers}; more only share the cores")
