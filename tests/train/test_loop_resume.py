@@ -145,3 +145,24 @@ def test_resume_after_old_shards_were_deleted_plays_only_the_owed_games(tmp_path
     assert ids[-6:] == list(range(6, 12))  # iteration 2 played exactly its 6 games, ids 6..11
     ck = load_checkpoint(run / "checkpoints" / "iter-000002.safetensors", game=make("tictactoe"))
     assert ck.meta["extra"]["games_total"] == 12
+
+
+@pytest.mark.parametrize("which", ["all", "newest"])
+def test_resume_after_the_newest_or_every_shard_was_deleted_plays_only_the_owed_games(tmp_path, capsys, which):
+    # helper-79: with every shard deleted, the next iteration played games_total + its own games
+    # (ids from 0 again) and wrote over the kept records of the first games
+    run = tmp_path / "run"
+    assert _train(run, "--iterations", "1") == 0
+    record = (run / "records" / "game-000000000.psq").read_bytes()
+    shards = sorted((run / "shards").glob("shard-*.npz"))
+    for path in shards if which == "all" else shards[-1:]:
+        path.unlink()
+    kept = _shard_ids(run)
+    capsys.readouterr()
+    assert _train(run, "--iterations", "2") == 0
+    assert _shard_ids(run) == kept + list(range(6, 12))  # the 6 games of iteration 2, no other
+    assert (run / "records" / "game-000000000.psq").read_bytes() == record
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["games_total"] == 12 and summary["games_in_shards"] == len(kept) + 6
+    ck = load_checkpoint(run / "checkpoints" / "iter-000002.safetensors", game=make("tictactoe"))
+    assert ck.meta["extra"]["games_total"] == 12

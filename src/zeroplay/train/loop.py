@@ -500,7 +500,9 @@ class TrainingRun:
         have passed in this call (checked before each iteration), whichever comes first.
 
         Returns:
-            ``{"iteration", "step", "games_total", "samples_total", "best", "elo_cumulative"}``.
+            ``{"iteration", "step", "games_total", "games_in_shards", "samples_total", "best",
+            "elo_cumulative", "checkpoint"}``: ``games_total`` counts every self-play game of the run,
+            ``games_in_shards`` those in the readable shards on disk.
         """
         deadline = None if hours is None else time.monotonic() + hours * 3600.0
         self._target_iterations, self._deadline, self._iteration_seconds = iterations, deadline, []
@@ -526,8 +528,8 @@ class TrainingRun:
     def summary(self) -> dict:
         ev = self._eval_record(self.iteration) or {}
         return {"iteration": self.iteration, "step": self.trainer.step if self.trainer else 0,
-                "games_total": self.buffer.total_games, "samples_total": self.buffer.total_samples,
-                "best": ev.get("best_after"), "elo_cumulative": ev.get("elo_cumulative"),
+                "games_total": self._next_game_id(), "games_in_shards": self.buffer.total_games,
+                "samples_total": self.buffer.total_samples, "best": ev.get("best_after"), "elo_cumulative": ev.get("elo_cumulative"),
                 "checkpoint": os.fspath(checkpoint_path(self.dir, self.iteration))}
 
     def close(self) -> None:
@@ -556,7 +558,7 @@ class TrainingRun:
         elo = (self._eval_record(it) or {}).get("elo_cumulative")
         elo_text = "no arena (--eval-games 0)" if elo is None else f"Elo {elo:+.1f} (cumulative, iteration 0 = 0)"
         self.log(f"iteration {it} done: self-play {t1 - t0:.0f} s, train {t2 - t1:.0f} s, "
-                 f"arena {t3 - t2:.0f} s; games {self.buffer.total_games}, step {self.trainer.step}, {elo_text}"
+                 f"arena {t3 - t2:.0f} s; games {self._next_game_id()}, step {self.trainer.step}, {elo_text}"
                  + loss_text(train_summary) + self._eta_text(it, time.monotonic() - t0))
 
     def _eta_text(self, it: int, seconds: float) -> str:
@@ -601,13 +603,11 @@ class TrainingRun:
 
         self.buffer.refresh()
         target = int(self.meta["extra"]["games_total"]) + self.config.loop.games_per_iteration
-        # ids are handed out contiguously, so next_game_id counts every game ever written, also
-        # when old shards have been deleted (total_games counts only the shards on disk)
-        need = target - self.buffer.next_game_id
+        need = target - self._next_game_id()
         if need <= 0:
             return
         source = self._self_play_source()
-        seed = int(np.random.SeedSequence([self.config.seed, it, self.buffer.next_game_id]).generate_state(1)[0])
+        seed = int(np.random.SeedSequence([self.config.seed, it, self._next_game_id()]).generate_state(1)[0])
         source.set_weights(weights_bytes(self.model), it - 1, seed)
         pending: list[FinishedGame] = []
         clock = {"start": time.monotonic()}
@@ -628,6 +628,14 @@ class TrainingRun:
             if bar is not None:
                 bar.close()
 
+    def _next_game_id(self) -> int:
+        """The id the next self-play game gets: ids are handed out contiguously, so one past the
+        largest on disk counts every game written, also when old shards have been deleted (the
+        shards' total counts only those on disk); and never below the newest checkpoint's
+        ``games_total``, since the newest shards may be gone too (with every shard deleted, the next
+        iteration replayed every game of the run and wrote over its kept records; helper-79)."""
+        return max(self.buffer.next_game_id, int(self.meta.get("extra", {}).get("games_total", 0)))
+
     def _flush(self, it: int, games: list[FinishedGame], clock: dict) -> None:
         """Write finished games' records, then the games as one shard (ids continue from disk),
         then their metrics line.
@@ -637,7 +645,7 @@ class TrainingRun:
         written over); a shard without its metrics line is reconciled on resume. A shard before
         its records lost the records for good (a Ctrl-C between the two, seen 1 time in 7)."""
         samples = [g.samples(self.game, self.config.features) for g in games]
-        first = self.buffer.next_game_id
+        first = self._next_game_id()
         if self.config.loop.records and self.game.num_actions == self.game.cells:
             for k, g in enumerate(games):
                 try:
@@ -703,7 +711,7 @@ class TrainingRun:
         from zeroplay.nn import save_checkpoint
 
         assert self.trainer is not None  # _load_latest made it
-        extra = {"iteration": it, "games_total": self.buffer.next_game_id,
+        extra = {"iteration": it, "games_total": self._next_game_id(),
                  "samples_total": self.buffer.total_samples, "train": train_summary}
         save_checkpoint(checkpoint_path(self.dir, it), self.model, game=self.game, features=self.config.features,
                         step=self.trainer.step, optimizer=self.trainer.optimizer_state(), extra=extra)
