@@ -166,3 +166,22 @@ def test_resume_after_the_newest_or_every_shard_was_deleted_plays_only_the_owed_
     assert summary["games_total"] == 12 and summary["games_in_shards"] == len(kept) + 6
     ck = load_checkpoint(run / "checkpoints" / "iter-000002.safetensors", game=make("tictactoe"))
     assert ck.meta["extra"]["games_total"] == 12
+
+
+def test_an_iteration_without_an_arena_does_not_restart_the_elo_chain(tmp_path):
+    # helper-79: after one iteration with --eval-games 0 the cumulative Elo went back to 0
+    run = tmp_path / "run"
+    assert _train(run, "--iterations", "1") == 0
+    path = run / "evals" / "iter-000001.json"  # as if iteration 1 had won its arena (seeds decide it)
+    path.write_text(json.dumps({**json.loads(path.read_text()), "best_after": 1, "elo_cumulative": 500.0}))
+    first = 500.0
+    assert _train(run, "--iterations", "2", "--eval-games", "0") == 0
+    untested = json.loads((run / "evals" / "iter-000002.json").read_text())
+    assert untested["elo_cumulative"] is None and untested["best_after"] == 2
+    assert _train(run, "--iterations", "3", "--eval-games", "2") == 0
+    third = json.loads((run / "evals" / "iter-000003.json").read_text())
+    from zeroplay.engine.elo import elo_from_score
+
+    m = third["matches"]["previous best"]
+    step = elo_from_score((m["wins"] + 0.5 * m["draws"] + 0.5) / (m["games"] + 1))
+    assert third["best_before"] == 2 and third["elo_cumulative"] == round(first + step, 1), (first, third)

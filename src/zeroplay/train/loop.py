@@ -747,6 +747,21 @@ class TrainingRun:
                 f"the arena's best net, iteration {best} (evals/iter-{self.iteration:06d}.json), does not load: {e}. "
                 "Restore that file (from a copy or git); no iteration was played") from None
 
+    def _chain_elo(self, best: int) -> float:
+        """The cumulative Elo of net ``best``: its record's, or, for a net that became best
+        without an arena (``--eval-games 0``), that of the best it replaced, and so on back (the
+        chain restarted at 0 after such an iteration; helper-79)."""
+        seen: set[int] = set()
+        while best not in seen:
+            seen.add(best)
+            record = self._eval_record(best) or {}
+            if record.get("elo_cumulative") is not None:
+                return float(record["elo_cumulative"])
+            if not isinstance(record.get("best_before"), int):
+                break
+            best = record["best_before"]
+        return 0.0
+
     def _evaluate(self, it: int) -> None:
         from zeroplay.engine.arena import Player, SearchPlayer, make_player, play_match, search_config
         from zeroplay.nn import NetEvaluator, load_checkpoint
@@ -754,7 +769,7 @@ class TrainingRun:
         lc = self.config.loop
         prev = self._eval_record(it - 1) if it > 0 else None
         best = prev["best_after"] if prev else 0
-        base_elo = (self._eval_record(best) or {}).get("elo_cumulative") or 0.0
+        base_elo = self._chain_elo(best)
         record: dict[str, Any] = {"iteration": it, "best_before": best, "best_after": it, "elo_cumulative": None, "matches": {}}
         if lc.eval_games == 0 or it == 0:
             self._write_eval(it, {**record, "best_after": it if it == 0 or lc.eval_games == 0 else best})
