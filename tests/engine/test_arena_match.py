@@ -236,3 +236,11 @@ def test_heuristic_players_keep_the_match_seed_and_opening_plies(spec):
     b = make_player(spec, FOUR, seed=11, opening_moves=0)
     assert a.opening_moves == 0 and a.seed == b.seed
     assert make_player(spec, FOUR, seed=12).seed != a.seed
+
+
+def test_a_match_of_more_games_than_it_can_list_is_refused(capsys):
+    # helper-79: --games 1000000000000 grew to 10.8 GB in 60 s listing the games, none played
+    with pytest.raises(SystemExit) as e:
+        main(["arena", "uniform:8", "uniform:8", "--games", "1000000000000", "--game", "tictactoe"])
+    assert e.value.code == 2
+    assert "argument --games: must be <= 1000000, got 1000000000000" in capsys.readouterr().err

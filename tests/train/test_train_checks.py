@@ -142,6 +142,12 @@ def test_a_bad_baseline_on_a_resume_changes_nothing(tmp_path, capsys):
     # helper-79: 1,000 self-play processes on 2 cores, until the machine could fork no more
     (["--workers", "1000"], "--workers must be <= "),
     (["--workers", "1000", "--backend", "ray"], "--workers must be <= "),
+    # helper-79: a 23 GB batch killed by the kernel, a crash in libgomp, overflows stored in config.json
+    (["--batch-size", "100000000"], "--batch-size must be <= 8,192"),
+    (["--threads", "100000"], "--threads must be <= "),
+    (["--lr", "1e300"], "--lr must be <= 10.0"),
+    (["--seed", "99999999999999999999999"], "--seed must be <= 4,611,686,018,427,387,904"),
+    (["--eval-games", "1000000000000"], "--eval-games must be <= 1,000,000"),
 ])
 def test_bad_options_are_refused_before_anything_is_written(tmp_path, capsys, option, needle):
     fresh = tmp_path / "fresh"
@@ -416,3 +422,27 @@ def test_a_head_weight_without_its_head_is_refused(tmp_path, capsys, flag, head)
     run = tmp_path / "run"
     line = _refused(capsys, _train(run, flag, "2.0"), flag, "tiny", head)
     assert not run.exists(), line
+
+
+def test_a_diverged_training_writes_no_checkpoint_and_says_to_lower_the_lr(tmp_path, capsys, monkeypatch):
+    # helper-79: --lr 1e308 trained to NaN losses without a word and saved the NaN net
+    from zeroplay.nn.trainer import Trainer
+
+    step = Trainer.train_step
+
+    def diverging(self, *args, **kwargs):
+        out = step(self, *args, **kwargs)
+        return {**out, "value_loss": float("nan")}
+
+    run = tmp_path / "run"
+    assert _train(run, "--iterations", "0") == 0
+    monkeypatch.setattr(Trainer, "train_step", diverging)
+    capsys.readouterr()
+    assert _train(run, "--iterations", "1") == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith("zeroplay train: error: iteration 1: the training diverged (value_loss not finite"), last
+    assert last.endswith("rerun with a lower --lr"), last
+    assert not (run / "checkpoints" / "iter-000001.safetensors").exists()
+    monkeypatch.setattr(Trainer, "train_step", step)
+    assert _train(run, "--iterations", "1") == 0  # the games played stay; the rerun trains
+    assert (run / "checkpoints" / "iter-000001.safetensors").exists()

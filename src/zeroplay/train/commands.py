@@ -9,7 +9,7 @@ import os
 import sys
 from pathlib import Path
 
-from zeroplay.engine.options import at_least_0, at_least_1
+from zeroplay.engine.options import at_least_0, at_least_1, whole_number_in
 
 
 def add_parsers(sub) -> None:
@@ -226,6 +226,16 @@ _TRAIN_BOUNDS = (("--iterations", "iterations", 0, False), ("--hours", "hours", 
                  ("--flush-games", "flush_games", 1, False), ("--lr", "lr", 0, True), ("--l2", "l2", 0, False),
                  ("--eval-games", "eval_games", 0, False), ("--eval-playouts", "eval_playouts", 1, False),
                  ("--size", "size", 1, False), ("--n-in-row", "n_in_row", 1, False))
+MAX_TRAIN_BATCH = 8192
+"""Most ``--batch-size``: a step's activations grow with it (about 2 MB a 15x15 sample in b6c64),
+and ``--batch-size 100000000`` grew to 23 GB before the kernel killed it (helper-79)."""
+MAX_LR = 10.0
+"""Most ``--lr``: far above any rate that trains (1e300 overflowed in the optimizer)."""
+MAX_ARENA_GAMES = 1_000_000
+"""Most games of one match (``arena --games``, ``train --eval-games``): the match lists them."""
+# (option, attribute, largest allowed value); --workers and --threads are bounded by the cores
+_TRAIN_MAXIMA = (("--batch-size", "batch_size", MAX_TRAIN_BATCH), ("--lr", "lr", MAX_LR),
+                 ("--eval-games", "eval_games", MAX_ARENA_GAMES), ("--seed", "seed", 2**62))
 _AT_MOST_1 = (("--no-resign-fraction", "no_resign_fraction"), ("--full-search-prob", "full_search_prob"),
               ("--resign-threshold", "resign_threshold"))
 MAX_SHOGI_MOVES = 100_000
@@ -273,10 +283,16 @@ def check_train_args(args) -> None:
     max_moves = getattr(args, "max_moves", None)
     if max_moves is not None and not 1 <= max_moves <= MAX_SHOGI_MOVES:
         raise ValueError(f"--max-moves must be in 1..{MAX_SHOGI_MOVES}, got {max_moves}")
-    if args.address is None:  # (a cluster's actors run on its machines: it bounds them itself)
-        from zeroplay.train.workers import check_local_workers
+    for flag, attr, high in _TRAIN_MAXIMA:
+        value = getattr(args, attr, None)
+        if value is not None and value > high:
+            raise ValueError(f"{flag} must be <= {high:,}, got {value:,}")
+    from zeroplay.train.workers import check_local_workers
 
+    if args.address is None:  # (a cluster's actors run on its machines: it bounds them itself)
         check_local_workers("--workers", args.workers)
+    # torch's thread pool: 100000 threads crashed in libgomp (helper-79)
+    check_local_workers("--threads", getattr(args, "threads", None))
     if args.address is not None and args.backend != "ray":
         raise ValueError("--address is for --backend ray (a Ray cluster to join); add --backend ray or drop --address")
     if args.baseline is not None and not args.baseline.strip():
@@ -523,7 +539,8 @@ def _add_arena(sub) -> None:
         "Colours alternate; draws count 1/2.")
     p.add_argument("a", metavar="A", type=player_spec, help="first player")
     p.add_argument("b", metavar="B", type=player_spec, help="second player")
-    p.add_argument("--games", type=at_least_1, default=100, help="games (default 100)")
+    p.add_argument("--games", type=whole_number_in(1, MAX_ARENA_GAMES), default=100,
+                   help=f"games, 1..{MAX_ARENA_GAMES:,} (default 100)")
     _add_game_options(p, taken_from="the first checkpoint player")
     p.add_argument("--playouts", type=at_least_1, default=400,
                    help="playouts per move of checkpoint players (by path or name, and vcf:) (default 400); "

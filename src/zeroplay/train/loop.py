@@ -694,6 +694,10 @@ class TrainingRun:
                 bar.close()
         summary = {k: v / steps for k, v in sums.items()}
         summary["lr"] = out["lr"]
+        bad = sorted(k for k, v in summary.items() if not math.isfinite(v))
+        if bad:  # a NaN net would be saved, become best and play every later game (helper-79: --lr 1e308)
+            raise ValueError(f"iteration {it}: the training diverged ({', '.join(bad)} not finite at learning "
+                             f"rate {out['lr']:g}); its checkpoint is not written: rerun with a lower --lr")
         if self.buffer.num_samples("validation"):
             vs, n = {"value_loss": 0.0, "policy_loss": 0.0}, 0
             for vb in self.buffer.iter_split("validation", batch_size=1024):
