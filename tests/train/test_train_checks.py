@@ -363,6 +363,22 @@ def test_baseline_is_stored_in_canonical_form(tmp_path):
     assert json.loads((run / "config.json").read_text())["loop"]["baseline"] == "uniform:8"
 
 
+def test_a_relative_checkpoint_baseline_is_stored_absolute(tmp_path, monkeypatch):
+    # helper-79: stored as typed, so a resume from another directory failed on "--baseline"
+    import json
+
+    assert _train(tmp_path / "base", "--hours", "0") == 0
+    monkeypatch.chdir(tmp_path)
+    relative = "base/checkpoints/iter-000000.safetensors"
+    assert _train(tmp_path / "run", "--hours", "0", "--baseline", relative) == 0
+    stored = json.loads((tmp_path / "run" / "config.json").read_text())["loop"]["baseline"]
+    assert stored == str(tmp_path / relative)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert _train(tmp_path / "run", "--iterations", "1") == 0
+
+
 # --- 4. a damaged run directory is refused before any work -------------------------------------------
 def test_an_empty_run_dir_is_refused(tmp_path, capsys, monkeypatch):
     """``--run-dir ''`` (an unset $RUN) trained in the current directory."""

@@ -175,7 +175,7 @@ def _overrides(args) -> dict:
         # the canonical form, so that evals and plots name the baseline the way arena results do
         spec = args.baseline.strip()
         try:
-            loop["baseline"] = None if spec.lower() == "none" else canonical_spec(spec)
+            loop["baseline"] = None if spec.lower() == "none" else _absolute_checkpoint(canonical_spec(spec))
         except ValueError as e:
             raise ValueError(f"--baseline {spec}: {e}") from None
     train = pick(lr="lr", l2="l2", opp_reply_weight="opp_reply_weight", ownership_weight="ownership_weight",
@@ -208,6 +208,17 @@ def _with_openings(args, structural, overrides: dict) -> dict:
             openings = tuple(tuple(line) for line in FileOpenings(path, game).lines)
             args._selfplay_openings_loaded = (path, openings)
     return {**overrides, "selfplay": {**overrides["selfplay"], "openings": openings}}
+
+
+def _absolute_checkpoint(spec: str) -> str:
+    """``spec`` with a checkpoint file given by a relative path made absolute: the run stores its
+    baseline, and a resume from another directory looked for the file there (helper-79)."""
+    from zeroplay.engine.arena import checkpoint_file
+
+    path = checkpoint_file(spec)
+    if path is None or os.path.isabs(path) or not os.path.isfile(path) or not spec.endswith(path):
+        return spec  # (a shipped model's name resolves to its absolute file in the package)
+    return spec[: -len(path)] + os.path.abspath(path)
 
 
 # (option, attribute, smallest allowed value, whether the bound is strict)
