@@ -223,8 +223,10 @@ def read_run_config(run_dir: str | os.PathLike) -> RunConfig | None:
         return RunConfig.from_dict(json.loads(text))
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         detail = f"missing setting {e}" if isinstance(e, KeyError) else str(e)
-        raise ValueError(f"{path} is damaged ({detail}): restore it (from a copy or git), or move it "
-                         "away and rerun with all the run's original settings (--game, --size, --net, ...)") from None
+        # (it offered "move it away and rerun with the original settings", which the missing-config
+        # check then refused: helper-79)
+        raise ValueError(f"{path} is damaged ({detail}): restore it (from a copy or git), or mend it by hand "
+                         "(the run cannot go on without its settings); nothing was changed") from None
 
 
 # game options as the user gives them: option of ``make`` -> (command-line flag, keys of game.options)
