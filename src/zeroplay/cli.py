@@ -295,7 +295,8 @@ def _main(argv: list[str] | None) -> int:
     except MemoryError as e:
         # an absurd --playouts or --batch-size: numpy says how much it wanted; the options named
         # are train's, where this happens (other commands said to lower options they do not have)
-        hint = ("--playouts, --parallel-games, --batch-size; a resumed run takes the new values"
+        hint = ("--playouts, --parallel-games, --batch-size, --eval-games, --workers, --threads; a resumed run "
+                "takes the new values"
                 if args.command == "train" else "the sizes, counts and memory options given")
         print(f"{_innermost(parser, args).prog}: error: out of memory ({e or 'MemoryError'}): lower what was asked for "
               f"({hint})", file=sys.stderr)

@@ -244,3 +244,15 @@ def test_a_match_of_more_games_than_it_can_list_is_refused(capsys):
         main(["arena", "uniform:8", "uniform:8", "--games", "1000000000000", "--game", "tictactoe"])
     assert e.value.code == 2
     assert "argument --games: must be <= 1000000, got 1000000000000" in capsys.readouterr().err
+
+
+def test_a_checkpoint_whose_game_cannot_be_made_is_named_not_an_option_nobody_gave(capsys, monkeypatch):
+    # helper-79: an edited header (width 20000) said "--size must be ..." with no --size given
+    import zeroplay.nn.record as record
+
+    monkeypatch.setattr(record, "checkpoint_game", lambda path: ("gomoku", {"width": 20000, "height": 20000,
+                                                                            "n_in_row": 5, "rule": "freestyle"}))
+    assert main(["arena", "gomoku-6x6-4-freestyle", "uniform:8", "--games", "2", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "gomoku-6x6-4-freestyle: its game (gomoku" in err and "cannot be made" in err, err
+    assert "--size must" not in err

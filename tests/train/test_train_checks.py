@@ -381,6 +381,21 @@ def test_a_relative_checkpoint_baseline_is_stored_absolute(tmp_path, monkeypatch
     assert _train(tmp_path / "run", "--iterations", "1") == 0
 
 
+def test_a_new_run_says_so_and_is_not_started_among_other_files(tmp_path, capsys):
+    # helper-79: a mistyped --run-dir on a resume started a default run without a word, and
+    # --run-dir runs/a/checkpoints wrote a new run among another run's checkpoints
+    run = tmp_path / "run"
+    assert _train(run, "--hours", "0") == 0
+    assert f"new run {run} (no run was there): tictactoe" in capsys.readouterr().err
+    assert _train(run, "--hours", "0") == 0
+    assert "new run" not in capsys.readouterr().err
+    inside = run / "checkpoints"
+    before = _files(run)
+    _refused(capsys, _train(inside, "--hours", "0"), f"--run-dir {inside} holds no run (config.json) but other files "
+             "(iter-000000.safetensors)")
+    assert _files(run) == before
+
+
 # --- 4. a damaged run directory is refused before any work -------------------------------------------
 def test_an_empty_run_dir_is_refused(tmp_path, capsys, monkeypatch):
     """``--run-dir ''`` (an unset $RUN) trained in the current directory."""

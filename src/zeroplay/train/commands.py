@@ -476,13 +476,38 @@ def _join_cluster(args) -> bool:
                          f"no Ray cluster reachable at {args.address}") from None
 
 
+def _check_new_run_dir(run_dir: Path) -> None:
+    """Refuse to start a run in a directory that holds other files (``--run-dir runs/a/checkpoints``
+    wrote a new run among another run's checkpoints; helper-79).
+
+    Raises:
+        ValueError: names the directory and up to three of its entries.
+    """
+    from zeroplay.train.loop import CHECKPOINTS, CONFIG_FILE, EVALS, PLOTS, RECORDS, SHARDS
+    from zeroplay.train.metrics import METRICS_FILE
+    from zeroplay.train.runlock import LOCK_FILE
+
+    if not run_dir.is_dir() or (run_dir / CONFIG_FILE).exists():
+        return
+    ours = {CHECKPOINTS, EVALS, PLOTS, RECORDS, SHARDS, METRICS_FILE, LOCK_FILE, "KEEP"}
+    others = sorted(p.name for p in run_dir.iterdir() if p.name not in ours and not p.name.startswith("."))
+    if others:
+        shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+        raise ValueError(f"--run-dir {run_dir} holds no run ({CONFIG_FILE}) but other files ({shown}): give a new or "
+                         "empty directory to start a run, or the directory of the run to continue")
+
+
 def _train_locked(args, structural, overrides, workers, workers_note) -> int:
-    from zeroplay.train.loop import TrainingRun, open_run
+    from zeroplay.train.loop import CONFIG_FILE, TrainingRun, open_run
     from zeroplay.train.runlock import RunLock
 
+    _check_new_run_dir(Path(args.run_dir))
+    new = not (Path(args.run_dir) / CONFIG_FILE).exists()
     with RunLock(args.run_dir):
         config = open_run(args.run_dir, structural, overrides)
-        print(f"run {args.run_dir}: {config.game}{' ' + str(config.game_options) if config.game_options else ''}, "
+        # a mistyped --run-dir on a resume started a default run without a word (helper-79)
+        head = f"new run {args.run_dir} (no run was there)" if new else f"run {args.run_dir}"
+        print(f"{head}: {config.game}{' ' + str(config.game_options) if config.game_options else ''}, "
               f"net {config.net}, "
               f"{config.selfplay.playouts} playouts, threat solver {'on' if config.selfplay.threat_solver else 'off'}, "
               f"{workers} worker(s){workers_note}"
@@ -683,7 +708,14 @@ def _arena_game(args):
         from zeroplay.games.gomoku import default_n_in_row
 
         options["n_in_row"] = default_n_in_row(options["size"])  # as zeroplay play: 4 on 6x6
-    game = make(name or "gomoku", **options)
+    try:
+        game = make(name or "gomoku", **options)
+    except (ValueError, TypeError) as e:
+        if not taken:
+            raise
+        # the options came from the file, not the command line: "--size must be ..." blamed an
+        # option nobody gave (helper-79, a checkpoint whose header was edited to width 20000)
+        raise ValueError(f"{source}: its game ({name or 'gomoku'} {options}) cannot be made: {e}") from None
     if not taken:
         return game, None
     what = "game" if "--game" in taken and not given else ", ".join(f for f in taken if f != "--game")
