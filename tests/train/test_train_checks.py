@@ -479,3 +479,24 @@ def test_a_diverged_training_writes_no_checkpoint_and_says_to_lower_the_lr(tmp_p
     monkeypatch.setattr(Trainer, "train_step", step)
     assert _train(run, "--iterations", "1") == 0  # the games played stay; the rerun trains
     assert (run / "checkpoints" / "iter-000001.safetensors").exists()
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_sigterm_and_sighup_end_the_run_as_ctrl_c_does(tmp_path, capsys, monkeypatch, signame):
+    # helper-79: they ended zeroplay train without the "rerun the same command" line
+    import time
+
+    from zeroplay.train.loop import TrainingRun
+
+    signum = getattr(signal, signame)
+    before = signal.getsignal(signum)
+
+    def stopped(self, iterations=None, hours=None):
+        os.kill(os.getpid(), signum)
+        time.sleep(30)
+        raise AssertionError("the signal did not stop the run")
+
+    monkeypatch.setattr(TrainingRun, "run", stopped)
+    assert _train(tmp_path / "run", "--iterations", "1") == 128 + signum
+    assert f"interrupted ({signame}): rerun the same command to continue" in capsys.readouterr().err
+    assert signal.getsignal(signum) == before

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import json
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
 
 from zeroplay.engine.options import at_least_0, at_least_1, whole_number_in
@@ -497,6 +500,28 @@ def _check_new_run_dir(run_dir: Path) -> None:
                          "empty directory to start a run, or the directory of the run to continue")
 
 
+@contextlib.contextmanager
+def _stop_signals_interrupt():
+    """SIGTERM and SIGHUP (a batch scheduler's stop, a closed terminal) end the run as Ctrl-C
+    does: workers closed and the "rerun" line said (they ended it without a word; helper-79). The
+    KeyboardInterrupt raised carries the signal's name and number; the handlers before are put
+    back on the way out. Only in the main thread, where Python runs signal handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt(signal.Signals(signum).name, signum)
+
+    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    before = {signum: signal.signal(signum, stop) for signum in wanted}
+    try:
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+
+
 def _train_locked(args, structural, overrides, workers, workers_note) -> int:
     from zeroplay.train.loop import CONFIG_FILE, TrainingRun, open_run
     from zeroplay.train.runlock import RunLock
@@ -516,11 +541,13 @@ def _train_locked(args, structural, overrides, workers, workers_note) -> int:
         run = TrainingRun(args.run_dir, config, workers=workers, progress=not args.no_progress, threads=args.threads,
                           backend=args.backend, address=args.address)
         try:
-            summary = run.run(iterations=args.iterations, hours=args.hours)
-        except KeyboardInterrupt:
+            with _stop_signals_interrupt():
+                summary = run.run(iterations=args.iterations, hours=args.hours)
+        except KeyboardInterrupt as e:
             run.close()
-            print("interrupted: rerun the same command to continue", file=sys.stderr)
-            return 130
+            print(f"interrupted{f' ({e.args[0]})' if e.args else ''}: rerun the same command to continue",
+                  file=sys.stderr)
+            return 128 + (e.args[1] if len(e.args) > 1 else signal.SIGINT)
         except OSError as e:
             if e.errno not in DISK_ERRNOS:
                 raise
