@@ -327,3 +327,26 @@ def test_an_unsupported_rule_is_an_error_for_the_analysis_commands_too():
     e.send("INFO rule 0")
     replies = e.send("YXBOARD", "7,7,1", "ABOUT")
     assert replies[0].startswith("ERROR YXBOARD expects x,y,field lines then DONE, got 'ABOUT'")
+
+
+# helper-80: Black (the opponent) has an overline point at d3 (3,2) and a five at k10 (10,9); we
+# are White, with a double-three shape of our own around h8 (7,7) and i8 (8,7)
+WHITE_TO_MOVE = ["BOARD", "0,2,2", "1,2,2", "2,2,2", "4,2,2", "5,2,2", "10,5,2", "10,6,2", "10,7,2", "10,8,2",
+                 "10,4,1", "5,7,1", "6,7,1", "7,5,1", "7,6,1", "6,2,1", "0,14,1", "14,14,1", "DONE"]
+
+
+def test_renju_as_white_blocks_blacks_five_not_its_overline_and_forbid_names_blacks_points():
+    # helper-80: the quick move blocked d3, which is no win for Black under renju; after our
+    # reply YXSHOWFORBID took our White stones for Black's ("FORBID 07070807.")
+    e, _ = _engine(search=False)
+    assert e.send("INFO rule 4", "START 15") == ["OK"]
+    assert e.send(*WHITE_TO_MOVE) == ["10,9"]
+    assert e.send("YXSHOWFORBID") == ["FORBID 0302."]
+
+
+def test_after_a_takeback_of_our_stone_it_is_our_turn_again():
+    e, _ = _engine(search=False)
+    assert e.send("INFO rule 4", "START 15") == ["OK"]
+    assert e.send(*WHITE_TO_MOVE) == ["10,9"]
+    assert e.send("TAKEBACK 10,9") == ["OK"]
+    assert e.engine.opponent_to_move is False and e.engine._black_stone() == 2

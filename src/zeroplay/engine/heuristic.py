@@ -171,11 +171,14 @@ def winning_cells(board: np.ndarray, width: int, height: int, stone: int, n: int
     return [c for c in candidates if makes_win(board, width, height, c, stone, n, exact)]
 
 
-def quick_move(board: np.ndarray, width: int, height: int, me: int, n: int = 5, exact: bool = False) -> int:
+def quick_move(board: np.ndarray, width: int, height: int, me: int, n: int = 5, exact: bool = False,
+               opponent_exact: bool | None = None) -> int:
     """A move for stone code ``me`` (1 or 2) in a few milliseconds, without search.
 
     Wins at once if it can, else blocks the opponent's immediate win, else plays the cell with
-    the best heuristic score (near-ties: the more central cell).
+    the best heuristic score (near-ties: the more central cell). ``exact``: only exactly ``n``
+    in a row wins for ``me``; ``opponent_exact`` the same for the opponent (None: as ``exact``;
+    renju differs by colour: Black's overline is no win, White's is).
 
     Raises:
         ValueError: the board is full.
@@ -186,7 +189,7 @@ def quick_move(board: np.ndarray, width: int, height: int, me: int, n: int = 5, 
     own = winning_cells(board, width, height, me, n, exact)
     if own:
         return own[0]
-    blocks = winning_cells(board, width, height, 3 - me, n, exact)
+    blocks = winning_cells(board, width, height, 3 - me, n, exact if opponent_exact is None else opponent_exact)
     if blocks:
         return blocks[0]
     scores = cell_scores(board[None, :], np.array([me - 1]), width, height, n)[0]

@@ -140,6 +140,7 @@ class BlockCommands(PbrainBase):
                 last = cell
         self.board = board
         self.last_opponent = last
+        self.opponent_to_move = False  # BOARD asks us for a move; YXBOARD's side to move is "own"
         if play:
             self._reply_move()
 
@@ -178,6 +179,7 @@ class BlockCommands(PbrainBase):
         self.board[black] = 1 if answer.we_play_black else 2
         self.board[white] = 2 if answer.we_play_black else 1
         self.last_opponent = None
+        self.opponent_to_move = False
         self._fresh_tree = True
         self._say(answer.text)
 

@@ -65,6 +65,9 @@ class PbrainEngine(BlockCommands, Turns, InfoLimits):
         self.width = self.height = 0
         self.board = np.zeros(0, dtype=np.int8)  # 0 empty, 1 own, 2 opponent
         self.last_opponent: int | None = None
+        # True from our reply until the opponent's next stone: with equal counts the side to move
+        # is Black, and it is not us then (YXSHOWFORBID named White's points; helper-80)
+        self.opponent_to_move = False
         # settings from INFO
         self.timeout_turn_ms = DEFAULT_TURN_MS
         self.timeout_match_ms = 0
@@ -199,6 +202,7 @@ class PbrainEngine(BlockCommands, Turns, InfoLimits):
         self.width, self.height = width, height
         self.board = np.zeros(width * height, dtype=np.int8)
         self.last_opponent = None
+        self.opponent_to_move = False
         self._fresh_tree = True
 
     def _start_failed(self, command: str, arg: str, error: str) -> None:
@@ -283,6 +287,7 @@ class PbrainEngine(BlockCommands, Turns, InfoLimits):
             return
         self.board[cell] = 2
         self.last_opponent = cell
+        self.opponent_to_move = False
         self._reply_move()
 
     def _cmd_takeback(self, arg: str) -> None:
@@ -294,6 +299,7 @@ class PbrainEngine(BlockCommands, Turns, InfoLimits):
         if self.board[cell] == 0:
             self._say(f"ERROR TAKEBACK {cell % self.width},{cell // self.width}: the cell is empty")
             return
+        self.opponent_to_move = bool(self.board[cell] == 2)  # the side whose stone went moves again
         self.board[cell] = 0
         if self.last_opponent == cell:
             self.last_opponent = None

@@ -128,7 +128,9 @@ class Turns(PbrainBase):
                 self._debug("SWAP2 search failed:\n" + traceback.format_exc())
         board = state.board.reshape(-1)
         me = state.to_play + 1
-        cell = heuristic.quick_move(board, self.width, self.height, me, 5, self.exact_five)
+        renju = bool(self.rule & RULE_RENJU)
+        cell = heuristic.quick_move(board, self.width, self.height, me, 5, self.exact_five or (renju and me == 1),
+                                    opponent_exact=self.exact_five or (renju and me == 2))
         legal = state.legal_moves()
         if cell not in set(int(c) for c in legal):  # renju: a forbidden point of Black's
             cell = int(legal[0])
@@ -137,7 +139,8 @@ class Turns(PbrainBase):
     def _black_stone(self) -> int:
         """Board code (1 own, 2 the opponent's) of Black's stones: the first mover's, from the
         counts as in ``_state``."""
-        return 2 if (self.board == 2).sum() == (self.board == 1).sum() + 1 else 1
+        own, opp = int((self.board == 1).sum()), int((self.board == 2).sum())
+        return 2 if opp == own + 1 or (opp == own and self.opponent_to_move) else 1
 
     def _game_over(self) -> str | None:
         """Why no move can be asked for here, or None."""
@@ -159,8 +162,12 @@ class Turns(PbrainBase):
         """``heuristic.quick_move`` for us; under renju as Black, never a forbidden point (the
         legal cell nearest to the heuristic's choice instead)."""
         renju = bool(self.rule & RULE_RENJU)
-        exact = self.exact_five or (renju and self._black_stone() == 1)
-        cell = heuristic.quick_move(self.board, self.width, self.height, 1, 5, exact)
+        black = self._black_stone()
+        # renju: each side by its own colour's rule (as White it blocked Black's overline point,
+        # no win for Black, and left Black's five; helper-80)
+        exact = self.exact_five or (renju and black == 1)
+        theirs = self.exact_five or (renju and black == 2)
+        cell = heuristic.quick_move(self.board, self.width, self.height, 1, 5, exact, opponent_exact=theirs)
         if renju and self._black_stone() == 1:
             state = self._state()
             if cell in set(int(c) for c in state.game.forbidden_moves(state)):
@@ -180,6 +187,7 @@ class Turns(PbrainBase):
         if cell is None:
             cell = self._quick_move()
         self.board[cell] = 1
+        self.opponent_to_move = True
         self._say(f"{cell % self.width},{cell // self.width}")
 
     def _searched_move(self) -> int | None:
@@ -261,13 +269,16 @@ class Turns(PbrainBase):
             return None
 
     def _state(self):
-        """The position as a Game API State, the side to move = us; colours from the counts."""
+        """The position as a Game API State, the side to move = us (the opponent after our reply);
+        colours from the counts."""
         from zeroplay.games import make
 
         game = make("gomoku", width=self.width, height=self.height,
                      rule=self._rule_name())
         own = np.flatnonzero(self.board == 1).tolist()
         opp = np.flatnonzero(self.board == 2).tolist()
+        if len(own) == len(opp) and self.opponent_to_move:  # after our reply as White
+            return game.from_stones(opp, own, to_play=0)
         if len(own) == len(opp):
             return game.from_stones(own, opp, to_play=0, last_move=self._last_opponent_stone())
         if len(opp) == len(own) + 1:
