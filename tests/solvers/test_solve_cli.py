@@ -173,3 +173,28 @@ def test_gomoku_text_counts_one_move_and_one_node(capsys):
     assert main(["solve", "gomoku", "--moves", "h8", "--nodes", "1"]) == 0
     out = capsys.readouterr().out
     assert "1 move played," in out and "1 moves" not in out
+
+
+def test_gomoku_renju_white_none_found_is_not_called_a_proof(capsys):
+    # helper-80: White wins by i7 (the four's only block, h8, is Black's double-three), which the
+    # solvers leave unsearched under renju; the answer said "no VCF exists"
+    moves = "5,7 4,4 6,7 5,5 7,5 6,6 7,6 14,0 3,3"
+    r = _json(capsys, ["solve", "gomoku", "--moves", moves, "--rule", "renju", "--json"])
+    assert r["to_move"] == "white" and not r["found"] and r["none_exists"] is False
+    assert main(["solve", "gomoku", "--moves", moves, "--rule", "renju"]) == 0
+    out = capsys.readouterr().out
+    assert "no VCF exists" not in out and "which is no proof under renju" in out
+
+
+def test_gomoku_pns_says_when_its_tree_is_full_not_the_budget(capsys, monkeypatch):
+    # helper-80: "none found within the budget of 1,000,000,000,000 nodes" after 4,153,791, when
+    # the proof tree had filled (here made small)
+    import zeroplay.solvers.commands as commands
+    import zeroplay.solvers.threat_solver as threat_solver
+
+    monkeypatch.setattr(threat_solver, "PNS_MAX_POOL", 1 << 12)
+    monkeypatch.setattr(commands, "PNS_MAX_POOL", 1 << 12)
+    moves = "a5 b3 f15 c3 o9 k8 g6 d11 k1 m15 b11 l10 i7 b9 o14 k15 a15 o15 g13 o1 b12 o6 f4 k12 h11 k9 c11 h1 m13 g2"
+    assert main(["solve", "gomoku", "--moves", moves, "--method", "pns", "--threats", "8", "--nodes", "1000000000"]) == 0
+    out = capsys.readouterr().out
+    assert "tree was full (its most: 4,096 tree nodes)" in out and "within the budget" not in out, out

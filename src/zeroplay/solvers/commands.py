@@ -10,7 +10,7 @@ import json
 import sys
 import time
 
-from zeroplay.solvers.threat_solver import ThreatSolver
+from zeroplay.solvers.threat_solver import PNS_MAX_POOL, ThreatSolver
 from zeroplay.tt.ab_table import MAX_DEPTH
 
 MAX_THREATS = MAX_DEPTH
@@ -87,7 +87,13 @@ def solve_gomoku_command(args) -> int:
     over = None  # "black wins" / "white wins" / "draw" when the moves end the game
     if state.is_terminal:
         over = "draw" if state.winner is None else ("black" if state.winner == 0 else "white") + " wins"
-    none_exists = not r.found and r.complete and r.kind == "vcf" and over is None
+    # renju: the solvers leave unused a White four whose only defence is forbidden to Black
+    # (docs/THREATS.md), so an exhausted White search proves nothing (helper-80: a 3-ply White VCF
+    # through a double-three block was reported as "no VCF exists")
+    renju_gap = args.rule == "renju" and r.attacker == 1
+    none_exists = not r.found and r.complete and r.kind == "vcf" and over is None and not renju_gap
+    tree_full = (not r.found and not r.complete and vct and method == "pns" and r.nodes < args.nodes
+                 and not state.is_terminal)
     if args.json:
         print(json.dumps({
             "game": "gomoku", "size": args.size, "n_in_row": n_in_row, "rule": args.rule,
@@ -113,9 +119,15 @@ def solve_gomoku_command(args) -> int:
             print("(the main line: the defender's replies to each threat were all refuted; one is shown)")
     elif none_exists:
         print(f"none found: no {r.kind.upper()} exists")
+    elif r.complete and renju_gap:
+        print("none found, which is no proof under renju: a White four whose only block is forbidden to Black "
+              "is not searched (docs/THREATS.md)")
     elif r.complete:  # a VCT: the threat moves searched are a restricted set
         print("none found within the threats allowed: the threat search is restricted, so this is no "
               "proof that none exists")
+    elif tree_full:  # (helper-80: "within the budget of 1,000,000,000,000 nodes" after 4,153,791)
+        print(f"none found before the proof-number search's tree was full (its most: {PNS_MAX_POOL:,} tree "
+              "nodes): a larger --nodes does not search further")
     else:
         print(f"none found within the budget of {args.nodes:,} node{'' if args.nodes == 1 else 's'}")
     print(f"nodes: {r.nodes:,}")
@@ -149,7 +161,7 @@ def connect4_table_mib(table_mib: float | None) -> float:
         memory_mib = math.inf
     if table_mib > memory_mib / 2:
         raise ValueError(f"--table-mib {table_mib:g} is more than half of this machine's memory "
-                         f"({memory_mib:,.0f} MiB); the default is {DEFAULT_TABLE_MIB}")
+                         f"({memory_mib / 2:,.0f} of {memory_mib:,.0f} MiB); the default is {DEFAULT_TABLE_MIB}")
     return table_mib
 
 
