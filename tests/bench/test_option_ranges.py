@@ -201,3 +201,9 @@ def test_bench_solve_limit_still_runs_a_set(capsys, sets):
 ])
 def test_worker_counts_are_bounded_by_the_cores(capsys, argv, needle):
     assert needle in _refused(capsys, ["bench", *argv])
+
+
+def test_memory_nodes_that_cannot_fit_in_half_the_memory_are_refused(capsys):
+    # helper-80: up to 536,870,911 nodes were taken, a search growing towards 100+ GB
+    err = _refused(capsys, ["bench", "memory", "--nodes", "536870911", "--sizes", "25"])
+    assert "--nodes 536,870,911 needs up to" in err and "lower --nodes" in err

@@ -136,7 +136,9 @@ def test_game_over_and_full_board():
 def test_unsupported_rules_error_at_the_next_move_command():
     """START only sets the board: OK under any rule. BEGIN, TURN and BOARD (the commands that ask
     for our move) answer the rule's ERROR until a rule zeroplay plays arrives."""
-    for bits, name in ((2, "continuous"), (8, "caro"), (6, "continuous"), (12, "caro")):
+    # helper-80: -1 read as "continuous game, caro, bits -1"
+    for bits, name in ((2, "continuous"), (8, "caro"), (6, "continuous"), (12, "caro"),
+                       (-1, "(not a sum of the protocol's bits 1, 2, 4, 8)"), (16, "(not a sum")):
         e = Engine(search=False)
         assert e.send(f"INFO rule {bits}") == []
         assert e.send("INFO timeout_turn 1000") == []  # INFO never answers

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 STATS_PER_NODE = 4
@@ -73,6 +74,18 @@ def measure(nodes: int = 1_000_000, sizes=(9, 15, 19), candidate_radius: int = 0
         raise ValueError(f"--nodes must be in 64..{most:,}, got {nodes:,}")
     if candidate_radius < 0:
         raise ValueError(f"--candidate-radius must be >= 0, got {candidate_radius}")
+    # the search fills what it touches: about this much a node on the largest board asked for
+    # (edges, statistics, node table, threat cache), so it must fit in half the machine's memory
+    # (up to MAX_POOL // 4 nodes grew towards 100+ GB on a 24 GB machine; helper-80)
+    per_node = max(sizes) ** 2 * EDGE_BYTES + STATS_PER_NODE * STAT_BYTES + NODE_BYTES + TABLE_BYTES_PER_NODE \
+        + THREAT_BYTES_PER_NODE
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows): the allocation decides
+        memory = None
+    if memory is not None and nodes * per_node > memory / 2:
+        raise ValueError(f"--nodes {nodes:,} needs up to {nodes * per_node / 2**30:,.1f} GiB on {max(sizes)}x{max(sizes)}, "
+                         f"more than half of this machine's {memory / 2**30:,.1f} GiB: lower --nodes")
     out: dict[str, dict[str, object]] = {}
     for size in sizes:
         game = make("gomoku", width=size, height=size)

@@ -95,9 +95,10 @@ class InfoLimits(PbrainBase):
             self._memory_told = self.max_memory
 
     def _set_rule(self, bits: int) -> None:
-        unsupported = [name for bit, name in UNSUPPORTED_RULES.items() if bits & bit]
-        if bits < 0 or bits >= 16:
-            unsupported.append(f"bits {bits}")
+        # a number outside the protocol's bits is named as such, not read as bits it would set
+        # ("rule -1 (continuous game, caro, bits -1)"; helper-80)
+        unsupported = (["not a sum of the protocol's bits 1, 2, 4, 8"] if bits < 0 or bits >= 16
+                       else [name for bit, name in UNSUPPORTED_RULES.items() if bits & bit])
         if unsupported:
             self.rule_error = (f"rule {bits} ({', '.join(unsupported)}) is not supported; "
                                "zeroplay plays free-style (rule 0), exactly five (rule 1) and renju (rule 4)")
