@@ -114,3 +114,20 @@ def test_games_per_hour_is_per_iteration_not_per_shard():
     assert len(x) == 2
     assert math.isclose(y[0], 32 / 100.01 * 3600) and math.isclose(y[1], 32 / 120 * 3600)
     assert math.isclose(x[0], 100.01 / 3600) and math.isclose(x[1], 300 / 3600)
+
+
+def test_a_redone_iterations_lines_count_once(tmp_path):
+    # helper-79: an iteration redone on a resume (its checkpoint lost) wrote its train and arena
+    # lines a second time, and the plots drew both
+    m = MetricsLog(tmp_path / "metrics.jsonl")
+    m.append("selfplay", iteration=2, games=4, first_id=0, last_id=3)
+    m.append("train", iteration=2, step=10, loss=1.0)
+    m.append("arena", iteration=2, opponent="previous best", elo=5.0)
+    m.append("arena", iteration=2, opponent="rollout:200", elo=1.0)
+    m.append("train", iteration=2, step=10, loss=0.9)  # the redo
+    m.append("arena", iteration=2, opponent="previous best", elo=7.0)
+    m.append("train", iteration=3, step=15, loss=0.8)
+    records = read_metrics(tmp_path / "metrics.jsonl")
+    assert [(r["kind"], r.get("loss"), r.get("elo")) for r in records] == [
+        ("selfplay", None, None), ("arena", None, 1.0), ("train", 0.9, None), ("arena", None, 7.0),
+        ("train", 0.8, None)]

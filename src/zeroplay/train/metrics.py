@@ -58,7 +58,10 @@ class MetricsLog:
 
 def read_metrics(path: str | os.PathLike, kind: str | None = None) -> list[dict]:
     """Records of ``path`` in order (of ``kind`` when given); [] if the file is missing.
-    Lines that do not parse (a torn last line after a crash, bytes that are not UTF-8) are skipped."""
+    Lines that do not parse (a torn last line after a crash, bytes that are not UTF-8) are skipped.
+    An iteration redone on a resume (its checkpoint lost) wrote its ``train`` and ``arena`` lines
+    again: only the last of each (kind, iteration, opponent) is returned, so plots and sums do not
+    count it twice (helper-79)."""
     path = Path(path)
     if not path.exists():
         return []
@@ -71,7 +74,12 @@ def read_metrics(path: str | os.PathLike, kind: str | None = None) -> list[dict]
                 continue
             if isinstance(record, dict) and (kind is None or record.get("kind") == kind):
                 out.append(record)
-    return out
+    last: dict[tuple, int] = {}
+    for i, record in enumerate(out):
+        if record.get("kind") in ("train", "arena") and record.get("iteration") is not None:
+            last[(record["kind"], repr(record["iteration"]), repr(record.get("opponent")))] = i
+    return [r for i, r in enumerate(out) if r.get("kind") not in ("train", "arena") or r.get("iteration") is None
+            or last[(r["kind"], repr(r["iteration"]), repr(r.get("opponent")))] == i]
 
 
 def _ends_torn(path: Path) -> bool:
