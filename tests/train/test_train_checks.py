@@ -500,3 +500,17 @@ def test_sigterm_and_sighup_end_the_run_as_ctrl_c_does(tmp_path, capsys, monkeyp
     assert _train(tmp_path / "run", "--iterations", "1") == 128 + signum
     assert f"interrupted ({signame}): rerun the same command to continue" in capsys.readouterr().err
     assert signal.getsignal(signum) == before
+
+
+def test_checkpoints_that_do_not_fit_an_edited_config_are_named(tmp_path, capsys):
+    # helper-79: config.json's "net" edited by hand: "holds replay shards but no checkpoint"
+    import json
+
+    run = tmp_path / "run"
+    assert _train(run, "--iterations", "1") == 0
+    config = json.loads((run / "config.json").read_text())
+    (run / "config.json").write_text(json.dumps({**config, "net": "b2c16"}))
+    capsys.readouterr()
+    assert _train(run, "--iterations", "2", "--net", "b2c16") == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "holds 2 checkpoints but none loads for the run's settings in config.json (net b2c16" in last, last

@@ -465,6 +465,11 @@ class TrainingRun:
                          + (f", {games:,} self-play games" if isinstance(games, int) else "")
                          + f"; {self.buffer.total_games:,} games in the replay shards)")
             return
+        skipped = _checkpoint_iterations(self.dir)
+        if skipped and (self.buffer.total_games or max(skipped) > 0):  # (said "no checkpoint" when config.json's net had been edited; helper-79)
+            raise ValueError(f"{self.dir / CHECKPOINTS} holds {len(skipped)} checkpoint{'s' if len(skipped) > 1 else ''} "
+                             f"but none loads for the run's settings in {CONFIG_FILE} (net {cfg.net}, features "
+                             f"{cfg.features}; the lines above say why): restore the file or the checkpoints")
         if self.buffer.total_games:
             raise ValueError(f"{self.dir} holds replay shards but no checkpoint: not a run this zeroplay wrote")
         self.model = build_model(cfg.net, self.game, cfg.features, seed=cfg.seed)
