@@ -98,7 +98,10 @@ class Turns(PbrainBase):
                 engine = self._load_engine(make("gomoku", width=15, height=15, rule="freestyle"))
                 engine.warm_up()  # a model-backed search: its compiled code ready for the first turn
             total = time.perf_counter() - started
-            self._debug(f"ready in {total:.1f} s" + (f" (15x15 engine: {engine.name})" if engine is not None else ""))
+            # named as what it is: loaded ahead for 15x15 free-style, which the game being set up
+            # may not be ("ready ... model" after "search only ... renju" read as a contradiction; helper-80)
+            self._debug(f"ready in {total:.1f} s" + (f" (loaded ahead for 15x15 free-style: {engine.name})"
+                                                     if engine is not None else ""))
         except BaseException as e:  # the move's own _engine call will say what is wrong
             self._debug(f"engine not loaded ahead: {type(e).__name__}: {e}")
         finally:
