@@ -466,7 +466,8 @@ class TrainingRun:
                          + f"; {self.buffer.total_games:,} games in the replay shards)")
             return
         skipped = _checkpoint_iterations(self.dir)
-        if skipped and (self.buffer.total_games or max(skipped) > 0):  # (said "no checkpoint" when config.json's net had been edited; helper-79)
+        # (said "no checkpoint" when config.json's net had been edited; helper-79)
+        if skipped and (self.buffer.total_games or max(skipped) > 0):
             raise ValueError(f"{self.dir / CHECKPOINTS} holds {len(skipped)} checkpoint{'s' if len(skipped) > 1 else ''} "
                              f"but none loads for the run's settings in {CONFIG_FILE} (net {cfg.net}, features "
                              f"{cfg.features}; the lines above say why): restore the file or the checkpoints")
