@@ -185,3 +185,15 @@ def test_an_iteration_without_an_arena_does_not_restart_the_elo_chain(tmp_path):
     m = third["matches"]["previous best"]
     step = elo_from_score((m["wins"] + 0.5 * m["draws"] + 0.5) / (m["games"] + 1))
     assert third["best_before"] == 2 and third["elo_cumulative"] == round(first + step, 1), (first, third)
+
+
+def test_an_arena_redone_on_a_resume_ends_with_a_done_line(tmp_path, capsys):
+    # helper-79: after a kill in iteration N's arena, the resume played it and said nothing after
+    run = tmp_path / "run"
+    assert _train(run, "--iterations", "1") == 0
+    (run / "evals" / "iter-000001.json").unlink()
+    capsys.readouterr()
+    assert _train(run, "--iterations", "1") == 0
+    err = capsys.readouterr().err
+    assert "iteration 1 done (its arena, cut short before, played on this resume with --eval-games 2)" in err, err
+    assert (run / "evals" / "iter-000001.json").exists()

@@ -517,7 +517,13 @@ class TrainingRun:
         self._load_latest()
         self._put_right()
         if self._eval_record(self.iteration) is None:
+            t0 = time.monotonic()
             self._evaluate(self.iteration)
+            if self.iteration > 0:  # (a redone arena printed its matches and no line after them; helper-79)
+                elo = (self._eval_record(self.iteration) or {}).get("elo_cumulative")
+                elo_text = "no arena (--eval-games 0)" if elo is None else f"Elo {elo:+.1f} (cumulative, iteration 0 = 0)"
+                self.log(f"iteration {self.iteration} done (its arena, cut short before, played on this resume "
+                         f"with --eval-games {self.config.loop.eval_games}): arena {time.monotonic() - t0:.0f} s, {elo_text}")
         if iterations is None or self.iteration < iterations:
             self._check_best_loads()
         if iterations is not None and self.iteration >= iterations:
