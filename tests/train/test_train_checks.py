@@ -514,3 +514,27 @@ def test_checkpoints_that_do_not_fit_an_edited_config_are_named(tmp_path, capsys
     assert _train(run, "--iterations", "2", "--net", "b2c16") == 2
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert "holds 2 checkpoints but none loads for the run's settings in config.json (net b2c16" in last, last
+
+
+@pytest.mark.parametrize("section, key, value", [
+    ("train", "lr", 1e30), ("loop", "batch_size", 100_000_000), ("loop", "eval_games", 10**12), (None, "seed", 10**23),
+])
+def test_a_stored_config_past_the_options_bounds_is_refused(tmp_path, capsys, section, key, value):
+    # helper-81: a hand-edited config.json brought back what the options refuse (lr 1e30: a torch
+    # traceback; batch_size 1e8: out of memory)
+    import json
+
+    run = tmp_path / "run"
+    assert _train(run, "--hours", "0") == 0
+    config = json.loads((run / "config.json").read_text())
+    if section is None:
+        config[key] = value
+    else:
+        config[section][key] = value
+    (run / "config.json").write_text(json.dumps(config))
+    before = _files(run)
+    capsys.readouterr()
+    code = main(["train", "--run-dir", str(run), "--iterations", "1", "--workers", "0", "--threads", "1",
+                 "--no-progress"])
+    _refused(capsys, code, f"config.json: {section + '.' if section else ''}{key} must be <= ")
+    assert _files(run) == before

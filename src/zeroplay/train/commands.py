@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 
 from zeroplay.engine.options import at_least_0, at_least_1, whole_number_in
+from zeroplay.train.bounds import MAX_ARENA_GAMES, MAX_LR, MAX_SEED, MAX_TRAIN_BATCH
 
 
 def add_parsers(sub) -> None:
@@ -240,16 +241,9 @@ _TRAIN_BOUNDS = (("--iterations", "iterations", 0, False), ("--hours", "hours", 
                  ("--flush-games", "flush_games", 1, False), ("--lr", "lr", 0, True), ("--l2", "l2", 0, False),
                  ("--eval-games", "eval_games", 0, False), ("--eval-playouts", "eval_playouts", 1, False),
                  ("--size", "size", 1, False), ("--n-in-row", "n_in_row", 1, False))
-MAX_TRAIN_BATCH = 8192
-"""Most ``--batch-size``: a step's activations grow with it (about 2 MB a 15x15 sample in b6c64),
-and ``--batch-size 100000000`` grew to 23 GB before the kernel killed it (helper-79)."""
-MAX_LR = 10.0
-"""Most ``--lr``: far above any rate that trains (1e300 overflowed in the optimizer)."""
-MAX_ARENA_GAMES = 1_000_000
-"""Most games of one match (``arena --games``, ``train --eval-games``): the match lists them."""
 # (option, attribute, largest allowed value); --workers and --threads are bounded by the cores
 _TRAIN_MAXIMA = (("--batch-size", "batch_size", MAX_TRAIN_BATCH), ("--lr", "lr", MAX_LR),
-                 ("--eval-games", "eval_games", MAX_ARENA_GAMES), ("--seed", "seed", 2**62))
+                 ("--eval-games", "eval_games", MAX_ARENA_GAMES), ("--seed", "seed", MAX_SEED))
 _AT_MOST_1 = (("--no-resign-fraction", "no_resign_fraction"), ("--full-search-prob", "full_search_prob"),
               ("--resign-threshold", "resign_threshold"))
 MAX_SHOGI_MOVES = 100_000
@@ -740,9 +734,12 @@ def _arena_game(args):
     except (ValueError, TypeError) as e:
         if not taken:
             raise
-        # the options came from the file, not the command line: "--size must be ..." blamed an
-        # option nobody gave (helper-79, a checkpoint whose header was edited to width 20000)
-        raise ValueError(f"{source}: its game ({name or 'gomoku'} {options}) cannot be made: {e}") from None
+        from zeroplay.engine.options import option_words
+
+        # say which options came from the file: "--size must be ..." alone blamed an option nobody
+        # gave (helper-79: a header edited to width 20000), and blaming the file alone hid the
+        # user's own bad --size (helper-81)
+        raise ValueError(f"{option_words(str(e))} ({', '.join(taken)} taken from {source})") from None
     if not taken:
         return game, None
     what = "game" if "--game" in taken and not given else ", ".join(f for f in taken if f != "--game")

@@ -309,7 +309,17 @@ def check_run_config(config: RunConfig) -> None:
     """
     from zeroplay.games.planes import check_features
     from zeroplay.nn.arch import arch_spec
+    from zeroplay.train.bounds import MAX_ARENA_GAMES, MAX_LR, MAX_SEED, MAX_TRAIN_BATCH
 
+    # a hand-edited config.json past the options' bounds (helper-81: lr 1e30 gave a torch
+    # traceback, batch_size 1e8 ran out of memory)
+    for key, value, high in (("loop.batch_size", config.loop.batch_size, MAX_TRAIN_BATCH),
+                             ("train.lr", getattr(config.train, "lr", None), MAX_LR),
+                             ("loop.eval_games", config.loop.eval_games, MAX_ARENA_GAMES),
+                             ("seed", config.seed, MAX_SEED)):
+        if value is not None and value > high:
+            raise ValueError(f"{CONFIG_FILE}: {key} must be <= {high:,}, got {value:,} (give the option with a "
+                             "smaller value, or mend the file)")
     game = config.make_game()
     try:
         check_features(game, config.features)
@@ -335,7 +345,8 @@ def check_run_config(config: RunConfig) -> None:
         try:
             make_player(baseline, game, playouts=playouts, seed=0)
         except ValueError as e:
-            raise ValueError(f"--baseline {baseline}: {e}") from None
+            # (named as the run's setting: a resume that did not give --baseline was told of it)
+            raise ValueError(f"--baseline {baseline} (the run's baseline): {e}") from None
 
 
 def checkpoint_path(run_dir, iteration: int) -> Path:
