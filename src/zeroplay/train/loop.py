@@ -531,10 +531,9 @@ class TrainingRun:
             t0 = time.monotonic()
             self._evaluate(self.iteration)
             if self.iteration > 0:  # (a redone arena printed its matches and no line after them; helper-79)
-                elo = (self._eval_record(self.iteration) or {}).get("elo_cumulative")
-                elo_text = "no arena (--eval-games 0)" if elo is None else f"Elo {elo:+.1f} (cumulative, iteration 0 = 0)"
                 self.log(f"iteration {self.iteration} done (its arena, cut short before, played on this resume "
-                         f"with --eval-games {self.config.loop.eval_games}): arena {time.monotonic() - t0:.0f} s, {elo_text}")
+                         f"with --eval-games {self.config.loop.eval_games}): arena {time.monotonic() - t0:.0f} s, "
+                         f"{self._elo_text(self.iteration)}")
         if iterations is None or self.iteration < iterations:
             self._check_best_loads()
         if iterations is not None and self.iteration >= iterations:
@@ -580,11 +579,14 @@ class TrainingRun:
             plot_run(self.dir, self.dir / PLOTS)
         except Exception as e:  # plots are a convenience: never stop training for them
             self.log(f"plots not written: {e}")
-        elo = (self._eval_record(it) or {}).get("elo_cumulative")
-        elo_text = "no arena (--eval-games 0)" if elo is None else f"Elo {elo:+.1f} (cumulative, iteration 0 = 0)"
         self.log(f"iteration {it} done: self-play {t1 - t0:.0f} s, train {t2 - t1:.0f} s, "
-                 f"arena {t3 - t2:.0f} s; games {self._next_game_id()}, step {self.trainer.step}, {elo_text}"
+                 f"arena {t3 - t2:.0f} s; games {self._next_game_id()}, step {self.trainer.step}, {self._elo_text(it)}"
                  + loss_text(train_summary) + self._eta_text(it, time.monotonic() - t0))
+
+    def _elo_text(self, it: int) -> str:
+        """The ``done`` line's Elo: the cumulative value of iteration ``it``'s record, or no arena."""
+        elo = (self._eval_record(it) or {}).get("elo_cumulative")
+        return "no arena (--eval-games 0)" if elo is None else f"Elo {elo:+.1f} (cumulative, iteration 0 = 0)"
 
     def _eta_text(self, it: int, seconds: float) -> str:
         """``; run ETA ...`` for the whole run (``--iterations`` or ``--hours``, whichever ends
